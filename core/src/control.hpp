@@ -1,0 +1,143 @@
+// The out-of-band control channel between peers: versioned, length-prefixed
+// messages in network byte order, a timeout on every wait, a bound on every
+// message read. Never raw structs on the wire.
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cmdbench::control {
+
+constexpr uint32_t kMagic = 0x434d4442; // "CMDB"
+constexpr uint16_t kProtocolVersion = 1;
+constexpr uint32_t kHeaderSize = 12;       // magic u32, version u16, type u16, length u32
+constexpr uint32_t kMaxPayload = 1u << 20; // larger frames are refused unread
+
+enum class MsgType : uint16_t {
+    Hello = 1,      // Hello
+    HelloAck = 2,   // Hello (the server's)
+    RunRequest = 3, // RunRequest
+    RunAccept = 4,  // empty: the server's side of the run has started
+    Barrier = 5,    // string name
+    Exchange = 6,   // bytes
+    RunEnd = 7,     // RunEnd
+    Error = 8,      // string
+    Bye = 9         // empty
+};
+
+struct ControlError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct Message {
+    MsgType type{};
+    std::vector<uint8_t> payload;
+};
+
+// Framing.
+std::vector<uint8_t> encode(const Message &m);
+// Decodes the 12-byte header: returns the payload length, throws ControlError
+// for a bad magic, another protocol version, an unknown type or an oversize
+// length ("message of N bytes exceeds the 1048576-byte limit").
+uint32_t decode_header(const uint8_t *header, MsgType &type);
+
+// Payload building blocks (big-endian; strings and byte blocks are u32
+// length + bytes). Reader throws ControlError on truncation or trailing junk.
+class Writer {
+public:
+    Writer &u8(uint8_t v);
+    Writer &u16(uint16_t v);
+    Writer &u32(uint32_t v);
+    Writer &u64(uint64_t v);
+    Writer &i32(int32_t v);
+    Writer &f64(double v);
+    Writer &str(const std::string &s);
+    Writer &bytes(const void *p, uint32_t n);
+    std::vector<uint8_t> take() { return std::move(buf_); }
+
+private:
+    std::vector<uint8_t> buf_;
+};
+
+class Reader {
+public:
+    explicit Reader(const std::vector<uint8_t> &b) : data_(b.data()), size_(b.size()) {}
+    uint8_t u8();
+    uint16_t u16();
+    uint32_t u32();
+    uint64_t u64();
+    int32_t i32();
+    double f64();
+    std::string str();
+    std::vector<uint8_t> bytes();
+    void finish() const; // throws if bytes are left over
+
+private:
+    const uint8_t *take(size_t n);
+    const uint8_t *data_;
+    size_t size_, pos_ = 0;
+};
+
+// Typed messages.
+struct Hello {
+    uint16_t version = kProtocolVersion;
+    std::string software; // "cmdbench 0.1.0"
+};
+struct RunRequest {
+    std::string run_name, test, transport;
+    double timeout_s = 60;
+    std::vector<std::pair<std::string, std::string>> params; // key, value text
+};
+struct RunEnd {
+    int32_t status = 0; // cmdbench_status
+    std::string error;
+};
+
+Message make_hello(MsgType type, const Hello &h);
+Hello parse_hello(const Message &m);
+Message make_run_request(const RunRequest &r);
+RunRequest parse_run_request(const Message &m);
+Message make_run_end(const RunEnd &e);
+RunEnd parse_run_end(const Message &m);
+Message make_string(MsgType type, const std::string &s); // Barrier, Error
+std::string parse_string(const Message &m);
+
+// A connected TCP control socket. Every call takes a timeout in ms and
+// throws ControlError on timeout, peer close, or a bad frame.
+class Channel {
+public:
+    explicit Channel(int fd);
+    ~Channel();
+    Channel(Channel &&other) noexcept;
+    Channel &operator=(Channel &&) = delete;
+    Channel(const Channel &) = delete;
+
+    static Channel connect(const std::string &host, uint16_t port, int timeout_ms);
+    void send(const Message &m, int timeout_ms);
+    Message recv(int timeout_ms);
+    int fd() const { return fd_; }
+    std::string peer_name() const; // "127.0.0.1:7000"
+
+private:
+    int fd_;
+};
+
+class Listener {
+public:
+    // Binds host:port (host empty = any, port 0 = ephemeral) and listens.
+    Listener(const std::string &host, uint16_t port);
+    ~Listener();
+    Listener(const Listener &) = delete;
+    Listener &operator=(const Listener &) = delete;
+    uint16_t port() const;
+    // Waits up to timeout_ms (-1 = forever) for a client; throws on timeout.
+    Channel accept(int timeout_ms);
+    int fd() const { return fd_; }
+
+private:
+    int fd_;
+};
+
+} // namespace cmdbench::control

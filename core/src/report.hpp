@@ -1,0 +1,21 @@
+// Reporters: one function per format. Each writes a whole Report; the table
+// reporter can also print one run as soon as it completes.
+#pragma once
+#include "result.hpp"
+#include <ostream>
+#include <string>
+
+namespace cmdbench {
+
+constexpr int kResultsSchemaVersion = 1; // docs/results.md
+
+// rstream-style sizes (1k, 1.5k, 12m) and counts (1k, 100k): spec/rstream.md 10.2
+std::string size_str(double bytes);
+std::string count_str(double count);
+
+void write_table_run(std::ostream &out, const RunResult &run);
+void write_table(std::ostream &out, const Report &report);
+void write_json(std::ostream &out, const Report &report);
+void write_csv(std::ostream &out, const Report &report);
+
+} // namespace cmdbench

@@ -1,0 +1,52 @@
+// Scenario files (TOML, docs/scenarios.md): parsed, validated against the
+// registry, with --set overrides applied, before anything runs.
+#pragma once
+#include "params.hpp"
+#include "registry.hpp"
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cmdbench {
+
+// Message is "file:line:column: what is wrong" (exit code 2).
+struct ScenarioError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct RunSpec {
+    std::string name;      // `name`, else "<test>/<transport>"
+    std::string test;
+    std::string transport; // empty when the test takes none
+    double timeout_s = 60;
+    std::string server;    // `server = "host"`: empty = start one on loopback
+    // Every declared parameter of the test and of the transport, with its
+    // default when the scenario does not set it.
+    std::map<std::string, ParamValue> test_params;
+    std::map<std::string, ParamValue> transport_params;
+};
+
+struct Scenario {
+    std::string path;
+    std::string name, description;
+    std::vector<std::string> plugins; // `plugins = [...]`, relative to the file
+    std::vector<RunSpec> runs;
+};
+
+// Only the `plugins = [...]` list (resolved against the file's directory), so
+// the caller can load them before the full parse. Throws ScenarioError.
+std::vector<std::string> scenario_plugins(const std::string &path);
+
+// `overrides` are --set "key=value" strings (value in TOML syntax) applied to
+// every run that declares the key. Throws ScenarioError.
+Scenario load_scenario(const std::string &path, const Registry &registry,
+                       const std::vector<std::string> &overrides);
+// Same, from text (tests, and scenarios built by front ends).
+Scenario parse_scenario(const std::string &text, const std::string &path,
+                        const Registry &registry, const std::vector<std::string> &overrides);
+
+// The effective scenario (all parameters explicit), as TOML text.
+std::string to_toml(const Scenario &s);
+
+} // namespace cmdbench

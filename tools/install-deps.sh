@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages that cmdbench's build, tests, lab and
+# benchmarks need. Safe to run again.
+set -euo pipefail
+build_pkgs=(
+  build-essential cmake pkg-config
+  librdmacm-dev libibverbs-dev
+  libboost-dev libboost-program-options-dev
+  libtomlplusplus-dev catch2 nlohmann-json3-dev
+)
+# Reference peers for tests and bench/: Debian's rstream/cmtime, sockperf, iperf3.
+peer_pkgs=(rdmacm-utils ibverbs-utils ibverbs-providers sockperf iperf3 python3)
+# The Soft-RoCE lab (tools/rdma-lab).
+lab_pkgs=(qemu-system-x86 linux-image-amd64 busybox-static kmod iproute2 xz-utils rdma-core)
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${build_pkgs[@]}" "${peer_pkgs[@]}" "${lab_pkgs[@]}"
