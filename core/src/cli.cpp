@@ -1,1 +1,264 @@
-// stub
+#include "cli.hpp"
+
+#include "interrupt.hpp"
+#include "plugin_listing.hpp"
+#include "plugin_loader.hpp"
+#include "runner.hpp"
+#include "scenario.hpp"
+#include "server.hpp"
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+namespace po = boost::program_options;
+
+namespace cmdbench {
+namespace {
+
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+const char *kMainHelp = R"(cmdbench - measure network transports side by side (RDMA vs TCP)
+
+Usage: cmdbench <command> [options]
+
+Commands:
+  run SCENARIO   run the runs of a scenario file (TOML) and report the results
+  serve          serve runs for `cmdbench run --server` clients
+  plugins        list plugins, their transports, tests and parameters
+  help COMMAND   options of one command
+
+Options:
+  -h, --help     this text
+  --version      print the version
+
+Exit status: 0 success; 1 a run failed, timed out or was skipped (see
+--allow-skip); 2 bad command line, scenario file or plugin; 130 interrupted.
+See README.md and docs/ for scenarios, results and plugins.
+)";
+
+po::options_description plugin_options() {
+    po::options_description d("Plugin options");
+    d.add_options()
+        ("plugin-dir", po::value<std::vector<std::string>>()->composing(),
+         "load plugins from this directory or file (repeatable); added to the "
+         "default path and CMDBENCH_PLUGIN_PATH (colon-separated)")
+        ("no-default-plugins", "do not load the plugins next to the executable or on CMDBENCH_PLUGIN_PATH");
+    return d;
+}
+
+po::options_description run_options() {
+    po::options_description d("Options of `cmdbench run SCENARIO`");
+    d.add_options()
+        ("set", po::value<std::vector<std::string>>()->composing(),
+         "KEY=VALUE: override a parameter in every run that has it (TOML value syntax, "
+         "e.g. --set sizes=[64,4096] --set timeout=10); repeatable")
+        ("server", po::value<std::string>(),
+         "HOST[:PORT]: use a running `cmdbench serve` (default: start one on loopback)")
+        ("format", po::value<std::string>()->default_value("table"), "stdout format: table, json or csv")
+        ("output,o", po::value<std::string>(),
+         "also write the results to FILE (JSON for *.json, CSV for *.csv, else a table), "
+         "rewritten after every run")
+        ("quiet,q", "no progress display")
+        ("allow-skip", "runs skipped for lack of a device do not make the exit status non-zero");
+    d.add(plugin_options());
+    return d;
+}
+
+po::options_description serve_options() {
+    po::options_description d("Options of `cmdbench serve`");
+    d.add_options()
+        ("bind", po::value<std::string>()->default_value(""), "address to listen on (default: any)")
+        ("port", po::value<long>()->default_value(kDefaultControlPort),
+         "control port, 0-65535 (0: any free port)")
+        ("once", "exit after serving one client")
+        ("idle-timeout", po::value<long>()->default_value(3600),
+         "drop a client silent for this many seconds, 1-86400")
+        ("quiet,q", "do not print server-side result tables")
+        ("ready-fd", po::value<int>()->default_value(-1), "(internal) write the port to this fd");
+    d.add(plugin_options());
+    return d;
+}
+
+po::options_description plugins_options() {
+    po::options_description d("Options of `cmdbench plugins`");
+    d.add_options()("json", "print JSON");
+    d.add(plugin_options());
+    return d;
+}
+
+po::variables_map parse(const po::options_description &desc, const std::vector<std::string> &args,
+                        const po::positional_options_description *pos = nullptr) {
+    po::options_description all = desc;
+    all.add_options()("help,h", "options of this command");
+    if (pos) all.add_options()("positional", po::value<std::vector<std::string>>(), "");
+    po::variables_map vm;
+    try {
+        auto parser = po::command_line_parser(args).options(all);
+        if (pos) parser.positional(*pos);
+        po::store(parser.run(), vm);
+        po::notify(vm);
+    } catch (const po::error &e) {
+        throw UsageError(e.what());
+    }
+    return vm;
+}
+
+long in_range(const po::variables_map &vm, const char *name, long lo, long hi) {
+    long v = vm[name].as<long>();
+    if (v < lo || v > hi) {
+        std::ostringstream m;
+        m << "--" << name << " must be in [" << lo << ", " << hi << "], got " << v;
+        throw UsageError(m.str());
+    }
+    return v;
+}
+
+std::vector<std::string> plugin_paths(const po::variables_map &vm) {
+    std::vector<std::string> paths;
+    if (!vm.count("no-default-plugins")) paths = default_plugin_dirs();
+    return paths;
+}
+
+// Loads the default path (missing dirs ignored) and the user's paths (which
+// must exist). Refusals are fatal for run and serve.
+std::vector<LoadFailure> load_all(Registry &registry, const po::variables_map &vm,
+                                  const std::vector<std::string> &extra) {
+    auto failures = load_plugins(registry, plugin_paths(vm), false);
+    std::vector<std::string> user = extra;
+    if (vm.count("plugin-dir"))
+        for (const auto &p : vm["plugin-dir"].as<std::vector<std::string>>()) user.push_back(p);
+    auto more = load_plugins(registry, user, true);
+    failures.insert(failures.end(), more.begin(), more.end());
+    return failures;
+}
+
+bool report_failures(const std::vector<LoadFailure> &failures) {
+    for (const auto &f : failures) std::fprintf(stderr, "cmdbench: plugin refused: %s\n", f.reason.c_str());
+    return !failures.empty();
+}
+
+int cmd_run(const std::vector<std::string> &args) {
+    po::positional_options_description pos;
+    pos.add("positional", -1);
+    auto desc = run_options();
+    auto vm = parse(desc, args, &pos);
+    if (vm.count("help")) {
+        std::cout << "Usage: cmdbench run SCENARIO [options]\n\n" << desc;
+        return 0;
+    }
+    if (!vm.count("positional")) throw UsageError("run needs a scenario file: cmdbench run SCENARIO.toml");
+    auto positional = vm["positional"].as<std::vector<std::string>>();
+    if (positional.size() != 1) throw UsageError("run takes one scenario file, got " + std::to_string(positional.size()));
+    const std::string path = positional[0];
+
+    RunOptions opt;
+    opt.format = vm["format"].as<std::string>();
+    if (opt.format != "table" && opt.format != "json" && opt.format != "csv")
+        throw UsageError("--format must be one of table, json, csv (got '" + opt.format + "')");
+    if (vm.count("server")) opt.server = vm["server"].as<std::string>();
+    if (vm.count("output")) opt.output = vm["output"].as<std::string>();
+    opt.quiet = vm.count("quiet") > 0;
+    opt.allow_skip = vm.count("allow-skip") > 0;
+    std::vector<std::string> overrides;
+    if (vm.count("set")) overrides = vm["set"].as<std::vector<std::string>>();
+
+    Registry registry;
+    Scenario scenario;
+    try {
+        auto failures = load_all(registry, vm, scenario_plugins(path));
+        if (report_failures(failures)) return kExitUsage;
+        scenario = load_scenario(path, registry, overrides);
+    } catch (const ScenarioError &e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return kExitUsage;
+    }
+    const auto &interrupted = install_interrupt_handler();
+    RunContext context = collect_context();
+    context.cmdbench_version = CMDBENCH_VERSION;
+    context.scenario_path = path;
+    context.scenario_text = to_toml(scenario);
+    for (const auto &lp : registry.plugins())
+        context.plugins.push_back({lp.desc->name, lp.desc->version, lp.file, lp.desc->abi_major,
+                                   lp.desc->abi_minor});
+    return run_scenario(scenario, registry, context, opt, interrupted);
+}
+
+int cmd_serve(const std::vector<std::string> &args) {
+    auto desc = serve_options();
+    auto vm = parse(desc, args);
+    if (vm.count("help")) {
+        std::cout << "Usage: cmdbench serve [options]\n\n" << desc;
+        return 0;
+    }
+    ServeOptions opt;
+    opt.bind = vm["bind"].as<std::string>();
+    opt.port = uint16_t(in_range(vm, "port", 0, 65535));
+    opt.idle_timeout_s = int(in_range(vm, "idle-timeout", 1, 86400));
+    opt.once = vm.count("once") > 0;
+    opt.quiet = vm.count("quiet") > 0;
+    opt.ready_fd = vm["ready-fd"].as<int>();
+    Registry registry;
+    if (report_failures(load_all(registry, vm, {}))) return kExitUsage;
+    const auto &interrupted = install_interrupt_handler();
+    return serve(registry, opt, interrupted);
+}
+
+int cmd_plugins(const std::vector<std::string> &args) {
+    auto desc = plugins_options();
+    auto vm = parse(desc, args);
+    if (vm.count("help")) {
+        std::cout << "Usage: cmdbench plugins [options]\n\n" << desc;
+        return 0;
+    }
+    Registry registry;
+    auto failures = load_all(registry, vm, {});
+    if (vm.count("json")) list_plugins_json(std::cout, registry, failures);
+    else list_plugins_text(std::cout, registry, failures);
+    return failures.empty() ? 0 : 1;
+}
+
+int help(const std::string &command) {
+    if (command == "run") std::cout << "Usage: cmdbench run SCENARIO [options]\n\n" << run_options();
+    else if (command == "serve") std::cout << "Usage: cmdbench serve [options]\n\n" << serve_options();
+    else if (command == "plugins") std::cout << "Usage: cmdbench plugins [options]\n\n" << plugins_options();
+    else {
+        std::cout << kMainHelp;
+        return command.empty() ? 0 : kExitUsage;
+    }
+    return 0;
+}
+
+} // namespace
+
+int cli_main(int argc, char **argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty()) {
+        std::cerr << kMainHelp;
+        return kExitUsage;
+    }
+    std::string command = args[0];
+    args.erase(args.begin());
+    try {
+        if (command == "-h" || command == "--help") return help("");
+        if (command == "help") return help(args.empty() ? "" : args[0]);
+        if (command == "--version" || command == "version") {
+            std::cout << "cmdbench " << CMDBENCH_VERSION << " (plugin ABI " << CMDBENCH_ABI_MAJOR
+                      << "." << CMDBENCH_ABI_MINOR << ")\n";
+            return 0;
+        }
+        if (command == "run") return cmd_run(args);
+        if (command == "serve") return cmd_serve(args);
+        if (command == "plugins") return cmd_plugins(args);
+        throw UsageError("unknown command '" + command + "' (commands: run, serve, plugins, help)");
+    } catch (const UsageError &e) {
+        std::fprintf(stderr, "cmdbench: %s\nTry 'cmdbench help %s'.\n", e.what(),
+                     command == "run" || command == "serve" || command == "plugins" ? command.c_str() : "");
+        return kExitUsage;
+    }
+}
+
+} // namespace cmdbench

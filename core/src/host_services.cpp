@@ -1,1 +1,198 @@
-// stub
+#include "host_services.hpp"
+
+#include <cstdio>
+#include <ctime>
+#include <iostream>
+
+// A row under construction; its metrics become a cmdbench::Row at row_end.
+struct cmdbench_row {
+    cmdbench_ctx *ctx;
+    cmdbench::Row row;
+};
+// cmdbench_hist is a cmdbench::Histogram; the C handle is just its address.
+struct cmdbench_hist {};
+
+cmdbench_ctx::~cmdbench_ctx() {
+    for (auto *r : open_rows) delete r;
+}
+
+namespace cmdbench {
+namespace {
+
+Histogram *as_hist(cmdbench_hist *h) { return reinterpret_cast<Histogram *>(h); }
+const Histogram *as_hist(const cmdbench_hist *h) { return reinterpret_cast<const Histogram *>(h); }
+
+uint64_t now_ns() { return monotonic_ns(); }
+
+void log(cmdbench_ctx *ctx, int level, const char *msg) {
+    static const char *names[] = {"error", "warning", "info", "debug"};
+    if (level > CMDBENCH_LOG_INFO && !std::getenv("CMDBENCH_DEBUG")) return;
+    const char *name = (level >= 0 && level <= 3) ? names[level] : "log";
+    std::string prefix = ctx ? ctx->log_prefix : std::string();
+    std::fprintf(stderr, "%s%s: %s\n", prefix.c_str(), name, msg ? msg : "");
+}
+
+void set_error(cmdbench_ctx *ctx, const char *msg) {
+    std::lock_guard<std::mutex> lock(ctx->mu);
+    ctx->error = msg ? msg : "";
+}
+
+template <class T> const T *lookup(cmdbench_ctx *ctx, const char *name) {
+    if (!ctx || !name) return nullptr;
+    auto it = ctx->params.find(name);
+    if (it == ctx->params.end()) return nullptr;
+    return std::get_if<T>(&it->second);
+}
+
+int param_bool(cmdbench_ctx *ctx, const char *name, int *out) {
+    auto *v = lookup<bool>(ctx, name);
+    if (!v || !out) return CMDBENCH_ERR;
+    *out = *v ? 1 : 0;
+    return CMDBENCH_OK;
+}
+
+int param_int(cmdbench_ctx *ctx, const char *name, int64_t *out) {
+    auto *v = lookup<int64_t>(ctx, name);
+    if (!v || !out) return CMDBENCH_ERR;
+    *out = *v;
+    return CMDBENCH_OK;
+}
+
+int param_double(cmdbench_ctx *ctx, const char *name, double *out) {
+    if (!out) return CMDBENCH_ERR;
+    if (auto *v = lookup<double>(ctx, name)) {
+        *out = *v;
+        return CMDBENCH_OK;
+    }
+    return CMDBENCH_ERR;
+}
+
+int param_string(cmdbench_ctx *ctx, const char *name, const char **out) {
+    auto *v = lookup<std::string>(ctx, name);
+    if (!v || !out) return CMDBENCH_ERR;
+    *out = v->c_str();
+    return CMDBENCH_OK;
+}
+
+int param_int_list(cmdbench_ctx *ctx, const char *name, const int64_t **values, size_t *count) {
+    auto *v = lookup<std::vector<int64_t>>(ctx, name);
+    if (!v || !values || !count) return CMDBENCH_ERR;
+    *values = v->data();
+    *count = v->size();
+    return CMDBENCH_OK;
+}
+
+cmdbench_hist *hist_create(cmdbench_ctx *ctx) {
+    std::lock_guard<std::mutex> lock(ctx->mu);
+    ctx->hists.emplace_back(); // deque: addresses stay valid
+    return reinterpret_cast<cmdbench_hist *>(&ctx->hists.back());
+}
+
+void hist_record(cmdbench_hist *h, uint64_t value) { as_hist(h)->record(value); }
+
+void hist_merge(cmdbench_hist *into, const cmdbench_hist *from) {
+    as_hist(into)->merge(*as_hist(from));
+}
+
+cmdbench_row *row_begin(cmdbench_ctx *ctx, const char *name) {
+    auto *r = new cmdbench_row{ctx, Row{}};
+    r->row.name = name ? name : "";
+    std::lock_guard<std::mutex> lock(ctx->mu);
+    ctx->open_rows.push_back(r);
+    return r;
+}
+
+void row_metric(cmdbench_row *row, const char *key, double value, uint32_t unit) {
+    row->row.metrics.push_back(Metric{key ? key : "", value, unit});
+}
+
+void row_hist(cmdbench_row *row, const char *key, const cmdbench_hist *hist) {
+    row->row.hists.push_back(HistMetric{key ? key : "", as_hist(hist)->summary()});
+}
+
+void row_end(cmdbench_row *row) {
+    cmdbench_ctx *ctx = row->ctx;
+    Row done = std::move(row->row);
+    {
+        std::lock_guard<std::mutex> lock(ctx->mu);
+        for (auto it = ctx->open_rows.begin(); it != ctx->open_rows.end(); ++it)
+            if (*it == row) {
+                ctx->open_rows.erase(it);
+                break;
+            }
+        ctx->rows.push_back(done);
+    }
+    delete row;
+    if (ctx->on_row) ctx->on_row(done);
+}
+
+void progress(cmdbench_ctx *ctx, uint64_t done, uint64_t total) {
+    if (ctx->on_progress) ctx->on_progress(done, total);
+}
+
+int cancelled(cmdbench_ctx *ctx) {
+    if (ctx->cancelled.load(std::memory_order_relaxed)) return 1;
+    if (ctx->interrupted && ctx->interrupted->load(std::memory_order_relaxed)) return 1;
+    if (ctx->deadline_ns && monotonic_ns() >= ctx->deadline_ns) return 1;
+    return 0;
+}
+
+int64_t remaining(cmdbench_ctx *ctx) { return remaining_ms(*ctx); }
+
+int barrier(cmdbench_ctx *ctx, const char *name) {
+    if (!ctx->peer) return CMDBENCH_OK; // a run without peers is its own barrier
+    return ctx->peer->barrier(ctx, name ? name : "");
+}
+
+int exchange(cmdbench_ctx *ctx, const void *data, uint32_t len, void *buf, uint32_t cap,
+             uint32_t *got) {
+    if (!ctx->peer) {
+        set_error(ctx, "exchange: this run has no peer");
+        return CMDBENCH_ERR;
+    }
+    return ctx->peer->exchange(ctx, data, len, buf, cap, got);
+}
+
+const cmdbench_host kHost = {
+    sizeof(cmdbench_host),
+    CMDBENCH_ABI_MAJOR,
+    CMDBENCH_ABI_MINOR,
+    now_ns,
+    log,
+    set_error,
+    param_bool,
+    param_int,
+    param_double,
+    param_string,
+    param_int_list,
+    hist_create,
+    hist_record,
+    hist_merge,
+    row_begin,
+    row_metric,
+    row_hist,
+    row_end,
+    progress,
+    cancelled,
+    remaining,
+    barrier,
+    exchange,
+};
+
+} // namespace
+
+uint64_t monotonic_ns() {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+}
+
+int64_t remaining_ms(const cmdbench_ctx &ctx) {
+    if (!ctx.deadline_ns) return INT64_MAX / 2;
+    uint64_t now = monotonic_ns();
+    return now >= ctx.deadline_ns ? 0 : int64_t((ctx.deadline_ns - now) / 1000000);
+}
+
+const cmdbench_host *host_services() { return &kHost; }
+
+} // namespace cmdbench

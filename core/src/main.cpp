@@ -1,1 +1,3 @@
-int main() { return 0; }
+#include "cli.hpp"
+
+int main(int argc, char **argv) { return cmdbench::cli_main(argc, argv); }

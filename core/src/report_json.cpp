@@ -1,1 +1,77 @@
-// stub
+// JSON results (docs/results.md). ordered_json keeps keys in the order the
+// tests reported them, so documents diff cleanly between runs.
+#include "report.hpp"
+#include "report_format.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace cmdbench {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json context_json(const RunContext &c) {
+    Json plugins = Json::array();
+    for (const auto &p : c.plugins)
+        plugins.push_back(
+            {{"name", p.name},
+             {"version", p.version},
+             {"file", p.file},
+             {"abi", std::to_string(p.abi_major) + "." + std::to_string(p.abi_minor)}});
+    return {{"host", c.hostname},
+            {"kernel", c.kernel},
+            {"cpu", {{"model", c.cpu_model}, {"count", c.cpu_count}}},
+            {"cmdbench_version", c.cmdbench_version},
+            {"plugins", plugins},
+            {"scenario", {{"path", c.scenario_path}, {"text", c.scenario_text}}},
+            {"start_time", c.start_time}};
+}
+
+Json hist_json(const HistSummary &s) {
+    return {{"count", s.count},  {"min", s.min}, {"mean", s.mean}, {"stddev", s.stddev},
+            {"p50", s.p50},      {"p90", s.p90}, {"p99", s.p99},   {"p99_9", s.p999},
+            {"p99_99", s.p9999}, {"max", s.max}, {"unit", "ns"}};
+}
+
+Json row_json(const Row &row) {
+    Json metrics = Json::object();
+    for (const auto &m : row.metrics)
+        metrics[m.key] = {{"value", m.value}, {"unit", unit_label(m.unit)}};
+    Json hists = Json::object();
+    for (const auto &h : row.hists)
+        hists[h.key] = hist_json(h.summary);
+    return {{"name", row.name}, {"metrics", metrics}, {"histograms", hists}};
+}
+
+Json run_json(const RunResult &run) {
+    Json params = Json::object();
+    for (const auto &[key, value] : run.params)
+        params[key] = value;
+    Json rows = Json::array();
+    for (const auto &row : run.rows)
+        rows.push_back(row_json(row));
+    return {{"name", run.name},
+            {"test", run.test},
+            {"transport", run.transport},
+            {"params", params},
+            {"status", to_string(run.status)},
+            {"error", run.error},
+            {"wall_seconds", run.wall_seconds},
+            {"rows", rows}};
+}
+
+} // namespace
+
+void write_json(std::ostream &out, const Report &report) {
+    Json runs = Json::array();
+    for (const auto &run : report.runs)
+        runs.push_back(run_json(run));
+    const Json doc = {{"schema", "cmdbench-results"},
+                      {"schema_version", kResultsSchemaVersion},
+                      {"context", context_json(report.context)},
+                      {"runs", runs}};
+    // Replace invalid UTF-8 (e.g. a hostile host name) instead of throwing.
+    out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
+} // namespace cmdbench

@@ -1,1 +1,217 @@
-// stub
+// Console table. Rows whose metrics start with rstream's seven get rstream's
+// exact fixed-width layout for those columns (spec/rstream.md 10.1) so the
+// output reads like the tool it reproduces; everything else is laid out
+// generically, one column per metric key and per histogram percentile.
+#include "cmdbench/plugin.h"
+#include "report.hpp"
+#include "report_format.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+
+namespace cmdbench {
+namespace {
+
+struct Column {
+    std::string header;
+    bool left = false;
+    std::vector<std::string> cells; // one per row
+};
+
+struct KeyUnit {
+    const char *key;
+    uint32_t unit;
+};
+
+constexpr std::array<KeyUnit, 7> kRstreamMetrics{{
+    {"bytes", CMDBENCH_UNIT_BYTES},
+    {"xfers", CMDBENCH_UNIT_COUNT},
+    {"iters", CMDBENCH_UNIT_COUNT},
+    {"total", CMDBENCH_UNIT_BYTES},
+    {"time", CMDBENCH_UNIT_SECONDS},
+    {"Gb/sec", CMDBENCH_UNIT_GBPS},
+    {"usec/xfer", CMDBENCH_UNIT_USEC},
+}};
+
+const Metric *find_metric(const Row &row, const std::string &key) {
+    for (const auto &m : row.metrics)
+        if (m.key == key) return &m;
+    return nullptr;
+}
+
+const HistMetric *find_hist(const Row &row, const std::string &key) {
+    for (const auto &h : row.hists)
+        if (h.key == key) return &h;
+    return nullptr;
+}
+
+// Metric keys (with the unit of their first appearance) and histogram keys,
+// in first-appearance order across the rows.
+struct RunKeys {
+    std::vector<KeyUnit> metrics; // key points into the run's rows
+    std::vector<std::string> hists;
+};
+
+RunKeys collect_keys(const RunResult &run) {
+    RunKeys keys;
+    for (const auto &row : run.rows) {
+        for (const auto &m : row.metrics) {
+            const bool known = std::any_of(keys.metrics.begin(), keys.metrics.end(),
+                                           [&](const KeyUnit &k) { return m.key == k.key; });
+            if (!known) keys.metrics.push_back({m.key.c_str(), m.unit});
+        }
+        for (const auto &h : row.hists)
+            if (std::find(keys.hists.begin(), keys.hists.end(), h.key) == keys.hists.end())
+                keys.hists.push_back(h.key);
+    }
+    return keys;
+}
+
+// True when every row carries rstream's metrics and they lead the key order.
+bool is_rstream_layout(const RunResult &run, const RunKeys &keys) {
+    if (keys.metrics.size() < kRstreamMetrics.size()) return false;
+    for (size_t i = 0; i < kRstreamMetrics.size(); ++i) {
+        if (std::string(keys.metrics[i].key) != kRstreamMetrics[i].key) return false;
+        if (keys.metrics[i].unit != kRstreamMetrics[i].unit) return false;
+    }
+    for (const auto &row : run.rows)
+        for (const auto &k : kRstreamMetrics)
+            if (find_metric(row, k.key) == nullptr) return false;
+    return true;
+}
+
+std::string rstream_header() {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%-10s%-8s%-8s%-8s%-8s%8s %10s%13s", "name", "bytes", "xfers",
+                  "iters", "total", "time", "Gb/sec", "usec/xfer");
+    return buf;
+}
+
+std::string rstream_row(const Row &row) {
+    auto v = [&](const char *key) { return find_metric(row, key)->value; };
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%-10s%-8s%-8s%-8s%-8s%8.2fs%10.2f%11.2f", row.name.c_str(),
+                  size_str(v("bytes")).c_str(), count_str(v("xfers")).c_str(),
+                  count_str(v("iters")).c_str(), size_str(v("total")).c_str(), v("time"),
+                  v("Gb/sec"), v("usec/xfer"));
+    return buf;
+}
+
+std::vector<Column> metric_columns(const RunResult &run, const RunKeys &keys, size_t first) {
+    std::vector<Column> cols;
+    for (size_t i = first; i < keys.metrics.size(); ++i) {
+        Column c{keys.metrics[i].key, false, {}};
+        for (const auto &row : run.rows) {
+            const Metric *m = find_metric(row, c.header);
+            c.cells.push_back(m ? metric_cell(m->value, m->unit) : "-");
+        }
+        cols.push_back(std::move(c));
+    }
+    return cols;
+}
+
+std::vector<Column> hist_columns(const RunResult &run, const RunKeys &keys) {
+    struct Stat {
+        const char *name;
+        uint64_t HistSummary::*field;
+    };
+    static const Stat stats[] = {{"min", &HistSummary::min},    {"p50", &HistSummary::p50},
+                                 {"p90", &HistSummary::p90},    {"p99", &HistSummary::p99},
+                                 {"p99.9", &HistSummary::p999}, {"max", &HistSummary::max}};
+    std::vector<Column> cols;
+    for (const auto &key : keys.hists) {
+        const std::string prefix = keys.hists.size() > 1 ? key + "." : "";
+        for (const auto &stat : stats) {
+            Column c{prefix + stat.name + "(us)", false, {}};
+            for (const auto &row : run.rows) {
+                const HistMetric *h = find_hist(row, key);
+                c.cells.push_back(h && h->summary.count > 0
+                                      ? ns_as_us_str(static_cast<double>(h->summary.*stat.field))
+                                      : "-");
+            }
+            cols.push_back(std::move(c));
+        }
+    }
+    return cols;
+}
+
+std::string pad(const std::string &s, size_t width, bool left) {
+    if (s.size() >= width) return s;
+    const std::string fill(width - s.size(), ' ');
+    return left ? s + fill : fill + s;
+}
+
+// Lines of a generic column block: header first, then one per row; columns
+// separated by two spaces, each as wide as its widest cell.
+std::vector<std::string> render(const std::vector<Column> &cols, size_t rows) {
+    std::vector<std::string> lines(rows + 1);
+    for (size_t c = 0; c < cols.size(); ++c) {
+        size_t width = cols[c].header.size();
+        for (const auto &cell : cols[c].cells)
+            width = std::max(width, cell.size());
+        for (size_t r = 0; r <= rows; ++r) {
+            if (c > 0) lines[r] += "  ";
+            lines[r] += pad(r == 0 ? cols[c].header : cols[c].cells[r - 1], width, cols[c].left);
+        }
+    }
+    return lines;
+}
+
+std::string rtrim(std::string s) {
+    s.erase(s.find_last_not_of(' ') + 1);
+    return s;
+}
+
+std::string run_title(const RunResult &run) {
+    std::string title = "== " + run.name + ": test=" + run.test;
+    if (!run.transport.empty()) title += " transport=" + run.transport;
+    if (run.status != RunStatus::Ok) {
+        title += std::string(" [") + to_string(run.status);
+        if (!run.error.empty()) title += ": " + run.error;
+        title += "]";
+    }
+    return title;
+}
+
+} // namespace
+
+void write_table_run(std::ostream &out, const RunResult &run) {
+    out << run_title(run) << '\n';
+    if (run.rows.empty()) return;
+
+    const RunKeys keys = collect_keys(run);
+    const bool rstream = is_rstream_layout(run, keys);
+    std::vector<Column> cols;
+    if (!rstream) {
+        Column name{"name", true, {}};
+        for (const auto &row : run.rows)
+            name.cells.push_back(row.name);
+        cols.push_back(std::move(name));
+    }
+    for (auto &c : metric_columns(run, keys, rstream ? kRstreamMetrics.size() : 0))
+        cols.push_back(std::move(c));
+    for (auto &c : hist_columns(run, keys))
+        cols.push_back(std::move(c));
+
+    const std::vector<std::string> extra = render(cols, run.rows.size());
+    for (size_t r = 0; r <= run.rows.size(); ++r) {
+        std::string line;
+        if (rstream) {
+            line = r == 0 ? rstream_header() : rstream_row(run.rows[r - 1]);
+            // rstream's rows end two columns before its header; pad them so
+            // any further columns line up under their headers.
+            if (!cols.empty()) line = pad(line, rstream_header().size(), true) + "  ";
+        }
+        out << rtrim(line + extra[r]) << '\n';
+    }
+}
+
+void write_table(std::ostream &out, const Report &report) {
+    for (size_t i = 0; i < report.runs.size(); ++i) {
+        if (i > 0) out << '\n';
+        write_table_run(out, report.runs[i]);
+    }
+}
+
+} // namespace cmdbench

@@ -1,1 +1,236 @@
-// stub
+#include "runner.hpp"
+
+#include "control.hpp"
+#include "control_peer.hpp"
+#include "host_services.hpp"
+#include "progress.hpp"
+#include "result_sink.hpp"
+#include "run_params.hpp"
+#include "server.hpp"
+#include "server_process.hpp"
+#include "test_executor.hpp"
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <unistd.h>
+
+namespace cmdbench {
+namespace {
+
+using control::Channel;
+using control::ControlError;
+using control::Message;
+using control::MsgType;
+
+constexpr int kHandshakeMs = 10000;
+
+// A control connection to one server, started on first use.
+struct Session {
+    std::unique_ptr<ServerProcess> local; // set when we started the server
+    std::unique_ptr<Channel> channel;
+    std::string label;
+    std::string host; // where the data plane connects
+    std::string broken; // why the session can no longer be used
+};
+
+void split_host_port(const std::string &spec, std::string &host, uint16_t &port) {
+    host = spec;
+    port = kDefaultControlPort;
+    // [v6]:port, host:port, or a bare host / v6 address.
+    if (!spec.empty() && spec[0] == '[') {
+        auto close = spec.find(']');
+        host = spec.substr(1, close - 1);
+        if (close != std::string::npos && close + 1 < spec.size() && spec[close + 1] == ':')
+            port = uint16_t(std::stoul(spec.substr(close + 2)));
+        return;
+    }
+    auto colon = spec.find(':');
+    if (colon != std::string::npos && spec.find(':', colon + 1) == std::string::npos) {
+        host = spec.substr(0, colon);
+        port = uint16_t(std::stoul(spec.substr(colon + 1)));
+    }
+}
+
+void open_session(Session &s, const std::string &server, const Registry &registry) {
+    uint16_t port = 0;
+    if (server.empty()) {
+        std::vector<std::string> files;
+        for (const auto &p : registry.plugins()) files.push_back(p.file);
+        s.local = std::make_unique<ServerProcess>(self_executable(), files);
+        s.host = "127.0.0.1";
+        port = s.local->port();
+        s.label = "the local server";
+    } else {
+        split_host_port(server, s.host, port);
+        s.label = "server " + server;
+    }
+    s.channel = std::make_unique<Channel>(Channel::connect(s.host, port, kHandshakeMs));
+    s.channel->send(control::make_hello(MsgType::Hello, {control::kProtocolVersion,
+                                                         std::string("cmdbench ") + CMDBENCH_VERSION}),
+                    kHandshakeMs);
+    Message ack = s.channel->recv(kHandshakeMs);
+    if (ack.type == MsgType::Error) throw ControlError(s.label + " refused us: " + control::parse_string(ack));
+    if (ack.type != MsgType::HelloAck) throw ControlError(s.label + " did not answer the handshake");
+    control::parse_hello(ack);
+}
+
+void close_session(Session &s) {
+    if (s.channel && s.broken.empty()) {
+        try {
+            s.channel->send(Message{MsgType::Bye, {}}, 1000);
+        } catch (const ControlError &) {
+        }
+    }
+    s.channel.reset();
+    if (s.local) s.local->stop();
+}
+
+// The client's and the server's outcomes make the run's.
+void combine(RunResult &r, const Execution &client, const control::RunEnd &server) {
+    RunStatus theirs = status_from_code(server.status);
+    r.status = client.status;
+    r.error = client.error;
+    if (client.status == RunStatus::Ok && theirs != RunStatus::Ok) {
+        r.status = theirs;
+        r.error = "server: " + server.error;
+    } else if (client.status != RunStatus::Ok && theirs != RunStatus::Ok && !server.error.empty() &&
+               r.error.find(server.error) == std::string::npos) {
+        r.error += " (server: " + server.error + ")";
+    }
+}
+
+} // namespace
+
+int run_scenario(const Scenario &scenario, const Registry &registry, RunContext context,
+                 const RunOptions &options, const std::atomic<bool> &interrupted) {
+    Report report;
+    report.context = std::move(context);
+    ResultSink sink(options.format, options.output);
+    Progress progress(options.quiet);
+    std::map<std::string, Session> sessions;
+    bool abandoned = false;
+
+    for (size_t i = 0; i < scenario.runs.size() && !interrupted && !abandoned; ++i) {
+        const RunSpec &spec = scenario.runs[i];
+        RunResult r;
+        r.name = spec.name;
+        r.test = spec.test;
+        r.transport = spec.transport;
+        for (const auto &[k, v] : params_to_wire(spec)) r.params.emplace_back(k, v);
+        uint64_t started = monotonic_ns();
+
+        const cmdbench_test *test = registry.find_test(spec.test);
+        const cmdbench_transport *transport =
+            spec.transport.empty() ? nullptr : registry.find_transport(spec.transport);
+        auto ctx = std::make_shared<cmdbench_ctx>();
+        ctx->params = spec.test_params;
+        ctx->params.insert(spec.transport_params.begin(), spec.transport_params.end());
+        ctx->interrupted = &interrupted;
+        ctx->log_prefix = "cmdbench: ";
+        ctx->on_progress = [&progress, &spec, i, &scenario](uint64_t done, uint64_t total) {
+            progress.update(i + 1, scenario.runs.size(), spec.name, done, total);
+        };
+        progress.update(i + 1, scenario.runs.size(), spec.name, 0, 0);
+
+        std::string server = spec.server.empty() ? options.server : spec.server;
+        Session &session = sessions[server];
+        if (auto skipped = probe_transport(transport, ctx)) {
+            r.status = skipped->status;
+            r.error = skipped->error;
+        } else {
+            try {
+                if (!session.broken.empty()) throw ControlError(session.broken);
+                if (!session.channel) open_session(session, server, registry);
+                ctx->deadline_ns = monotonic_ns() + uint64_t(spec.timeout_s * 1e9);
+                control::RunRequest req{spec.name, spec.test, spec.transport, spec.timeout_s,
+                                        params_to_wire(spec)};
+                session.channel->send(control::make_run_request(req), kHandshakeMs);
+                Message answer = session.channel->recv(kHandshakeMs);
+                if (answer.type == MsgType::RunEnd) {
+                    control::RunEnd refused = control::parse_run_end(answer);
+                    r.status = status_from_code(refused.status);
+                    r.error = refused.error;
+                } else if (answer.type != MsgType::RunAccept) {
+                    throw ControlError(session.label + " answered the run request with message type " +
+                                       std::to_string(unsigned(answer.type)));
+                } else {
+                    ControlPeer peer(*session.channel, session.label);
+                    ctx->peer = &peer;
+                    Execution ex = execute_test(test, transport, ctx, CMDBENCH_ROLE_CLIENT, session.host);
+                    if (ex.abandoned) {
+                        abandoned = true;
+                        session.broken = ex.error;
+                        r.status = ex.status;
+                        r.error = ex.error;
+                    } else {
+                        int wait = int(std::max<int64_t>(remaining_ms(*ctx), 0) +
+                                       int64_t(kGraceSeconds * 1000));
+                        control::RunEnd theirs;
+                        try {
+                            theirs = peer.finish({status_code(ex.status), ex.error}, wait);
+                        } catch (const ControlError &e) {
+                            session.broken = e.what();
+                            theirs = {status_code(RunStatus::Failed), e.what()};
+                        }
+                        combine(r, ex, theirs);
+                    }
+                    ctx->peer = nullptr;
+                }
+            } catch (const std::exception &e) {
+                session.broken = e.what();
+                r.status = interrupted ? RunStatus::Interrupted : RunStatus::Failed;
+                r.error = e.what();
+            }
+        }
+        {
+            std::lock_guard<std::mutex> lock(ctx->mu);
+            r.rows = ctx->rows;
+        }
+        r.wall_seconds = double(monotonic_ns() - started) / 1e9;
+        progress.clear();
+        report.runs.push_back(std::move(r));
+        sink.run_done(report);
+    }
+    progress.clear();
+    // Runs that never started because of an interrupt are reported too, so
+    // the output always lists every run of the scenario.
+    for (size_t i = report.runs.size(); i < scenario.runs.size(); ++i) {
+        RunResult r;
+        r.name = scenario.runs[i].name;
+        r.test = scenario.runs[i].test;
+        r.transport = scenario.runs[i].transport;
+        r.status = RunStatus::Interrupted;
+        r.error = abandoned ? "not run: an earlier run could not be stopped" : "not run: interrupted";
+        report.runs.push_back(std::move(r));
+    }
+    sink.finish(report);
+    if (abandoned) {
+        // A test thread is still running inside this process; the results are
+        // out, so leave without waiting for it (the local server dies with us).
+        std::fflush(nullptr);
+        for (auto &[name, s] : sessions)
+            if (s.local) s.local->stop(0);
+        _exit(interrupted ? kExitInterrupted : kExitRunFailed);
+    }
+    for (auto &[name, s] : sessions) close_session(s);
+
+    if (interrupted) return kExitInterrupted;
+    int failed = 0, skipped = 0;
+    for (const auto &r : report.runs) {
+        if (r.status == RunStatus::Skipped) ++skipped;
+        else if (r.status != RunStatus::Ok) ++failed;
+    }
+    if (failed) {
+        std::fprintf(stderr, "cmdbench: %d of %zu runs did not succeed\n", failed, report.runs.size());
+        return kExitRunFailed;
+    }
+    if (skipped && !options.allow_skip) {
+        std::fprintf(stderr, "cmdbench: %d of %zu runs were skipped (pass --allow-skip to accept that)\n",
+                     skipped, report.runs.size());
+        return kExitRunFailed;
+    }
+    return kExitOk;
+}
+
+} // namespace cmdbench

@@ -1,1 +1,150 @@
-// stub
+#include "server.hpp"
+
+#include "control.hpp"
+#include "control_peer.hpp"
+#include "report.hpp"
+#include "run_params.hpp"
+#include "test_executor.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <unistd.h>
+
+namespace cmdbench {
+namespace {
+
+using control::Channel;
+using control::ControlError;
+using control::Message;
+using control::MsgType;
+
+constexpr int kHandshakeMs = 10000;
+
+void log_line(const std::string &s) { std::fprintf(stderr, "cmdbench serve: %s\n", s.c_str()); }
+
+// One RunRequest: accept or refuse it, run the server role, close the run.
+// Returns false when the session cannot go on.
+bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
+               const Message &request, const std::atomic<bool> &interrupted) {
+    control::RunRequest req = control::parse_run_request(request);
+    auto refuse = [&](RunStatus s, const std::string &why) {
+        ch.send(control::make_run_end({status_code(s), why}), kHandshakeMs);
+        return true;
+    };
+    const cmdbench_test *test = registry.find_test(req.test);
+    if (!test) return refuse(RunStatus::Failed, "the server has no test '" + req.test + "'");
+    const cmdbench_transport *transport = nullptr;
+    if (!req.transport.empty()) {
+        transport = registry.find_transport(req.transport);
+        if (!transport)
+            return refuse(RunStatus::Failed, "the server has no transport '" + req.transport + "'");
+    }
+    auto ctx = std::make_shared<cmdbench_ctx>();
+    try {
+        ctx->params = params_from_wire(test, transport, req.params);
+    } catch (const std::exception &e) {
+        return refuse(RunStatus::Failed, std::string("the server refused the run: ") + e.what());
+    }
+    if (auto skipped = probe_transport(transport, ctx))
+        return refuse(skipped->status, "on the server: " + skipped->error);
+
+    ctx->deadline_ns = monotonic_ns() + uint64_t(req.timeout_s * 1e9);
+    ctx->interrupted = &interrupted;
+    ctx->log_prefix = "cmdbench serve: ";
+    ControlPeer peer(ch, "the client (" + ch.peer_name() + ")");
+    ctx->peer = &peer;
+    ch.send(Message{MsgType::RunAccept, {}}, kHandshakeMs);
+
+    Execution ex = execute_test(test, transport, ctx, CMDBENCH_ROLE_SERVER, opt.bind);
+    if (ex.abandoned) {
+        // The test's thread still runs and owns the data socket: tell the
+        // client, then leave; nothing else can safely run in this process.
+        log_line("run '" + req.run_name + "': " + ex.error + "; exiting");
+        try {
+            ch.send(control::make_run_end({status_code(ex.status), ex.error}), kHandshakeMs);
+        } catch (const ControlError &) {
+        }
+        std::fflush(stdout);
+        _exit(1);
+    }
+    int wait = int(std::max<int64_t>(remaining_ms(*ctx), 0) + int64_t(kGraceSeconds * 1000));
+    control::RunEnd theirs = peer.finish({status_code(ex.status), ex.error}, wait);
+    (void)theirs;
+    if (!opt.quiet) {
+        RunResult r;
+        r.name = req.run_name + " (server side)";
+        r.test = req.test;
+        r.transport = req.transport;
+        r.status = ex.status;
+        r.error = ex.error;
+        r.rows = ctx->rows;
+        write_table_run(std::cout, r);
+        std::cout.flush();
+    }
+    if (ex.status != RunStatus::Ok) log_line("run '" + req.run_name + "': " + ex.error);
+    return true;
+}
+
+void serve_session(const Registry &registry, const ServeOptions &opt, Channel &ch,
+                   const std::atomic<bool> &interrupted) {
+    Message m = ch.recv(kHandshakeMs);
+    if (m.type != MsgType::Hello) throw ControlError("expected a hello from " + ch.peer_name());
+    control::Hello hello = control::parse_hello(m);
+    ch.send(control::make_hello(MsgType::HelloAck, {control::kProtocolVersion,
+                                                    std::string("cmdbench ") + CMDBENCH_VERSION}),
+            kHandshakeMs);
+    if (!opt.quiet) log_line("client " + ch.peer_name() + " (" + hello.software + ") connected");
+    while (!interrupted) {
+        Message req = ch.recv(opt.idle_timeout_s * 1000);
+        if (req.type == MsgType::Bye) return;
+        if (req.type != MsgType::RunRequest)
+            throw ControlError("unexpected message type " + std::to_string(unsigned(req.type)) +
+                               " from " + ch.peer_name());
+        if (!serve_run(registry, opt, ch, req, interrupted)) return;
+    }
+}
+
+} // namespace
+
+int serve(const Registry &registry, const ServeOptions &opt, const std::atomic<bool> &interrupted) {
+    std::unique_ptr<control::Listener> listener;
+    try {
+        listener = std::make_unique<control::Listener>(opt.bind, opt.port);
+    } catch (const ControlError &e) {
+        log_line(e.what());
+        return 1;
+    }
+    if (opt.ready_fd >= 0) {
+        std::string line = std::to_string(listener->port()) + "\n";
+        if (write(opt.ready_fd, line.data(), line.size()) != ssize_t(line.size())) return 1;
+        close(opt.ready_fd);
+    } else {
+        log_line("listening on " + (opt.bind.empty() ? std::string("*") : opt.bind) + ":" +
+                 std::to_string(listener->port()));
+    }
+    int sessions = 0;
+    while (!interrupted) {
+        std::unique_ptr<Channel> ch;
+        try {
+            // Short accept waits, so Ctrl-C is noticed.
+            ch = std::make_unique<Channel>(listener->accept(opt.once && sessions == 0 ? 30000 : 500));
+        } catch (const ControlError &e) {
+            if (opt.once) {
+                log_line(std::string("no client came: ") + e.what());
+                return 1;
+            }
+            continue;
+        }
+        ++sessions;
+        try {
+            serve_session(registry, opt, *ch, interrupted);
+        } catch (const std::exception &e) {
+            log_line(e.what());
+            if (opt.once) return 1;
+        }
+        if (opt.once) return 0;
+    }
+    return interrupted ? 130 : 0;
+}
+
+} // namespace cmdbench

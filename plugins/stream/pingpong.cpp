@@ -1,1 +1,202 @@
-// stub
+// Test "pingpong": rstream's latency/bandwidth ping-pong (spec rstream.md
+// §7-§9), every size on one data connection, with the same bytes on the wire
+// as rstream: per size a 16-byte sync each way, then the timed iterations.
+#include "rstream_rules.hpp"
+#include "stream_io.hpp"
+#include "stream_tests.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+namespace stream {
+namespace {
+
+constexpr int64_t kMaxSize = 1073741824;
+constexpr int64_t kMaxCount = 1000000000;
+constexpr size_t kSyncBytes = 16;
+
+const cmdbench_param params[] = {
+    {sizeof(cmdbench_param), "sizes", CMDBENCH_PARAM_INT_LIST, "[64, 4096, 65536, 1048576]", 1,
+     kMaxSize, 0, 0, nullptr, "transfer sizes in bytes; one result row each"},
+    {sizeof(cmdbench_param), "iterations", CMDBENCH_PARAM_INT, "0", 0, kMaxCount, 0, 0, nullptr,
+     "round trips per size; 0 = rstream's count rule for the size"},
+    {sizeof(cmdbench_param), "transfer_count", CMDBENCH_PARAM_INT, "1", 0, kMaxCount, 0, 0, nullptr,
+     "transfers each way per round trip; 0 = rstream's count rule for the size"},
+    {sizeof(cmdbench_param), "verify", CMDBENCH_PARAM_BOOL, "false", 0, 0, 0, 0, nullptr,
+     "send rstream's counting pattern and check every received byte"},
+    {sizeof(cmdbench_param), "blocking", CMDBENCH_PARAM_BOOL, "false", 0, 0, 0, 0, nullptr,
+     "blocking sockets with MSG_WAITALL instead of non-blocking busy polling"},
+    {sizeof(cmdbench_param), "async", CMDBENCH_PARAM_BOOL, "false", 0, 0, 0, 0, nullptr,
+     "poll for readiness before every send and receive"},
+    {sizeof(cmdbench_param), "port", CMDBENCH_PARAM_INT, "0", 0, 65535, 0, 0, nullptr,
+     "data port; 0 = ephemeral, announced over the control channel"},
+};
+
+// rstream's verify pattern (§8.4): 8-bit send and receive counters that run
+// on across every transfer, sync messages included, and are never reset.
+class Pattern {
+  public:
+    void fill(uint8_t *buf, size_t len) {
+        for (size_t i = 0; i < len; ++i)
+            buf[i] = send_next_++;
+    }
+    void check(const uint8_t *buf, size_t len) {
+        for (size_t i = 0; i < len; ++i) {
+            if (buf[i] != recv_next_++) {
+                char text[64];
+                std::snprintf(text, sizeof(text), "data verification failed byte %llu",
+                              static_cast<unsigned long long>(verified_ + i));
+                fail(text);
+            }
+        }
+        verified_ += len;
+    }
+
+  private:
+    uint8_t send_next_ = 0;
+    uint8_t recv_next_ = 0;
+    uint64_t verified_ = 0;
+};
+
+// One side of the ping-pong: the client speaks first, the server answers.
+class Peer {
+  public:
+    Peer(DataChannel &channel, std::vector<uint8_t> &buf, bool verify, bool client)
+        : channel_(channel), buf_(buf.data()), verify_(verify), client_(client) {}
+
+    // The untimed sync before each size (§8.1 step 1).
+    void sync() { exchange(kSyncBytes, 1); }
+    // One timed iteration: `count` transfers of `size` one way, then back.
+    void exchange(size_t size, int64_t count) {
+        if (client_) {
+            send(size, count);
+            receive(size, count);
+        } else {
+            receive(size, count);
+            send(size, count);
+        }
+    }
+
+  private:
+    void send(size_t size, int64_t count) {
+        for (int64_t i = 0; i < count; ++i) {
+            if (verify_) pattern_.fill(buf_, size);
+            channel_.send_all(buf_, size);
+        }
+    }
+    void receive(size_t size, int64_t count) {
+        for (int64_t i = 0; i < count; ++i) {
+            channel_.recv_all(buf_, size);
+            if (verify_) pattern_.check(buf_, size);
+        }
+    }
+
+    DataChannel &channel_;
+    uint8_t *buf_;
+    bool verify_;
+    bool client_;
+    Pattern pattern_;
+};
+
+struct SizePlan {
+    int64_t size;
+    int64_t transfers; // per direction per iteration
+    int64_t iterations;
+};
+
+void report_row(const Session &s, const SizePlan &plan, uint64_t elapsed_ns,
+                const cmdbench_hist *rtt) {
+    const cmdbench_host &h = s.host();
+    double ns = static_cast<double>(std::max<uint64_t>(elapsed_ns, 1));
+    double us = ns / 1000.0;
+    double one_way = 2.0 * static_cast<double>(plan.transfers);
+    double total = static_cast<double>(plan.size) * one_way * static_cast<double>(plan.iterations);
+    std::string name = rstream_size_label(plan.size) + (plan.transfers == 1 ? "_lat" : "_bw");
+    cmdbench_row *row = h.row_begin(s.ctx(), name.c_str());
+    if (!row) fail("row_begin failed");
+    h.row_metric(row, "bytes", static_cast<double>(plan.size), CMDBENCH_UNIT_BYTES);
+    h.row_metric(row, "xfers", static_cast<double>(plan.transfers), CMDBENCH_UNIT_COUNT);
+    h.row_metric(row, "iters", static_cast<double>(plan.iterations), CMDBENCH_UNIT_COUNT);
+    h.row_metric(row, "total", total, CMDBENCH_UNIT_BYTES);
+    h.row_metric(row, "time", us / 1e6, CMDBENCH_UNIT_SECONDS);
+    h.row_metric(row, "Gb/sec", total * 8.0 / (us * 1000.0), CMDBENCH_UNIT_GBPS);
+    h.row_metric(row, "usec/xfer", us / static_cast<double>(plan.iterations) / one_way,
+                 CMDBENCH_UNIT_USEC);
+    h.row_metric(row, "msgs/s", one_way * static_cast<double>(plan.iterations) / (us / 1e6),
+                 CMDBENCH_UNIT_PER_SEC);
+    h.row_hist(row, "rtt", rtt);
+    h.row_end(row);
+}
+
+// Sync, then the timed iterations with one clock read per iteration boundary.
+void run_size(const Session &s, Peer &peer, const SizePlan &plan) {
+    const cmdbench_host &h = s.host();
+    cmdbench_hist *rtt = h.hist_create(s.ctx());
+    if (!rtt) fail("hist_create failed");
+    peer.sync();
+    const size_t size = static_cast<size_t>(plan.size);
+    const uint64_t start = h.now_ns();
+    uint64_t mark = start;
+    for (int64_t i = 0; i < plan.iterations; ++i) {
+        peer.exchange(size, plan.transfers);
+        const uint64_t now = h.now_ns();
+        h.hist_record(rtt, now - mark);
+        mark = now;
+    }
+    report_row(s, plan, mark - start, rtt);
+}
+
+Socket open_data_connection(const Session &s, uint16_t port, uint32_t hint) {
+    if (s.is_client()) return connect_to_server(s, learn_port(s, port), hint);
+    Listener listener(s, port, hint);
+    announce_port(s, listener, port);
+    return listener.accept_client();
+}
+
+void run_pingpong(Session &s) {
+    const std::vector<int64_t> sizes = s.param_int_list("sizes");
+    const int64_t iterations = s.param_int("iterations");
+    const int64_t transfer_count = s.param_int("transfer_count");
+    const bool verify = s.param_bool("verify");
+    const IoMode mode = read_io_mode(s);
+    const auto port = static_cast<uint16_t>(s.param_int("port"));
+    const uint32_t hint = transfer_count == 1 ? CMDBENCH_HINT_LATENCY : CMDBENCH_HINT_BANDWIDTH;
+
+    // One work buffer for every size, as rstream.
+    const int64_t largest = *std::max_element(sizes.begin(), sizes.end());
+    std::vector<uint8_t> buf(std::max<size_t>(static_cast<size_t>(largest), kSyncBytes));
+
+    DataChannel channel(s, open_data_connection(s, port, hint), mode);
+    Peer peer(channel, buf, verify, s.is_client());
+    for (size_t i = 0; i < sizes.size(); ++i) {
+        const int64_t size = sizes[i];
+        const SizePlan plan{size, transfer_count ? transfer_count : rstream_count(size),
+                            iterations ? iterations : rstream_count(size)};
+        run_size(s, peer, plan);
+        s.host().progress(s.ctx(), i + 1, sizes.size());
+    }
+    channel.close();
+}
+
+int run(const cmdbench_run_env *env) {
+    return run_guarded(env, run_pingpong);
+}
+
+const cmdbench_test test = {
+    sizeof(cmdbench_test),
+    "pingpong",
+    "rstream's ping-pong: round-trip latency and bandwidth per transfer size",
+    CMDBENCH_TEST_USES_TRANSPORT,
+    sizeof(params) / sizeof(params[0]),
+    params,
+    run,
+};
+
+} // namespace
+
+const cmdbench_test &pingpong_test() {
+    return test;
+}
+
+} // namespace stream

@@ -1,1 +1,405 @@
-// stub
+// Connection setup and transfer loops for the stream tests (see stream_io.hpp).
+#include "stream_io.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <new>
+#include <sys/time.h>
+#include <utility>
+
+namespace stream {
+
+void fail(const std::string &message) {
+    throw StreamError{CMDBENCH_ERR, message};
+}
+
+void fail_errno(const char *call, int err) {
+    char buf[128];
+    // GNU strerror_r: thread-safe, returns the message (maybe not in buf).
+    const char *text = strerror_r(err, buf, sizeof(buf));
+    fail(std::string(call) + ": " + text);
+}
+
+namespace {
+
+// The transport hook already called set_error: keep its message.
+[[noreturn]] void fail_reported() {
+    throw StreamError{CMDBENCH_ERR, std::string()};
+}
+
+bool would_block(int err) {
+    return err == EAGAIN || err == EWOULDBLOCK || err == EINTR;
+}
+
+struct Address {
+    sockaddr_storage storage{};
+    socklen_t len = sizeof(sockaddr_storage);
+};
+
+// The first address for node:port; fresh hints per lookup (rstream quirk 6).
+Address resolve(const Session &s, const char *node, uint16_t port, bool passive) {
+    char service[8];
+    std::snprintf(service, sizeof(service), "%u", static_cast<unsigned>(port));
+    Address addr;
+    const cmdbench_transport &tp = s.transport();
+    if (tp.resolve) {
+        if (tp.resolve(s.ctx(), &s.host(), node, service, passive ? 1 : 0, &addr.storage,
+                       &addr.len) != 0)
+            fail_reported();
+        return addr;
+    }
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_NUMERICSERV | (passive ? AI_PASSIVE : 0);
+    addrinfo *found = nullptr;
+    int rc = getaddrinfo(node, service, &hints, &found);
+    if (rc == EAI_SYSTEM) fail_errno("getaddrinfo", errno);
+    if (rc != 0) fail(std::string("getaddrinfo: ") + gai_strerror(rc));
+    std::memcpy(&addr.storage, found->ai_addr, found->ai_addrlen);
+    addr.len = found->ai_addrlen;
+    freeaddrinfo(found);
+    return addr;
+}
+
+Socket open_socket(const Session &s, const Address &addr) {
+    int fd = s.transport().socket(addr.storage.ss_family, SOCK_STREAM, 0);
+    if (fd < 0) fail_errno("rsocket failed", errno);
+    return Socket(s, fd);
+}
+
+void configure(const Session &s, int fd, uint32_t stage, uint32_t hint) {
+    const cmdbench_transport &tp = s.transport();
+    if (tp.configure && tp.configure(s.ctx(), &s.host(), fd, stage, hint) != 0) fail_reported();
+}
+
+void set_nonblocking(const Session &s, int fd, bool on) {
+    const cmdbench_transport &tp = s.transport();
+    int flags = tp.fcntl(fd, F_GETFL, 0);
+    if (flags < 0) fail_errno("rfcntl", errno);
+    int wanted = on ? (flags | O_NONBLOCK) : (flags & ~O_NONBLOCK);
+    if (wanted != flags && tp.fcntl(fd, F_SETFL, wanted) < 0) fail_errno("rfcntl", errno);
+}
+
+// Wait until fd reports any of `events` (or an error), in bounded slices.
+void wait_bounded(const Session &s, int fd, short events, const char *what) {
+    for (;;) {
+        pollfd p{fd, events, 0};
+        int n = s.transport().poll(&p, 1, s.wait_slice_ms(what));
+        if (n > 0) return;
+        if (n < 0 && errno != EINTR) fail_errno("rpoll", errno);
+    }
+}
+
+// Per-call timeouts for blocking mode so that a stalled peer cannot hold a
+// blocking call beyond the run's timeout. Transports without them (rsockets)
+// get a bounded poll before each call instead.
+bool set_call_timeouts(const Session &s, int fd) {
+    timeval tv{0, 200 * 1000};
+    const cmdbench_transport &tp = s.transport();
+    return tp.setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) == 0 &&
+           tp.setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) == 0;
+}
+
+const char *status_name(int status) {
+    switch (status) {
+    case CMDBENCH_ERR_TIMEOUT:
+        return "timed out";
+    case CMDBENCH_ERR_CANCELLED:
+        return "cancelled";
+    default:
+        return "failed";
+    }
+}
+
+} // namespace
+
+// ------------------------------------------------------------------ Session
+
+Session::Session(const cmdbench_run_env &env)
+    : host_(env.host), ctx_(env.ctx), transport_(env.transport),
+      client_(env.role == CMDBENCH_ROLE_CLIENT), peer_host_(env.peer_host) {}
+
+bool Session::param_bool(const char *name) const {
+    int value = 0;
+    if (host_->param_bool(ctx_, name, &value) != CMDBENCH_OK)
+        fail(std::string("parameter ") + name + ": not available as a boolean");
+    return value != 0;
+}
+
+int64_t Session::param_int(const char *name) const {
+    int64_t value = 0;
+    if (host_->param_int(ctx_, name, &value) != CMDBENCH_OK)
+        fail(std::string("parameter ") + name + ": not available as an integer");
+    return value;
+}
+
+double Session::param_double(const char *name) const {
+    double value = 0;
+    if (host_->param_double(ctx_, name, &value) != CMDBENCH_OK)
+        fail(std::string("parameter ") + name + ": not available as a number");
+    return value;
+}
+
+std::vector<int64_t> Session::param_int_list(const char *name) const {
+    const int64_t *values = nullptr;
+    size_t count = 0;
+    if (host_->param_int_list(ctx_, name, &values, &count) != CMDBENCH_OK || count == 0)
+        fail(std::string("parameter ") + name + ": not available as an integer list");
+    return std::vector<int64_t>(values, values + count);
+}
+
+void Session::check_stop(const char *what) const {
+    if (host_->remaining_ms(ctx_) <= 0)
+        throw StreamError{CMDBENCH_ERR_TIMEOUT, std::string(what) + ": timed out"};
+    if (host_->cancelled(ctx_))
+        throw StreamError{CMDBENCH_ERR_CANCELLED, std::string(what) + ": cancelled"};
+}
+
+int Session::wait_slice_ms(const char *what) const {
+    check_stop(what);
+    return static_cast<int>(std::min<int64_t>(host_->remaining_ms(ctx_), 1000));
+}
+
+void Session::barrier(const char *name) const {
+    int status = host_->barrier(ctx_, name);
+    if (status != CMDBENCH_OK)
+        throw StreamError{status, std::string("barrier ") + name + ": " + status_name(status)};
+}
+
+uint32_t Session::exchange(const void *data, uint32_t len, void *buf, uint32_t cap,
+                           const char *what) const {
+    uint32_t got = 0;
+    int status = host_->exchange(ctx_, data, len, buf, cap, &got);
+    if (status != CMDBENCH_OK)
+        throw StreamError{status, std::string(what) + ": " + status_name(status)};
+    return got;
+}
+
+int run_guarded(const cmdbench_run_env *env, void (*body)(Session &)) {
+    if (!env || !env->host) return CMDBENCH_ERR;
+    const cmdbench_host *host = env->host;
+    if (!env->transport) {
+        host->set_error(env->ctx, "stream tests need a transport");
+        return CMDBENCH_ERR;
+    }
+    try {
+        Session session(*env);
+        body(session);
+        return CMDBENCH_OK;
+    } catch (const StreamError &e) {
+        if (!e.message.empty()) host->set_error(env->ctx, e.message.c_str());
+        return e.status;
+    } catch (const std::bad_alloc &) {
+        host->set_error(env->ctx, "malloc: out of memory");
+    } catch (const std::exception &e) {
+        host->set_error(env->ctx, e.what());
+    } catch (...) {
+        host->set_error(env->ctx, "internal error");
+    }
+    return CMDBENCH_ERR;
+}
+
+// ------------------------------------------------------------------- Socket
+
+Socket::~Socket() {
+    if (fd_ >= 0) session_->transport().close(fd_);
+}
+
+void Socket::shutdown_and_close() {
+    if (fd_ < 0) return;
+    session_->transport().shutdown(fd_, SHUT_RDWR);
+    session_->transport().close(fd_);
+    fd_ = -1;
+}
+
+// ----------------------------------------------------------------- Listener
+
+namespace {
+
+Socket listening_socket(const Session &s, uint16_t port, uint32_t hint) {
+    Address addr = resolve(s, s.peer_host(), port, true);
+    Socket sock = open_socket(s, addr);
+    const cmdbench_transport &tp = s.transport();
+    int one = 1;
+    if (tp.setsockopt(sock.fd(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) != 0)
+        fail_errno("rsetsockopt SO_REUSEADDR", errno);
+    // Before bind and listen, so that buffer sizes reach the first accepted
+    // connection (and its window scale) too.
+    configure(s, sock.fd(), CMDBENCH_SOCK_LISTENER, hint);
+    if (tp.bind(sock.fd(), reinterpret_cast<const sockaddr *>(&addr.storage), addr.len) != 0)
+        fail_errno("rbind", errno);
+    if (tp.listen(sock.fd(), 1) != 0) fail_errno("rlisten", errno);
+    // Accept waits in a bounded poll; a non-blocking listener never blocks
+    // on a connection that went away after the poll.
+    set_nonblocking(s, sock.fd(), true);
+    return sock;
+}
+
+} // namespace
+
+Listener::Listener(const Session &session, uint16_t port, uint32_t hint)
+    : session_(&session), sock_(listening_socket(session, port, hint)), hint_(hint) {}
+
+uint16_t Listener::local_port() const {
+    sockaddr_storage addr{};
+    socklen_t len = sizeof(addr);
+    if (session_->transport().getsockname(sock_.fd(), reinterpret_cast<sockaddr *>(&addr), &len) !=
+        0)
+        fail_errno("rgetsockname", errno);
+    if (addr.ss_family == AF_INET6)
+        return ntohs(reinterpret_cast<sockaddr_in6 *>(&addr)->sin6_port);
+    if (addr.ss_family == AF_INET) return ntohs(reinterpret_cast<sockaddr_in *>(&addr)->sin_port);
+    fail("rgetsockname: not an IP address");
+}
+
+Socket Listener::accept_client() {
+    const Session &s = *session_;
+    if (!fresh_configuration_) configure(s, sock_.fd(), CMDBENCH_SOCK_LISTENER, hint_);
+    fresh_configuration_ = false;
+    for (;;) {
+        wait_bounded(s, sock_.fd(), POLLIN, "raccept");
+        int fd = s.transport().accept(sock_.fd(), nullptr, nullptr);
+        if (fd >= 0) {
+            Socket accepted(s, fd);
+            configure(s, fd, CMDBENCH_SOCK_ACCEPTED, hint_);
+            return accepted;
+        }
+        if (!would_block(errno) && errno != ECONNABORTED) fail_errno("raccept", errno);
+    }
+}
+
+void announce_port(const Session &s, const Listener &listener, uint16_t port) {
+    if (port != 0) {
+        s.barrier("listening");
+        return;
+    }
+    uint16_t bound = listener.local_port();
+    const uint8_t message[2] = {static_cast<uint8_t>(bound >> 8), static_cast<uint8_t>(bound)};
+    uint8_t ignored[2];
+    s.exchange(message, sizeof(message), ignored, sizeof(ignored), "port exchange");
+}
+
+uint16_t learn_port(const Session &s, uint16_t port) {
+    if (port != 0) {
+        s.barrier("listening");
+        return port;
+    }
+    const uint8_t nothing = 0;
+    uint8_t message[2] = {0, 0};
+    uint32_t got = s.exchange(&nothing, 0, message, sizeof(message), "port exchange");
+    uint16_t announced = static_cast<uint16_t>(message[0] << 8 | message[1]);
+    if (got != sizeof(message) || announced == 0)
+        fail("port exchange: the server sent no valid port");
+    return announced;
+}
+
+// ------------------------------------------------------------------- client
+
+Socket connect_to_server(const Session &s, uint16_t port, uint32_t hint) {
+    Address addr = resolve(s, s.peer_host(), port, false);
+    Socket sock = open_socket(s, addr);
+    configure(s, sock.fd(), CMDBENCH_SOCK_CLIENT, hint);
+    // Non-blocking connect in every mode, so that its wait can be bounded.
+    set_nonblocking(s, sock.fd(), true);
+    const cmdbench_transport &tp = s.transport();
+    if (tp.connect(sock.fd(), reinterpret_cast<const sockaddr *>(&addr.storage), addr.len) == 0)
+        return sock;
+    if (errno != EINPROGRESS && errno != EINTR) fail_errno("rconnect", errno);
+    wait_bounded(s, sock.fd(), POLLOUT, "rconnect");
+    int err = 0;
+    socklen_t len = sizeof(err);
+    if (tp.getsockopt(sock.fd(), SOL_SOCKET, SO_ERROR, &err, &len) != 0)
+        fail_errno("rgetsockopt SO_ERROR", errno);
+    if (err != 0) fail_errno("async rconnect", err);
+    return sock;
+}
+
+// -------------------------------------------------------------- DataChannel
+
+IoMode read_io_mode(const Session &s) {
+    IoMode mode;
+    mode.blocking = s.param_bool("blocking");
+    mode.async = s.param_bool("async");
+    return mode;
+}
+
+DataChannel::DataChannel(const Session &session, Socket sock, IoMode mode)
+    : session_(&session), sock_(std::move(sock)), mode_(mode),
+      flags_(mode.blocking ? MSG_WAITALL : MSG_DONTWAIT), poll_first_(mode.async) {
+    set_nonblocking(session, sock_.fd(), !mode.blocking);
+    if (mode.blocking && !set_call_timeouts(session, sock_.fd())) poll_first_ = true;
+}
+
+void DataChannel::wait_ready(short events, const char *call) {
+    const cmdbench_transport &tp = session_->transport();
+    for (;;) {
+        int timeout = mode_.blocking ? session_->wait_slice_ms(call) : 0;
+        pollfd p{sock_.fd(), events, 0};
+        int n = tp.poll(&p, 1, timeout);
+        // Any event, POLLERR and POLLHUP included: the call that follows
+        // reads what is left and reports the error itself.
+        if (n > 0) return;
+        if (n < 0 && errno != EINTR) fail_errno("rpoll", errno);
+        if (!mode_.blocking) tick(call);
+    }
+}
+
+void DataChannel::on_no_progress(const char *call) {
+    if (mode_.blocking)
+        session_->check_stop(call); // a per-call timeout expired: rare
+    else
+        tick(call);
+}
+
+void DataChannel::send_all(const uint8_t *buf, size_t len) {
+    const cmdbench_transport &tp = session_->transport();
+    size_t done = 0;
+    while (done < len) {
+        if (poll_first_) wait_ready(POLLOUT, "rsend");
+        ssize_t n = tp.send(sock_.fd(), buf + done, len - done, flags_);
+        if (n > 0) {
+            done += static_cast<size_t>(n);
+            tick("rsend");
+        } else if (n < 0 && would_block(errno)) {
+            on_no_progress("rsend");
+        } else {
+            fail_errno("rsend", n == 0 ? EIO : errno);
+        }
+    }
+}
+
+size_t DataChannel::recv_some(uint8_t *buf, size_t len) {
+    const cmdbench_transport &tp = session_->transport();
+    for (;;) {
+        if (poll_first_) wait_ready(POLLIN, "rrecv");
+        ssize_t n = tp.recv(sock_.fd(), buf, len, flags_);
+        if (n >= 0) {
+            tick("rrecv");
+            return static_cast<size_t>(n);
+        }
+        if (!would_block(errno)) fail_errno("rrecv", errno);
+        on_no_progress("rrecv");
+    }
+}
+
+void DataChannel::recv_all(uint8_t *buf, size_t len) {
+    size_t done = 0;
+    while (done < len) {
+        size_t n = recv_some(buf + done, len - done);
+        if (n == 0) fail("rrecv: peer closed the connection");
+        done += n;
+    }
+}
+
+void DataChannel::shutdown_send() {
+    if (session_->transport().shutdown(sock_.fd(), SHUT_WR) != 0) fail_errno("rshutdown", errno);
+}
+
+} // namespace stream

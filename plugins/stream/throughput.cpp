@@ -1,1 +1,231 @@
-// stub
+// Test "throughput": one-way streaming from client to server, one data
+// connection per size; end of stream (EOF) marks the end. The receiver's
+// figures are the reference, so both rows report delivered bytes.
+#include "rstream_rules.hpp"
+#include "stream_io.hpp"
+#include "stream_tests.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <vector>
+
+namespace stream {
+namespace {
+
+constexpr int64_t kMaxSize = 1073741824;
+constexpr int64_t kMaxBytes = 1099511627776;
+
+const cmdbench_param params[] = {
+    {sizeof(cmdbench_param), "sizes", CMDBENCH_PARAM_INT_LIST, "[65536, 1048576]", 1, kMaxSize, 0,
+     0, nullptr, "bytes per send call; one connection and result row each"},
+    {sizeof(cmdbench_param), "duration", CMDBENCH_PARAM_DOUBLE, "2.0", 0, 0, 0, 3600, nullptr,
+     "seconds to stream per size; 0 = send `bytes` instead"},
+    {sizeof(cmdbench_param), "bytes", CMDBENCH_PARAM_INT, "0", 0, kMaxBytes, 0, 0, nullptr,
+     "bytes to stream per size when duration is 0"},
+    {sizeof(cmdbench_param), "blocking", CMDBENCH_PARAM_BOOL, "false", 0, 0, 0, 0, nullptr,
+     "blocking sockets with MSG_WAITALL instead of non-blocking busy polling"},
+    {sizeof(cmdbench_param), "async", CMDBENCH_PARAM_BOOL, "false", 0, 0, 0, 0, nullptr,
+     "poll for readiness before every send and receive"},
+    {sizeof(cmdbench_param), "port", CMDBENCH_PARAM_INT, "0", 0, 65535, 0, 0, nullptr,
+     "data port; 0 = ephemeral, announced over the control channel"},
+};
+
+// What the client sent, and what the server received, for one size. They
+// cross the control channel as big-endian u64 fields.
+struct SenderFigures {
+    uint64_t bytes = 0;
+    uint64_t messages = 0;
+    uint64_t ns = 0;
+};
+
+struct ReceiverFigures {
+    uint64_t bytes = 0;
+    uint64_t ns = 0;
+};
+
+void put_u64(uint8_t *out, uint64_t v) {
+    for (int i = 7; i >= 0; --i, v >>= 8)
+        out[i] = static_cast<uint8_t>(v);
+}
+
+uint64_t get_u64(const uint8_t *in) {
+    uint64_t v = 0;
+    for (int i = 0; i < 8; ++i)
+        v = v << 8 | in[i];
+    return v;
+}
+
+constexpr uint32_t kSenderLen = 24;
+constexpr uint32_t kReceiverLen = 16;
+
+// Both sides call this once per size: the client's figures go one way, the
+// server's the other.
+void swap_figures(const Session &s, SenderFigures &sender, ReceiverFigures &receiver) {
+    uint8_t out[kSenderLen] = {};
+    uint8_t in[kSenderLen] = {};
+    uint32_t out_len = 0;
+    if (s.is_client()) {
+        put_u64(out, sender.bytes);
+        put_u64(out + 8, sender.messages);
+        put_u64(out + 16, sender.ns);
+        out_len = kSenderLen;
+    } else {
+        put_u64(out, receiver.bytes);
+        put_u64(out + 8, receiver.ns);
+        out_len = kReceiverLen;
+    }
+    uint32_t got = s.exchange(out, out_len, in, sizeof(in), "throughput figures exchange");
+    if (got != (s.is_client() ? kReceiverLen : kSenderLen))
+        fail("throughput figures exchange: unexpected message length");
+    if (s.is_client()) {
+        receiver.bytes = get_u64(in);
+        receiver.ns = get_u64(in + 8);
+    } else {
+        sender.bytes = get_u64(in);
+        sender.messages = get_u64(in + 8);
+        sender.ns = get_u64(in + 16);
+    }
+}
+
+struct Limits {
+    double duration; // seconds; 0 = by bytes
+    uint64_t bytes;
+};
+
+SenderFigures send_stream(const Session &s, DataChannel &channel, const uint8_t *buf, size_t size,
+                          const Limits &limits) {
+    const cmdbench_host &h = s.host();
+    SenderFigures sent;
+    const uint64_t start = h.now_ns();
+    uint64_t now = start;
+    if (limits.duration > 0) {
+        const uint64_t deadline = start + static_cast<uint64_t>(limits.duration * 1e9);
+        do {
+            channel.send_all(buf, size);
+            sent.bytes += size;
+            ++sent.messages;
+            now = h.now_ns();
+        } while (now < deadline);
+    } else {
+        while (sent.bytes < limits.bytes) {
+            const size_t len =
+                static_cast<size_t>(std::min<uint64_t>(size, limits.bytes - sent.bytes));
+            channel.send_all(buf, len);
+            sent.bytes += len;
+            ++sent.messages;
+        }
+        now = h.now_ns();
+    }
+    sent.ns = now - start;
+    return sent;
+}
+
+// Read to EOF; time runs from the first received byte.
+ReceiverFigures receive_stream(const Session &s, DataChannel &channel, uint8_t *buf, size_t size) {
+    const cmdbench_host &h = s.host();
+    ReceiverFigures got;
+    // One byte first, so that the clock starts as close as possible to the
+    // first byte's arrival rather than after a whole buffer has queued up.
+    size_t n = channel.recv_some(buf, 1);
+    const uint64_t first = h.now_ns();
+    while (n > 0) {
+        got.bytes += n;
+        n = channel.recv_some(buf, size);
+    }
+    got.ns = h.now_ns() - first;
+    return got;
+}
+
+void report_row(const Session &s, int64_t size, const SenderFigures &sent,
+                const ReceiverFigures &received) {
+    const cmdbench_host &h = s.host();
+    const double seconds = static_cast<double>(std::max<uint64_t>(received.ns, 1)) / 1e9;
+    const double bytes = static_cast<double>(received.bytes);
+    cmdbench_row *row = h.row_begin(s.ctx(), rstream_size_label(size).c_str());
+    if (!row) fail("row_begin failed");
+    h.row_metric(row, "bytes", static_cast<double>(size), CMDBENCH_UNIT_BYTES);
+    h.row_metric(row, "total", bytes, CMDBENCH_UNIT_BYTES);
+    h.row_metric(row, "time", seconds, CMDBENCH_UNIT_SECONDS);
+    h.row_metric(row, "Gb/sec", bytes * 8.0 / seconds / 1e9, CMDBENCH_UNIT_GBPS);
+    h.row_metric(row, "msgs/s", static_cast<double>(sent.messages) / seconds,
+                 CMDBENCH_UNIT_PER_SEC);
+    if (s.is_client())
+        h.row_metric(row, "send_time", static_cast<double>(sent.ns) / 1e9, CMDBENCH_UNIT_SECONDS);
+    h.row_end(row);
+}
+
+void check_delivered(const SenderFigures &sent, const ReceiverFigures &received) {
+    if (sent.bytes == received.bytes) return;
+    char text[128];
+    std::snprintf(text, sizeof(text), "throughput: the receiver got %llu of %llu bytes",
+                  static_cast<unsigned long long>(received.bytes),
+                  static_cast<unsigned long long>(sent.bytes));
+    fail(text);
+}
+
+void run_throughput(Session &s) {
+    const std::vector<int64_t> sizes = s.param_int_list("sizes");
+    const Limits limits{s.param_double("duration"), static_cast<uint64_t>(s.param_int("bytes"))};
+    const IoMode mode = read_io_mode(s);
+    const auto port = static_cast<uint16_t>(s.param_int("port"));
+    if (limits.duration <= 0 && limits.bytes == 0)
+        fail("throughput: duration and bytes are both 0; set one of them");
+
+    const int64_t largest = *std::max_element(sizes.begin(), sizes.end());
+    std::vector<uint8_t> buf(static_cast<size_t>(largest));
+
+    // The server keeps one listener for all sizes (as rstream keeps its own).
+    std::optional<Listener> listener;
+    uint16_t server_port = port;
+    if (s.is_client()) {
+        server_port = learn_port(s, port);
+    } else {
+        listener.emplace(s, port, CMDBENCH_HINT_BANDWIDTH);
+        announce_port(s, *listener, port);
+    }
+
+    for (size_t i = 0; i < sizes.size(); ++i) {
+        const auto size = static_cast<size_t>(sizes[i]);
+        SenderFigures sent;
+        ReceiverFigures received;
+        if (s.is_client()) {
+            DataChannel channel(s, connect_to_server(s, server_port, CMDBENCH_HINT_BANDWIDTH),
+                                mode);
+            sent = send_stream(s, channel, buf.data(), size, limits);
+            channel.shutdown_send();
+            swap_figures(s, sent, received);
+            channel.close();
+        } else {
+            DataChannel channel(s, listener->accept_client(), mode);
+            received = receive_stream(s, channel, buf.data(), size);
+            channel.close();
+            swap_figures(s, sent, received);
+        }
+        check_delivered(sent, received);
+        report_row(s, sizes[i], sent, received);
+        s.host().progress(s.ctx(), i + 1, sizes.size());
+    }
+}
+
+int run(const cmdbench_run_env *env) {
+    return run_guarded(env, run_throughput);
+}
+
+const cmdbench_test test = {
+    sizeof(cmdbench_test),
+    "throughput",
+    "One-way streaming throughput per send size, measured at the receiver",
+    CMDBENCH_TEST_USES_TRANSPORT,
+    sizeof(params) / sizeof(params[0]),
+    params,
+    run,
+};
+
+} // namespace
+
+const cmdbench_test &throughput_test() {
+    return test;
+}
+
+} // namespace stream

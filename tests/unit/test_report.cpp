@@ -1,2 +1,362 @@
+// Reporters: rstream number formats, JSON, CSV and table output.
+#include "cmdbench/plugin.h"
+#include "report.hpp"
+#include "report_format.hpp"
+
 #include <catch2/catch.hpp>
-TEST_CASE("report placeholder") { REQUIRE(1 + 1 == 2); }
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+using namespace cmdbench;
+
+namespace {
+
+Row rstream_row(const std::string &name, double size, double xfers, double iters, double secs) {
+    Row r;
+    r.name = name;
+    const double total = 2 * size * xfers * iters;
+    const double us = secs * 1e6;
+    r.metrics = {{"bytes", size, CMDBENCH_UNIT_BYTES},
+                 {"xfers", xfers, CMDBENCH_UNIT_COUNT},
+                 {"iters", iters, CMDBENCH_UNIT_COUNT},
+                 {"total", total, CMDBENCH_UNIT_BYTES},
+                 {"time", secs, CMDBENCH_UNIT_SECONDS},
+                 {"Gb/sec", total * 8 / (us * 1000), CMDBENCH_UNIT_GBPS},
+                 {"usec/xfer", us / iters / (xfers * 2), CMDBENCH_UNIT_USEC}};
+    return r;
+}
+
+HistSummary summary_of(std::initializer_list<uint64_t> values) {
+    Histogram h;
+    for (uint64_t v : values)
+        h.record(v);
+    return h.summary();
+}
+
+Report sample_report() {
+    Report rep;
+    rep.context = collect_context();
+    rep.context.plugins = {{"stream", "0.1.0", "/lib/cmdbench-stream.so", 1, 0}};
+    rep.context.scenario_path = "configs/x.toml";
+    rep.context.scenario_text = "[[run]]\ntest = \"pingpong\"\n";
+
+    RunResult run;
+    run.name = "lat, \"quoted\"";
+    run.test = "pingpong";
+    run.transport = "tcp";
+    run.params = {{"sizes", "[64, 4096]"}, {"nonblock", "true"}};
+    run.wall_seconds = 1.25;
+    Row row = rstream_row("64_lat", 64, 1, 100000, 0.324);
+    Histogram rtt;
+    for (uint64_t v = 1000; v < 200000; v += 37)
+        rtt.record(v);
+    row.hists = {{"rtt", rtt.summary()}};
+    run.rows = {row, rstream_row("4k_lat", 4096, 1, 10000, 0.062)};
+    run.rows[1].hists = {{"rtt", summary_of({2000, 3000, 900000})}};
+    rep.runs.push_back(run);
+
+    RunResult skipped;
+    skipped.name = "rdma";
+    skipped.test = "pingpong";
+    skipped.transport = "rsocket";
+    skipped.status = RunStatus::Skipped;
+    skipped.error = "no RDMA device";
+    rep.runs.push_back(skipped);
+    return rep;
+}
+
+// Split CSV text into records of fields (RFC 4180, CRLF line ends).
+std::vector<std::vector<std::string>> parse_csv(const std::string &text) {
+    std::vector<std::vector<std::string>> records(1, std::vector<std::string>(1));
+    bool quoted = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        auto &field = records.back().back();
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+                field += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            records.back().emplace_back();
+        } else if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') {
+            ++i;
+            records.emplace_back(1);
+        } else {
+            field += c;
+        }
+    }
+    if (records.back().size() == 1 && records.back()[0].empty()) records.pop_back();
+    return records;
+}
+
+} // namespace
+
+TEST_CASE("size_str follows rstream's size rule") {
+    // spec/rstream.md 10.2 examples
+    CHECK(size_str(64) == "64");
+    CHECK(size_str(1000) == "1000");
+    CHECK(size_str(1024) == "1k");
+    CHECK(size_str(1536) == "1.5k");
+    CHECK(size_str(12288) == "12k");
+    CHECK(size_str(1048576) == "1m");
+    CHECK(size_str(2000000) == "1.9m");
+    CHECK(size_str(12800000) == "12m");
+    CHECK(size_str(81920000) == "78m");
+    CHECK(size_str(0) == "0");
+    CHECK(size_str(1023) == "1023");
+    CHECK(size_str(1100) == "1k"); // tenth digit truncated to 0: no decimal
+    CHECK(size_str(1127) == "1.1k");
+    CHECK(size_str(1LL << 30) == "1g");
+    CHECK(size_str(2047.9) == "1.9k"); // fractional bytes are truncated first
+}
+
+TEST_CASE("size_str reproduces the size table labels and totals") {
+    // spec/rstream.md 7.1: size, label, count, total label.
+    struct Entry {
+        double size;
+        const char *label;
+        double count;
+        const char *total;
+    };
+    const Entry table[] = {
+        {64, "64", 100000, "12m"},      {128, "128", 100000, "24m"},
+        {192, "192", 100000, "36m"},    {256, "256", 100000, "48m"},
+        {384, "384", 100000, "73m"},    {512, "512", 100000, "97m"},
+        {768, "768", 100000, "146m"},   {1024, "1k", 10000, "19m"},
+        {1536, "1.5k", 10000, "29m"},   {2048, "2k", 10000, "39m"},
+        {3072, "3k", 10000, "58m"},     {4096, "4k", 10000, "78m"},
+        {6144, "6k", 10000, "117m"},    {8192, "8k", 10000, "156m"},
+        {12288, "12k", 10000, "234m"},  {16384, "16k", 10000, "312m"},
+        {24576, "24k", 10000, "468m"},  {32768, "32k", 10000, "625m"},
+        {49152, "48k", 10000, "937m"},  {65536, "64k", 1000, "125m"},
+        {98304, "96k", 1000, "187m"},   {131072, "128k", 1000, "250m"},
+        {196608, "192k", 1000, "375m"}, {262144, "256k", 1000, "500m"},
+        {393216, "384k", 1000, "750m"}, {524288, "512k", 1000, "1000m"},
+        {786432, "768k", 1000, "1.4g"}, {1048576, "1m", 100, "200m"},
+        {1572864, "1.5m", 100, "300m"}, {2097152, "2m", 100, "400m"},
+        {3145728, "3m", 100, "600m"},   {4194304, "4m", 100, "800m"},
+        {6291456, "6m", 100, "1.1g"},
+    };
+    for (const auto &e : table) {
+        INFO("size " << e.size);
+        CHECK(size_str(e.size) == e.label);
+        CHECK(size_str(2 * e.size * e.count) == e.total);
+    }
+}
+
+TEST_CASE("count_str follows rstream's count rule") {
+    CHECK(count_str(1) == "1");
+    CHECK(count_str(100) == "100");
+    CHECK(count_str(1000) == "1k");
+    CHECK(count_str(1500) == "1k");
+    CHECK(count_str(100000) == "100k");
+    CHECK(count_str(999) == "999");
+    CHECK(count_str(1999999) == "1m");
+    CHECK(count_str(2500000000.0) == "2b");
+    CHECK(count_str(0) == "0");
+}
+
+TEST_CASE("metric cells are formatted by unit") {
+    CHECK(metric_cell(4096, CMDBENCH_UNIT_BYTES) == "4k");
+    CHECK(metric_cell(100000, CMDBENCH_UNIT_COUNT) == "100k");
+    CHECK(metric_cell(0.324, CMDBENCH_UNIT_SECONDS) == "0.32s");
+    CHECK(metric_cell(10.5678, CMDBENCH_UNIT_GBPS) == "10.57");
+    CHECK(metric_cell(1.625, CMDBENCH_UNIT_USEC) == "1.62"); // printf rounding of binary 1.625
+    CHECK(metric_cell(1234, CMDBENCH_UNIT_PER_SEC) == "1234");
+    CHECK(metric_cell(123456, CMDBENCH_UNIT_PER_SEC) == "123.5k");
+    CHECK(metric_cell(2345678, CMDBENCH_UNIT_PER_SEC) == "2.35m");
+    CHECK(metric_cell(0.5, CMDBENCH_UNIT_PLAIN) == "0.5");
+    CHECK(std::string(unit_label(CMDBENCH_UNIT_GBPS)) == "Gb/s");
+    CHECK(exact_str(100000) == "100000");
+    CHECK(exact_str(0.324) == "0.324");
+    CHECK(exact_str(0) == "0");
+    CHECK(exact_str(1e-9) == "1e-09");
+    CHECK(exact_str(1e300) == "1e+300");
+    CHECK(std::stod(exact_str(0.1 + 0.2)) == 0.1 + 0.2);
+    CHECK(std::string(unit_label(CMDBENCH_UNIT_PLAIN)).empty());
+}
+
+TEST_CASE("run status names") {
+    CHECK(std::string(to_string(RunStatus::Ok)) == "ok");
+    CHECK(std::string(to_string(RunStatus::Failed)) == "failed");
+    CHECK(std::string(to_string(RunStatus::Skipped)) == "skipped");
+    CHECK(std::string(to_string(RunStatus::TimedOut)) == "timeout");
+    CHECK(std::string(to_string(RunStatus::Interrupted)) == "interrupted");
+}
+
+TEST_CASE("context describes this machine") {
+    const RunContext c = collect_context();
+    CHECK_FALSE(c.hostname.empty());
+    CHECK_FALSE(c.kernel.empty());
+    CHECK_FALSE(c.cpu_model.empty());
+    CHECK(c.cpu_count >= 1);
+    REQUIRE(c.start_time.size() == 20); // 2026-11-29T12:00:00Z
+    CHECK(c.start_time[4] == '-');
+    CHECK(c.start_time[10] == 'T');
+    CHECK(c.start_time[19] == 'Z');
+}
+
+TEST_CASE("JSON output parses back with schema, context and runs") {
+    std::ostringstream out;
+    write_json(out, sample_report());
+    const auto doc = nlohmann::json::parse(out.str());
+    CHECK(doc.at("schema") == "cmdbench-results");
+    CHECK(doc.at("schema_version") == kResultsSchemaVersion);
+
+    const auto &ctx = doc.at("context");
+    CHECK_FALSE(ctx.at("host").get<std::string>().empty());
+    CHECK_FALSE(ctx.at("kernel").get<std::string>().empty());
+    CHECK(ctx.at("cpu").at("count").get<unsigned>() >= 1);
+    CHECK(ctx.at("cpu").contains("model"));
+    CHECK(ctx.at("plugins").at(0).at("abi") == "1.0");
+    CHECK(ctx.at("plugins").at(0).at("file") == "/lib/cmdbench-stream.so");
+    CHECK(ctx.at("scenario").at("text") == "[[run]]\ntest = \"pingpong\"\n");
+    CHECK(ctx.at("start_time").get<std::string>().back() == 'Z');
+
+    const auto &runs = doc.at("runs");
+    REQUIRE(runs.size() == 2);
+    CHECK(runs[0].at("name") == "lat, \"quoted\"");
+    CHECK(runs[0].at("params").at("sizes") == "[64, 4096]");
+    CHECK(runs[0].at("status") == "ok");
+    CHECK(runs[0].at("wall_seconds") == 1.25);
+    CHECK(runs[1].at("status") == "skipped");
+    CHECK(runs[1].at("error") == "no RDMA device");
+    CHECK(runs[1].at("rows").empty());
+
+    const auto &row = runs[0].at("rows").at(0);
+    CHECK(row.at("name") == "64_lat");
+    CHECK(row.at("metrics").at("bytes").at("value") == 64);
+    CHECK(row.at("metrics").at("bytes").at("unit") == "bytes");
+    CHECK(row.at("metrics").at("Gb/sec").at("unit") == "Gb/s");
+    CHECK(row.at("metrics").at("usec/xfer").at("unit") == "us");
+    // Metric order is the order the test reported them in.
+    const auto ordered = nlohmann::ordered_json::parse(out.str());
+    std::vector<std::string> keys;
+    for (const auto &item : ordered["runs"][0]["rows"][0]["metrics"].items())
+        keys.push_back(item.key());
+    CHECK(keys == std::vector<std::string>{"bytes", "xfers", "iters", "total", "time", "Gb/sec",
+                                           "usec/xfer"});
+
+    for (const auto &r : runs[0].at("rows")) {
+        const auto &h = r.at("histograms").at("rtt");
+        CHECK(h.at("unit") == "ns");
+        const char *order[] = {"min", "p50", "p90", "p99", "p99_9", "p99_99", "max"};
+        for (size_t i = 1; i < std::size(order); ++i)
+            CHECK(h.at(order[i - 1]).get<uint64_t>() <= h.at(order[i]).get<uint64_t>());
+        CHECK(h.at("count").get<uint64_t>() > 0);
+        CHECK(h.at("mean").get<double>() >= h.at("min").get<double>());
+    }
+    CHECK(runs[0].at("rows").at(1).at("histograms").at("rtt").at("max") == 900000);
+}
+
+TEST_CASE("CSV has a header, one line per row and RFC 4180 quoting") {
+    std::ostringstream out;
+    write_csv(out, sample_report());
+    const std::string text = out.str();
+    // The run name holds a comma and quotes: quoted, quotes doubled.
+    CHECK(text.find("\"lat, \"\"quoted\"\"\",pingpong,tcp,ok,64_lat,") != std::string::npos);
+
+    const auto records = parse_csv(text);
+    REQUIRE(records.size() == 4); // header, two rows, the skipped run
+    const auto &header = records[0];
+    REQUIRE(header.size() >= 5);
+    CHECK(header[0] == "run");
+    CHECK(header[4] == "row");
+    CHECK(header[5] == "bytes");
+    CHECK(std::find(header.begin(), header.end(), "rtt_p50_ns") != header.end());
+    CHECK(std::find(header.begin(), header.end(), "rtt_p99_9_ns") != header.end());
+    for (const auto &r : records)
+        CHECK(r.size() == header.size());
+    CHECK(records[1][0] == "lat, \"quoted\"");
+    CHECK(records[1][5] == "64");
+    CHECK(records[1][7] == "100000"); // iters
+    CHECK(records[1][9] == "0.324");  // time
+    CHECK(records[2][4] == "4k_lat");
+    const auto max_col = std::find(header.begin(), header.end(), "rtt_max_ns") - header.begin();
+    CHECK(records[2][max_col] == "900000");
+    CHECK(records[3][0] == "rdma");
+    CHECK(records[3][3] == "skipped");
+    CHECK(records[3][4].empty());
+}
+
+TEST_CASE("table shows rstream's columns for an rstream-like run") {
+    Report rep = sample_report();
+    RunResult &run = rep.runs[0];
+    for (auto &row : run.rows)
+        row.hists.clear();
+    std::ostringstream out;
+    write_table_run(out, run);
+    std::istringstream lines(out.str());
+    std::string title, header, first, second;
+    std::getline(lines, title);
+    std::getline(lines, header);
+    std::getline(lines, first);
+    std::getline(lines, second);
+    CHECK(title == "== lat, \"quoted\": test=pingpong transport=tcp");
+    // Exactly rstream's layout (spec/rstream.md 10.1 and 10.3).
+    CHECK(header == "name      bytes   xfers   iters   total       time     Gb/sec    usec/xfer");
+    CHECK(first == "64_lat    64      1       100k    12m         0.32s      0.32       1.62");
+    CHECK(second.substr(0, 42) == "4k_lat    4k      1       10k     78m     ");
+    CHECK(header.size() == 74);
+    CHECK(first.size() == 72);
+}
+
+TEST_CASE("table appends histogram columns in microseconds") {
+    const Report rep = sample_report();
+    std::ostringstream out;
+    write_table_run(out, rep.runs[0]);
+    std::istringstream lines(out.str());
+    std::string title, header, first, second;
+    std::getline(lines, title);
+    std::getline(lines, header);
+    std::getline(lines, first);
+    std::getline(lines, second);
+    CHECK(header.rfind("name      bytes   xfers", 0) == 0);
+    for (const char *col : {"min(us)", "p50(us)", "p90(us)", "p99(us)", "p99.9(us)", "max(us)"})
+        CHECK(header.find(col) != std::string::npos);
+    // Second row: samples 2000, 3000, 900000 ns; max is exact, right-aligned
+    // under its header.
+    const auto max_end = header.find("max(us)") + std::string("max(us)").size();
+    CHECK(second.size() == max_end);
+    CHECK(second.substr(second.size() - 6) == "900.00");
+    CHECK(second.find("  2.00  ") != std::string::npos); // min = 2000 ns
+}
+
+TEST_CASE("generic table for other metrics") {
+    RunResult run;
+    run.name = "steps";
+    run.test = "sock-steps";
+    Row a;
+    a.name = "connect";
+    a.metrics = {{"conns", 1000, CMDBENCH_UNIT_COUNT}, {"rate", 52345, CMDBENCH_UNIT_PER_SEC}};
+    Row b;
+    b.name = "a-much-longer-step-name";
+    b.metrics = {{"conns", 10, CMDBENCH_UNIT_COUNT}, {"extra", 0.25, CMDBENCH_UNIT_PLAIN}};
+    run.rows = {a, b};
+    std::ostringstream out;
+    write_table_run(out, run);
+    const std::string expected = "== steps: test=sock-steps\n"
+                                 "name                     conns   rate  extra\n"
+                                 "connect                     1k  52.3k      -\n"
+                                 "a-much-longer-step-name     10      -   0.25\n";
+    CHECK(out.str() == expected);
+}
+
+TEST_CASE("failed or skipped run without rows is one line with the reason") {
+    const Report rep = sample_report();
+    std::ostringstream out;
+    write_table_run(out, rep.runs[1]);
+    CHECK(out.str() == "== rdma: test=pingpong transport=rsocket [skipped: no RDMA device]\n");
+
+    std::ostringstream all;
+    write_table(all, rep);
+    CHECK(all.str().find("== lat, \"quoted\"") == 0);
+    CHECK(all.str().find("\n\n== rdma:") != std::string::npos);
+}

@@ -1,0 +1,9 @@
+// Ctrl-C and SIGTERM set a flag that runs poll; a second Ctrl-C exits at once.
+#pragma once
+#include <atomic>
+
+namespace cmdbench {
+
+const std::atomic<bool> &install_interrupt_handler();
+
+} // namespace cmdbench

@@ -1,0 +1,29 @@
+// Finds plugin files and loads them with Boost.DLL, refusing (with the file
+// and the reason) anything that does not honour the ABI in plugin.h.
+#pragma once
+#include "registry.hpp"
+#include <string>
+#include <vector>
+
+namespace cmdbench {
+
+// Loads one file and validates its descriptor. The LoadedPlugin's desc points
+// at a copy normalised to this host's struct layouts, so the rest of the host
+// never reads past a plugin's struct_size. Throws LoadError("<file>: reason").
+LoadedPlugin load_plugin(const std::string &path);
+
+// The directories searched by default, in order: <exe dir>/../lib/cmdbench/
+// plugins (build and installed trees alike), then CMDBENCH_PLUGIN_PATH.
+std::vector<std::string> default_plugin_dirs();
+
+// Every *.so in each directory (sorted by name) and every file named
+// directly; a file already in the registry (same canonical path) is skipped.
+// Missing directories in the default path are ignored; a missing path named
+// by the user is an error.
+struct LoadFailure {
+    std::string file, reason;
+};
+std::vector<LoadFailure> load_plugins(Registry &registry, const std::vector<std::string> &paths,
+                                      bool paths_must_exist);
+
+} // namespace cmdbench

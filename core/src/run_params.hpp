@@ -1,0 +1,30 @@
+// A run's parameters on their way between peers: the client sends every
+// value as text; the server parses it against its own plugins' declarations.
+#pragma once
+#include "params.hpp"
+#include "result.hpp"
+#include "scenario.hpp"
+
+#include <cmdbench/plugin.h>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cmdbench {
+
+using WireParams = std::vector<std::pair<std::string, std::string>>;
+
+WireParams params_to_wire(const RunSpec &spec);
+
+// Parses wire params for this test and transport; every declared parameter
+// not sent gets its default. Throws std::runtime_error naming the key.
+std::map<std::string, ParamValue> params_from_wire(const cmdbench_test *test,
+                                                   const cmdbench_transport *transport,
+                                                   const WireParams &wire);
+
+// A run's status as a cmdbench_status code for RunEnd, and back.
+int32_t status_code(RunStatus s);
+RunStatus status_from_code(int32_t code);
+
+} // namespace cmdbench

@@ -1,0 +1,87 @@
+#include "server_process.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdexcept>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace cmdbench {
+
+std::string self_executable() {
+    char buf[4096];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) throw std::runtime_error("cannot find the cmdbench executable: " + std::string(strerror(errno)));
+    return std::string(buf, size_t(n));
+}
+
+ServerProcess::ServerProcess(const std::string &exe, const std::vector<std::string> &plugin_files) {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        throw std::runtime_error(std::string("pipe: ") + strerror(errno));
+    std::vector<std::string> args = {exe, "serve", "--bind", "127.0.0.1", "--port", "0", "--once",
+                                     "--quiet", "--no-default-plugins", "--ready-fd", "3"};
+    for (const auto &f : plugin_files) {
+        args.push_back("--plugin-dir");
+        args.push_back(f);
+    }
+    pid_ = fork();
+    if (pid_ < 0) throw std::runtime_error(std::string("fork: ") + strerror(errno));
+    if (pid_ == 0) {
+        // The server must not outlive us, even if we are killed.
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        // Ctrl-C goes to the whole foreground group: let the client decide
+        // when the server stops, so its results come home first.
+        signal(SIGINT, SIG_IGN);
+        dup2(fds[1], 3); // dup2 clears close-on-exec on the copy
+        std::vector<char *> argv;
+        for (auto &a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execv(exe.c_str(), argv.data());
+        _exit(127);
+    }
+    close(fds[1]);
+    std::string got;
+    pollfd p{fds[0], POLLIN, 0};
+    int waited = 0;
+    while (got.find('\n') == std::string::npos && waited < 10000) {
+        int r = poll(&p, 1, 100);
+        waited += 100;
+        if (r > 0) {
+            char c[16];
+            ssize_t n = read(fds[0], c, sizeof c);
+            if (n <= 0) break;
+            got.append(c, size_t(n));
+        }
+    }
+    close(fds[0]);
+    char *end = nullptr;
+    long port = std::strtol(got.c_str(), &end, 10);
+    if (got.empty() || port <= 0 || port > 65535) {
+        stop(500);
+        throw std::runtime_error("the local server process did not start (see its message above)");
+    }
+    port_ = uint16_t(port);
+}
+
+void ServerProcess::stop(int timeout_ms) {
+    if (pid_ <= 0) return;
+    for (int waited = 0; waited <= timeout_ms; waited += 20) {
+        if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
+            pid_ = -1;
+            return;
+        }
+        usleep(20000);
+    }
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+}
+
+ServerProcess::~ServerProcess() { stop(); }
+
+} // namespace cmdbench

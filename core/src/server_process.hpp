@@ -1,0 +1,34 @@
+// The server side that `cmdbench run` starts by itself on loopback when no
+// server is named: a child `cmdbench serve --once` process.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace cmdbench {
+
+class ServerProcess {
+public:
+    // Starts `<exe> serve --bind 127.0.0.1 --port 0 --once --quiet` with the
+    // given plugin files and waits (bounded) for it to report its port.
+    // Throws std::runtime_error.
+    ServerProcess(const std::string &exe, const std::vector<std::string> &plugin_files);
+    ~ServerProcess(); // stop(): never leaves the child behind
+    ServerProcess(const ServerProcess &) = delete;
+    ServerProcess &operator=(const ServerProcess &) = delete;
+
+    uint16_t port() const { return port_; }
+    pid_t pid() const { return pid_; }
+    // Waits up to timeout_ms for the child to exit, then kills it.
+    void stop(int timeout_ms = 3000);
+
+private:
+    pid_t pid_ = -1;
+    uint16_t port_ = 0;
+};
+
+// The running executable's path (for re-executing ourselves).
+std::string self_executable();
+
+} // namespace cmdbench

@@ -1,0 +1,157 @@
+// Connection and transfer helpers shared by the stream tests. Every data-plane
+// call goes through the run's transport table, so the tests run unchanged over
+// tcp, rsocket or a third-party transport. Every wait is bounded by the host's
+// remaining time and ends on cancellation.
+//
+// Failures are thrown as StreamError and turned into a status + set_error at
+// the test's ABI edge (run_guarded).
+#ifndef CMDBENCH_STREAM_IO_HPP
+#define CMDBENCH_STREAM_IO_HPP
+
+#include <cmdbench/plugin.h>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stream {
+
+// A failed run: its cmdbench_status and one-line reason (empty = the reason
+// was already given to the host).
+struct StreamError {
+    int status;
+    std::string message;
+};
+
+[[noreturn]] void fail(const std::string &message);
+// "<call>: <strerror(err)>", the way rstream names its failed calls.
+[[noreturn]] void fail_errno(const char *call, int err);
+
+// One role of one run: the host services, the transport and the role.
+class Session {
+  public:
+    explicit Session(const cmdbench_run_env &env);
+
+    const cmdbench_host &host() const { return *host_; }
+    cmdbench_ctx *ctx() const { return ctx_; }
+    const cmdbench_transport &transport() const { return *transport_; }
+    bool is_client() const { return client_; }
+    const char *peer_host() const { return peer_host_; }
+
+    bool param_bool(const char *name) const;
+    int64_t param_int(const char *name) const;
+    double param_double(const char *name) const;
+    std::vector<int64_t> param_int_list(const char *name) const;
+
+    // Throws TIMEOUT or CANCELLED (naming `what`) once the run must stop.
+    void check_stop(const char *what) const;
+    // A poll timeout for one bounded wait: min(remaining, 1 s).
+    int wait_slice_ms(const char *what) const;
+
+    // Control plane wrappers that throw on failure.
+    void barrier(const char *name) const;
+    uint32_t exchange(const void *data, uint32_t len, void *buf, uint32_t cap,
+                      const char *what) const;
+
+  private:
+    const cmdbench_host *host_;
+    cmdbench_ctx *ctx_;
+    const cmdbench_transport *transport_;
+    bool client_;
+    const char *peer_host_;
+};
+
+// Runs `body(session)` and converts anything it throws into a status and
+// host->set_error: nothing C++ leaves the plugin.
+int run_guarded(const cmdbench_run_env *env, void (*body)(Session &));
+
+// A transport handle, closed on destruction.
+class Socket {
+  public:
+    Socket(const Session &session, int fd) : session_(&session), fd_(fd) {}
+    Socket(Socket &&other) noexcept : session_(other.session_), fd_(other.fd_) { other.fd_ = -1; }
+    Socket &operator=(Socket &&) = delete;
+    Socket(const Socket &) = delete;
+    ~Socket();
+
+    int fd() const { return fd_; }
+    // shutdown(SHUT_RDWR) then close, as rstream ends a phase.
+    void shutdown_and_close();
+
+  private:
+    const Session *session_;
+    int fd_;
+};
+
+// The server's listening socket, bound to the session's peer_host and `port`.
+class Listener {
+  public:
+    Listener(const Session &session, uint16_t port, uint32_t hint);
+
+    // The bound port (the ephemeral one when asked for 0).
+    uint16_t local_port() const;
+    // Configure the listener, wait (bounded) for a client, configure the
+    // accepted socket.
+    Socket accept_client();
+
+  private:
+    const Session *session_;
+    Socket sock_;
+    uint32_t hint_;
+    // configure() ran before bind; the first accept needs no second call.
+    bool fresh_configuration_ = true;
+};
+
+// Tell the client where to connect: the ephemeral port via exchange when
+// `port` is 0, otherwise just a "listening" barrier.
+void announce_port(const Session &session, const Listener &listener, uint16_t port);
+// The client's side of announce_port; returns the port to connect to.
+uint16_t learn_port(const Session &session, uint16_t port);
+
+// Resolve peer_host:port (transport->resolve or getaddrinfo), create, configure
+// and connect a client socket; the connect wait is bounded.
+Socket connect_to_server(const Session &session, uint16_t port, uint32_t hint);
+
+// rstream's IO modes (spec §3, §8.2).
+struct IoMode {
+    bool blocking = false; // MSG_WAITALL and a blocking socket, else MSG_DONTWAIT + O_NONBLOCK
+    bool async = false;    // poll for readiness before every send/recv
+};
+
+IoMode read_io_mode(const Session &session);
+
+// A connected socket used in one IO mode: moves whole transfers.
+class DataChannel {
+  public:
+    DataChannel(const Session &session, Socket sock, IoMode mode);
+
+    // Move exactly len bytes; a peer that closes first is an error.
+    void send_all(const uint8_t *buf, size_t len);
+    void recv_all(uint8_t *buf, size_t len);
+    // At least one byte, or 0 when the peer closed its sending side.
+    size_t recv_some(uint8_t *buf, size_t len);
+
+    void shutdown_send();
+    void close() { sock_.shutdown_and_close(); }
+
+  private:
+    void wait_ready(short events, const char *call);
+    // After a call that made no progress (EAGAIN, EINTR).
+    void on_no_progress(const char *call);
+    // Cheap: consults the host once every kSpinCheck calls.
+    void tick(const char *call) {
+        if ((++spins_ & (kSpinCheck - 1)) == 0) session_->check_stop(call);
+    }
+    static constexpr uint32_t kSpinCheck = 1024;
+
+    const Session *session_;
+    Socket sock_;
+    IoMode mode_;
+    int flags_;
+    bool poll_first_; // async, or blocking without per-call socket timeouts
+    uint32_t spins_ = 0;
+};
+
+} // namespace stream
+
+#endif

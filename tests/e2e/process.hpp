@@ -1,0 +1,28 @@
+// Runs the real cmdbench binary as a child process for end-to-end tests.
+#pragma once
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+struct ProcessResult {
+    int exit_code = -1; // -1: killed by the test's own timeout
+    std::string out, err;
+    double seconds = 0;
+};
+
+std::string cmdbench_exe();
+std::string source_path(const std::string &rel);
+std::string temp_dir();
+
+// Runs argv with a hard timeout (the process group is killed past it).
+ProcessResult run_process(const std::vector<std::string> &argv, int timeout_s = 120,
+                          const std::vector<std::string> &extra_env = {});
+
+// Starts argv in the background with stdout/stderr to files; returns its pid.
+pid_t start_process(const std::vector<std::string> &argv, const std::string &out_file,
+                    const std::string &err_file);
+// Waits up to timeout_s; returns the exit code, or -1 after killing it.
+int wait_process(pid_t pid, int timeout_s);
+std::string read_file(const std::string &path);
+// Whether any process has this command-line fragment (e.g. a leftover server).
+bool process_running_with(const std::string &fragment);

@@ -1,0 +1,346 @@
+// End to end: the real cmdbench binary, a real local server process, real
+// TCP on loopback, results checked through the JSON reporter.
+#include "process.hpp"
+
+#include <catch2/catch.hpp>
+#include <csignal>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+#include <unistd.h>
+
+using nlohmann::json;
+
+namespace {
+
+std::string write_scenario(const std::string &text) {
+    std::string path = temp_dir() + "/scenario.toml";
+    std::ofstream(path) << text;
+    return path;
+}
+
+std::string fault_dir() { return std::string(CMDBENCH_BINARY_DIR) + "/tests/fixtures/fault"; }
+
+json run_json(const std::string &scenario_text, int expect_exit = 0,
+              std::vector<std::string> extra = {}) {
+    std::vector<std::string> argv = {cmdbench_exe(), "run", write_scenario(scenario_text), "--format", "json"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    ProcessResult r = run_process(argv, 180);
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_code == expect_exit);
+    return json::parse(r.out);
+}
+
+const json &metric(const json &row, const std::string &key) { return row.at("metrics").at(key).at("value"); }
+
+void check_histogram_monotone(const json &h) {
+    double prev = h.at("min").get<double>();
+    for (const char *k : {"p50", "p90", "p99", "p99_9", "p99_99", "max"}) {
+        double v = h.at(k).get<double>();
+        INFO(k);
+        CHECK(v >= prev);
+        prev = v;
+    }
+}
+
+} // namespace
+
+TEST_CASE("version and help") {
+    auto r = run_process({cmdbench_exe(), "--version"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::StartsWith("cmdbench "));
+    r = run_process({cmdbench_exe(), "help", "run"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("--set"));
+    r = run_process({cmdbench_exe(), "frobnicate"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("unknown command 'frobnicate'"));
+}
+
+TEST_CASE("bad flags name the option and the allowed range") {
+    auto r = run_process({cmdbench_exe(), "serve", "--port", "70000"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("--port must be in [0, 65535], got 70000"));
+    r = run_process({cmdbench_exe(), "run", source_path("configs/tcp-loopback.toml"), "--format", "xml"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("--format must be one of table, json, csv (got 'xml')"));
+}
+
+TEST_CASE("plugins lists transports, tests and typed parameters") {
+    auto r = run_process({cmdbench_exe(), "plugins", "--json"});
+    REQUIRE(r.exit_code == 0);
+    json doc = json::parse(r.out);
+    bool tcp = false, pingpong = false;
+    for (const auto &p : doc["plugins"]) {
+        for (const auto &t : p["transports"]) tcp |= t["name"] == "tcp";
+        for (const auto &t : p["tests"])
+            if (t["name"] == "pingpong") {
+                pingpong = true;
+                bool sizes = false;
+                for (const auto &prm : t["params"])
+                    if (prm["name"] == "sizes") {
+                        sizes = true;
+                        CHECK(prm["type"] == "int list");
+                        CHECK(prm["min"] == 1);
+                    }
+                CHECK(sizes);
+            }
+    }
+    CHECK(tcp);
+    CHECK(pingpong);
+    CHECK(doc["refused"].empty());
+    r = run_process({cmdbench_exe(), "plugins"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("transport tcp"));
+}
+
+TEST_CASE("pingpong over tcp: one row per size, counts and monotone percentiles") {
+    json doc = run_json(R"(
+[[run]]
+test = "pingpong"
+transport = "tcp"
+sizes = [64, 4096]
+iterations = 2000
+)");
+    CHECK(doc["schema_version"] == 1);
+    CHECK(doc["context"].contains("kernel"));
+    REQUIRE(doc["runs"].size() == 1);
+    const json &run = doc["runs"][0];
+    CHECK(run["status"] == "ok");
+    REQUIRE(run["rows"].size() == 2);
+    CHECK(run["rows"][0]["name"] == "64_lat");
+    CHECK(run["rows"][1]["name"] == "4k_lat");
+    CHECK(metric(run["rows"][0], "bytes") == 64);
+    CHECK(metric(run["rows"][1], "bytes") == 4096);
+    for (const auto &row : run["rows"]) {
+        CHECK(metric(row, "iters") == 2000);
+        CHECK(metric(row, "xfers") == 1);
+        CHECK(metric(row, "total") == 2 * metric(row, "bytes").get<double>() * 2000);
+        CHECK(metric(row, "Gb/sec").get<double>() > 0);
+        const json &rtt = row["histograms"]["rtt"];
+        CHECK(rtt["count"] == 2000);
+        check_histogram_monotone(rtt);
+        // usec/xfer is half a round trip: it must sit near the histogram's mean.
+        double mean_us = rtt["mean"].get<double>() / 1000;
+        CHECK(metric(row, "usec/xfer").get<double>() == Approx(mean_us / 2).epsilon(0.2));
+    }
+}
+
+TEST_CASE("pingpong bandwidth, blocking and async modes, and verify all pass over tcp") {
+    json doc = run_json(R"(
+[defaults]
+transport = "tcp"
+[[run]]
+name = "bw"
+test = "pingpong"
+sizes = [65536]
+iterations = 1
+transfer_count = 200
+[[run]]
+name = "blocking"
+test = "pingpong"
+sizes = [1000]
+iterations = 500
+blocking = true
+[[run]]
+name = "async-verify"
+test = "pingpong"
+sizes = [1000]
+iterations = 500
+async = true
+verify = true
+)");
+    REQUIRE(doc["runs"].size() == 3);
+    for (const auto &run : doc["runs"]) {
+        INFO(run["name"] << ": " << run["error"]);
+        CHECK(run["status"] == "ok");
+        REQUIRE(run["rows"].size() == 1);
+    }
+    CHECK(doc["runs"][0]["rows"][0]["name"] == "64k_bw");
+    CHECK(metric(doc["runs"][0]["rows"][0], "xfers") == 200);
+}
+
+TEST_CASE("throughput streams one way and reports the receiver's bytes") {
+    json doc = run_json(R"(
+[[run]]
+test = "throughput"
+transport = "tcp"
+sizes = [65536]
+duration = 0.5
+)");
+    const json &run = doc["runs"][0];
+    REQUIRE(run["status"] == "ok");
+    REQUIRE(run["rows"].size() == 1);
+    const json &row = run["rows"][0];
+    CHECK(metric(row, "total").get<double>() > 1e6);
+    CHECK(metric(row, "time").get<double>() > 0.3);
+    CHECK(metric(row, "Gb/sec").get<double>() > 0);
+}
+
+TEST_CASE("verify catches a corrupted byte and the run fails with the offset") {
+    std::vector<std::string> argv = {cmdbench_exe(), "run", write_scenario(R"(
+[[run]]
+test = "pingpong"
+transport = "tcp-corrupt"
+sizes = [1000]
+iterations = 100
+verify = true
+)"), "--format", "json", "--plugin-dir", fault_dir()};
+    auto r = run_process(argv);
+    INFO(r.err);
+    CHECK(r.exit_code == 1);
+    json doc = json::parse(r.out);
+    CHECK(doc["runs"][0]["status"] == "failed");
+    CHECK_THAT(doc["runs"][0]["error"].get<std::string>(), Catch::Contains("data verification failed byte"));
+}
+
+TEST_CASE("the same corruption goes unnoticed without verify (the fixture really corrupts quietly)") {
+    auto r = run_process({cmdbench_exe(), "run", write_scenario(R"(
+[[run]]
+test = "pingpong"
+transport = "tcp-corrupt"
+sizes = [1000]
+iterations = 100
+)"), "--format", "json", "--plugin-dir", fault_dir()});
+    CHECK(r.exit_code == 0);
+}
+
+TEST_CASE("a scenario error gives file:line:column and exit 2 before anything runs") {
+    std::string path = write_scenario("[[run]]\ntest = \"pingpong\"\ntransport = \"tcp\"\nsizse = [64]\n");
+    auto r = run_process({cmdbench_exe(), "run", path});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::StartsWith(path + ":4:1: unknown key 'sizse'"));
+    CHECK(r.out.empty());
+}
+
+TEST_CASE("a --set override changes a parameter in every run") {
+    json doc = run_json(R"(
+[[run]]
+test = "pingpong"
+transport = "tcp"
+sizes = [64, 128, 256]
+iterations = 100
+)", 0, {"--set", "sizes=[512]"});
+    REQUIRE(doc["runs"][0]["rows"].size() == 1);
+    CHECK(metric(doc["runs"][0]["rows"][0], "bytes") == 512);
+}
+
+TEST_CASE("a failing run is reported and the next run still runs") {
+    auto r = run_process({cmdbench_exe(), "run", write_scenario(R"(
+[[run]]
+test = "fail"
+[[run]]
+test = "pingpong"
+transport = "tcp"
+sizes = [64]
+iterations = 100
+)"), "--format", "json", "--plugin-dir", fault_dir()});
+    CHECK(r.exit_code == 1);
+    json doc = json::parse(r.out);
+    REQUIRE(doc["runs"].size() == 2);
+    CHECK(doc["runs"][0]["status"] == "failed");
+    CHECK_THAT(doc["runs"][0]["error"].get<std::string>(), Catch::Contains("fixture failure on purpose"));
+    CHECK(doc["runs"][1]["status"] == "ok");
+}
+
+TEST_CASE("a hung test is stopped by its timeout and earlier results are kept") {
+    std::string dir = temp_dir();
+    std::string out = dir + "/results.json";
+    auto r = run_process({cmdbench_exe(), "run", write_scenario(R"(
+[[run]]
+test = "pingpong"
+transport = "tcp"
+sizes = [64]
+iterations = 100
+[[run]]
+test = "hang"
+timeout = 1
+)"), "-o", out, "--plugin-dir", fault_dir()}, 60);
+    CHECK(r.exit_code == 1);
+    CHECK(r.seconds < 20);
+    json doc = json::parse(read_file(out));
+    REQUIRE(doc["runs"].size() == 2);
+    CHECK(doc["runs"][0]["status"] == "ok");
+    CHECK(doc["runs"][0]["rows"].size() == 1);
+    CHECK(doc["runs"][1]["status"] == "timeout");
+    CHECK_THAT(r.out, Catch::Contains("64_lat"));
+}
+
+TEST_CASE("Ctrl-C prints the results so far, exits non-zero and stops the server") {
+    std::string dir = temp_dir();
+    std::string scenario = write_scenario(R"(
+[[run]]
+name = "quick"
+test = "pingpong"
+transport = "tcp"
+sizes = [64]
+iterations = 100
+[[run]]
+name = "long"
+test = "throughput"
+transport = "tcp"
+sizes = [65536]
+duration = 60
+)");
+    pid_t pid = start_process({cmdbench_exe(), "run", scenario, "--format", "json"}, dir + "/out", dir + "/err");
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    kill(pid, SIGINT);
+    int code = wait_process(pid, 30);
+    INFO(read_file(dir + "/err"));
+    CHECK(code == 130);
+    json doc = json::parse(read_file(dir + "/out"));
+    REQUIRE(doc["runs"].size() == 2);
+    CHECK(doc["runs"][0]["status"] == "ok");
+    CHECK(doc["runs"][1]["status"] == "interrupted");
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    CHECK_FALSE(process_running_with(scenario));
+    CHECK_FALSE(process_running_with("serve --bind 127.0.0.1 --port 0 --once"));
+}
+
+TEST_CASE("cmdbench serve serves clients that name it, and survives garbage") {
+    std::string dir = temp_dir();
+    int port = 20000 + int(getpid() % 20000);
+    pid_t server = start_process({cmdbench_exe(), "serve", "--bind", "127.0.0.1", "--port", std::to_string(port)},
+                                 dir + "/sout", dir + "/serr");
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    // A client that speaks garbage is dropped...
+    auto junk = run_process({"/bin/bash", "-c", "printf 'GET / HTTP/1.0\\r\\n\\r\\n' > /dev/tcp/127.0.0.1/" +
+                                                  std::to_string(port) + " 2>/dev/null; exit 0"});
+    (void)junk;
+    // ...and the next real one is served.
+    auto r = run_process({cmdbench_exe(), "run", write_scenario(R"(
+[[run]]
+test = "pingpong"
+transport = "tcp"
+sizes = [64]
+iterations = 200
+)"), "--server", "127.0.0.1:" + std::to_string(port), "--format", "json"});
+    kill(server, SIGTERM);
+    int server_code = wait_process(server, 10);
+    INFO(r.err << read_file(dir + "/serr"));
+    REQUIRE(r.exit_code == 0);
+    CHECK(json::parse(r.out)["runs"][0]["rows"][0]["histograms"]["rtt"]["count"] == 200);
+    CHECK(server_code == 130);
+}
+
+TEST_CASE("run --server against nothing fails clearly and quickly") {
+    auto r = run_process({cmdbench_exe(), "run", write_scenario(R"(
+[[run]]
+test = "pingpong"
+transport = "tcp"
+sizes = [64]
+)"), "--server", "127.0.0.1:1", "--format", "json"}, 60);
+    CHECK(r.exit_code == 1);
+    CHECK(r.seconds < 15);
+    CHECK_THAT(json::parse(r.out)["runs"][0]["error"].get<std::string>(), Catch::Contains("127.0.0.1"));
+}
+
+TEST_CASE("the default scenario runs and prints rstream's columns and percentiles") {
+    auto r = run_process({cmdbench_exe(), "run", source_path("configs/tcp-loopback.toml"), "--quiet"}, 300);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    for (const char *col : {"name", "bytes", "xfers", "iters", "total", "time", "Gb/sec", "usec/xfer", "p99"})
+        CHECK_THAT(r.out, Catch::Contains(col));
+    CHECK_THAT(r.out, Catch::Contains("64_lat"));
+    CHECK_THAT(r.out, Catch::Contains("1m_bw"));
+}
