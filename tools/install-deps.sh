@@ -9,9 +9,9 @@ build_pkgs=(
   libtomlplusplus-dev catch2 nlohmann-json3-dev
 )
 # Reference peers for tests and bench/: Debian's rstream/cmtime, sockperf, iperf3.
-peer_pkgs=(rdmacm-utils ibverbs-utils ibverbs-providers sockperf iperf3 python3)
+peer_pkgs=(rdmacm-utils ibverbs-utils ibverbs-providers sockperf iperf3 python3 libbenchmark-dev)
 # The Soft-RoCE lab (tools/rdma-lab).
-lab_pkgs=(qemu-system-x86 linux-image-amd64 busybox-static kmod iproute2 xz-utils rdma-core)
+lab_pkgs=(qemu-system-x86 linux-image-amd64 busybox-static kmod iproute2 xz-utils util-linux rdma-core ibverbs-providers ibverbs-utils rdmacm-utils)
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo

@@ -42,43 +42,41 @@ See README.md and docs/ for scenarios, results and plugins.
 
 po::options_description plugin_options() {
     po::options_description d("Plugin options");
-    d.add_options()
-        ("plugin-dir", po::value<std::vector<std::string>>()->composing(),
-         "load plugins from this directory or file (repeatable); added to the "
-         "default path and CMDBENCH_PLUGIN_PATH (colon-separated)")
-        ("no-default-plugins", "do not load the plugins next to the executable or on CMDBENCH_PLUGIN_PATH");
+    d.add_options()("plugin-dir", po::value<std::vector<std::string>>()->composing(),
+                    "load plugins from this directory or file (repeatable); added to the "
+                    "default path and CMDBENCH_PLUGIN_PATH (colon-separated)")(
+        "no-default-plugins",
+        "do not load the plugins next to the executable or on CMDBENCH_PLUGIN_PATH");
     return d;
 }
 
 po::options_description run_options() {
     po::options_description d("Options of `cmdbench run SCENARIO`");
-    d.add_options()
-        ("set", po::value<std::vector<std::string>>()->composing(),
-         "KEY=VALUE: override a parameter in every run that has it (TOML value syntax, "
-         "e.g. --set sizes=[64,4096] --set timeout=10); repeatable")
-        ("server", po::value<std::string>(),
-         "HOST[:PORT]: use a running `cmdbench serve` (default: start one on loopback)")
-        ("format", po::value<std::string>()->default_value("table"), "stdout format: table, json or csv")
-        ("output,o", po::value<std::string>(),
-         "also write the results to FILE (JSON for *.json, CSV for *.csv, else a table), "
-         "rewritten after every run")
-        ("quiet,q", "no progress display")
-        ("allow-skip", "runs skipped for lack of a device do not make the exit status non-zero");
+    d.add_options()("set", po::value<std::vector<std::string>>()->composing(),
+                    "KEY=VALUE: override a parameter in every run that has it (TOML value syntax, "
+                    "e.g. --set sizes=[64,4096] --set timeout=10); repeatable")(
+        "server", po::value<std::string>(),
+        "HOST[:PORT]: use a running `cmdbench serve` (default: start one on loopback)")(
+        "format", po::value<std::string>()->default_value("table"),
+        "stdout format: table, json or csv")(
+        "output,o", po::value<std::string>(),
+        "also write the results to FILE (JSON for *.json, CSV for *.csv, else a table), "
+        "rewritten after every run")("quiet,q", "no progress display")(
+        "allow-skip", "runs skipped for lack of a device do not make the exit status non-zero");
     d.add(plugin_options());
     return d;
 }
 
 po::options_description serve_options() {
     po::options_description d("Options of `cmdbench serve`");
-    d.add_options()
-        ("bind", po::value<std::string>()->default_value(""), "address to listen on (default: any)")
-        ("port", po::value<long>()->default_value(kDefaultControlPort),
-         "control port, 0-65535 (0: any free port)")
-        ("once", "exit after serving one client")
-        ("idle-timeout", po::value<long>()->default_value(3600),
-         "drop a client silent for this many seconds, 1-86400")
-        ("quiet,q", "do not print server-side result tables")
-        ("ready-fd", po::value<int>()->default_value(-1), "(internal) write the port to this fd");
+    d.add_options()("bind", po::value<std::string>()->default_value(""),
+                    "address to listen on (default: any)")(
+        "port", po::value<long>()->default_value(kDefaultControlPort),
+        "control port, 0-65535 (0: any free port)")("once", "exit after serving one client")(
+        "idle-timeout", po::value<long>()->default_value(3600),
+        "drop a client silent for this many seconds, 1-86400")(
+        "quiet,q", "do not print server-side result tables")(
+        "ready-fd", po::value<int>()->default_value(-1), "(internal) write the port to this fd");
     d.add(plugin_options());
     return d;
 }
@@ -130,14 +128,16 @@ std::vector<LoadFailure> load_all(Registry &registry, const po::variables_map &v
     auto failures = load_plugins(registry, plugin_paths(vm), false);
     std::vector<std::string> user = extra;
     if (vm.count("plugin-dir"))
-        for (const auto &p : vm["plugin-dir"].as<std::vector<std::string>>()) user.push_back(p);
+        for (const auto &p : vm["plugin-dir"].as<std::vector<std::string>>())
+            user.push_back(p);
     auto more = load_plugins(registry, user, true);
     failures.insert(failures.end(), more.begin(), more.end());
     return failures;
 }
 
 bool report_failures(const std::vector<LoadFailure> &failures) {
-    for (const auto &f : failures) std::fprintf(stderr, "cmdbench: plugin refused: %s\n", f.reason.c_str());
+    for (const auto &f : failures)
+        std::fprintf(stderr, "cmdbench: plugin refused: %s\n", f.reason.c_str());
     return !failures.empty();
 }
 
@@ -150,9 +150,11 @@ int cmd_run(const std::vector<std::string> &args) {
         std::cout << "Usage: cmdbench run SCENARIO [options]\n\n" << desc;
         return 0;
     }
-    if (!vm.count("positional")) throw UsageError("run needs a scenario file: cmdbench run SCENARIO.toml");
+    if (!vm.count("positional"))
+        throw UsageError("run needs a scenario file: cmdbench run SCENARIO.toml");
     auto positional = vm["positional"].as<std::vector<std::string>>();
-    if (positional.size() != 1) throw UsageError("run takes one scenario file, got " + std::to_string(positional.size()));
+    if (positional.size() != 1)
+        throw UsageError("run takes one scenario file, got " + std::to_string(positional.size()));
     const std::string path = positional[0];
 
     RunOptions opt;
@@ -182,8 +184,8 @@ int cmd_run(const std::vector<std::string> &args) {
     context.scenario_path = path;
     context.scenario_text = to_toml(scenario);
     for (const auto &lp : registry.plugins())
-        context.plugins.push_back({lp.desc->name, lp.desc->version, lp.file, lp.desc->abi_major,
-                                   lp.desc->abi_minor});
+        context.plugins.push_back(
+            {lp.desc->name, lp.desc->version, lp.file, lp.desc->abi_major, lp.desc->abi_minor});
     return run_scenario(scenario, registry, context, opt, interrupted);
 }
 
@@ -216,15 +218,20 @@ int cmd_plugins(const std::vector<std::string> &args) {
     }
     Registry registry;
     auto failures = load_all(registry, vm, {});
-    if (vm.count("json")) list_plugins_json(std::cout, registry, failures);
-    else list_plugins_text(std::cout, registry, failures);
+    if (vm.count("json"))
+        list_plugins_json(std::cout, registry, failures);
+    else
+        list_plugins_text(std::cout, registry, failures);
     return failures.empty() ? 0 : 1;
 }
 
 int help(const std::string &command) {
-    if (command == "run") std::cout << "Usage: cmdbench run SCENARIO [options]\n\n" << run_options();
-    else if (command == "serve") std::cout << "Usage: cmdbench serve [options]\n\n" << serve_options();
-    else if (command == "plugins") std::cout << "Usage: cmdbench plugins [options]\n\n" << plugins_options();
+    if (command == "run")
+        std::cout << "Usage: cmdbench run SCENARIO [options]\n\n" << run_options();
+    else if (command == "serve")
+        std::cout << "Usage: cmdbench serve [options]\n\n" << serve_options();
+    else if (command == "plugins")
+        std::cout << "Usage: cmdbench plugins [options]\n\n" << plugins_options();
     else {
         std::cout << kMainHelp;
         return command.empty() ? 0 : kExitUsage;
@@ -255,8 +262,9 @@ int cli_main(int argc, char **argv) {
         if (command == "plugins") return cmd_plugins(args);
         throw UsageError("unknown command '" + command + "' (commands: run, serve, plugins, help)");
     } catch (const UsageError &e) {
-        std::fprintf(stderr, "cmdbench: %s\nTry 'cmdbench help %s'.\n", e.what(),
-                     command == "run" || command == "serve" || command == "plugins" ? command.c_str() : "");
+        std::fprintf(
+            stderr, "cmdbench: %s\nTry 'cmdbench help %s'.\n", e.what(),
+            command == "run" || command == "serve" || command == "plugins" ? command.c_str() : "");
         return kExitUsage;
     }
 }

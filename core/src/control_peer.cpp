@@ -25,7 +25,8 @@ void fail(cmdbench_ctx *ctx, const std::string &msg) {
 
 std::optional<Message> ControlPeer::next_step_message(cmdbench_ctx *ctx, MsgType want) {
     if (peer_end_) {
-        fail(ctx, label_ + " ended the run: " + (peer_end_->error.empty() ? "done" : peer_end_->error));
+        fail(ctx,
+             label_ + " ended the run: " + (peer_end_->error.empty() ? "done" : peer_end_->error));
         return std::nullopt;
     }
     try {
@@ -63,7 +64,8 @@ int ControlPeer::barrier(cmdbench_ctx *ctx, const std::string &name) {
     if (!m) return CMDBENCH_ERR;
     std::string theirs = control::parse_string(*m);
     if (theirs != name) {
-        fail(ctx, "barrier mismatch: this side is at '" + name + "', " + label_ + " at '" + theirs + "'");
+        fail(ctx, "barrier mismatch: this side is at '" + name + "', " + label_ + " at '" + theirs +
+                      "'");
         return CMDBENCH_ERR;
     }
     return CMDBENCH_OK;
@@ -105,7 +107,8 @@ control::RunEnd ControlPeer::finish(const control::RunEnd &ours, int timeout_ms)
     ch_.send(control::make_run_end(ours), timeout_ms);
     while (!peer_end_) {
         Message m = ch_.recv(timeout_ms);
-        if (m.type == MsgType::RunEnd) peer_end_ = control::parse_run_end(m);
+        if (m.type == MsgType::RunEnd)
+            peer_end_ = control::parse_run_end(m);
         else if (m.type != MsgType::Barrier && m.type != MsgType::Exchange)
             throw ControlError("control channel: unexpected message type " +
                                std::to_string(unsigned(m.type)) + " from " + label_ +

@@ -9,7 +9,7 @@
 namespace cmdbench {
 
 class ControlPeer : public PeerLink {
-public:
+  public:
     // `grace_ms` bounds waits when the run has no deadline of its own.
     ControlPeer(control::Channel &channel, std::string peer_label)
         : ch_(channel), label_(std::move(peer_label)) {}
@@ -23,7 +23,7 @@ public:
     // are skipped. Throws control::ControlError.
     control::RunEnd finish(const control::RunEnd &ours, int timeout_ms);
 
-private:
+  private:
     // Reads the next message for a step; a RunEnd from the peer ends the step.
     std::optional<control::Message> next_step_message(cmdbench_ctx *ctx, control::MsgType want);
 

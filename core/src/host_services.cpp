@@ -13,16 +13,23 @@ struct cmdbench_row {
 struct cmdbench_hist {};
 
 cmdbench_ctx::~cmdbench_ctx() {
-    for (auto *r : open_rows) delete r;
+    for (auto *r : open_rows)
+        delete r;
 }
 
 namespace cmdbench {
 namespace {
 
-Histogram *as_hist(cmdbench_hist *h) { return reinterpret_cast<Histogram *>(h); }
-const Histogram *as_hist(const cmdbench_hist *h) { return reinterpret_cast<const Histogram *>(h); }
+Histogram *as_hist(cmdbench_hist *h) {
+    return reinterpret_cast<Histogram *>(h);
+}
+const Histogram *as_hist(const cmdbench_hist *h) {
+    return reinterpret_cast<const Histogram *>(h);
+}
 
-uint64_t now_ns() { return monotonic_ns(); }
+uint64_t now_ns() {
+    return monotonic_ns();
+}
 
 void log(cmdbench_ctx *ctx, int level, const char *msg) {
     static const char *names[] = {"error", "warning", "info", "debug"};
@@ -88,7 +95,9 @@ cmdbench_hist *hist_create(cmdbench_ctx *ctx) {
     return reinterpret_cast<cmdbench_hist *>(&ctx->hists.back());
 }
 
-void hist_record(cmdbench_hist *h, uint64_t value) { as_hist(h)->record(value); }
+void hist_record(cmdbench_hist *h, uint64_t value) {
+    as_hist(h)->record(value);
+}
 
 void hist_merge(cmdbench_hist *into, const cmdbench_hist *from) {
     as_hist(into)->merge(*as_hist(from));
@@ -137,7 +146,9 @@ int cancelled(cmdbench_ctx *ctx) {
     return 0;
 }
 
-int64_t remaining(cmdbench_ctx *ctx) { return remaining_ms(*ctx); }
+int64_t remaining(cmdbench_ctx *ctx) {
+    return remaining_ms(*ctx);
+}
 
 int barrier(cmdbench_ctx *ctx, const char *name) {
     if (!ctx->peer) return CMDBENCH_OK; // a run without peers is its own barrier
@@ -193,6 +204,8 @@ int64_t remaining_ms(const cmdbench_ctx &ctx) {
     return now >= ctx.deadline_ns ? 0 : int64_t((ctx.deadline_ns - now) / 1000000);
 }
 
-const cmdbench_host *host_services() { return &kHost; }
+const cmdbench_host *host_services() {
+    return &kHost;
+}
 
 } // namespace cmdbench

@@ -20,11 +20,11 @@ namespace cmdbench {
 // How a run talks to its peer(s) for barrier and exchange. The runner and the
 // server each provide one over the control channel.
 class PeerLink {
-public:
+  public:
     virtual ~PeerLink() = default;
     virtual int barrier(cmdbench_ctx *ctx, const std::string &name) = 0;
-    virtual int exchange(cmdbench_ctx *ctx, const void *data, uint32_t len, void *buf,
-                         uint32_t cap, uint32_t *got) = 0;
+    virtual int exchange(cmdbench_ctx *ctx, const void *data, uint32_t len, void *buf, uint32_t cap,
+                         uint32_t *got) = 0;
 };
 
 uint64_t monotonic_ns();

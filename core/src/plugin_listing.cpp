@@ -72,7 +72,8 @@ void list_plugins_text(std::ostream &out, const Registry &registry,
             params_text(out, t.params, t.param_count);
         }
     }
-    for (const auto &f : failures) out << "refused: " << f.reason << "\n";
+    for (const auto &f : failures)
+        out << "refused: " << f.reason << "\n";
 }
 
 void list_plugins_json(std::ostream &out, const Registry &registry,
@@ -90,10 +91,11 @@ void list_plugins_json(std::ostream &out, const Registry &registry,
         j["transports"] = nlohmann::ordered_json::array();
         for (uint32_t i = 0; i < p.transport_count; ++i) {
             const cmdbench_transport &t = *p.transports[i];
-            j["transports"].push_back({{"name", t.name},
-                                       {"description", t.description ? t.description : ""},
-                                       {"needs_rdma", bool(t.flags & CMDBENCH_TRANSPORT_NEEDS_RDMA)},
-                                       {"params", params_json(t.params, t.param_count)}});
+            j["transports"].push_back(
+                {{"name", t.name},
+                 {"description", t.description ? t.description : ""},
+                 {"needs_rdma", bool(t.flags & CMDBENCH_TRANSPORT_NEEDS_RDMA)},
+                 {"params", params_json(t.params, t.param_count)}});
         }
         j["tests"] = nlohmann::ordered_json::array();
         for (uint32_t i = 0; i < p.test_count; ++i) {
@@ -106,7 +108,8 @@ void list_plugins_json(std::ostream &out, const Registry &registry,
         doc["plugins"].push_back(j);
     }
     doc["refused"] = nlohmann::ordered_json::array();
-    for (const auto &f : failures) doc["refused"].push_back({{"file", f.file}, {"reason", f.reason}});
+    for (const auto &f : failures)
+        doc["refused"].push_back({{"file", f.file}, {"reason", f.reason}});
     out << doc.dump(2) << "\n";
 }
 

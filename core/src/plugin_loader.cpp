@@ -47,8 +47,7 @@ template <class T> T normalised(const T *src) {
     return out;
 }
 
-void check_size(const std::string &file, const std::string &what, uint32_t have,
-                uint32_t need) {
+void check_size(const std::string &file, const std::string &what, uint32_t have, uint32_t need) {
     if (have < need) {
         std::ostringstream m;
         m << what << " has struct_size " << have << ", smaller than the " << need
@@ -79,7 +78,8 @@ std::vector<cmdbench_param> copy_params(const std::string &file, const std::stri
     auto base = reinterpret_cast<const unsigned char *>(params);
     for (uint32_t i = 0; i < count; ++i) {
         auto p = normalised(reinterpret_cast<const cmdbench_param *>(base + size_t(i) * stride));
-        std::string what = owner + " param " + (p.name ? "'" + std::string(p.name) + "'" : "#" + std::to_string(i));
+        std::string what = owner + " param " +
+                           (p.name ? "'" + std::string(p.name) + "'" : "#" + std::to_string(i));
         if (!valid_name(p.name)) refuse(file, what + " has no valid name ([a-z0-9_-])");
         for (const char *reserved : {"test", "transport", "name", "timeout", "server"})
             if (std::strcmp(p.name, reserved) == 0)
@@ -122,15 +122,15 @@ LoadedPlugin load_plugin(const std::string &path) {
         refuse(path, "descriptor struct_size " + std::to_string(raw->struct_size) +
                          " is too small to hold the ABI version");
     std::string theirs = std::to_string(raw->abi_major) + "." + std::to_string(raw->abi_minor);
-    std::string ours = std::to_string(CMDBENCH_ABI_MAJOR) + "." + std::to_string(CMDBENCH_ABI_MINOR);
+    std::string ours =
+        std::to_string(CMDBENCH_ABI_MAJOR) + "." + std::to_string(CMDBENCH_ABI_MINOR);
     if (raw->abi_major != CMDBENCH_ABI_MAJOR)
         refuse(path, "built for plugin ABI " + theirs + ", this cmdbench supports ABI " +
                          std::to_string(CMDBENCH_ABI_MAJOR) + ".0 to " + ours +
                          " (a different major version is incompatible; rebuild the plugin)");
     if (raw->abi_minor > CMDBENCH_ABI_MINOR)
-        refuse(path, "built for plugin ABI " + theirs + ", newer than this cmdbench's ABI " +
-                         ours + " (upgrade cmdbench or rebuild the plugin against ABI " + ours +
-                         ")");
+        refuse(path, "built for plugin ABI " + theirs + ", newer than this cmdbench's ABI " + ours +
+                         " (upgrade cmdbench or rebuild the plugin against ABI " + ours + ")");
     check_size(path, "plugin descriptor", raw->struct_size, kRequiredPlugin);
 
     Holder &h = *holder;
@@ -139,7 +139,8 @@ LoadedPlugin load_plugin(const std::string &path) {
     if (!h.desc.version) refuse(path, "plugin '" + std::string(h.desc.name) + "' has no version");
     if (h.desc.transport_count && !h.desc.transports)
         refuse(path, "transport_count is set but the transports array is missing");
-    if (h.desc.test_count && !h.desc.tests) refuse(path, "test_count is set but the tests array is missing");
+    if (h.desc.test_count && !h.desc.tests)
+        refuse(path, "test_count is set but the tests array is missing");
     if (h.desc.transport_count + h.desc.test_count == 0)
         refuse(path, "plugin registers no transport and no test");
 
@@ -152,7 +153,8 @@ LoadedPlugin load_plugin(const std::string &path) {
         if (!t) refuse(path, "transport #" + std::to_string(i) + " is NULL");
         check_size(path, "transport #" + std::to_string(i), t->struct_size, kRequiredTransport);
         cmdbench_transport n = normalised(t);
-        if (!valid_name(n.name)) refuse(path, "transport #" + std::to_string(i) + " has no valid name");
+        if (!valid_name(n.name))
+            refuse(path, "transport #" + std::to_string(i) + " has no valid name");
         std::string owner = "transport '" + std::string(n.name) + "'";
         if (!n.socket || !n.bind || !n.listen || !n.accept || !n.connect || !n.send || !n.recv ||
             !n.poll || !n.setsockopt || !n.getsockopt || !n.fcntl || !n.getsockname ||
@@ -185,7 +187,10 @@ std::vector<std::string> default_plugin_dirs() {
     std::vector<std::string> dirs;
     boost::dll::fs::error_code ec;
     auto exe = boost::dll::program_location(ec);
-    if (!ec) dirs.push_back((fs::path(exe.parent_path().string()) / CMDBENCH_PLUGIN_RELDIR).lexically_normal().string());
+    if (!ec)
+        dirs.push_back((fs::path(exe.parent_path().string()) / CMDBENCH_PLUGIN_RELDIR)
+                           .lexically_normal()
+                           .string());
     if (const char *env = std::getenv("CMDBENCH_PLUGIN_PATH")) {
         std::stringstream ss(env);
         std::string item;
@@ -223,7 +228,8 @@ std::vector<LoadFailure> load_plugins(Registry &registry, const std::vector<std:
                 if (entry.path().extension() == ".so" && entry.is_regular_file())
                     files.push_back(entry.path());
             std::sort(files.begin(), files.end());
-            for (const auto &f : files) load_one(f);
+            for (const auto &f : files)
+                load_one(f);
         } else {
             load_one(p);
         }

@@ -2,6 +2,7 @@
 // and the reason) anything that does not honour the ABI in plugin.h.
 #pragma once
 #include "registry.hpp"
+
 #include <string>
 #include <vector>
 

@@ -7,7 +7,8 @@ namespace cmdbench {
 
 Progress::Progress(bool quiet) : enabled_(!quiet && isatty(STDERR_FILENO)) {}
 
-void Progress::update(size_t run, size_t runs, const std::string &name, uint64_t done, uint64_t total) {
+void Progress::update(size_t run, size_t runs, const std::string &name, uint64_t done,
+                      uint64_t total) {
     if (!enabled_) return;
     if (total)
         std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: %llu/%llu", run, runs, name.c_str(),

@@ -6,12 +6,12 @@
 namespace cmdbench {
 
 class Progress {
-public:
+  public:
     explicit Progress(bool quiet);
     void update(size_t run, size_t runs, const std::string &name, uint64_t done, uint64_t total);
     void clear();
 
-private:
+  private:
     bool enabled_;
     bool shown_ = false;
 };

@@ -10,13 +10,17 @@ namespace cmdbench {
 namespace {
 
 bool ends_with(const std::string &s, const std::string &suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return s.size() >= suffix.size() &&
+           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 void write_as(std::ostream &out, const std::string &format, const Report &report) {
-    if (format == "json") write_json(out, report);
-    else if (format == "csv") write_csv(out, report);
-    else write_table(out, report);
+    if (format == "json")
+        write_json(out, report);
+    else if (format == "csv")
+        write_csv(out, report);
+    else
+        write_table(out, report);
 }
 
 } // namespace
@@ -26,7 +30,9 @@ ResultSink::ResultSink(std::string stdout_format, std::string output_file)
 
 void ResultSink::write_file(const Report &report) const {
     if (file_.empty()) return;
-    std::string format = ends_with(file_, ".json") ? "json" : ends_with(file_, ".csv") ? "csv" : "table";
+    std::string format = ends_with(file_, ".json")  ? "json"
+                         : ends_with(file_, ".csv") ? "csv"
+                                                    : "table";
     // Write a temporary file and rename it, so readers never see half a file.
     std::string tmp = file_ + ".tmp";
     {

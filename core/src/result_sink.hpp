@@ -9,12 +9,12 @@
 namespace cmdbench {
 
 class ResultSink {
-public:
+  public:
     ResultSink(std::string stdout_format, std::string output_file);
     void run_done(const Report &report); // the last run of `report` just ended
     void finish(const Report &report);   // all runs ended (or were interrupted)
 
-private:
+  private:
     void write_file(const Report &report) const;
     std::string format_, file_;
 };

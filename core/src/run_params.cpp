@@ -6,7 +6,8 @@
 namespace cmdbench {
 namespace {
 
-const cmdbench_param *find_decl(const cmdbench_param *params, uint32_t count, const std::string &key) {
+const cmdbench_param *find_decl(const cmdbench_param *params, uint32_t count,
+                                const std::string &key) {
     for (uint32_t i = 0; i < count; ++i)
         if (key == params[i].name) return &params[i];
     return nullptr;
@@ -28,7 +29,8 @@ void add_defaults(std::map<std::string, ParamValue> &out, const cmdbench_param *
 
 WireParams params_to_wire(const RunSpec &spec) {
     WireParams w;
-    for (const auto &[k, v] : spec.test_params) w.emplace_back(k, to_text(v));
+    for (const auto &[k, v] : spec.test_params)
+        w.emplace_back(k, to_text(v));
     for (const auto &[k, v] : spec.transport_params)
         if (!spec.test_params.count(k)) w.emplace_back(k, to_text(v));
     return w;
@@ -42,9 +44,10 @@ std::map<std::string, ParamValue> params_from_wire(const cmdbench_test *test,
         const cmdbench_param *decl = find_decl(test->params, test->param_count, key);
         if (!decl && transport) decl = find_decl(transport->params, transport->param_count, key);
         if (!decl)
-            throw std::runtime_error("parameter '" + key + "' is not known to test '" + test->name +
-                                     "'" + (transport ? std::string(" or transport '") + transport->name + "'" : "") +
-                                     " here (different plugin versions?)");
+            throw std::runtime_error(
+                "parameter '" + key + "' is not known to test '" + test->name + "'" +
+                (transport ? std::string(" or transport '") + transport->name + "'" : "") +
+                " here (different plugin versions?)");
         auto parsed = parse_text(*decl, text);
         if (auto *err = std::get_if<std::string>(&parsed))
             throw std::runtime_error("parameter '" + key + "': " + *err);
@@ -61,22 +64,32 @@ std::map<std::string, ParamValue> params_from_wire(const cmdbench_test *test,
 
 int32_t status_code(RunStatus s) {
     switch (s) {
-    case RunStatus::Ok: return CMDBENCH_OK;
-    case RunStatus::Skipped: return CMDBENCH_ERR_SKIP;
-    case RunStatus::TimedOut: return CMDBENCH_ERR_TIMEOUT;
-    case RunStatus::Interrupted: return CMDBENCH_ERR_CANCELLED;
-    case RunStatus::Failed: break;
+    case RunStatus::Ok:
+        return CMDBENCH_OK;
+    case RunStatus::Skipped:
+        return CMDBENCH_ERR_SKIP;
+    case RunStatus::TimedOut:
+        return CMDBENCH_ERR_TIMEOUT;
+    case RunStatus::Interrupted:
+        return CMDBENCH_ERR_CANCELLED;
+    case RunStatus::Failed:
+        break;
     }
     return CMDBENCH_ERR;
 }
 
 RunStatus status_from_code(int32_t code) {
     switch (code) {
-    case CMDBENCH_OK: return RunStatus::Ok;
-    case CMDBENCH_ERR_SKIP: return RunStatus::Skipped;
-    case CMDBENCH_ERR_TIMEOUT: return RunStatus::TimedOut;
-    case CMDBENCH_ERR_CANCELLED: return RunStatus::Interrupted;
-    default: return RunStatus::Failed;
+    case CMDBENCH_OK:
+        return RunStatus::Ok;
+    case CMDBENCH_ERR_SKIP:
+        return RunStatus::Skipped;
+    case CMDBENCH_ERR_TIMEOUT:
+        return RunStatus::TimedOut;
+    case CMDBENCH_ERR_CANCELLED:
+        return RunStatus::Interrupted;
+    default:
+        return RunStatus::Failed;
     }
 }
 

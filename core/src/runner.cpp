@@ -30,7 +30,7 @@ struct Session {
     std::unique_ptr<ServerProcess> local; // set when we started the server
     std::unique_ptr<Channel> channel;
     std::string label;
-    std::string host; // where the data plane connects
+    std::string host;   // where the data plane connects
     std::string broken; // why the session can no longer be used
 };
 
@@ -56,7 +56,8 @@ void open_session(Session &s, const std::string &server, const Registry &registr
     uint16_t port = 0;
     if (server.empty()) {
         std::vector<std::string> files;
-        for (const auto &p : registry.plugins()) files.push_back(p.file);
+        for (const auto &p : registry.plugins())
+            files.push_back(p.file);
         s.local = std::make_unique<ServerProcess>(self_executable(), files);
         s.host = "127.0.0.1";
         port = s.local->port();
@@ -66,12 +67,15 @@ void open_session(Session &s, const std::string &server, const Registry &registr
         s.label = "server " + server;
     }
     s.channel = std::make_unique<Channel>(Channel::connect(s.host, port, kHandshakeMs));
-    s.channel->send(control::make_hello(MsgType::Hello, {control::kProtocolVersion,
-                                                         std::string("cmdbench ") + CMDBENCH_VERSION}),
-                    kHandshakeMs);
+    s.channel->send(
+        control::make_hello(MsgType::Hello, {control::kProtocolVersion,
+                                             std::string("cmdbench ") + CMDBENCH_VERSION}),
+        kHandshakeMs);
     Message ack = s.channel->recv(kHandshakeMs);
-    if (ack.type == MsgType::Error) throw ControlError(s.label + " refused us: " + control::parse_string(ack));
-    if (ack.type != MsgType::HelloAck) throw ControlError(s.label + " did not answer the handshake");
+    if (ack.type == MsgType::Error)
+        throw ControlError(s.label + " refused us: " + control::parse_string(ack));
+    if (ack.type != MsgType::HelloAck)
+        throw ControlError(s.label + " did not answer the handshake");
     control::parse_hello(ack);
 }
 
@@ -117,7 +121,8 @@ int run_scenario(const Scenario &scenario, const Registry &registry, RunContext 
         r.name = spec.name;
         r.test = spec.test;
         r.transport = spec.transport;
-        for (const auto &[k, v] : params_to_wire(spec)) r.params.emplace_back(k, v);
+        for (const auto &[k, v] : params_to_wire(spec))
+            r.params.emplace_back(k, v);
         uint64_t started = monotonic_ns();
 
         const cmdbench_test *test = registry.find_test(spec.test);
@@ -152,12 +157,14 @@ int run_scenario(const Scenario &scenario, const Registry &registry, RunContext 
                     r.status = status_from_code(refused.status);
                     r.error = refused.error;
                 } else if (answer.type != MsgType::RunAccept) {
-                    throw ControlError(session.label + " answered the run request with message type " +
+                    throw ControlError(session.label +
+                                       " answered the run request with message type " +
                                        std::to_string(unsigned(answer.type)));
                 } else {
                     ControlPeer peer(*session.channel, session.label);
                     ctx->peer = &peer;
-                    Execution ex = execute_test(test, transport, ctx, CMDBENCH_ROLE_CLIENT, session.host);
+                    Execution ex =
+                        execute_test(test, transport, ctx, CMDBENCH_ROLE_CLIENT, session.host);
                     if (ex.abandoned) {
                         abandoned = true;
                         session.broken = ex.error;
@@ -201,7 +208,8 @@ int run_scenario(const Scenario &scenario, const Registry &registry, RunContext 
         r.test = scenario.runs[i].test;
         r.transport = scenario.runs[i].transport;
         r.status = RunStatus::Interrupted;
-        r.error = abandoned ? "not run: an earlier run could not be stopped" : "not run: interrupted";
+        r.error =
+            abandoned ? "not run: an earlier run could not be stopped" : "not run: interrupted";
         report.runs.push_back(std::move(r));
     }
     sink.finish(report);
@@ -213,20 +221,25 @@ int run_scenario(const Scenario &scenario, const Registry &registry, RunContext 
             if (s.local) s.local->stop(0);
         _exit(interrupted ? kExitInterrupted : kExitRunFailed);
     }
-    for (auto &[name, s] : sessions) close_session(s);
+    for (auto &[name, s] : sessions)
+        close_session(s);
 
     if (interrupted) return kExitInterrupted;
     int failed = 0, skipped = 0;
     for (const auto &r : report.runs) {
-        if (r.status == RunStatus::Skipped) ++skipped;
-        else if (r.status != RunStatus::Ok) ++failed;
+        if (r.status == RunStatus::Skipped)
+            ++skipped;
+        else if (r.status != RunStatus::Ok)
+            ++failed;
     }
     if (failed) {
-        std::fprintf(stderr, "cmdbench: %d of %zu runs did not succeed\n", failed, report.runs.size());
+        std::fprintf(stderr, "cmdbench: %d of %zu runs did not succeed\n", failed,
+                     report.runs.size());
         return kExitRunFailed;
     }
     if (skipped && !options.allow_skip) {
-        std::fprintf(stderr, "cmdbench: %d of %zu runs were skipped (pass --allow-skip to accept that)\n",
+        std::fprintf(stderr,
+                     "cmdbench: %d of %zu runs were skipped (pass --allow-skip to accept that)\n",
                      skipped, report.runs.size());
         return kExitRunFailed;
     }

@@ -12,18 +12,18 @@
 namespace cmdbench {
 
 struct RunOptions {
-    std::string server;       // "host[:port]"; empty = start one on loopback
+    std::string server;           // "host[:port]"; empty = start one on loopback
     std::string format = "table"; // stdout: table, json or csv
-    std::string output;       // -o FILE (format from .json/.csv, else table)
-    bool quiet = false;       // no progress display
-    bool allow_skip = false;  // skipped runs do not make the exit status non-zero
+    std::string output;           // -o FILE (format from .json/.csv, else table)
+    bool quiet = false;           // no progress display
+    bool allow_skip = false;      // skipped runs do not make the exit status non-zero
 };
 
 // Exit codes of `cmdbench run` (documented in README.md).
 enum ExitCode {
     kExitOk = 0,
-    kExitRunFailed = 1,   // a run failed, timed out, or was skipped without --allow-skip
-    kExitUsage = 2,       // bad command line, scenario or plugin
+    kExitRunFailed = 1, // a run failed, timed out, or was skipped without --allow-skip
+    kExitUsage = 2,     // bad command line, scenario or plugin
     kExitInterrupted = 130
 };
 

@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <set>
 #include <sstream>
+#include "toml_kind.hpp"
+
 #include <toml++/toml.h>
 
 namespace cmdbench {
@@ -33,25 +35,6 @@ std::string in_quotes(const std::string &s) {
     return "'" + s + "'";
 }
 
-// "an integer", "a table", ... for messages about file structure.
-std::string node_kind(const toml::node &n) {
-    switch (n.type()) {
-    case toml::node_type::boolean:
-        return "a boolean";
-    case toml::node_type::integer:
-        return "an integer";
-    case toml::node_type::floating_point:
-        return "a float";
-    case toml::node_type::string:
-        return "a string";
-    case toml::node_type::array:
-        return "an array";
-    case toml::node_type::table:
-        return "a table";
-    default:
-        return "a date or time";
-    }
-}
 
 // Restricted Damerau-Levenshtein distance, so a swapped pair counts as one.
 size_t edit_distance(const std::string &a, const std::string &b) {

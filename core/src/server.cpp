@@ -20,7 +20,9 @@ using control::MsgType;
 
 constexpr int kHandshakeMs = 10000;
 
-void log_line(const std::string &s) { std::fprintf(stderr, "cmdbench serve: %s\n", s.c_str()); }
+void log_line(const std::string &s) {
+    std::fprintf(stderr, "cmdbench serve: %s\n", s.c_str());
+}
 
 // One RunRequest: accept or refuse it, run the server role, close the run.
 // Returns false when the session cannot go on.
@@ -127,7 +129,8 @@ int serve(const Registry &registry, const ServeOptions &opt, const std::atomic<b
         std::unique_ptr<Channel> ch;
         try {
             // Short accept waits, so Ctrl-C is noticed.
-            ch = std::make_unique<Channel>(listener->accept(opt.once && sessions == 0 ? 30000 : 500));
+            ch = std::make_unique<Channel>(
+                listener->accept(opt.once && sessions == 0 ? 30000 : 500));
         } catch (const ControlError &e) {
             if (opt.once) {
                 log_line(std::string("no client came: ") + e.what());

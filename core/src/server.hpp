@@ -11,12 +11,12 @@ namespace cmdbench {
 constexpr uint16_t kDefaultControlPort = 7470;
 
 struct ServeOptions {
-    std::string bind;               // empty = any address
+    std::string bind;                    // empty = any address
     uint16_t port = kDefaultControlPort; // 0 = ephemeral
-    bool once = false;              // exit after the first client session
-    int ready_fd = -1;              // write "<port>\n" here once listening
-    int idle_timeout_s = 3600;      // a silent client session is dropped after this
-    bool quiet = false;             // no result tables for server-side rows
+    bool once = false;                   // exit after the first client session
+    int ready_fd = -1;                   // write "<port>\n" here once listening
+    int idle_timeout_s = 3600;           // a silent client session is dropped after this
+    bool quiet = false;                  // no result tables for server-side rows
 };
 
 // Returns the process exit code.

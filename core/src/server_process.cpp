@@ -15,7 +15,9 @@ namespace cmdbench {
 std::string self_executable() {
     char buf[4096];
     ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n <= 0) throw std::runtime_error("cannot find the cmdbench executable: " + std::string(strerror(errno)));
+    if (n <= 0)
+        throw std::runtime_error("cannot find the cmdbench executable: " +
+                                 std::string(strerror(errno)));
     return std::string(buf, size_t(n));
 }
 
@@ -23,8 +25,10 @@ ServerProcess::ServerProcess(const std::string &exe, const std::vector<std::stri
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0)
         throw std::runtime_error(std::string("pipe: ") + strerror(errno));
-    std::vector<std::string> args = {exe, "serve", "--bind", "127.0.0.1", "--port", "0", "--once",
-                                     "--quiet", "--no-default-plugins", "--ready-fd", "3"};
+    std::vector<std::string> args = {exe,          "serve",   "--bind",
+                                     "127.0.0.1",  "--port",  "0",
+                                     "--once",     "--quiet", "--no-default-plugins",
+                                     "--ready-fd", "3"};
     for (const auto &f : plugin_files) {
         args.push_back("--plugin-dir");
         args.push_back(f);
@@ -39,7 +43,8 @@ ServerProcess::ServerProcess(const std::string &exe, const std::vector<std::stri
         signal(SIGINT, SIG_IGN);
         dup2(fds[1], 3); // dup2 clears close-on-exec on the copy
         std::vector<char *> argv;
-        for (auto &a : args) argv.push_back(a.data());
+        for (auto &a : args)
+            argv.push_back(a.data());
         argv.push_back(nullptr);
         execv(exe.c_str(), argv.data());
         _exit(127);
@@ -82,6 +87,8 @@ void ServerProcess::stop(int timeout_ms) {
     pid_ = -1;
 }
 
-ServerProcess::~ServerProcess() { stop(); }
+ServerProcess::~ServerProcess() {
+    stop();
+}
 
 } // namespace cmdbench

@@ -9,7 +9,7 @@
 namespace cmdbench {
 
 class ServerProcess {
-public:
+  public:
     // Starts `<exe> serve --bind 127.0.0.1 --port 0 --once --quiet` with the
     // given plugin files and waits (bounded) for it to report its port.
     // Throws std::runtime_error.
@@ -23,7 +23,7 @@ public:
     // Waits up to timeout_ms for the child to exit, then kills it.
     void stop(int timeout_ms = 3000);
 
-private:
+  private:
     pid_t pid_ = -1;
     uint16_t port_ = 0;
 };

@@ -17,9 +17,12 @@ struct Shared {
 
 RunStatus status_of(int rc, const cmdbench_ctx &ctx) {
     switch (rc) {
-    case CMDBENCH_OK: return RunStatus::Ok;
-    case CMDBENCH_ERR_SKIP: return RunStatus::Skipped;
-    case CMDBENCH_ERR_TIMEOUT: return RunStatus::TimedOut;
+    case CMDBENCH_OK:
+        return RunStatus::Ok;
+    case CMDBENCH_ERR_SKIP:
+        return RunStatus::Skipped;
+    case CMDBENCH_ERR_TIMEOUT:
+        return RunStatus::TimedOut;
     case CMDBENCH_ERR_CANCELLED:
         if (ctx.interrupted && ctx.interrupted->load()) return RunStatus::Interrupted;
         if (ctx.deadline_ns && monotonic_ns() >= ctx.deadline_ns) return RunStatus::TimedOut;

@@ -11,8 +11,12 @@
 #include <thread>
 #include <unistd.h>
 
-std::string cmdbench_exe() { return std::string(CMDBENCH_BINARY_DIR) + "/bin/cmdbench"; }
-std::string source_path(const std::string &rel) { return std::string(CMDBENCH_SOURCE_DIR) + "/" + rel; }
+std::string cmdbench_exe() {
+    return std::string(CMDBENCH_BINARY_DIR) + "/bin/cmdbench";
+}
+std::string source_path(const std::string &rel) {
+    return std::string(CMDBENCH_SOURCE_DIR) + "/" + rel;
+}
 
 std::string temp_dir() {
     char tmpl[] = "/tmp/cmdbench-e2e-XXXXXX";
@@ -37,7 +41,8 @@ pid_t start_process(const std::vector<std::string> &argv, const std::string &out
         dup2(out, 1);
         dup2(err, 2);
         std::vector<char *> args;
-        for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
+        for (const auto &a : argv)
+            args.push_back(const_cast<char *>(a.c_str()));
         args.push_back(nullptr);
         execv(args[0], args.data());
         _exit(127);

@@ -19,11 +19,14 @@ std::string write_scenario(const std::string &text) {
     return path;
 }
 
-std::string fault_dir() { return std::string(CMDBENCH_BINARY_DIR) + "/tests/fixtures/fault"; }
+std::string fault_dir() {
+    return std::string(CMDBENCH_BINARY_DIR) + "/tests/fixtures/fault";
+}
 
 json run_json(const std::string &scenario_text, int expect_exit = 0,
               std::vector<std::string> extra = {}) {
-    std::vector<std::string> argv = {cmdbench_exe(), "run", write_scenario(scenario_text), "--format", "json"};
+    std::vector<std::string> argv = {cmdbench_exe(), "run", write_scenario(scenario_text),
+                                     "--format", "json"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     ProcessResult r = run_process(argv, 180);
     INFO("stderr: " << r.err);
@@ -31,7 +34,9 @@ json run_json(const std::string &scenario_text, int expect_exit = 0,
     return json::parse(r.out);
 }
 
-const json &metric(const json &row, const std::string &key) { return row.at("metrics").at(key).at("value"); }
+const json &metric(const json &row, const std::string &key) {
+    return row.at("metrics").at(key).at("value");
+}
 
 void check_histogram_monotone(const json &h) {
     double prev = h.at("min").get<double>();
@@ -61,7 +66,8 @@ TEST_CASE("bad flags name the option and the allowed range") {
     auto r = run_process({cmdbench_exe(), "serve", "--port", "70000"});
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains("--port must be in [0, 65535], got 70000"));
-    r = run_process({cmdbench_exe(), "run", source_path("configs/tcp-loopback.toml"), "--format", "xml"});
+    r = run_process(
+        {cmdbench_exe(), "run", source_path("configs/tcp-loopback.toml"), "--format", "xml"});
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains("--format must be one of table, json, csv (got 'xml')"));
 }
@@ -72,7 +78,8 @@ TEST_CASE("plugins lists transports, tests and typed parameters") {
     json doc = json::parse(r.out);
     bool tcp = false, pingpong = false;
     for (const auto &p : doc["plugins"]) {
-        for (const auto &t : p["transports"]) tcp |= t["name"] == "tcp";
+        for (const auto &t : p["transports"])
+            tcp |= t["name"] == "tcp";
         for (const auto &t : p["tests"])
             if (t["name"] == "pingpong") {
                 pingpong = true;
@@ -178,35 +185,45 @@ duration = 0.5
 }
 
 TEST_CASE("verify catches a corrupted byte and the run fails with the offset") {
-    std::vector<std::string> argv = {cmdbench_exe(), "run", write_scenario(R"(
+    std::vector<std::string> argv = {cmdbench_exe(),
+                                     "run",
+                                     write_scenario(R"(
 [[run]]
 test = "pingpong"
 transport = "tcp-corrupt"
 sizes = [1000]
 iterations = 100
 verify = true
-)"), "--format", "json", "--plugin-dir", fault_dir()};
+)"),
+                                     "--format",
+                                     "json",
+                                     "--plugin-dir",
+                                     fault_dir()};
     auto r = run_process(argv);
     INFO(r.err);
     CHECK(r.exit_code == 1);
     json doc = json::parse(r.out);
     CHECK(doc["runs"][0]["status"] == "failed");
-    CHECK_THAT(doc["runs"][0]["error"].get<std::string>(), Catch::Contains("data verification failed byte"));
+    CHECK_THAT(doc["runs"][0]["error"].get<std::string>(),
+               Catch::Contains("data verification failed byte"));
 }
 
-TEST_CASE("the same corruption goes unnoticed without verify (the fixture really corrupts quietly)") {
+TEST_CASE(
+    "the same corruption goes unnoticed without verify (the fixture really corrupts quietly)") {
     auto r = run_process({cmdbench_exe(), "run", write_scenario(R"(
 [[run]]
 test = "pingpong"
 transport = "tcp-corrupt"
 sizes = [1000]
 iterations = 100
-)"), "--format", "json", "--plugin-dir", fault_dir()});
+)"),
+                          "--format", "json", "--plugin-dir", fault_dir()});
     CHECK(r.exit_code == 0);
 }
 
 TEST_CASE("a scenario error gives file:line:column and exit 2 before anything runs") {
-    std::string path = write_scenario("[[run]]\ntest = \"pingpong\"\ntransport = \"tcp\"\nsizse = [64]\n");
+    std::string path =
+        write_scenario("[[run]]\ntest = \"pingpong\"\ntransport = \"tcp\"\nsizse = [64]\n");
     auto r = run_process({cmdbench_exe(), "run", path});
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::StartsWith(path + ":4:1: unknown key 'sizse'"));
@@ -220,7 +237,8 @@ test = "pingpong"
 transport = "tcp"
 sizes = [64, 128, 256]
 iterations = 100
-)", 0, {"--set", "sizes=[512]"});
+)",
+                        0, {"--set", "sizes=[512]"});
     REQUIRE(doc["runs"][0]["rows"].size() == 1);
     CHECK(metric(doc["runs"][0]["rows"][0], "bytes") == 512);
 }
@@ -234,12 +252,14 @@ test = "pingpong"
 transport = "tcp"
 sizes = [64]
 iterations = 100
-)"), "--format", "json", "--plugin-dir", fault_dir()});
+)"),
+                          "--format", "json", "--plugin-dir", fault_dir()});
     CHECK(r.exit_code == 1);
     json doc = json::parse(r.out);
     REQUIRE(doc["runs"].size() == 2);
     CHECK(doc["runs"][0]["status"] == "failed");
-    CHECK_THAT(doc["runs"][0]["error"].get<std::string>(), Catch::Contains("fixture failure on purpose"));
+    CHECK_THAT(doc["runs"][0]["error"].get<std::string>(),
+               Catch::Contains("fixture failure on purpose"));
     CHECK(doc["runs"][1]["status"] == "ok");
 }
 
@@ -255,7 +275,9 @@ iterations = 100
 [[run]]
 test = "hang"
 timeout = 1
-)"), "-o", out, "--plugin-dir", fault_dir()}, 60);
+)"),
+                          "-o", out, "--plugin-dir", fault_dir()},
+                         60);
     CHECK(r.exit_code == 1);
     CHECK(r.seconds < 20);
     json doc = json::parse(read_file(out));
@@ -282,7 +304,8 @@ transport = "tcp"
 sizes = [65536]
 duration = 60
 )");
-    pid_t pid = start_process({cmdbench_exe(), "run", scenario, "--format", "json"}, dir + "/out", dir + "/err");
+    pid_t pid = start_process({cmdbench_exe(), "run", scenario, "--format", "json"}, dir + "/out",
+                              dir + "/err");
     std::this_thread::sleep_for(std::chrono::seconds(3));
     kill(pid, SIGINT);
     int code = wait_process(pid, 30);
@@ -300,12 +323,14 @@ duration = 60
 TEST_CASE("cmdbench serve serves clients that name it, and survives garbage") {
     std::string dir = temp_dir();
     int port = 20000 + int(getpid() % 20000);
-    pid_t server = start_process({cmdbench_exe(), "serve", "--bind", "127.0.0.1", "--port", std::to_string(port)},
-                                 dir + "/sout", dir + "/serr");
+    pid_t server = start_process(
+        {cmdbench_exe(), "serve", "--bind", "127.0.0.1", "--port", std::to_string(port)},
+        dir + "/sout", dir + "/serr");
     std::this_thread::sleep_for(std::chrono::milliseconds(700));
     // A client that speaks garbage is dropped...
-    auto junk = run_process({"/bin/bash", "-c", "printf 'GET / HTTP/1.0\\r\\n\\r\\n' > /dev/tcp/127.0.0.1/" +
-                                                  std::to_string(port) + " 2>/dev/null; exit 0"});
+    auto junk = run_process({"/bin/bash", "-c",
+                             "printf 'GET / HTTP/1.0\\r\\n\\r\\n' > /dev/tcp/127.0.0.1/" +
+                                 std::to_string(port) + " 2>/dev/null; exit 0"});
     (void)junk;
     // ...and the next real one is served.
     auto r = run_process({cmdbench_exe(), "run", write_scenario(R"(
@@ -314,7 +339,8 @@ test = "pingpong"
 transport = "tcp"
 sizes = [64]
 iterations = 200
-)"), "--server", "127.0.0.1:" + std::to_string(port), "--format", "json"});
+)"),
+                          "--server", "127.0.0.1:" + std::to_string(port), "--format", "json"});
     kill(server, SIGTERM);
     int server_code = wait_process(server, 10);
     INFO(r.err << read_file(dir + "/serr"));
@@ -329,17 +355,22 @@ TEST_CASE("run --server against nothing fails clearly and quickly") {
 test = "pingpong"
 transport = "tcp"
 sizes = [64]
-)"), "--server", "127.0.0.1:1", "--format", "json"}, 60);
+)"),
+                          "--server", "127.0.0.1:1", "--format", "json"},
+                         60);
     CHECK(r.exit_code == 1);
     CHECK(r.seconds < 15);
-    CHECK_THAT(json::parse(r.out)["runs"][0]["error"].get<std::string>(), Catch::Contains("127.0.0.1"));
+    CHECK_THAT(json::parse(r.out)["runs"][0]["error"].get<std::string>(),
+               Catch::Contains("127.0.0.1"));
 }
 
 TEST_CASE("the default scenario runs and prints rstream's columns and percentiles") {
-    auto r = run_process({cmdbench_exe(), "run", source_path("configs/tcp-loopback.toml"), "--quiet"}, 300);
+    auto r = run_process(
+        {cmdbench_exe(), "run", source_path("configs/tcp-loopback.toml"), "--quiet"}, 300);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    for (const char *col : {"name", "bytes", "xfers", "iters", "total", "time", "Gb/sec", "usec/xfer", "p99"})
+    for (const char *col :
+         {"name", "bytes", "xfers", "iters", "total", "time", "Gb/sec", "usec/xfer", "p99"})
         CHECK_THAT(r.out, Catch::Contains(col));
     CHECK_THAT(r.out, Catch::Contains("64_lat"));
     CHECK_THAT(r.out, Catch::Contains("1m_bw"));

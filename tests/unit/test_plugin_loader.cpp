@@ -46,7 +46,8 @@ TEST_CASE("a different ABI major is refused, naming the file and both versions")
 TEST_CASE("a newer ABI minor is refused, naming both versions") {
     std::string msg = refusal("newer_minor");
     CHECK_THAT(msg, Catch::StartsWith(fixture("newer_minor") + ": "));
-    CHECK_THAT(msg, Catch::Contains("built for plugin ABI 1.1, newer than this cmdbench's ABI 1.0"));
+    CHECK_THAT(msg,
+               Catch::Contains("built for plugin ABI 1.1, newer than this cmdbench's ABI 1.0"));
 }
 
 TEST_CASE("a struct smaller than its required fields is refused") {
@@ -91,5 +92,6 @@ TEST_CASE("a missing path named by the user is an error; a missing default dir i
     CHECK(load_plugins(registry, {"/nonexistent/plugins"}, false).empty());
     auto failures = load_plugins(registry, {"/nonexistent/plugins"}, true);
     REQUIRE(failures.size() == 1);
-    CHECK_THAT(failures[0].reason, Catch::Contains("/nonexistent/plugins: no such plugin file or directory"));
+    CHECK_THAT(failures[0].reason,
+               Catch::Contains("/nonexistent/plugins: no such plugin file or directory"));
 }

@@ -38,11 +38,11 @@ extern "C" {
 /* ---------------------------------------------------------------- params */
 
 enum cmdbench_param_type {
-    CMDBENCH_PARAM_BOOL = 1,     /* true/false */
-    CMDBENCH_PARAM_INT = 2,      /* int64, range [min_int, max_int] */
-    CMDBENCH_PARAM_DOUBLE = 3,   /* double, range [min_double, max_double] */
-    CMDBENCH_PARAM_STRING = 4,   /* text; `choices` ("a|b|c") restricts it */
-    CMDBENCH_PARAM_INT_LIST = 5  /* one or more int64, each in [min_int, max_int] */
+    CMDBENCH_PARAM_BOOL = 1,    /* true/false */
+    CMDBENCH_PARAM_INT = 2,     /* int64, range [min_int, max_int] */
+    CMDBENCH_PARAM_DOUBLE = 3,  /* double, range [min_double, max_double] */
+    CMDBENCH_PARAM_STRING = 4,  /* text; `choices` ("a|b|c") restricts it */
+    CMDBENCH_PARAM_INT_LIST = 5 /* one or more int64, each in [min_int, max_int] */
 };
 
 /* A parameter a test or transport accepts. The host validates scenario values
@@ -50,14 +50,14 @@ enum cmdbench_param_type {
  * `cmdbench plugins` output from it. */
 struct cmdbench_param {
     uint32_t struct_size;
-    const char *name;          /* scenario key: lower case, [a-z0-9_] */
-    uint32_t type;             /* enum cmdbench_param_type */
-    const char *default_value; /* in scenario syntax: "true", "64", "1.5",
-                                  "tcp", "[64, 4096]"; NULL = required */
-    int64_t min_int, max_int;  /* INT and INT_LIST */
+    const char *name;              /* scenario key: lower case, [a-z0-9_] */
+    uint32_t type;                 /* enum cmdbench_param_type */
+    const char *default_value;     /* in scenario syntax: "true", "64", "1.5",
+                                      "tcp", "[64, 4096]"; NULL = required */
+    int64_t min_int, max_int;      /* INT and INT_LIST */
     double min_double, max_double; /* DOUBLE */
-    const char *choices;       /* STRING: "a|b|c", or NULL for free text */
-    const char *help;          /* one line */
+    const char *choices;           /* STRING: "a|b|c", or NULL for free text */
+    const char *help;              /* one line */
 };
 
 /* ------------------------------------------------------------ host types */
@@ -77,22 +77,22 @@ enum cmdbench_log_level {
 
 /* How a reporter should print a metric. */
 enum cmdbench_unit {
-    CMDBENCH_UNIT_PLAIN = 0,   /* number as is */
-    CMDBENCH_UNIT_BYTES = 1,   /* byte count (binary k/m/g in tables) */
-    CMDBENCH_UNIT_COUNT = 2,   /* event count (decimal k/m/b in tables) */
+    CMDBENCH_UNIT_PLAIN = 0, /* number as is */
+    CMDBENCH_UNIT_BYTES = 1, /* byte count (binary k/m/g in tables) */
+    CMDBENCH_UNIT_COUNT = 2, /* event count (decimal k/m/b in tables) */
     CMDBENCH_UNIT_SECONDS = 3,
-    CMDBENCH_UNIT_USEC = 4,    /* microseconds */
-    CMDBENCH_UNIT_GBPS = 5,    /* decimal gigabits per second */
-    CMDBENCH_UNIT_PER_SEC = 6  /* events per second */
+    CMDBENCH_UNIT_USEC = 4,   /* microseconds */
+    CMDBENCH_UNIT_GBPS = 5,   /* decimal gigabits per second */
+    CMDBENCH_UNIT_PER_SEC = 6 /* events per second */
 };
 
 /* Return codes of host services and plugin hooks. */
 enum cmdbench_status {
     CMDBENCH_OK = 0,
-    CMDBENCH_ERR = -1,       /* failed; the reason was given with set_error */
+    CMDBENCH_ERR = -1, /* failed; the reason was given with set_error */
     CMDBENCH_ERR_TIMEOUT = -2,
     CMDBENCH_ERR_CANCELLED = -3,
-    CMDBENCH_ERR_SKIP = -4   /* cannot run here (e.g. no device): skipped, not failed */
+    CMDBENCH_ERR_SKIP = -4 /* cannot run here (e.g. no device): skipped, not failed */
 };
 
 /* Services the host offers to a running test or transport. All take the ctx
@@ -116,8 +116,8 @@ struct cmdbench_host {
     int (*param_int)(cmdbench_ctx *ctx, const char *name, int64_t *out);
     int (*param_double)(cmdbench_ctx *ctx, const char *name, double *out);
     int (*param_string)(cmdbench_ctx *ctx, const char *name, const char **out);
-    int (*param_int_list)(cmdbench_ctx *ctx, const char *name,
-                          const int64_t **values, size_t *count);
+    int (*param_int_list)(cmdbench_ctx *ctx, const char *name, const int64_t **values,
+                          size_t *count);
 
     /* Histograms of non-negative values (nanoseconds by convention), owned by
      * the host and freed after the run. hist_record is lock-free and cheap;
@@ -129,8 +129,7 @@ struct cmdbench_host {
     /* Result rows. A row is reported once row_end is called; rows that ended
      * are kept even if the run later fails or is interrupted. */
     cmdbench_row *(*row_begin)(cmdbench_ctx *ctx, const char *name);
-    void (*row_metric)(cmdbench_row *row, const char *key, double value,
-                       uint32_t unit);
+    void (*row_metric)(cmdbench_row *row, const char *key, double value, uint32_t unit);
     void (*row_hist)(cmdbench_row *row, const char *key,
                      const cmdbench_hist *hist); /* snapshot taken now */
     void (*row_end)(cmdbench_row *row);
@@ -149,8 +148,8 @@ struct cmdbench_host {
      * exchange: sends `len` bytes to the peer and receives the peer's
      * message into `buf` (capacity `cap`, received length in *got). */
     int (*barrier)(cmdbench_ctx *ctx, const char *name);
-    int (*exchange)(cmdbench_ctx *ctx, const void *data, uint32_t len,
-                    void *buf, uint32_t cap, uint32_t *got);
+    int (*exchange)(cmdbench_ctx *ctx, const void *data, uint32_t len, void *buf, uint32_t cap,
+                    uint32_t *got);
 };
 
 /* ------------------------------------------------------------ transports */
@@ -190,14 +189,14 @@ struct cmdbench_transport {
     int (*probe)(cmdbench_ctx *ctx, const struct cmdbench_host *host);
     /* Apply the transport's parameters (buffers, nodelay, ...) to a socket.
      * Return 0, or -1 with set_error. May be NULL. */
-    int (*configure)(cmdbench_ctx *ctx, const struct cmdbench_host *host,
-                     int sock, uint32_t stage, uint32_t hint);
+    int (*configure)(cmdbench_ctx *ctx, const struct cmdbench_host *host, int sock, uint32_t stage,
+                     uint32_t hint);
     /* Resolve host:port to the first usable address for this transport.
      * `passive` for a local (bind) address; host NULL means any address.
      * Return 0, or -1 with set_error. NULL = the host uses getaddrinfo. */
-    int (*resolve)(cmdbench_ctx *ctx, const struct cmdbench_host *host,
-                   const char *node, const char *service, int passive,
-                   struct sockaddr_storage *addr, socklen_t *addrlen);
+    int (*resolve)(cmdbench_ctx *ctx, const struct cmdbench_host *host, const char *node,
+                   const char *service, int passive, struct sockaddr_storage *addr,
+                   socklen_t *addrlen);
 
     int (*socket)(int domain, int type, int protocol);
     int (*bind)(int sock, const struct sockaddr *addr, socklen_t addrlen);
@@ -207,10 +206,8 @@ struct cmdbench_transport {
     ssize_t (*send)(int sock, const void *buf, size_t len, int flags);
     ssize_t (*recv)(int sock, void *buf, size_t len, int flags);
     int (*poll)(struct pollfd *fds, nfds_t nfds, int timeout_ms);
-    int (*setsockopt)(int sock, int level, int name, const void *val,
-                      socklen_t len);
-    int (*getsockopt)(int sock, int level, int name, void *val,
-                      socklen_t *len);
+    int (*setsockopt)(int sock, int level, int name, const void *val, socklen_t len);
+    int (*getsockopt)(int sock, int level, int name, void *val, socklen_t *len);
     int (*fcntl)(int sock, int cmd, int arg); /* F_GETFL / F_SETFL */
     int (*getsockname)(int sock, struct sockaddr *addr, socklen_t *addrlen);
     int (*shutdown)(int sock, int how);
@@ -228,7 +225,7 @@ struct cmdbench_run_env {
     uint32_t struct_size;
     const struct cmdbench_host *host;
     cmdbench_ctx *ctx;
-    uint32_t role;   /* enum cmdbench_role */
+    uint32_t role; /* enum cmdbench_role */
     /* The transport chosen in the scenario, or NULL for a test without the
      * USES_TRANSPORT flag. */
     const struct cmdbench_transport *transport;
@@ -277,10 +274,10 @@ struct cmdbench_plugin {
 #endif
 
 #ifdef __cplusplus
-#define CMDBENCH_PLUGIN_ENTRY \
+#define CMDBENCH_PLUGIN_ENTRY                                                                      \
     extern "C" CMDBENCH_EXPORT const struct cmdbench_plugin *cmdbench_plugin_entry(void)
 #else
-#define CMDBENCH_PLUGIN_ENTRY \
+#define CMDBENCH_PLUGIN_ENTRY                                                                      \
     CMDBENCH_EXPORT const struct cmdbench_plugin *cmdbench_plugin_entry(void)
 #endif
 

@@ -1,0 +1,336 @@
+#!/usr/bin/env python3
+"""Reads the raw outputs bench/run.sh collected, prints the comparison table
+and writes the figures as JSON. Called by run.sh; see its --help for what is
+compared with what."""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import statistics
+import sys
+
+LAT_SIZES = (64, 4096)
+BW_SIZES = (65536, 1048576)
+LAT_TARGET = 1.05  # cmdbench / best peer, at most (64 B only, per the issue)
+BW_TARGET = 0.95   # cmdbench / best peer, at least
+RECORD_TARGET_NS = 20.0
+RECORD_VERDICT_ON = "host/mixed"  # the plugin's path, the least friendly values
+
+
+def read(path):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def size_label(n):
+    for unit, div in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= div and n % div == 0:
+            return f"{n // div} {unit}"
+    return f"{n} B"
+
+
+# ------------------------------------------------------------- parsers ----
+
+def parse_cmdbench(raw, reps):
+    """{run name: {figure: [value per rep]}} from cmdbench.<rep>.json."""
+    out = {}
+    for rep in range(1, reps + 1):
+        text = read(os.path.join(raw, f"cmdbench.{rep}.json"))
+        try:
+            doc = json.loads(text) if text else {}
+        except json.JSONDecodeError:
+            doc = {}
+        runs = {r.get("name"): r for r in doc.get("runs", [])}
+        for name in names_cmdbench():
+            figs = out.setdefault(name, {})
+            run = runs.get(name)
+            # A row is written only once its size finished, so a row is a
+            # complete measurement even if the run failed afterwards.
+            row = run["rows"][0] if run and run.get("rows") else None
+            metrics = row.get("metrics", {}) if row else {}
+            def metric(key):
+                v = metrics.get(key, {}).get("value")
+                return float(v) if isinstance(v, (int, float)) else None
+            if name.startswith("lat-"):
+                p50 = row.get("histograms", {}).get("rtt", {}).get("p50") if row else None
+                figs.setdefault("half_rtt_avg_us", []).append(metric("usec/xfer"))
+                figs.setdefault("half_rtt_p50_us", []).append(
+                    p50 / 2 / 1000 if isinstance(p50, (int, float)) else None)
+            else:
+                figs.setdefault("gbps", []).append(metric("Gb/sec"))
+            figs.setdefault("status", []).append(run.get("status") if run else "missing")
+    return out
+
+
+def names_cmdbench():
+    for mode in ("nb", "b"):
+        for s in LAT_SIZES:
+            yield f"lat-{mode}-{s}"
+        for s in BW_SIZES:
+            yield f"ppbw-{mode}-{s}"
+            yield f"tp-{mode}-{s}"
+
+
+def parse_rstream(raw, reps):
+    """rstream's client row `custom ... Gb/sec usec/xfer` (spec 10.1)."""
+    out = {}
+    for mode in ("nb", "b"):
+        names = [f"lat-{mode}-{s}" for s in LAT_SIZES] + [f"bw-{mode}-{s}" for s in BW_SIZES]
+        for name in names:
+            figs = out.setdefault(name, {"gbps": [], "half_rtt_avg_us": []})
+            for rep in range(1, reps + 1):
+                text = read(os.path.join(raw, f"rstream.{name}.{rep}.out")) or ""
+                gbps = usec = None
+                for line in text.splitlines():
+                    f = line.split()
+                    if len(f) >= 8 and f[0] == "custom":
+                        try:
+                            gbps, usec = float(f[-2]), float(f[-1])
+                        except ValueError:
+                            pass
+                figs["gbps"].append(gbps)
+                figs["half_rtt_avg_us"].append(usec)
+    return out
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def parse_sockperf(raw, reps):
+    """sockperf ping-pong: `avg-latency=X` and `---> percentile 50.000 = X`,
+    both half round trips in usec (its default, without --full-rtt)."""
+    out = {}
+    for s in LAT_SIZES:
+        name = f"lat-b-{s}"
+        figs = out.setdefault(name, {"half_rtt_avg_us": [], "half_rtt_p50_us": []})
+        for rep in range(1, reps + 1):
+            base = os.path.join(raw, f"sockperf.{name}.{rep}")
+            text = ANSI.sub("", (read(base + ".out") or "") + (read(base + ".err") or ""))
+            avg = re.search(r"avg-latency=\s*([0-9.]+)", text)
+            p50 = re.search(r"percentile 50\.000 =\s*([0-9.]+)", text)
+            figs["half_rtt_avg_us"].append(float(avg.group(1)) if avg else None)
+            figs["half_rtt_p50_us"].append(float(p50.group(1)) if p50 else None)
+    return out
+
+
+def parse_iperf3(raw, reps):
+    """iperf3 -J: end.sum_received.bits_per_second (receiver side)."""
+    out = {}
+    for s in BW_SIZES:
+        name = f"tp-b-{s}"
+        figs = out.setdefault(name, {"gbps": []})
+        for rep in range(1, reps + 1):
+            text = read(os.path.join(raw, f"iperf3.{name}.{rep}.out"))
+            try:
+                bps = json.loads(text)["end"]["sum_received"]["bits_per_second"]
+                figs["gbps"].append(float(bps) / 1e9)
+            except (TypeError, KeyError, ValueError):
+                figs["gbps"].append(None)
+    return out
+
+
+def parse_record_cost(raw):
+    """Google Benchmark JSON: medians over the repetitions, ns per record."""
+    text = read(os.path.join(raw, "record_cost.out"))
+    try:
+        doc = json.loads(text) if text else {}
+    except json.JSONDecodeError:
+        doc = {}
+    scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+    per = {}
+    for b in doc.get("benchmarks", []):
+        if b.get("run_type") != "iteration" or b.get("error_occurred"):
+            continue
+        k = scale.get(b.get("time_unit", "ns"), 1.0)
+        e = per.setdefault(b["run_name"] if "run_name" in b else b["name"], {"cpu_ns": [], "real_ns": []})
+        e["cpu_ns"].append(b["cpu_time"] * k)
+        e["real_ns"].append(b["real_time"] * k)
+    for e in per.values():
+        e["cpu_ns_median"] = statistics.median(e["cpu_ns"])
+        e["real_ns_median"] = statistics.median(e["real_ns"])
+    return per, doc.get("context", {})
+
+
+# --------------------------------------------------------- comparisons ----
+
+def best(values, lower_is_better):
+    vals = [v for v in values if v is not None]
+    if not vals:
+        return None
+    return min(vals) if lower_is_better else max(vals)
+
+
+def compare(cm, rs, sp, ip):
+    rows = []
+
+    def add(metric, mode, size, unit, lower, cmd, rstream, other_tool, other, target):
+        c = best(cmd, lower)
+        r = best(rstream, lower) if rstream is not None else None
+        o = best(other, lower) if other is not None else None
+        peers = [v for v in (r, o) if v is not None]
+        bp = (min(peers) if lower else max(peers)) if peers else None
+        ratio = c / bp if c is not None and bp else None
+        if target is None:
+            result = "info"
+        elif ratio is None:
+            result = "n/a"
+        elif (ratio <= target) if lower else (ratio >= target):
+            result = "PASS"
+        else:
+            result = "MISSED"
+        rows.append({
+            "metric": metric, "mode": mode, "size": size, "unit": unit,
+            "cmdbench": c, "rstream": r, "other_tool": other_tool, "other": o,
+            "best_peer": bp, "ratio": ratio,
+            "target": None if target is None else (f"<= {target}" if lower else f">= {target}"),
+            "result": result,
+        })
+
+    for s in LAT_SIZES:
+        t = LAT_TARGET if s == 64 else None
+        add("half-RTT median", "blocking", s, "us", True,
+            cm[f"lat-b-{s}"]["half_rtt_p50_us"], None,
+            "sockperf", sp.get(f"lat-b-{s}", {}).get("half_rtt_p50_us"), t)
+        add("half-RTT avg", "blocking", s, "us", True,
+            cm[f"lat-b-{s}"]["half_rtt_avg_us"], rs[f"lat-b-{s}"]["half_rtt_avg_us"],
+            "sockperf", sp.get(f"lat-b-{s}", {}).get("half_rtt_avg_us"), t)
+        add("half-RTT avg", "busy-poll", s, "us", True,
+            cm[f"lat-nb-{s}"]["half_rtt_avg_us"], rs[f"lat-nb-{s}"]["half_rtt_avg_us"],
+            None, None, t)
+        add("half-RTT median", "busy-poll", s, "us", True,
+            cm[f"lat-nb-{s}"]["half_rtt_p50_us"], None, None, None, None)
+    for s in BW_SIZES:
+        add("one-way rate", "blocking", s, "Gb/s", False,
+            cm[f"tp-b-{s}"]["gbps"], rs[f"bw-b-{s}"]["gbps"],
+            "iperf3", ip.get(f"tp-b-{s}", {}).get("gbps"), BW_TARGET)
+        add("one-way rate", "busy-poll", s, "Gb/s", False,
+            cm[f"tp-nb-{s}"]["gbps"], rs[f"bw-nb-{s}"]["gbps"], None, None, BW_TARGET)
+        add("rstream-method bw", "blocking", s, "Gb/s", False,
+            cm[f"ppbw-b-{s}"]["gbps"], rs[f"bw-b-{s}"]["gbps"], None, None, BW_TARGET)
+        add("rstream-method bw", "busy-poll", s, "Gb/s", False,
+            cm[f"ppbw-nb-{s}"]["gbps"], rs[f"bw-nb-{s}"]["gbps"], None, None, BW_TARGET)
+    return rows
+
+
+def fmt(v, digits=2):
+    return "-" if v is None else f"{v:.{digits}f}"
+
+
+def print_table(rows, rc, quick):
+    head = ("metric", "mode", "size", "cmdbench", "rstream -T s", "sockperf/iperf3",
+            "ratio", "target", "result")
+    lines = []
+    for r in rows:
+        lines.append((f"{r['metric']} ({r['unit']})", r["mode"], size_label(r["size"]),
+                      fmt(r["cmdbench"]), fmt(r["rstream"]), fmt(r["other"]),
+                      fmt(r["ratio"], 3), r["target"] or "-", r["result"]))
+    widths = [max(len(h), *(len(l[i]) for l in lines)) for i, h in enumerate(head)]
+    def show(cells):
+        print("  ".join(c.ljust(w) if i < 3 else c.rjust(w)
+                        for i, (c, w) in enumerate(zip(cells, widths))).rstrip())
+    print()
+    show(head)
+    show(["-" * w for w in widths])
+    for l in lines:
+        show(l)
+    print("(latency: half a round trip, lower is better; bandwidth: higher is better;"
+          " ratio = cmdbench / best peer in the row;\n latency rows' last peer is sockperf, bandwidth rows' is iperf3)")
+
+    print()
+    print("record cost, ns per sample (median of repetitions; CPU time / wall time):")
+    for name in sorted(rc):
+        e = rc[name]
+        print(f"  {name:<16} {e['cpu_ns_median']:7.2f} / {e['real_ns_median']:7.2f}")
+    if quick:
+        print("\n--quick: a smoke test; few iterations, one repetition. Not figures to quote.")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--raw", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--reps", type=int, required=True)
+    ap.add_argument("--quick", type=int, default=0)
+    ap.add_argument("--lat-iters", default="")
+    ap.add_argument("--bw-iters", type=int, default=0)
+    ap.add_argument("--stream-secs", type=float, default=0)
+    ap.add_argument("--cmdbench", default="")
+    a = ap.parse_args()
+
+    cm = parse_cmdbench(a.raw, a.reps)
+    rs = parse_rstream(a.raw, a.reps)
+    sp = parse_sockperf(a.raw, a.reps)
+    ip = parse_iperf3(a.raw, a.reps)
+    rc, rc_context = parse_record_cost(a.raw)
+    rows = compare(cm, rs, sp, ip)
+
+    rec = rc.get(RECORD_VERDICT_ON)
+    rec_ns = rec["cpu_ns_median"] if rec else None
+    rec_result = "n/a" if rec_ns is None else ("PASS" if rec_ns < RECORD_TARGET_NS else "MISSED")
+
+    print_table(rows, rc, a.quick)
+    print(f"\nrecord cost target: {RECORD_VERDICT_ON} {fmt(rec_ns)} ns (CPU time) "
+          f"< {RECORD_TARGET_NS:g} ns: {rec_result}")
+
+    missed = [f"{r['metric']} {r['mode']} {size_label(r['size'])}"
+              for r in rows if r["result"] == "MISSED"]
+    if rec_result == "MISSED":
+        missed.append("record cost")
+    unknown = [f"{r['metric']} {r['mode']} {size_label(r['size'])}"
+               for r in rows if r["result"] == "n/a"]
+    if rec_result == "n/a":
+        unknown.append("record cost")
+    met = sum(r["result"] == "PASS" for r in rows) + (rec_result == "PASS")
+    print(f"\ntargets met: {met}")
+    if missed:
+        print(f"*** MISSED {len(missed)} target(s): " + "; ".join(missed))
+    if unknown:
+        print(f"*** no figure for {len(unknown)} target(s) (a tool failed or is missing): "
+              + "; ".join(unknown))
+
+    try:
+        with open("/proc/loadavg") as f:
+            loadavg = f.read().split()[:3]
+    except OSError:
+        loadavg = None
+    doc = {
+        "schema": "cmdbench-bench",
+        "schema_version": 1,
+        "time": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "host": platform.node(),
+        "kernel": platform.release(),
+        "cpus": os.cpu_count(),
+        "loadavg_at_end": loadavg,
+        "cmdbench": a.cmdbench,
+        "settings": {
+            "quick": bool(a.quick), "repetitions": a.reps,
+            "latency_iterations": a.lat_iters, "bandwidth_iterations": a.bw_iters,
+            "bandwidth_burst": "rstream count rule: 1000 x 64 KiB, 100 x 1 MiB",
+            "stream_seconds": a.stream_secs,
+        },
+        "aggregation": "best of the repetitions: lowest latency, highest bandwidth",
+        "units": {"half_rtt_*_us": "microseconds, half a round trip", "gbps": "decimal Gb/s"},
+        "measurements": {"cmdbench": cm, "rstream": rs, "sockperf": sp, "iperf3": ip},
+        "comparisons": rows,
+        "record_cost": {
+            "benchmarks": rc, "context": rc_context, "statistic": "median CPU time",
+            "verdict_on": RECORD_VERDICT_ON, "ns": rec_ns, "target_ns": RECORD_TARGET_NS,
+            "result": rec_result,
+        },
+        "missed": missed,
+        "no_figure": unknown,
+    }
+    os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
+    with open(a.out, "w") as f:
+        json.dump(doc, f, indent=2)
+        f.write("\n")
+    print(f"\nraw figures: {a.out}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
