@@ -375,3 +375,48 @@ TEST_CASE("the default scenario runs and prints rstream's columns and percentile
     CHECK_THAT(r.out, Catch::Contains("64_lat"));
     CHECK_THAT(r.out, Catch::Contains("1m_bw"));
 }
+
+TEST_CASE("an installed tree finds its plugins next to the executable") {
+    std::string prefix = temp_dir() + "/prefix";
+    auto inst = run_process({"/usr/bin/cmake", "--install", CMDBENCH_BINARY_DIR, "--prefix", prefix});
+    INFO(inst.out << inst.err);
+    REQUIRE(inst.exit_code == 0);
+    auto r = run_process({prefix + "/bin/cmdbench", "plugins", "--json"});
+    REQUIRE(r.exit_code == 0);
+    json doc = json::parse(r.out);
+    REQUIRE(doc["plugins"].size() == 2);
+    for (const auto &p : doc["plugins"])
+        CHECK_THAT(p["file"].get<std::string>(), Catch::StartsWith(prefix + "/lib"));
+}
+
+TEST_CASE("CMDBENCH_PLUGIN_PATH and a scenario's plugins list add plugins") {
+    auto r = run_process({cmdbench_exe(), "plugins", "--json"}, 60, {"CMDBENCH_PLUGIN_PATH=/nonexistent:" + fault_dir()});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("\"tcp-corrupt\""));
+
+    std::string dir = temp_dir();
+    std::string scenario = dir + "/s.toml";
+    std::ofstream(scenario) << "plugins = [\"" << fault_dir() << "\"]\n[[run]]\ntest = \"fail\"\n";
+    r = run_process({cmdbench_exe(), "run", scenario, "--format", "json"});
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out, Catch::Contains("fixture failure on purpose"));
+}
+
+TEST_CASE("two files registering the same name stop the run, naming both") {
+    std::string dir = temp_dir();
+    std::string copy = dir + "/copy-of-tcp.so";
+    auto cp = run_process({"/bin/cp", std::string(CMDBENCH_BINARY_DIR) + "/lib/cmdbench/plugins/cmdbench-tcp-socket.so", copy});
+    REQUIRE(cp.exit_code == 0);
+    auto r = run_process({cmdbench_exe(), "run", source_path("configs/tcp-loopback.toml"), "--plugin-dir", dir});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("cmdbench-tcp-socket.so"));
+    CHECK_THAT(r.err, Catch::Contains(copy));
+    CHECK(r.out.empty());
+}
+
+TEST_CASE("a file that is not a plugin in the plugin path is refused by name") {
+    auto r = run_process({cmdbench_exe(), "plugins", "--plugin-dir",
+                          std::string(CMDBENCH_BINARY_DIR) + "/tests/fixtures/not_elf.so"});
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out, Catch::Contains("not_elf.so: not a loadable shared object"));
+}
