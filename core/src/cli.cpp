@@ -6,11 +6,16 @@
 #include "runner.hpp"
 #include "scenario.hpp"
 #include "server.hpp"
+#include "server_process.hpp"
 
 #include <boost/program_options.hpp>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
+#include <unistd.h>
 
 namespace po = boost::program_options;
 
@@ -30,6 +35,7 @@ Commands:
   serve          serve runs for `cmdbench run --server` clients
   plugins        list plugins, their transports, tests and parameters
   help COMMAND   options of one command
+  rstream, ...   front ends installed in <prefix>/libexec/cmdbench (cmdbench-NAME)
 
 Options:
   -h, --help     this text
@@ -225,6 +231,34 @@ int cmd_plugins(const std::vector<std::string> &args) {
     return failures.empty() ? 0 : 1;
 }
 
+// <exe dir>/../libexec/cmdbench, in the build tree and an installed tree alike.
+std::string frontend_dir() {
+    try {
+        return (std::filesystem::path(self_executable()).parent_path() / CMDBENCH_FRONTEND_RELDIR)
+            .lexically_normal()
+            .string();
+    } catch (const std::exception &) {
+        return "";
+    }
+}
+
+std::string frontend_path(const std::string &command) {
+    std::string dir = frontend_dir();
+    if (dir.empty()) return "";
+    std::string exe = dir + "/cmdbench-" + command;
+    return access(exe.c_str(), X_OK) == 0 ? exe : "";
+}
+
+std::string frontend_list() {
+    std::string names;
+    std::error_code ec;
+    for (const auto &e : std::filesystem::directory_iterator(frontend_dir(), ec)) {
+        std::string name = e.path().filename().string();
+        if (name.rfind("cmdbench-", 0) == 0) names += ", " + name.substr(9);
+    }
+    return names;
+}
+
 int help(const std::string &command) {
     if (command == "run")
         std::cout << "Usage: cmdbench run SCENARIO [options]\n\n" << run_options();
@@ -260,7 +294,20 @@ int cli_main(int argc, char **argv) {
         if (command == "run") return cmd_run(args);
         if (command == "serve") return cmd_serve(args);
         if (command == "plugins") return cmd_plugins(args);
-        throw UsageError("unknown command '" + command + "' (commands: run, serve, plugins, help)");
+        // Front ends (e.g. `cmdbench rstream`) are executables of their own.
+        if (command.find('/') == std::string::npos && command[0] != '-') {
+            std::string exe = frontend_path(command);
+            if (!exe.empty()) {
+                std::vector<char *> argv2{exe.data()};
+                for (auto &a : args)
+                    argv2.push_back(a.data());
+                argv2.push_back(nullptr);
+                execv(exe.c_str(), argv2.data());
+                throw UsageError("cannot start " + exe + ": " + std::strerror(errno));
+            }
+        }
+        throw UsageError("unknown command '" + command + "' (commands: run, serve, plugins, help" +
+                         frontend_list() + ")");
     } catch (const UsageError &e) {
         std::fprintf(
             stderr, "cmdbench: %s\nTry 'cmdbench help %s'.\n", e.what(),
