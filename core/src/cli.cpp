@@ -309,9 +309,9 @@ int cli_main(int argc, char **argv) {
         throw UsageError("unknown command '" + command + "' (commands: run, serve, plugins, help" +
                          frontend_list() + ")");
     } catch (const UsageError &e) {
-        std::fprintf(
-            stderr, "cmdbench: %s\nTry 'cmdbench help %s'.\n", e.what(),
-            command == "run" || command == "serve" || command == "plugins" ? command.c_str() : "");
+        bool known = command == "run" || command == "serve" || command == "plugins";
+        std::string hint = known ? "help " + command : "--help";
+        std::fprintf(stderr, "cmdbench: %s\nTry 'cmdbench %s'.\n", e.what(), hint.c_str());
         return kExitUsage;
     }
 }
