@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034
 # Helpers for the lab's in-guest checks (tests/lab/guest.d/*.sh); sourced by
 # guest-suite.sh before each check. Bash.
 set -u

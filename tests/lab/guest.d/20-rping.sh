@@ -2,7 +2,7 @@
 count=10 port=7174
 bg_server server.log rping -s -a "$addr" -p "$port" -C "$count" -v -V
 sleep 1
-retry 10 timeout 60 rping -c -a "$addr" -p "$port" -C "$count" -v -V > client.log 2>&1
+retry 5 timeout 60 rping -c -a "$addr" -p "$port" -C "$count" -v -V > client.log 2>&1
 rc=$?
 wait_server 30; src=$?
 echo "--- client (exit $rc)"; cat client.log
