@@ -25,8 +25,8 @@ Options:
   --keep           keep the raw tool outputs (path printed at the end)
   -h, --help       this text
 
-What is compared (every figure: best of the repetitions, i.e. lowest
-latency / highest bandwidth, for every tool alike; the JSON keeps them all):
+What is compared (every figure: the median of the repetitions, for every
+tool alike; the JSON keeps them all):
 
   Latency, 64 B and 4 KiB ping-pong, as HALF a round trip in microseconds
   (what rstream's usec/xfer and sockperf's "latency" are):
