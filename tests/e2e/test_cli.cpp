@@ -365,8 +365,11 @@ sizes = [64]
 }
 
 TEST_CASE("the default scenario runs and prints rstream's columns and percentiles") {
-    auto r = run_process(
-        {cmdbench_exe(), "run", source_path("configs/tcp-loopback.toml"), "--quiet"}, 300);
+    // A generous run timeout: busy-polling peers under a sanitizer on a busy
+    // 2-core machine can be ten times slower than the scenario expects.
+    auto r = run_process({cmdbench_exe(), "run", source_path("configs/tcp-loopback.toml"),
+                          "--quiet", "--set", "timeout=1200"},
+                         1500);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     for (const char *col :
@@ -378,7 +381,8 @@ TEST_CASE("the default scenario runs and prints rstream's columns and percentile
 
 TEST_CASE("an installed tree finds its plugins next to the executable") {
     std::string prefix = temp_dir() + "/prefix";
-    auto inst = run_process({"/usr/bin/cmake", "--install", CMDBENCH_BINARY_DIR, "--prefix", prefix});
+    auto inst =
+        run_process({"/usr/bin/cmake", "--install", CMDBENCH_BINARY_DIR, "--prefix", prefix});
     INFO(inst.out << inst.err);
     REQUIRE(inst.exit_code == 0);
     auto r = run_process({prefix + "/bin/cmdbench", "plugins", "--json"});
@@ -390,7 +394,8 @@ TEST_CASE("an installed tree finds its plugins next to the executable") {
 }
 
 TEST_CASE("CMDBENCH_PLUGIN_PATH and a scenario's plugins list add plugins") {
-    auto r = run_process({cmdbench_exe(), "plugins", "--json"}, 60, {"CMDBENCH_PLUGIN_PATH=/nonexistent:" + fault_dir()});
+    auto r = run_process({cmdbench_exe(), "plugins", "--json"}, 60,
+                         {"CMDBENCH_PLUGIN_PATH=/nonexistent:" + fault_dir()});
     REQUIRE(r.exit_code == 0);
     CHECK_THAT(r.out, Catch::Contains("\"tcp-corrupt\""));
 
@@ -405,9 +410,12 @@ TEST_CASE("CMDBENCH_PLUGIN_PATH and a scenario's plugins list add plugins") {
 TEST_CASE("two files registering the same name stop the run, naming both") {
     std::string dir = temp_dir();
     std::string copy = dir + "/copy-of-tcp.so";
-    auto cp = run_process({"/bin/cp", std::string(CMDBENCH_BINARY_DIR) + "/lib/cmdbench/plugins/cmdbench-tcp-socket.so", copy});
+    auto cp = run_process(
+        {"/bin/cp",
+         std::string(CMDBENCH_BINARY_DIR) + "/lib/cmdbench/plugins/cmdbench-tcp-socket.so", copy});
     REQUIRE(cp.exit_code == 0);
-    auto r = run_process({cmdbench_exe(), "run", source_path("configs/tcp-loopback.toml"), "--plugin-dir", dir});
+    auto r = run_process(
+        {cmdbench_exe(), "run", source_path("configs/tcp-loopback.toml"), "--plugin-dir", dir});
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains("cmdbench-tcp-socket.so"));
     CHECK_THAT(r.err, Catch::Contains(copy));

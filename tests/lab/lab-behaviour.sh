@@ -30,6 +30,11 @@ case $test in
 passthrough)
   mkdir sub
   echo "from the host" > from-host.txt
+  # A host file outside the caller's directory, under /tmp, where CI may
+  # clone the project: the guest must see the host's /tmp, not a fresh one.
+  elsewhere=$(mktemp "/tmp/lab-elsewhere.XXXXXX")
+  echo "elsewhere on the host" > "$elsewhere"
+  export LAB_ELSEWHERE=$elsewhere
   # shellcheck disable=SC2016
   "$lab" --timeout 300 -- bash -c '
       echo "stdout line"
@@ -38,8 +43,10 @@ passthrough)
       printf "%s %s %s\n" "$CMDBENCH_RDMA_ADDR" "$CMDBENCH_RDMA_DEV" "$(ulimit -l)" > sub/env.txt
       printf "%s\n" "$PWD" > sub/pwd.txt
       echo "${LAB_TEST_VAR:-unset}" > sub/hostvar.txt
+      cat "$LAB_ELSEWHERE" > sub/elsewhere.txt 2>&1
       exit 7' > out.txt 2> err.txt
   rc=$?
+  rm -f "$elsewhere"
   show stdout out.txt; show stderr err.txt
   check "exit status 7 passed through (got $rc)" [ "$rc" = 7 ]
   check "stdout holds exactly the command's stdout" [ "$(cat out.txt)" = "stdout line" ]
@@ -54,6 +61,8 @@ passthrough)
   check "memlock is unlimited (${m:-})" [ "${m:-}" = unlimited ]
   check "the command ran in the caller's directory" [ "$(cat sub/pwd.txt)" = "$(pwd -P)" ]
   check "the caller's environment is passed on" [ "$(cat sub/hostvar.txt)" = "from-host-env" ]
+  check "host files under /tmp outside the cwd are visible" \
+    grep -qx "elsewhere on the host" sub/elsewhere.txt
   ;;
 timeout)
   start=$(date +%s)
