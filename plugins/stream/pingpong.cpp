@@ -1,12 +1,17 @@
 // Test "pingpong": rstream's latency/bandwidth ping-pong (spec rstream.md
-// §7-§9), every size on one data connection, with the same bytes on the wire
-// as rstream: per size a 16-byte sync each way, then the timed iterations.
+// §7-§9) with the same bytes on the wire as rstream: per size a 16-byte sync
+// each way, then the timed iterations. suite = "custom": every size on one
+// data connection with the given counts; suite = "rstream": rstream's
+// standard suite, a latency phase then a bandwidth phase, each on its own
+// connection through one listener, so it interoperates with rstream itself.
 #include "rstream_rules.hpp"
 #include "stream_io.hpp"
 #include "stream_tests.hpp"
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace stream {
@@ -31,6 +36,16 @@ const cmdbench_param params[] = {
      "poll for readiness before every send and receive"},
     {sizeof(cmdbench_param), "port", CMDBENCH_PARAM_INT, "0", 0, 65535, 0, 0, nullptr,
      "data port; 0 = ephemeral, announced over the control channel"},
+    {sizeof(cmdbench_param), "suite", CMDBENCH_PARAM_STRING, "\"custom\"", 0, 0, 0, 0,
+     "custom|rstream",
+     "custom: the sizes and counts given, one connection; rstream: rstream's latency phase then "
+     "bandwidth phase (count rule), one connection each"},
+    {sizeof(cmdbench_param), "hint", CMDBENCH_PARAM_STRING, "\"auto\"", 0, 0, 0, 0,
+     "auto|none|latency|bandwidth",
+     "socket hint for the transport in custom suite; auto: latency when transfer_count is 1"},
+    {sizeof(cmdbench_param), "client_bind", CMDBENCH_PARAM_STRING, "\"\"", 0, 0, 0, 0, nullptr,
+     "client: local address to bind, with the data port as the local port (rstream -b); "
+     "empty = none"},
 };
 
 // rstream's verify pattern (§8.4): 8-bit send and receive counters that run
@@ -62,8 +77,8 @@ class Pattern {
 // One side of the ping-pong: the client speaks first, the server answers.
 class Peer {
   public:
-    Peer(DataChannel &channel, std::vector<uint8_t> &buf, bool verify, bool client)
-        : channel_(channel), buf_(buf.data()), verify_(verify), client_(client) {}
+    Peer(DataChannel &channel, std::vector<uint8_t> &buf, Pattern *verify, bool client)
+        : channel_(channel), buf_(buf.data()), pattern_(verify), client_(client) {}
 
     // The untimed sync before each size (§8.1 step 1).
     void sync() { exchange(kSyncBytes, 1); }
@@ -81,22 +96,21 @@ class Peer {
   private:
     void send(size_t size, int64_t count) {
         for (int64_t i = 0; i < count; ++i) {
-            if (verify_) pattern_.fill(buf_, size);
+            if (pattern_) pattern_->fill(buf_, size);
             channel_.send_all(buf_, size);
         }
     }
     void receive(size_t size, int64_t count) {
         for (int64_t i = 0; i < count; ++i) {
             channel_.recv_all(buf_, size);
-            if (verify_) pattern_.check(buf_, size);
+            if (pattern_) pattern_->check(buf_, size);
         }
     }
 
     DataChannel &channel_;
     uint8_t *buf_;
-    bool verify_;
+    Pattern *pattern_; // null without verify; shared by both rstream phases
     bool client_;
-    Pattern pattern_;
 };
 
 struct SizePlan {
@@ -147,36 +161,85 @@ void run_size(const Session &s, Peer &peer, const SizePlan &plan) {
     report_row(s, plan, mark - start, rtt);
 }
 
-Socket open_data_connection(const Session &s, uint16_t port, uint32_t hint) {
-    if (s.is_client()) return connect_to_server(s, learn_port(s, port), hint);
-    Listener listener(s, port, hint);
-    announce_port(s, listener, port);
-    return listener.accept_client();
+// The tests of one connection (a custom run, or one rstream phase).
+struct Phase {
+    uint32_t hint;
+    std::vector<SizePlan> plans;
+};
+
+uint32_t custom_hint(const Session &s, int64_t transfer_count) {
+    const std::string hint = s.param_string("hint");
+    if (hint == "none") return CMDBENCH_HINT_NONE;
+    if (hint == "latency") return CMDBENCH_HINT_LATENCY;
+    if (hint == "bandwidth") return CMDBENCH_HINT_BANDWIDTH;
+    return transfer_count == 1 ? CMDBENCH_HINT_LATENCY : CMDBENCH_HINT_BANDWIDTH;
+}
+
+// rstream's standard suite (§7.1): latency tests of every size, then
+// bandwidth tests of every size, counts by the count rule.
+std::vector<Phase> plan_phases(const Session &s, const std::vector<int64_t> &sizes) {
+    std::vector<Phase> phases;
+    if (s.param_string("suite") == "rstream") {
+        Phase latency{CMDBENCH_HINT_LATENCY, {}}, bandwidth{CMDBENCH_HINT_BANDWIDTH, {}};
+        for (int64_t size : sizes) {
+            latency.plans.push_back({size, 1, rstream_count(size)});
+            bandwidth.plans.push_back({size, rstream_count(size), 1});
+        }
+        phases.push_back(latency);
+        phases.push_back(bandwidth);
+        return phases;
+    }
+    const int64_t iterations = s.param_int("iterations");
+    const int64_t transfer_count = s.param_int("transfer_count");
+    Phase custom{custom_hint(s, transfer_count), {}};
+    for (int64_t size : sizes)
+        custom.plans.push_back({size, transfer_count ? transfer_count : rstream_count(size),
+                                iterations ? iterations : rstream_count(size)});
+    phases.push_back(custom);
+    return phases;
 }
 
 void run_pingpong(Session &s) {
     const std::vector<int64_t> sizes = s.param_int_list("sizes");
-    const int64_t iterations = s.param_int("iterations");
-    const int64_t transfer_count = s.param_int("transfer_count");
     const bool verify = s.param_bool("verify");
     const IoMode mode = read_io_mode(s);
     const auto port = static_cast<uint16_t>(s.param_int("port"));
-    const uint32_t hint = transfer_count == 1 ? CMDBENCH_HINT_LATENCY : CMDBENCH_HINT_BANDWIDTH;
+    const std::vector<Phase> phases = plan_phases(s, sizes);
+    const std::string client_bind = s.param_string("client_bind");
+    size_t total = 0, done = 0;
+    for (const Phase &phase : phases)
+        total += phase.plans.size();
 
     // One work buffer for every size, as rstream.
     const int64_t largest = *std::max_element(sizes.begin(), sizes.end());
     std::vector<uint8_t> buf(std::max<size_t>(static_cast<size_t>(largest), kSyncBytes));
+    // The verify counters run on across phases, as rstream's.
+    Pattern pattern;
 
-    DataChannel channel(s, open_data_connection(s, port, hint), mode);
-    Peer peer(channel, buf, verify, s.is_client());
-    for (size_t i = 0; i < sizes.size(); ++i) {
-        const int64_t size = sizes[i];
-        const SizePlan plan{size, transfer_count ? transfer_count : rstream_count(size),
-                            iterations ? iterations : rstream_count(size)};
-        run_size(s, peer, plan);
-        s.host().progress(s.ctx(), i + 1, sizes.size());
+    // The server keeps one listener for every phase: a client reconnects at
+    // once and must find it (rstream §11).
+    std::unique_ptr<Listener> listener;
+    uint16_t server_port = port;
+    if (s.is_client()) {
+        server_port = learn_port(s, port);
+    } else {
+        listener = std::make_unique<Listener>(s, port, phases.front().hint);
+        announce_port(s, *listener, port);
     }
-    channel.close();
+    for (const Phase &phase : phases) {
+        Socket sock = [&] {
+            if (s.is_client()) return connect_to_server(s, server_port, phase.hint, client_bind);
+            listener->set_hint(phase.hint);
+            return listener->accept_client();
+        }();
+        DataChannel channel(s, std::move(sock), mode);
+        Peer peer(channel, buf, verify ? &pattern : nullptr, s.is_client());
+        for (const SizePlan &plan : phase.plans) {
+            run_size(s, peer, plan);
+            s.host().progress(s.ctx(), ++done, total);
+        }
+        channel.close();
+    }
 }
 
 int run(const cmdbench_run_env *env) {

@@ -155,6 +155,13 @@ std::vector<int64_t> Session::param_int_list(const char *name) const {
     return std::vector<int64_t>(values, values + count);
 }
 
+std::string Session::param_string(const char *name) const {
+    const char *value = nullptr;
+    if (host_->param_string(ctx_, name, &value) != CMDBENCH_OK || !value)
+        fail(std::string("parameter ") + name + ": not available as a string");
+    return value;
+}
+
 void Session::check_stop(const char *what) const {
     if (host_->remaining_ms(ctx_) <= 0)
         throw StreamError{CMDBENCH_ERR_TIMEOUT, std::string(what) + ": timed out"};
@@ -302,13 +309,18 @@ uint16_t learn_port(const Session &s, uint16_t port) {
 
 // ------------------------------------------------------------------- client
 
-Socket connect_to_server(const Session &s, uint16_t port, uint32_t hint) {
+Socket connect_to_server(const Session &s, uint16_t port, uint32_t hint, const std::string &local) {
     Address addr = resolve(s, s.peer_host(), port, false);
     Socket sock = open_socket(s, addr);
     configure(s, sock.fd(), CMDBENCH_SOCK_CLIENT, hint);
     // Non-blocking connect in every mode, so that its wait can be bounded.
     set_nonblocking(s, sock.fd(), true);
     const cmdbench_transport &tp = s.transport();
+    if (!local.empty()) {
+        Address from = resolve(s, local.c_str(), port, true);
+        if (tp.bind(sock.fd(), reinterpret_cast<const sockaddr *>(&from.storage), from.len) != 0)
+            fail_errno("rbind", errno);
+    }
     if (tp.connect(sock.fd(), reinterpret_cast<const sockaddr *>(&addr.storage), addr.len) == 0)
         return sock;
     if (errno != EINPROGRESS && errno != EINTR) fail_errno("rconnect", errno);

@@ -42,6 +42,7 @@ class Session {
     int64_t param_int(const char *name) const;
     double param_double(const char *name) const;
     std::vector<int64_t> param_int_list(const char *name) const;
+    std::string param_string(const char *name) const;
 
     // Throws TIMEOUT or CANCELLED (naming `what`) once the run must stop.
     void check_stop(const char *what) const;
@@ -93,6 +94,9 @@ class Listener {
     // Configure the listener, wait (bounded) for a client, configure the
     // accepted socket.
     Socket accept_client();
+    // The hint for the next accept (rstream reconfigures its one listener
+    // between the latency and the bandwidth phase).
+    void set_hint(uint32_t hint) { hint_ = hint; }
 
   private:
     const Session *session_;
@@ -109,8 +113,10 @@ void announce_port(const Session &session, const Listener &listener, uint16_t po
 uint16_t learn_port(const Session &session, uint16_t port);
 
 // Resolve peer_host:port (transport->resolve or getaddrinfo), create, configure
-// and connect a client socket; the connect wait is bounded.
-Socket connect_to_server(const Session &session, uint16_t port, uint32_t hint);
+// and connect a client socket; the connect wait is bounded. A non-empty
+// `local` is bound first, with the same port (rstream's client -b).
+Socket connect_to_server(const Session &session, uint16_t port, uint32_t hint,
+                         const std::string &local = std::string());
 
 // rstream's IO modes (spec §3, §8.2).
 struct IoMode {

@@ -1,0 +1,188 @@
+// `cmdbench rstream`: loads the plugins, maps rstream's options to the
+// pingpong test's and the transport's parameters, and runs one role.
+#include "rstream_run.hpp"
+
+#include "host_services.hpp"
+#include "interrupt.hpp"
+#include "params.hpp"
+#include "plugin_loader.hpp"
+#include "rstream_table.hpp"
+#include "run_params.hpp"
+#include "test_executor.hpp"
+
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <netdb.h>
+#include <string>
+#include <unistd.h>
+
+namespace rstream_frontend {
+namespace {
+
+constexpr int kExitFailure = 255; // rstream: a failed call returned -1
+constexpr int kExitInterrupted = 130;
+
+// The stream plugin's directory seen from this executable, then the host's
+// default search path (CMDBENCH_PLUGIN_PATH).
+std::vector<std::string> plugin_dirs() {
+    std::vector<std::string> dirs;
+    boost::dll::fs::error_code ec;
+    auto exe = boost::dll::program_location(ec);
+    if (!ec)
+        dirs.push_back(
+            (std::filesystem::path(exe.parent_path().string()) / CMDBENCH_RSTREAM_PLUGIN_RELDIR)
+                .lexically_normal()
+                .string());
+    for (const auto &d : cmdbench::default_plugin_dirs())
+        dirs.push_back(d);
+    return dirs;
+}
+
+// The transport for -T s can be replaced (tests use a fault-injecting one).
+std::string transport_name(const Options &o) {
+    if (!o.sockets) return "rsocket";
+    const char *name = std::getenv("CMDBENCH_RSTREAM_TCP_TRANSPORT");
+    return name && *name ? name : "tcp";
+}
+
+bool declares(const cmdbench_transport *t, const std::string &key) {
+    for (uint32_t i = 0; i < t->param_count; ++i)
+        if (key == t->params[i].name) return true;
+    return false;
+}
+
+std::string int_list(const std::vector<int64_t> &v) {
+    std::string s = "[";
+    for (size_t i = 0; i < v.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(v[i]);
+    return s + "]";
+}
+
+cmdbench::WireParams wire_params(const Options &o, const cmdbench_transport *t) {
+    cmdbench::WireParams w;
+    if (o.custom) {
+        w.emplace_back("suite", "\"custom\"");
+        w.emplace_back("sizes", int_list({o.transfer_size}));
+        w.emplace_back("iterations", std::to_string(o.iterations));
+        w.emplace_back("transfer_count", std::to_string(o.transfer_count));
+        w.emplace_back("hint", "\"none\""); // rstream sets no inline size in custom mode
+    } else {
+        w.emplace_back("suite", "\"rstream\"");
+        w.emplace_back("sizes", int_list(suite_sizes(o.all_sizes)));
+    }
+    w.emplace_back("port", std::to_string(o.port));
+    if (!o.server.empty() && !o.bind.empty()) w.emplace_back("client_bind", "\"" + o.bind + "\"");
+    w.emplace_back("verify", o.verify ? "true" : "false");
+    w.emplace_back("blocking", o.blocking ? "true" : "false");
+    w.emplace_back("async", o.async ? "true" : "false");
+    // Transport parameters, for the ones this transport has.
+    const std::pair<const char *, std::string> tp[] = {
+        {"buffer_size", std::to_string(o.buffer_size ? o.buffer_size : 524288)},
+        {"inline_size", std::to_string(o.inline_size)},
+        {"keepalive", std::to_string(o.keepalive)},
+        {"nodelay", "true"},
+        {"resolver", o.resolve ? "\"rdma\"" : "\"getaddrinfo\""},
+        {"address_format", o.format.empty() ? "\"name\"" : "\"" + o.format + "\""},
+    };
+    for (const auto &[key, value] : tp)
+        if (declares(t, key)) w.emplace_back(key, value);
+    return w;
+}
+
+// rstream resolves before it connects or listens, and a resolver failure is
+// its own exit status (the code modulo 256). Checked up front here for the
+// getaddrinfo path, so the status matches.
+int check_resolvable(const Options &o) {
+    if (o.resolve) return 0; // rdma_getaddrinfo: the transport reports it
+    addrinfo hints{};
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_NUMERICSERV | (o.format == "ip" ? AI_NUMERICHOST : 0);
+    const std::string port = std::to_string(o.port);
+    auto lookup = [&](const std::string &node, bool passive, const char *label) {
+        addrinfo h = hints;
+        if (passive) h.ai_flags |= AI_PASSIVE;
+        addrinfo *res = nullptr;
+        int rc = getaddrinfo(node.empty() ? nullptr : node.c_str(), port.c_str(), &h, &res);
+        if (rc == 0) {
+            freeaddrinfo(res);
+            return 0;
+        }
+        std::printf("%s: %s\n", label, gai_strerror(rc));
+        return rc & 0xff;
+    };
+    if (o.server.empty()) return lookup(o.bind, true, "getaddrinfo");
+    if (int rc = lookup(o.server, false, "getaddrinfo")) return rc;
+    return o.bind.empty() ? 0 : lookup(o.bind, true, "getaddrinfo src_addr");
+}
+
+void report_failure(const std::string &error) {
+    // rstream prints a verify mismatch on stdout, failed calls on stderr.
+    if (error.rfind("data verification failed", 0) == 0)
+        std::printf("%s\n", error.c_str());
+    else
+        std::fprintf(stderr, "%s\n", error.c_str());
+    std::fflush(stdout);
+}
+
+} // namespace
+
+int run_rstream(const Options &o) {
+    // A client given -T f just uses kernel sockets (-T s), as rstream's.
+    if (o.fork && o.server.empty()) {
+        std::fprintf(stderr, "cmdbench rstream: -T f (fork mode) is not supported on the server "
+                             "yet\n");
+        return 1;
+    }
+    const bool client = !o.server.empty();
+    cmdbench::Registry registry;
+    for (const auto &f : cmdbench::load_plugins(registry, plugin_dirs(), false))
+        std::fprintf(stderr, "cmdbench rstream: %s: %s\n", f.file.c_str(), f.reason.c_str());
+    const cmdbench_test *test = registry.find_test("pingpong");
+    const std::string tname = transport_name(o);
+    const cmdbench_transport *transport = registry.find_transport(tname);
+    if (!test || !transport) {
+        std::fprintf(stderr, "cmdbench rstream: %s not found; is the %s plugin installed?\n",
+                     test ? ("transport '" + tname + "'").c_str() : "test 'pingpong'",
+                     test ? tname.c_str() : "stream");
+        return kExitFailure;
+    }
+
+    std::printf("%s", table_header().c_str());
+    std::fflush(stdout);
+    if (int rc = check_resolvable(o)) return rc;
+
+    auto ctx = std::make_shared<cmdbench_ctx>();
+    try {
+        ctx->params = cmdbench::params_from_wire(test, transport, wire_params(o, transport));
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "cmdbench rstream: %s\n", e.what());
+        return kExitFailure;
+    }
+    const std::atomic<bool> &interrupted = cmdbench::install_interrupt_handler();
+    ctx->interrupted = &interrupted;
+    ctx->log_prefix = "cmdbench rstream: ";
+    const bool custom = o.custom;
+    ctx->on_row = [custom](const cmdbench::Row &row) {
+        std::printf("%s", table_row(row, custom ? "custom" : row.name).c_str());
+        std::fflush(stdout);
+    };
+    if (auto skipped = cmdbench::probe_transport(transport, ctx)) {
+        std::fprintf(stderr, "%s\n", skipped->error.c_str());
+        return kExitFailure;
+    }
+    ctx->deadline_ns = cmdbench::monotonic_ns() + uint64_t(o.timeout_s * 1e9);
+    cmdbench::Execution ex = cmdbench::execute_test(
+        test, transport, ctx, client ? CMDBENCH_ROLE_CLIENT : CMDBENCH_ROLE_SERVER,
+        client ? o.server : o.bind);
+    if (ex.status == cmdbench::RunStatus::Ok) return 0;
+    report_failure(ex.error);
+    if (ex.abandoned) {
+        std::fflush(nullptr);
+        _exit(interrupted ? kExitInterrupted : kExitFailure);
+    }
+    return ex.status == cmdbench::RunStatus::Interrupted ? kExitInterrupted : kExitFailure;
+}
+
+} // namespace rstream_frontend

@@ -1,0 +1,16 @@
+// One `cmdbench rstream` process: rstream's options turned into one role of
+// the pingpong test, run in-process without a control channel.
+#ifndef CMDBENCH_RSTREAM_RUN_HPP
+#define CMDBENCH_RSTREAM_RUN_HPP
+
+#include "rstream_options.hpp"
+
+namespace rstream_frontend {
+
+// Runs the test and prints rstream's table; returns rstream's exit status
+// (spec §14, with the documented deviations).
+int run_rstream(const Options &options);
+
+} // namespace rstream_frontend
+
+#endif

@@ -1,0 +1,28 @@
+// Transport "rsocket": the cmdbench_transport table over librdmacm rsockets.
+#ifndef CMDBENCH_RSOCKET_TRANSPORT_HPP
+#define CMDBENCH_RSOCKET_TRANSPORT_HPP
+
+#include <cmdbench/plugin.h>
+#include <cstdint>
+
+namespace rsocket_plugin {
+
+// The static descriptor of transport "rsocket" (lives as long as the plugin).
+const cmdbench_transport &rsocket_transport();
+
+// The transport's declared parameters (rsocket_options.cpp).
+extern const cmdbench_param kParams[];
+extern const uint32_t kParamCount;
+
+// `configure` hook: rstream's set_options() for rsockets (rsocket_options.cpp).
+int configure(cmdbench_ctx *ctx, const cmdbench_host *host, int sock, uint32_t stage,
+              uint32_t hint);
+
+// `resolve` hook: getaddrinfo, or rdma_getaddrinfo for `resolver = "rdma"`
+// and GID addresses (rsocket_resolve.cpp).
+int resolve(cmdbench_ctx *ctx, const cmdbench_host *host, const char *node, const char *service,
+            int passive, sockaddr_storage *addr, socklen_t *addrlen);
+
+} // namespace rsocket_plugin
+
+#endif

@@ -1,0 +1,334 @@
+// End to end: `cmdbench rstream` (the real front end through `cmdbench`)
+// against itself and against Debian's /usr/bin/rstream in -T s mode on real
+// TCP sockets; exit codes, table layout, the no-device skip of transport
+// "rsocket", corruption caught by -T v, and a peer killed mid-run.
+#include "process.hpp"
+
+#include <catch2/catch.hpp>
+#include <csignal>
+#include <fstream>
+#include <netinet/in.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
+
+using nlohmann::json;
+
+namespace {
+
+const char *const kRstream = "/usr/bin/rstream";
+const char *const kHeader =
+    "name      bytes   xfers   iters   total       time     Gb/sec    usec/xfer";
+
+// A TCP port nobody listens on right now.
+std::string free_port() {
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(s, reinterpret_cast<sockaddr *>(&a), sizeof(a));
+    socklen_t len = sizeof(a);
+    getsockname(s, reinterpret_cast<sockaddr *>(&a), &len);
+    close(s);
+    return std::to_string(ntohs(a.sin_port));
+}
+
+std::vector<std::string> cmd(std::vector<std::string> args) {
+    args.insert(args.begin(), {cmdbench_exe(), "rstream"});
+    return args;
+}
+
+std::vector<std::string> deb(std::vector<std::string> args) {
+    args.insert(args.begin(), kRstream);
+    return args;
+}
+
+std::vector<std::string> lines_of(const std::string &text) {
+    std::vector<std::string> out;
+    std::stringstream ss(text);
+    std::string line;
+    while (std::getline(ss, line))
+        out.push_back(line);
+    return out;
+}
+
+// Whitespace-separated fields of a table line.
+std::vector<std::string> fields(const std::string &line) {
+    std::vector<std::string> out;
+    std::stringstream ss(line);
+    std::string f;
+    while (ss >> f)
+        out.push_back(f);
+    return out;
+}
+
+struct Pair {
+    int server_rc, client_rc;
+    std::string server_out, server_err;
+    ProcessResult client;
+};
+
+// Starts `server`, waits until its port listens, runs `client`.
+Pair run_pair(const std::vector<std::string> &server, const std::vector<std::string> &client,
+              const std::string &port, const std::vector<std::string> &env = {},
+              int client_timeout_s = 120) {
+    std::string dir = temp_dir();
+    std::vector<std::string> sargv = server;
+    if (!env.empty()) {
+        sargv.insert(sargv.begin(), env.begin(), env.end());
+        sargv.insert(sargv.begin(), "/usr/bin/env");
+    }
+    pid_t pid = start_process(sargv, dir + "/out", dir + "/err");
+    for (int i = 0; i < 100; ++i) { // bounded: 10 s for the server to listen
+        auto ss = run_process({"/bin/sh", "-c", "ss -Hltn 'sport = :" + port + "'"}, 10);
+        if (!ss.out.empty()) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    Pair p;
+    p.client = run_process(client, client_timeout_s, env);
+    p.client_rc = p.client.exit_code;
+    p.server_rc = wait_process(pid, 60);
+    p.server_out = read_file(dir + "/out");
+    p.server_err = read_file(dir + "/err");
+    return p;
+}
+
+void check_custom_table(const std::string &out, const std::string &bytes, const std::string &xfers,
+                        const std::string &iters) {
+    auto ls = lines_of(out);
+    REQUIRE(ls.size() == 2);
+    CHECK(ls[0] == kHeader);
+    CHECK(ls[0].size() == 74);
+    CHECK(ls[1].size() == 72);
+    auto f = fields(ls[1]);
+    REQUIRE(f.size() == 8);
+    CHECK(f[0] == "custom");
+    CHECK(f[1] == bytes);
+    CHECK(f[2] == xfers);
+    CHECK(f[3] == iters);
+    CHECK(f[5].back() == 's');
+}
+
+} // namespace
+
+TEST_CASE("rstream: usage errors print the usage on stdout and exit 1") {
+    auto r = run_process(cmd({"-T", "x"}));
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out, Catch::StartsWith("usage: cmdbench rstream"));
+    CHECK_THAT(r.err, Catch::Contains("unknown test option 'x'"));
+    r = run_process(cmd({"-I", "abc"}));
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.err, Catch::Contains("-I must be an integer in [1, 1000000000], got 'abc'"));
+    r = run_process(cmd({"-S", "0"}));
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.err, Catch::Contains("-S must be an integer in [1, 1073741824], got '0'"));
+    r = run_process(cmd({"-p", "70000"}));
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.err, Catch::Contains("-p must be a port in [1, 65535]"));
+    r = run_process(cmd({"-q"}));
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out, Catch::Contains("[-T test_option]"));
+}
+
+TEST_CASE("rstream: resolver and connect failures exit as rstream does") {
+    auto port = free_port();
+    auto ours = run_process(cmd({"-T", "s", "-s", "no-such-host.invalid", "-p", port}));
+    auto theirs = run_process(deb({"-T", "s", "-s", "no-such-host.invalid", "-p", port}));
+    CHECK(ours.exit_code == theirs.exit_code);
+    CHECK(ours.exit_code == 254);
+    CHECK(ours.out == theirs.out); // header, then getaddrinfo: ... on stdout
+    ours = run_process(cmd({"-T", "s", "-s", "127.0.0.1", "-p", port}), 30);
+    CHECK(ours.exit_code == 255);
+    CHECK_THAT(ours.err, Catch::Contains("Connection refused"));
+}
+
+TEST_CASE("rstream: without an RDMA device the rsocket path fails fast with one line") {
+    auto r = run_process(cmd({"-s", "127.0.0.1", "-S", "64", "-C", "1"}), 30);
+    CHECK(r.exit_code == 255);
+    CHECK(r.seconds < 10);
+    CHECK(r.err == "no RDMA device: ibv_get_device_list found none; run it in the RDMA lab: "
+                   "tools/rdma-lab -- <your command>\n");
+}
+
+TEST_CASE("rstream -T s: cmdbench against cmdbench, custom run with verify") {
+    auto port = free_port();
+    auto p = run_pair(cmd({"-T", "s", "-T", "v", "-p", port, "-S", "4096", "-C", "100", "-I", "3"}),
+                      cmd({"-T", "s", "-T", "v", "-p", port, "-S", "4096", "-C", "100", "-I", "3",
+                           "-s", "127.0.0.1"}),
+                      port);
+    INFO("client: " << p.client.out << p.client.err << "server: " << p.server_out << p.server_err);
+    CHECK(p.client_rc == 0);
+    CHECK(p.server_rc == 0);
+    check_custom_table(p.client.out, "4k", "100", "3");
+    check_custom_table(p.server_out, "4k", "100", "3");
+}
+
+TEST_CASE("rstream -T s: interoperates with Debian's rstream in both directions") {
+    for (const char *mode : {"n", "b", "a"}) {
+        INFO("-T " << mode);
+        std::vector<std::string> opts = {"-T", "s",    "-T", mode, "-T", "v",
+                                         "-S", "1000", "-C", "50", "-I", "4"};
+        auto port = free_port();
+        auto with = [&](std::vector<std::string> v, bool client) {
+            v.insert(v.end(), opts.begin(), opts.end());
+            v.insert(v.end(), {"-p", port});
+            if (client) v.insert(v.end(), {"-s", "127.0.0.1"});
+            return v;
+        };
+        // Debian server, cmdbench client.
+        auto p = run_pair(deb(with({}, false)), cmd(with({}, true)), port);
+        INFO("client: " << p.client.out << p.client.err << "server: " << p.server_out);
+        CHECK(p.client_rc == 0);
+        CHECK(p.server_rc == 0);
+        check_custom_table(p.client.out, "1000", "50", "4");
+        check_custom_table(p.server_out, "1000", "50", "4");
+        // cmdbench server, Debian client.
+        port = free_port();
+        p = run_pair(cmd(with({}, false)), deb(with({}, true)), port);
+        INFO("client: " << p.client.out << "server: " << p.server_out << p.server_err);
+        CHECK(p.client_rc == 0);
+        CHECK(p.server_rc == 0);
+        check_custom_table(p.client.out, "1000", "50", "4");
+        check_custom_table(p.server_out, "1000", "50", "4");
+    }
+}
+
+// Runs the standard suite (optionally -S all) with cmdbench as client and
+// Debian's rstream as server and compares the two tables row by row.
+static void compare_suite_with_rstream(const std::vector<std::string> &extra, size_t sizes) {
+    auto port = free_port();
+    std::vector<std::string> server = {"-T", "s", "-p", port};
+    server.insert(server.end(), extra.begin(), extra.end());
+    std::vector<std::string> client = server;
+    client.insert(client.end(), {"-s", "127.0.0.1"});
+    auto p = run_pair(deb(server), cmd(client), port, {}, 240);
+    INFO("client: " << p.client.out << p.client.err << "server: " << p.server_out);
+    REQUIRE(p.client_rc == 0);
+    REQUIRE(p.server_rc == 0);
+    auto ours = lines_of(p.client.out), theirs = lines_of(p.server_out);
+    REQUIRE(ours.size() == 1 + 2 * sizes);
+    REQUIRE(theirs.size() == ours.size());
+    CHECK(ours[0] == theirs[0]);
+    for (size_t i = 1; i < ours.size(); ++i) {
+        auto a = fields(ours[i]), b = fields(theirs[i]);
+        REQUIRE(a.size() == 8);
+        REQUIRE(b.size() == 8);
+        for (int c = 0; c < 5; ++c) // name, bytes, xfers, iters, total
+            CHECK(a[c] == b[c]);
+        const std::string suffix = i <= sizes ? "_lat" : "_bw";
+        CHECK_THAT(a[0], Catch::EndsWith(suffix));
+        CHECK(ours[i].size() == theirs[i].size());
+    }
+}
+
+TEST_CASE("rstream -T s: the default suite against Debian's rstream, same rows and columns") {
+    compare_suite_with_rstream({}, 4);
+}
+
+TEST_CASE("rstream -T s -S all: all 33 sizes against Debian's rstream, same rows and columns") {
+    compare_suite_with_rstream({"-S", "all"}, 33);
+}
+
+TEST_CASE("rstream -T s -T v: a corrupted byte is caught and fails with its offset") {
+    auto port = free_port();
+    std::vector<std::string> env = {"CMDBENCH_RSTREAM_TCP_TRANSPORT=tcp-corrupt",
+                                    "CMDBENCH_PLUGIN_PATH=" + std::string(CMDBENCH_BINARY_DIR) +
+                                        "/tests/fixtures/fault"};
+    std::vector<std::string> opts = {"-T", "s",  "-T", "v",  "-S",        "1000",
+                                     "-C", "20", "-p", port, "--timeout", "20"};
+    auto client = opts;
+    client.insert(client.end(), {"-s", "127.0.0.1"});
+    auto p = run_pair(cmd(opts), cmd(client), port, env);
+    INFO("client: " << p.client.out << p.client.err << "server: " << p.server_out << p.server_err);
+    CHECK(p.server_rc == 255);
+    CHECK_THAT(p.server_out, Catch::Contains("data verification failed byte 5000"));
+    CHECK(p.client_rc == 255);
+}
+
+TEST_CASE("rstream -T s: killing the peer mid-run ends the other side with an error") {
+    for (bool kill_server : {true, false}) {
+        INFO((kill_server ? "Debian server killed" : "Debian client killed"));
+        auto port = free_port();
+        std::vector<std::string> opts = {"-T",   "s",  "-S",      "1000", "-C",
+                                         "1000", "-I", "1000000", "-p",   port};
+        auto client = opts;
+        client.insert(client.end(), {"-s", "127.0.0.1"});
+        auto ours = kill_server ? cmd(client) : cmd(opts);
+        auto theirs = kill_server ? deb(opts) : deb(client);
+        ours.insert(ours.end(), {"--timeout", "30"});
+        std::string dir = temp_dir();
+        pid_t peer = -1, self = -1;
+        if (kill_server) {
+            peer = start_process(theirs, dir + "/peer.out", dir + "/peer.err");
+            std::this_thread::sleep_for(std::chrono::milliseconds(500));
+            self = start_process(ours, dir + "/out", dir + "/err");
+        } else {
+            self = start_process(ours, dir + "/out", dir + "/err");
+            std::this_thread::sleep_for(std::chrono::milliseconds(500));
+            peer = start_process(theirs, dir + "/peer.out", dir + "/peer.err");
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+        kill(peer, SIGKILL);
+        wait_process(peer, 10);
+        auto t0 = std::chrono::steady_clock::now();
+        int rc = wait_process(self, 15);
+        double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::string err = read_file(dir + "/err");
+        INFO("stderr: " << err << " stdout: " << read_file(dir + "/out"));
+        CHECK(rc == 255);
+        CHECK(secs < 10);
+        CHECK_THAT(err, Catch::Contains("rrecv") || Catch::Contains("rsend"));
+    }
+}
+
+TEST_CASE("a scenario mixing tcp and rsocket: tcp reports, rsocket is skipped with the reason") {
+    std::string path = temp_dir() + "/mixed.toml";
+    std::ofstream(path) << R"(
+[[run]]
+name = "over-tcp"
+test = "pingpong"
+transport = "tcp"
+sizes = [64]
+iterations = 100
+
+[[run]]
+name = "over-rsocket"
+test = "pingpong"
+transport = "rsocket"
+sizes = [64]
+iterations = 100
+)";
+    for (bool allow : {false, true}) {
+        std::vector<std::string> argv = {cmdbench_exe(), "run", path, "--format", "json"};
+        if (allow) argv.push_back("--allow-skip");
+        auto r = run_process(argv, 60);
+        INFO("stderr: " << r.err);
+        CHECK(r.exit_code == (allow ? 0 : 1));
+        json doc = json::parse(r.out);
+        REQUIRE(doc["runs"].size() == 2);
+        CHECK(doc["runs"][0]["status"] == "ok");
+        CHECK(doc["runs"][0]["rows"].size() == 1);
+        CHECK(doc["runs"][1]["status"] == "skipped");
+        CHECK(doc["runs"][1]["error"] ==
+              "no RDMA device: ibv_get_device_list found none; run it in the RDMA lab: "
+              "tools/rdma-lab -- <your command>");
+    }
+}
+
+TEST_CASE("rstream -T s: a client -b binds its local address with the port of -p") {
+    auto port = free_port();
+    auto p = run_pair(
+        deb({"-T", "s", "-b", "127.0.0.1", "-p", port, "-S", "64", "-C", "10"}),
+        cmd({"-T", "s", "-s", "127.0.0.1", "-b", "127.0.0.2", "-p", port, "-S", "64", "-C", "10"}),
+        port);
+    INFO("client: " << p.client.out << p.client.err << "server: " << p.server_out);
+    CHECK(p.client_rc == 0);
+    CHECK(p.server_rc == 0);
+    check_custom_table(p.client.out, "64", "10", "1");
+    // An address that is not ours cannot be bound: rstream's rbind error.
+    auto r = run_process(cmd({"-T", "s", "-s", "127.0.0.1", "-b", "192.0.2.99", "-p", port}), 30);
+    CHECK(r.exit_code == 255);
+    CHECK_THAT(r.err, Catch::Contains("rbind: Cannot assign requested address"));
+}
