@@ -1,4 +1,5 @@
 // Descriptor and entry point of plugin "tcp-socket".
+#include "sock_steps.hpp"
 #include "tcp_transport.hpp"
 
 #include <cmdbench/plugin.h>
@@ -6,6 +7,7 @@
 namespace {
 
 const cmdbench_transport *const transports[] = {&tcp_socket::tcp_transport()};
+const cmdbench_test *const tests[] = {&tcp_socket::sock_steps_test()};
 
 const cmdbench_plugin plugin = {
     sizeof(cmdbench_plugin),
@@ -16,8 +18,8 @@ const cmdbench_plugin plugin = {
     "Kernel TCP sockets: the baseline transport",
     sizeof(transports) / sizeof(transports[0]),
     transports,
-    0,
-    nullptr,
+    sizeof(tests) / sizeof(tests[0]),
+    tests,
 };
 
 } // namespace

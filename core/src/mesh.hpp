@@ -1,0 +1,76 @@
+// The multi-peer control plane of cmtime's controller/mesh mode (spec
+// cmtime.md §5), on the host's control channel (typed, length-prefixed,
+// versioned messages; never raw structs):
+//  - election: the first peer that can bind the controller address is the
+//    controller; EADDRNOTAVAIL / EADDRINUSE make a leaf;
+//  - the controller accepts P-1 leaves, checks that each runs with the same
+//    terms (version, -P, -c ...) and gives each its index (accept order);
+//  - barriers, gather to the controller and all-gather across the mesh;
+//  - every wait is bounded; a failed or vanished peer is reported to every
+//    survivor as an error naming that peer.
+#pragma once
+#include "control.hpp"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cmdbench {
+
+struct MeshOptions {
+    std::string host;              // controller address (-C)
+    std::string port;              // controller port (-p)
+    int peers = 2;                 // -P, controller included
+    std::string terms;             // "key=value key=value": must match on every peer
+    int timeout_ms = 300000;       // bound of every wait
+    int connect_window_ms = 30000; // how long a leaf retries reaching the controller
+    // Called right after the election, before any peer is waited for.
+    std::function<void(bool controller)> on_elected;
+};
+
+struct MeshError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class Mesh {
+  public:
+    // Elects, connects and checks the terms; throws MeshError.
+    static std::unique_ptr<Mesh> join(const MeshOptions &options);
+    ~Mesh();
+
+    bool controller() const { return controller_; }
+    int index() const { return index_; } // controller 0, leaves 1..P-1 in accept order
+    int peers() const { return peers_; }
+    // "peer 2 (10.0.0.3:41000)" / "the controller (10.0.0.1:7471)".
+    std::string peer_label(int index) const;
+
+    // Returns once every peer reached the barrier `name`.
+    void barrier(const std::string &name);
+    // Controller: every peer's bytes in index order; leaves: empty.
+    std::vector<std::vector<uint8_t>> gather(const std::vector<uint8_t> &mine);
+    // Every peer's bytes in index order, on every peer.
+    std::vector<std::vector<uint8_t>> allgather(const std::vector<uint8_t> &mine);
+    // Tells the other peers that this one failed (best effort, no wait).
+    void abort(const std::string &why);
+
+  private:
+    Mesh() = default;
+    control::Message recv_from(int index, control::MsgType want, const std::string &what);
+    void send_to(int index, const control::Message &m);
+    void send_blob(int index, const std::vector<uint8_t> &bytes);
+    std::vector<uint8_t> recv_blob(int index, const std::string &what);
+    [[noreturn]] void fail_everyone(const std::string &why);
+
+    bool controller_ = false;
+    int index_ = 0;
+    int peers_ = 0;
+    int timeout_ms_ = 0;
+    std::string controller_name_;
+    // Controller: one channel per leaf (slot i-1 = peer i); leaf: the
+    // controller's channel in slot 0.
+    std::vector<std::unique_ptr<control::Channel>> links_;
+    std::vector<std::string> names_; // peer addresses, by index (controller only)
+};
+
+} // namespace cmdbench

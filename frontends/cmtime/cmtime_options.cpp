@@ -1,0 +1,134 @@
+// Parsing and validation of cmtime's options (see cmtime_options.hpp).
+// Upstream parses numbers with atoi and checks almost nothing; the ranges
+// here are the spec's recommended validation (§2, §19 #8).
+#include "cmtime_options.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <getopt.h>
+
+namespace cmtime_frontend {
+namespace {
+
+constexpr int64_t kMaxQpn = (1 << 24) - 1;
+
+int64_t number(const char *opt, const char *text, int64_t lo, int64_t hi,
+               const char *context = "") {
+    char *end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(text, &end, 10);
+    if (errno || end == text || *end != '\0')
+        throw UsageError(std::string(opt) + " must be an integer in [" + std::to_string(lo) + ", " +
+                         std::to_string(hi) + "]" + context + ", got '" + text + "'");
+    if (v < lo || v > hi)
+        throw UsageError(std::string(opt) + " must be in [" + std::to_string(lo) + ", " +
+                         std::to_string(hi) + "]" + context + ", got " + std::to_string(v));
+    return v;
+}
+
+} // namespace
+
+std::string usage_text() {
+    return "usage: cmdbench cmtime [options]\n"
+           "\t -C controller_address (required; the same on every peer)\n"
+           "\t[-b bind_address] or [-B bind_interface] (one of them is required)\n"
+           "\t[-L]             run as a server (listener)\n"
+           "\t[-c connections] per client-server pair (default 100)\n"
+           "\t[-P peers]       clients + servers, controller included (default 2)\n"
+           "\t[-p port_number] controller port (default 7471)\n"
+           "\t[-q base_qpn]    first fake QP number (default 1000)\n"
+           "\t[-n num_threads] worker threads (default 1)\n"
+           "\t[-m mimic_qp_delay_us] simulate QPs with this delay\n"
+           "\t[-r retries]     address/route resolution retries (default 2)\n"
+           "\t[-t timeout_ms]  address/route resolution timeout (default 2000)\n"
+           "\t[-S]             TCP socket baseline (only with -P 2)\n"
+           "\t[--format table|json] output (json: one document from the controller)\n"
+           "\t[--timeout seconds] bound of every wait for a peer (default 300)\n";
+}
+
+Options parse_options(int argc, char **argv) {
+    Options o;
+    bool have_b = false, have_B = false, have_q = false;
+    std::string q_text;
+    static const option longs[] = {{"format", required_argument, nullptr, 'F'},
+                                   {"timeout", required_argument, nullptr, 'T'},
+                                   {"help", no_argument, nullptr, 'h'},
+                                   {nullptr, 0, nullptr, 0}};
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "C:B:b:Lc:P:p:q:n:m:r:t:S", longs, nullptr)) != -1) {
+        switch (c) {
+        case 'C':
+            o.controller = optarg;
+            break;
+        case 'b':
+        case 'B':
+            if (have_b || have_B)
+                throw UsageError("give one of -b or -B, once (a bind address or an interface)");
+            (c == 'b' ? have_b : have_B) = true;
+            (c == 'b' ? o.bind : o.bind_interface) = optarg;
+            break;
+        case 'L':
+            o.server = true;
+            break;
+        case 'c':
+            o.conns = uint32_t(number("-c", optarg, 1, 1000000));
+            break;
+        case 'P':
+            o.peers = int(number("-P", optarg, 2, 1024));
+            break;
+        case 'p':
+            o.port = optarg;
+            number("-p", optarg, 1, 65535);
+            break;
+        case 'q':
+            have_q = true;
+            q_text = optarg;
+            break;
+        case 'n':
+            o.threads = unsigned(number("-n", optarg, 1, 1024));
+            break;
+        case 'm':
+            o.mimic_us = number("-m", optarg, 0, 999999);
+            break;
+        case 'r':
+            o.retries = int(number("-r", optarg, 0, 1000));
+            break;
+        case 't':
+            o.timeout_ms = int(number("-t", optarg, 1, 3600000));
+            break;
+        case 'S':
+            o.sockets = true;
+            break;
+        case 'F':
+            if (std::string(optarg) != "table" && std::string(optarg) != "json")
+                throw UsageError(std::string("--format must be one of table, json (got '") +
+                                 optarg + "')");
+            o.json = std::string(optarg) == "json";
+            break;
+        case 'T':
+            o.wait_s = int(number("--timeout", optarg, 1, 86400));
+            break;
+        case 'h':
+            throw UsageError("");
+        default:
+            throw UsageError(optopt
+                                 ? std::string("unknown option or missing value: -") + char(optopt)
+                                 : std::string("unknown option: ") + argv[optind - 1]);
+        }
+    }
+    if (optind < argc) throw UsageError(std::string("unexpected argument '") + argv[optind] + "'");
+    if (o.controller.empty()) throw UsageError("-C controller_address is required");
+    if (!have_b && !have_B) throw UsageError("one of -b bind_address or -B interface is required");
+    if (o.sockets && o.peers != 2)
+        throw UsageError("-S runs between exactly 2 peers: -P must be 2 with -S, got " +
+                         std::to_string(o.peers));
+    if (have_q)
+        // 0 would mean "real QPs" in the simulated tests (cmtime's quirk).
+        o.base_qpn =
+            uint32_t(number("-q", q_text.c_str(), 1, kMaxQpn, o.mimic_us >= 0 ? " with -m" : ""));
+    return o;
+}
+
+} // namespace cmtime_frontend

@@ -1,0 +1,36 @@
+// cmtime's command line (spec cmtime.md §2) with cmdbench's validation: every
+// bad value is refused with the option and its allowed range.
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace cmtime_frontend {
+
+struct Options {
+    std::string controller;     // -C (required)
+    std::string bind;           // -b
+    std::string bind_interface; // -B
+    bool server = false;        // -L
+    uint32_t conns = 100;       // -c, per client-server pair
+    int peers = 2;              // -P
+    std::string port = "7471";  // -p
+    uint32_t base_qpn = 1000;   // -q
+    unsigned threads = 1;       // -n
+    int64_t mimic_us = -1;      // -m; -1 = off
+    int retries = 2;            // -r
+    int timeout_ms = 2000;      // -t
+    bool sockets = false;       // -S
+    bool json = false;          // --format json
+    int wait_s = 300;           // --timeout: bound of every wait
+};
+
+// A usage error: the message (may be empty) then the usage text, exit 1.
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+Options parse_options(int argc, char **argv);
+std::string usage_text();
+
+} // namespace cmtime_frontend

@@ -1,0 +1,238 @@
+// One cmdbench-cmtime instance (spec cmtime.md §4-§8, §16), on the core's
+// mesh control plane and the shared CM / socket step engines.
+#include "cmtime_run.hpp"
+
+#include "cm_engine.hpp"
+#include "cm_steps_setup.hpp"
+#include "cmtime_bind.hpp"
+#include "cmtime_report.hpp"
+#include "mesh.hpp"
+#include "sock_engine.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+
+namespace cmtime_frontend {
+namespace {
+
+constexpr uint64_t kMaxQpn = (1u << 24) - 1;
+
+// Progress lines and tables on stdout; nothing but the controller's JSON
+// document with --format json.
+class Console {
+  public:
+    explicit Console(bool quiet) : quiet_(quiet) {}
+    void line(const std::string &text) {
+        if (quiet_) return;
+        std::lock_guard<std::mutex> lock(mu_);
+        std::printf("%s\n", text.c_str());
+        std::fflush(stdout);
+    }
+    void text(const std::string &text) {
+        if (quiet_) return;
+        std::lock_guard<std::mutex> lock(mu_);
+        std::fputs(text.c_str(), stdout);
+        std::fflush(stdout);
+    }
+
+  private:
+    bool quiet_;
+    std::mutex mu_;
+};
+
+struct Instance {
+    const Options &o;
+    cmdbench::Mesh &mesh;
+    Console &console;
+    uint64_t deadline_ns;
+    std::vector<MeshTest> tests;
+
+    void check_stop(const char *what) const {
+        if (cmtime::now_ns() > deadline_ns)
+            throw std::runtime_error(std::string(what) + ": timed out after " +
+                                     std::to_string(o.wait_s) + " s (--timeout)");
+    }
+
+    // Own table as cmtime prints it, then every peer's figures to the
+    // controller, which prints the mesh's aggregated tables.
+    void publish(const std::string &name, const cmtime::StepReport &mine) {
+        console.text(cmtime::format_table(mine));
+        std::vector<uint8_t> blob = cmtime::encode_report(mine);
+        blob.insert(blob.begin(), uint8_t(o.server ? 1 : 0));
+        const auto all = mesh.gather(blob);
+        if (!mesh.controller()) return;
+        MeshTest test{name, {}};
+        for (size_t i = 0; i < all.size(); ++i) {
+            if (all[i].empty()) throw std::runtime_error("empty result from a peer");
+            test.peers.push_back(
+                {int(i), all[i][0] != 0,
+                 cmtime::decode_report(std::vector<uint8_t>(all[i].begin() + 1, all[i].end()))});
+        }
+        console.text(format_mesh(test));
+        tests.push_back(std::move(test));
+    }
+};
+
+void run_rdma(Instance &in, const BindAddress &bind) {
+    const Options &o = in.o;
+    cmtime::EngineConfig config;
+    config.threads = o.threads;
+    config.retries = o.retries;
+    config.timeout_ms = o.timeout_ms;
+    config.have_bind = true;
+    config.bind = bind.addr;
+    cmtime::EngineHooks hooks;
+    hooks.barrier = [&in](int v) { in.mesh.barrier("cmtime " + std::to_string(v)); };
+    hooks.check_stop = [&in](const char *what) { in.check_stop(what); };
+    hooks.progress = [&in](const std::string &line) { in.console.line(line); };
+    cmtime::CmEngine engine(config, hooks);
+
+    // Peer records (§5.3): servers publish their CM listener, port included.
+    cmtime::PeerSetup mine;
+    mine.server = o.server;
+    mine.count = o.conns;
+    mine.base_qpn = o.base_qpn;
+    if (o.server) mine.listen = engine.listen();
+    std::vector<cmtime::PeerSetup> table;
+    for (const auto &blob : in.mesh.allgather(cmtime::encode_setup(mine)))
+        table.push_back(cmtime::decode_setup(blob));
+    std::vector<sockaddr_storage> listeners;
+    for (const auto &p : table)
+        if (p.server) listeners.push_back(p.listen);
+    const uint64_t L = listeners.size(), C = table.size() - L, P = table.size();
+    if (L == P) throw std::runtime_error("cannot have all listeners");
+    if (L == 0) throw std::runtime_error("need at least 1 listener");
+    const uint64_t n = o.server ? uint64_t(o.conns) * C : uint64_t(o.conns) * L;
+
+    // Peers share devices in the lab: each announces its own fake QP range,
+    // or the CM rejects one end as stale (spec appendix).
+    const uint64_t span = uint64_t(o.conns) * std::max(L, C);
+    if (o.base_qpn + P * span > kMaxQpn)
+        throw std::runtime_error("-q + -P x -c x max(clients, servers) must stay below 2^24 (" +
+                                 std::to_string(kMaxQpn) + "), got " +
+                                 std::to_string(o.base_qpn + P * span));
+    const uint32_t base = uint32_t(o.base_qpn + uint64_t(in.mesh.index()) * span);
+
+    std::vector<sockaddr_storage> targets;
+    for (uint64_t i = 0; i < (o.server ? 0 : n); ++i)
+        targets.push_back(listeners[i % L]);
+    auto iteration = [&](uint64_t count, cmtime::QpMode mode) {
+        if (o.server) return engine.run_server(count, mode);
+        return engine.run_client(
+            std::vector<sockaddr_storage>(targets.begin(), targets.begin() + long(count)), mode);
+    };
+    const char *verb = o.server ? "Accept" : "Connect";
+
+    in.console.line(o.server ? "Server warmup" : "Client warmup");
+    iteration(o.server ? C : L, cmtime::QpMode{});
+
+    cmtime::QpMode main_mode;
+    if (o.mimic_us >= 0) {
+        main_mode = {base, uint32_t(o.mimic_us)};
+        in.console.line(std::string(verb) + " (" + std::to_string(n) +
+                        ") simulated QPs test (delay " + std::to_string(o.mimic_us) + " us)");
+    } else {
+        in.console.line(std::string(verb) + " (" + std::to_string(n) + ") QPs test");
+    }
+    cmtime::StepReport main_report = iteration(n, main_mode);
+    main_report.threads = o.threads;
+    in.publish("main", main_report);
+
+    if (P == 2) {
+        in.console.line(std::string(verb) + " (" + std::to_string(n) + ") test - no QPs");
+        cmtime::StepReport noqp = iteration(n, cmtime::QpMode{base, 0});
+        noqp.threads = o.threads;
+        in.publish("no-qp", noqp);
+    }
+}
+
+void run_sockets(Instance &in, const BindAddress &bind) {
+    const Options &o = in.o;
+    cmtime::ensure_fd_limit(o.conns);
+    cmtime::SockHooks hooks;
+    hooks.check_stop = [&in](const char *what) { in.check_stop(what); };
+    hooks.remaining_ms = [&in] {
+        const uint64_t now = cmtime::now_ns();
+        return int64_t(now < in.deadline_ns ? (in.deadline_ns - now) / 1000000 : 0);
+    };
+    hooks.connected_barrier = [&in] { in.mesh.barrier("sockets connected"); };
+    cmtime::StepReport report;
+    if (o.server) {
+        in.console.line("Server baseline socket setup");
+        socklen_t len = 0;
+        const sockaddr_storage addr = cmtime::resolve_tcp(bind.text.c_str(), o.port, true, len);
+        const int listener = cmtime::sock_listen(addr, len, o.conns);
+        // cmtime does not order the server's listen before the connects.
+        in.mesh.barrier("sockets listening");
+        in.console.line("Accept sockets");
+        report = cmtime::sock_server(listener, o.conns, hooks);
+        in.console.line("Closing sockets");
+        in.console.line("Server baseline socket results:");
+    } else {
+        in.console.line("Client baseline socket setup");
+        socklen_t len = 0;
+        // As cmtime: the client connects to the controller address.
+        const sockaddr_storage target =
+            cmtime::resolve_tcp(o.controller.c_str(), o.port, false, len);
+        cmtime::SockClientConfig config;
+        config.count = o.conns;
+        config.threads = o.threads;
+        in.mesh.barrier("sockets listening");
+        in.console.line("Creating sockets");
+        in.console.line("Connecting sockets");
+        report = cmtime::sock_client(config, target, len, hooks);
+        in.console.line("Closing sockets");
+        in.console.line("Client baseline socket results:");
+    }
+    report.threads = o.threads;
+    in.publish("sockets", report);
+}
+
+} // namespace
+
+int run_cmtime(const Options &o) {
+    if (!o.sockets) {
+        const std::string problem = cmtime::rdma_device_problem();
+        if (!problem.empty()) {
+            std::fprintf(stderr,
+                         "cmdbench cmtime: No RDMA devices were detected (%s); run it in the "
+                         "RDMA lab: tools/rdma-lab -- cmdbench cmtime ...\n",
+                         problem.c_str());
+            return 1;
+        }
+    }
+    const BindAddress bind = bind_address(o);
+    cmdbench::MeshOptions mo;
+    mo.host = o.controller;
+    mo.port = o.port;
+    mo.peers = o.peers;
+    mo.terms = "version=1 -P=" + std::to_string(o.peers) + " -c=" + std::to_string(o.conns) +
+               " -S=" + (o.sockets ? "on" : "off");
+    mo.timeout_ms = o.wait_s * 1000;
+    mo.connect_window_ms = std::min(30000, mo.timeout_ms);
+    Console console(o.json);
+    const uint64_t deadline = cmtime::now_ns() + uint64_t(o.wait_s) * 1000000000ull;
+    mo.on_elected = [&console](bool controller) {
+        if (controller) console.line("Running as OOB root");
+    };
+    std::unique_ptr<cmdbench::Mesh> mesh = cmdbench::Mesh::join(mo);
+    Instance in{o, *mesh, console, deadline, {}};
+    try {
+        if (o.sockets)
+            run_sockets(in, bind);
+        else
+            run_rdma(in, bind);
+    } catch (const cmdbench::MeshError &) {
+        throw; // the mesh has told everyone
+    } catch (const std::exception &e) {
+        mesh->abort(mesh->peer_label(mesh->index()) + " failed: " + e.what());
+        throw;
+    }
+    if (o.json && mesh->controller()) std::fputs(format_json(in.tests, o.peers).c_str(), stdout);
+    return 0;
+}
+
+} // namespace cmtime_frontend

@@ -1,0 +1,208 @@
+// CmEngine: set-up, the CM event thread and bounded waits (spec cmtime.md §3,
+// §9).
+#include "cm_engine.hpp"
+
+#include "cm_engine_state.hpp"
+#include "cm_steps_setup.hpp"
+
+#include <fcntl.h>
+#include <infiniband/verbs.h>
+#include <poll.h>
+
+namespace cmtime {
+
+std::string rdma_device_problem() {
+    int n = 0;
+    ibv_device **list = ibv_get_device_list(&n);
+    if (!list) return std::string("no RDMA device: ibv_get_device_list: ") + std::strerror(errno);
+    ibv_free_device_list(list);
+    if (n == 0) return "no RDMA device: ibv_get_device_list found none";
+    return std::string();
+}
+
+CmEngine::CmEngine(const EngineConfig &config, EngineHooks hooks)
+    : config_(config), hooks_(std::move(hooks)) {
+    channel_ = rdma_create_event_channel();
+    if (!channel_) fail_call("rdma_create_event_channel");
+    // Non-blocking, so the event thread can notice the end of the run.
+    const int flags = fcntl(channel_->fd, F_GETFL);
+    if (flags < 0 || fcntl(channel_->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+        rdma_destroy_event_channel(channel_);
+        fail_call("fcntl O_NONBLOCK on the CM event channel");
+    }
+    queue_ = std::make_unique<WorkQueue>(config_.threads);
+    events_ = std::thread([this] { event_loop(); });
+}
+
+CmEngine::~CmEngine() {
+    // The event thread first (it queues work), then the workers: after that
+    // nothing touches the ids any more.
+    stopping_ = true;
+    events_.join();
+    queue_.reset();
+    if (it_) destroy_all();
+    if (listen_id_) rdma_destroy_id(listen_id_);
+    if (cq_) ibv_destroy_cq(cq_);
+    if (pd_) ibv_dealloc_pd(pd_);
+    rdma_destroy_event_channel(channel_);
+}
+
+void CmEngine::fatal(const std::string &why) {
+    std::lock_guard<std::mutex> lock(fatal_mu_);
+    if (!failed_) fatal_ = why;
+    failed_ = true;
+}
+
+void CmEngine::say(const char *line) {
+    if (hooks_.progress) hooks_.progress(line);
+}
+
+void CmEngine::wait(std::atomic<uint64_t> &done, uint64_t want, const char *what,
+                    const std::function<void()> &also) {
+    wait_count(done, want, [&] {
+        if (also) also();
+        if (failed_) {
+            std::lock_guard<std::mutex> lock(fatal_mu_);
+            throw std::runtime_error(fatal_);
+        }
+        if (queue_->failed()) throw std::runtime_error(queue_->failure());
+        hooks_.check_stop(what);
+    });
+}
+
+sockaddr_storage CmEngine::listen() {
+    if (rdma_create_id(channel_, &listen_id_, nullptr, RDMA_PS_TCP)) fail_call("rdma_create_id");
+    sockaddr_storage any{};
+    any.ss_family = AF_INET;
+    sockaddr *addr = reinterpret_cast<sockaddr *>(config_.have_bind ? &config_.bind : &any);
+    if (rdma_bind_addr(listen_id_, addr)) fail_call("rdma_bind_addr");
+    // Backlog 0: the kernel uses its maximum (net.rdma_ucm.max_backlog).
+    if (rdma_listen(listen_id_, 0)) fail_call("rdma_listen");
+    sockaddr_storage bound{};
+    const sockaddr *src = rdma_get_local_addr(listen_id_);
+    std::memcpy(&bound, src,
+                src->sa_family == AF_INET6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in));
+    return bound;
+}
+
+void CmEngine::event_loop() {
+    while (!stopping_) {
+        pollfd p{channel_->fd, POLLIN, 0};
+        const int n = poll(&p, 1, 50);
+        if (n <= 0) continue;
+        for (;;) {
+            rdma_cm_event *event = nullptr;
+            if (rdma_get_cm_event(channel_, &event)) {
+                if (errno != EAGAIN && errno != EINTR)
+                    fatal(std::string("rdma_get_cm_event: ") + std::strerror(errno));
+                break;
+            }
+            try {
+                handle_event(event);
+            } catch (const std::exception &e) {
+                fatal(e.what());
+            }
+            rdma_ack_cm_event(event);
+        }
+    }
+}
+
+void CmEngine::handle_event(rdma_cm_event *event) {
+    Iteration *it = live_.load();
+    Conn *c = event->id ? static_cast<Conn *>(event->id->context) : nullptr;
+    auto name = [&] { return std::string(rdma_event_str(event->event)); };
+    if (!it && event->event != RDMA_CM_EVENT_TIMEWAIT_EXIT &&
+        event->event != RDMA_CM_EVENT_DISCONNECTED) {
+        // Nothing is running (a stale connection request from a peer that
+        // was still retrying): refuse politely.
+        if (event->event == RDMA_CM_EVENT_CONNECT_REQUEST) rdma_reject(event->id, nullptr, 0);
+        return;
+    }
+    switch (event->event) {
+    case RDMA_CM_EVENT_ADDR_RESOLVED:
+        it->t(*c, kResolveAddr).finish();
+        it->completed[kResolveAddr]++;
+        break;
+    case RDMA_CM_EVENT_ROUTE_RESOLVED:
+        it->t(*c, kResolveRoute).finish();
+        it->completed[kResolveRoute]++;
+        break;
+    case RDMA_CM_EVENT_ADDR_ERROR:
+        retry_or_fail(*c, event, true);
+        break;
+    case RDMA_CM_EVENT_ROUTE_ERROR:
+        retry_or_fail(*c, event, false);
+        break;
+    case RDMA_CM_EVENT_CONNECT_REQUEST:
+        on_connect_request(event->id);
+        break;
+    case RDMA_CM_EVENT_CONNECT_RESPONSE:
+        queue_->push([this, c] { connect_response(*c); });
+        break;
+    case RDMA_CM_EVENT_ESTABLISHED:
+        if (it->completed[kConnect].fetch_add(1) + 1 == it->conns)
+            it->times.total[kConnect].finish();
+        break;
+    case RDMA_CM_EVENT_DISCONNECTED:
+        if (!it || !c || !listen_id_) break; // the client ignores them
+        if (it->disconnect_events.fetch_add(1) == 0) {
+            it->times.total[kDisconnect].begin();
+            say("\tDisconnecting");
+        }
+        queue_->push([this, c] { server_disconnect(*c); });
+        break;
+    case RDMA_CM_EVENT_TIMEWAIT_EXIT:
+        break;
+    case RDMA_CM_EVENT_CONNECT_ERROR:
+    case RDMA_CM_EVENT_UNREACHABLE:
+    case RDMA_CM_EVENT_REJECTED:
+        // Name the peer: the server this connection was going to.
+        fatal("event: " + name() + ", error: " + std::to_string(event->status) +
+              (c && c->target ? " (connection to the server at " + address_text(*c->target) + ")"
+                              : std::string()));
+        break;
+    default:
+        fatal("Unhandled event: " + std::to_string(int(event->event)) + " (" + name() + ")");
+    }
+}
+
+void CmEngine::on_connect_request(rdma_cm_id *id) {
+    Iteration &it = *live_.load();
+    const uint64_t slot = it.next_slot.fetch_add(1);
+    if (slot >= it.conns) {
+        // cmtime writes past its table here (§8); a surplus means the peers
+        // disagree on the connection count.
+        rdma_reject(id, nullptr, 0);
+        fatal("more connection requests than the " + std::to_string(it.conns) +
+              " expected: do all peers use the same connection count and peer count?");
+        return;
+    }
+    if (slot == 0) {
+        it.times.total[kConnect].begin();
+        say("\tAccepting");
+    }
+    Conn &c = it.conn[slot];
+    c.id = id;
+    id->context = &c;
+    queue_->push([this, &c] { accept(c); });
+}
+
+void CmEngine::retry_or_fail(Conn &c, rdma_cm_event *event, bool addr) {
+    // cmtime retries the address towards an empty destination, so its first
+    // ADDR_ERROR is fatal; we retry towards the connection's real target.
+    if (c.retries.fetch_sub(1) > 0) {
+        const int rc =
+            addr ? rdma_resolve_addr(
+                       c.id,
+                       config_.have_bind ? reinterpret_cast<sockaddr *>(&config_.bind) : nullptr,
+                       reinterpret_cast<sockaddr *>(const_cast<sockaddr_storage *>(c.target)),
+                       config_.timeout_ms)
+                 : rdma_resolve_route(c.id, config_.timeout_ms);
+        if (rc == 0) return;
+    }
+    fatal(std::string(addr ? "RDMA_CM_EVENT_ADDR_ERROR" : "RDMA_CM_EVENT_ROUTE_ERROR") +
+          ", error: " + std::to_string(event->status) + " (after " +
+          std::to_string(config_.retries) + " retries)");
+}
+
+} // namespace cmtime

@@ -1,0 +1,112 @@
+// The RDMA CM side of cmtime (spec cmtime.md §3, §6-§9, §12-§15): one event
+// channel with its event thread, a work queue, the per-connection state and
+// one iteration of the client or server steps. Knows nothing of the host
+// ABI: the caller supplies the barriers and the stop check (deadline,
+// cancel), so cm-steps and the cmdbench-cmtime front end share it.
+#pragma once
+#include "step_table.hpp"
+#include "work_queue.hpp"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <rdma/rdma_cma.h>
+#include <string>
+#include <sys/socket.h>
+#include <thread>
+#include <vector>
+
+namespace cmtime {
+
+struct EngineConfig {
+    unsigned threads = 1;    // -n
+    int retries = 2;         // -r
+    int timeout_ms = 2000;   // -t
+    bool have_bind = false;  // -b / bind_address given
+    sockaddr_storage bind{}; // port 0
+    // How long the server waits for all DISCONNECTED events before it
+    // disconnects the rest itself (cmtime: 60 s; §15).
+    int disconnect_guard_ms = 60000;
+};
+
+// What one iteration uses for QPs: real ones (fake_qpn == 0), or simulated
+// ones announcing fake_qpn, fake_qpn+1, ... with a sleep of `delay_us` for
+// every QP create/modify (§12).
+struct QpMode {
+    uint32_t fake_qpn = 0;
+    uint32_t delay_us = 0;
+};
+
+// The caller's side of a run: step barriers with cmtime's values (0, 7, 12,
+// 14), and a check that throws once the run must stop.
+struct EngineHooks {
+    std::function<void(int value)> barrier;
+    std::function<void(const char *what)> check_stop;
+    std::function<void(const std::string &line)> progress; // may be empty
+};
+
+class CmEngine {
+  public:
+    CmEngine(const EngineConfig &config, EngineHooks hooks);
+    ~CmEngine();
+    CmEngine(const CmEngine &) = delete;
+    CmEngine &operator=(const CmEngine &) = delete;
+
+    // Server: create, bind and listen on the listening id (port 0 = dynamic).
+    // Returns the bound address with the kernel's port.
+    sockaddr_storage listen();
+
+    // One client iteration: `targets[c]` is conn c's server address.
+    StepReport run_client(const std::vector<sockaddr_storage> &targets, QpMode mode);
+    // One server iteration accepting `conns` connections.
+    StepReport run_server(uint64_t conns, QpMode mode);
+
+  private:
+    struct Conn;
+    struct Iteration;
+
+    void event_loop();
+    void handle_event(rdma_cm_event *event);
+    void on_connect_request(rdma_cm_id *id);
+    void retry_or_fail(Conn &c, rdma_cm_event *event, bool addr);
+
+    void resolve_addr(Conn &c);
+    void resolve_route(Conn &c);
+    void create_qp(Conn &c);
+    void modify_qp(Conn &c, int state, int attr_step, int modify_step);
+    void connect_response(Conn &c);
+    void accept(Conn &c);
+    void client_disconnect(Conn &c);
+    void server_disconnect(Conn &c);
+    void destroy_all();
+    rdma_conn_param conn_param(Conn &c);
+
+    void fatal(const std::string &why);
+    // `also` (may be empty) runs with every stop check.
+    void wait(std::atomic<uint64_t> &done, uint64_t want, const char *what,
+              const std::function<void()> &also = {});
+    void say(const char *line);
+
+    EngineConfig config_;
+    EngineHooks hooks_;
+    rdma_event_channel *channel_ = nullptr;
+    rdma_cm_id *listen_id_ = nullptr;
+    std::unique_ptr<Iteration> it_;          // owned by the main thread
+    std::atomic<Iteration *> live_{nullptr}; // what the event thread sees
+    std::mutex verbs_mu_;
+    ibv_pd *pd_ = nullptr;
+    ibv_cq *cq_ = nullptr;
+    ibv_context *verbs_ = nullptr;
+    std::mutex fatal_mu_;
+    std::string fatal_;
+    std::atomic<bool> failed_{false};
+    std::atomic<bool> stopping_{false};
+    std::unique_ptr<WorkQueue> queue_;
+    std::thread events_;
+};
+
+// "no RDMA device" when ibv_get_device_list finds none, else empty.
+std::string rdma_device_problem();
+
+} // namespace cmtime

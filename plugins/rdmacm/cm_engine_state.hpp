@@ -1,0 +1,45 @@
+// Private state of CmEngine: one connection slot and one test iteration.
+#pragma once
+#include "cm_engine.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+namespace cmtime {
+
+struct CmEngine::Conn {
+    size_t index = 0;
+    rdma_cm_id *id = nullptr;
+    ibv_qp *qp = nullptr;
+    const sockaddr_storage *target = nullptr; // client: its server
+    std::atomic<int> retries{0};
+    std::atomic<bool> server_disconnected{false};
+};
+
+struct CmEngine::Iteration {
+    Iteration(uint64_t n, QpMode m) : conns(n), mode(m), times(n), conn(new Conn[n]) {
+        for (uint64_t i = 0; i < n; ++i)
+            conn[i].index = i;
+        next_qpn.store(m.fake_qpn);
+    }
+    Interval &t(const Conn &c, int step) { return times.conn[c.index].step[step]; }
+
+    uint64_t conns;
+    QpMode mode;
+    StepTimes times;
+    std::unique_ptr<Conn[]> conn;
+    std::atomic<uint64_t> completed[kStepCount] = {};
+    std::atomic<uint64_t> next_slot{0};         // server: requests seen
+    std::atomic<uint64_t> disconnect_events{0}; // server: DISCONNECTED seen
+    std::atomic<uint32_t> next_qpn{0};
+    std::atomic<bool> accepting{false};
+};
+
+// "<call>: <strerror(errno)>", thrown as a runtime_error.
+[[noreturn]] inline void fail_call(const char *call) {
+    char buf[128];
+    throw std::runtime_error(std::string(call) + ": " + strerror_r(errno, buf, sizeof buf));
+}
+
+} // namespace cmtime

@@ -1,0 +1,221 @@
+// Test "cm-steps": cmtime's RDMA CM step timing for one client and one
+// server (spec cmtime.md §6-§15). The peers swap a set-up message (count,
+// version, the server's dynamic CM port), run the warm-up, the main test and
+// optionally the no-QP test in step through the host's barriers, and the
+// server's figures travel to the client, which reports both tables.
+#include "cm_steps.hpp"
+
+#include "cm_engine.hpp"
+#include "cm_steps_setup.hpp"
+#include "step_host.hpp"
+
+#include <cstring>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <rdma/rdma_cma.h>
+
+namespace cmtime {
+namespace {
+
+constexpr int64_t kMaxCount = 1000000;
+constexpr int64_t kMaxQpn = (1 << 24) - 1;
+
+const cmdbench_param params[] = {
+    {sizeof(cmdbench_param), "count", CMDBENCH_PARAM_INT, "100", 1, kMaxCount, 0, 0, nullptr,
+     "connections from the client to the server (cmtime -c)"},
+    {sizeof(cmdbench_param), "threads", CMDBENCH_PARAM_INT, "1", 1, 1024, 0, 0, nullptr,
+     "worker threads (cmtime -n)"},
+    {sizeof(cmdbench_param), "bind_address", CMDBENCH_PARAM_STRING, "\"\"", 0, 0, 0, 0, nullptr,
+     "local RDMA address for every CM bind (cmtime -b); \"\" = the server's --bind, no client "
+     "bind"},
+    {sizeof(cmdbench_param), "retries", CMDBENCH_PARAM_INT, "2", 0, 1000, 0, 0, nullptr,
+     "re-attempts after an address or route resolution error (cmtime -r)"},
+    {sizeof(cmdbench_param), "timeout_ms", CMDBENCH_PARAM_INT, "2000", 1, 3600000, 0, 0, nullptr,
+     "timeout of each address/route resolution request, ms (cmtime -t)"},
+    {sizeof(cmdbench_param), "mimic_delay_us", CMDBENCH_PARAM_INT, "-1", -1, 999999, 0, 0, nullptr,
+     "simulate QPs in the main test with this delay per create/modify, us (cmtime -m); -1 = real "
+     "QPs"},
+    {sizeof(cmdbench_param), "base_qpn", CMDBENCH_PARAM_INT, "1000", 1, kMaxQpn, 0, 0, nullptr,
+     "first fake QP number (cmtime -q); the server counts from base_qpn + count"},
+    {sizeof(cmdbench_param), "no_qp_test", CMDBENCH_PARAM_BOOL, "false", 0, 0, 0, 0, nullptr,
+     "also run cmtime's no-QP test (rows prefixed \"no-qp \")"},
+};
+
+struct Params {
+    uint64_t count;
+    EngineConfig engine;
+    int64_t mimic_delay_us;
+    uint32_t base_qpn;
+    bool no_qp_test;
+};
+
+int64_t int_param(const cmdbench_run_env &env, const char *name) {
+    int64_t v = 0;
+    if (env.host->param_int(env.ctx, name, &v) != CMDBENCH_OK)
+        throw RunError(CMDBENCH_ERR, std::string("cm-steps: parameter ") + name + " unavailable");
+    return v;
+}
+
+// First address of node:port from rdma_getaddrinfo-compatible resolution.
+sockaddr_storage resolve(const char *node, uint16_t port, bool passive) {
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = passive ? AI_PASSIVE : 0;
+    addrinfo *found = nullptr;
+    const std::string service = std::to_string(port);
+    const int rc = getaddrinfo(node, service.c_str(), &hints, &found);
+    if (rc != 0)
+        throw RunError(CMDBENCH_ERR, std::string("getaddrinfo ") + node + ": " + gai_strerror(rc));
+    sockaddr_storage addr{};
+    std::memcpy(&addr, found->ai_addr, found->ai_addrlen);
+    freeaddrinfo(found);
+    return addr;
+}
+
+Params read_params(const cmdbench_run_env &env) {
+    Params p{};
+    p.count = uint64_t(int_param(env, "count"));
+    p.engine.threads = unsigned(int_param(env, "threads"));
+    p.engine.retries = int(int_param(env, "retries"));
+    p.engine.timeout_ms = int(int_param(env, "timeout_ms"));
+    p.mimic_delay_us = int_param(env, "mimic_delay_us");
+    p.base_qpn = uint32_t(int_param(env, "base_qpn"));
+    int no_qp = 0;
+    const char *bind = nullptr;
+    if (env.host->param_bool(env.ctx, "no_qp_test", &no_qp) != CMDBENCH_OK ||
+        env.host->param_string(env.ctx, "bind_address", &bind) != CMDBENCH_OK)
+        throw RunError(CMDBENCH_ERR, "cm-steps: parameters unavailable");
+    p.no_qp_test = no_qp != 0;
+    std::string where = bind ? bind : "";
+    // The server falls back to its --bind address (the run's peer_host).
+    if (where.empty() && env.role == CMDBENCH_ROLE_SERVER && env.peer_host) where = env.peer_host;
+    if (!where.empty()) {
+        p.engine.have_bind = true;
+        p.engine.bind = resolve(where.c_str(), 0, true);
+    }
+    // Both peers share one device in the lab: disjoint fake QP ranges, or
+    // the CM rejects the second end as stale (spec appendix).
+    if (p.base_qpn + 2 * p.count > uint64_t(kMaxQpn))
+        throw RunError(CMDBENCH_ERR, "cm-steps: base_qpn + 2 * count must stay below 2^24 (" +
+                                         std::to_string(kMaxQpn) +
+                                         "), got base_qpn = " + std::to_string(p.base_qpn) +
+                                         ", count = " + std::to_string(p.count));
+    return p;
+}
+
+void barrier(const cmdbench_run_env &env, int value) {
+    const std::string name = "cm-steps " + std::to_string(value);
+    const int status = env.host->barrier(env.ctx, name.c_str());
+    if (status != CMDBENCH_OK)
+        throw RunError(status, "cm-steps: barrier " + std::to_string(value) + " with the " +
+                                   (env.role == CMDBENCH_ROLE_CLIENT ? "server" : "client") +
+                                   " failed");
+}
+
+PeerSetup swap_setup(const cmdbench_run_env &env, const PeerSetup &mine) {
+    const std::vector<uint8_t> theirs = swap_blob(env, encode_setup(mine), "cm-steps: set-up");
+    PeerSetup peer;
+    try {
+        peer = decode_setup(theirs);
+    } catch (const std::exception &e) {
+        throw RunError(CMDBENCH_ERR, std::string("cm-steps: set-up: ") + e.what());
+    }
+    const char *who = mine.server ? "the client" : "the server";
+    if (peer.version != mine.version)
+        throw RunError(CMDBENCH_ERR, std::string("cm-steps: ") + who + " speaks set-up version " +
+                                         std::to_string(peer.version) + ", we speak " +
+                                         std::to_string(mine.version));
+    if (peer.server == mine.server)
+        throw RunError(CMDBENCH_ERR, std::string("cm-steps: both peers are ") +
+                                         (mine.server ? "servers" : "clients"));
+    if (peer.count != mine.count)
+        throw RunError(CMDBENCH_ERR, std::string("cm-steps: count mismatch: ") + who +
+                                         " has count = " + std::to_string(peer.count) +
+                                         ", we have " + std::to_string(mine.count));
+    return peer;
+}
+
+// Where the client connects: the server's published listener, or the run's
+// server host with the published port when the server listens on "any".
+sockaddr_storage client_target(const cmdbench_run_env &env, const PeerSetup &server) {
+    sockaddr_storage t = server.listen;
+    const bool any = (t.ss_family == AF_INET &&
+                      reinterpret_cast<sockaddr_in *>(&t)->sin_addr.s_addr == htonl(INADDR_ANY)) ||
+                     (t.ss_family == AF_INET6 &&
+                      IN6_IS_ADDR_UNSPECIFIED(&reinterpret_cast<sockaddr_in6 *>(&t)->sin6_addr));
+    if (!any) return t;
+    const uint16_t port =
+        ntohs(t.ss_family == AF_INET ? reinterpret_cast<sockaddr_in *>(&t)->sin_port
+                                     : reinterpret_cast<sockaddr_in6 *>(&t)->sin6_port);
+    return resolve(env.peer_host ? env.peer_host : "127.0.0.1", port, false);
+}
+
+void run_cm_steps(const cmdbench_run_env &env) {
+    const std::string problem = rdma_device_problem();
+    if (!problem.empty())
+        throw RunError(CMDBENCH_ERR_SKIP,
+                       problem + "; run it in the RDMA lab: tools/rdma-lab -- <command>");
+    const Params p = read_params(env);
+    const bool client = env.role == CMDBENCH_ROLE_CLIENT;
+    EngineHooks hooks;
+    hooks.barrier = [&env](int v) { barrier(env, v); };
+    hooks.check_stop = [&env](const char *what) { check_stop(env, what); };
+    hooks.progress = [&env](const std::string &line) {
+        env.host->log(env.ctx, CMDBENCH_LOG_DEBUG, line.c_str());
+    };
+    CmEngine engine(p.engine, hooks);
+
+    PeerSetup mine;
+    mine.server = !client;
+    mine.count = uint32_t(p.count);
+    mine.base_qpn = client ? p.base_qpn : p.base_qpn + uint32_t(p.count);
+    if (!client) mine.listen = engine.listen();
+    const PeerSetup peer = swap_setup(env, mine);
+
+    std::vector<sockaddr_storage> targets;
+    if (client) targets.assign(p.count, client_target(env, peer));
+    auto iteration = [&](uint64_t n, QpMode mode) {
+        if (!client) return engine.run_server(n, mode);
+        return engine.run_client(
+            std::vector<sockaddr_storage>(targets.begin(), targets.begin() + static_cast<long>(n)),
+            mode);
+    };
+    // Warm-up: one connection, real QPs, not reported (§6).
+    iteration(1, QpMode{});
+    QpMode main_mode;
+    if (p.mimic_delay_us >= 0) main_mode = {mine.base_qpn, uint32_t(p.mimic_delay_us)};
+    std::vector<std::pair<std::string, StepReport>> reports;
+    reports.emplace_back("", iteration(p.count, main_mode));
+    if (p.no_qp_test) reports.emplace_back("no-qp ", iteration(p.count, QpMode{mine.base_qpn, 0}));
+
+    for (auto &[prefix, mine_report] : reports) {
+        const std::vector<uint8_t> theirs =
+            swap_blob(env, encode_report(mine_report), "cm-steps: results");
+        if (!client) continue;
+        report_rows(env, mine_report, prefix);
+        report_rows(env, decode_report(theirs), "server " + prefix);
+    }
+}
+
+int run(const cmdbench_run_env *env) {
+    return run_guarded(env, run_cm_steps);
+}
+
+const cmdbench_test test = {
+    sizeof(cmdbench_test),
+    "cm-steps",
+    "cmtime: per-connection timing of the 17 RDMA CM connection steps, client and server",
+    0,
+    sizeof(params) / sizeof(params[0]),
+    params,
+    run,
+};
+
+} // namespace
+
+const cmdbench_test &cm_steps_test() {
+    return test;
+}
+
+} // namespace cmtime

@@ -1,0 +1,226 @@
+// The -S TCP baseline steps (see sock_engine.hpp).
+#include "sock_engine.hpp"
+
+#include "async_call.hpp"
+#include "work_queue.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdexcept>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <unistd.h>
+#include <vector>
+
+namespace cmtime {
+namespace {
+
+[[noreturn]] void fail_errno(const char *call, int err) {
+    char buf[128];
+    throw std::runtime_error(std::string(call) + ": " + strerror_r(err, buf, sizeof buf));
+}
+
+// The descriptors of this run, closed on the way out whatever happens.
+struct Sockets {
+    std::vector<int> fd;
+    ~Sockets() {
+        for (int f : fd)
+            if (f >= 0) ::close(f);
+    }
+};
+
+// Runs item(0) .. item(n-1) on the queue's workers in connection order: one
+// queue entry per worker, each claiming the next index, so the queue's
+// locking is paid per worker rather than per connection. An item that
+// throws stops the remaining ones.
+void for_each_conn(WorkQueue &queue, unsigned workers, uint64_t n,
+                   const std::function<void(uint64_t)> &item) {
+    auto next = std::make_shared<std::atomic<uint64_t>>(0);
+    for (unsigned w = 0; w < workers; ++w)
+        queue.push([next, n, item, &queue] {
+            for (uint64_t i; !queue.failed() && (i = next->fetch_add(1)) < n;)
+                item(i);
+        });
+}
+
+// Waits (bounded) for a connection on the listener and accepts it.
+int accept_one(int listener, Interval &t, const SockHooks &hooks, AsyncCall &client_done) {
+    for (;;) {
+        client_done.rethrow_if_failed();
+        hooks.check_stop("accepting");
+        pollfd pfd{listener, POLLIN, 0};
+        const int ms = int(std::clamp<int64_t>(hooks.remaining_ms(), 0, 100));
+        const int n = ::poll(&pfd, 1, ms);
+        if (n < 0 && errno != EINTR) fail_errno("poll", errno);
+        if (n <= 0) continue;
+        t.begin();
+        const int fd = ::accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
+        t.finish();
+        if (fd >= 0) return fd;
+        if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED) fail_errno("accept", errno);
+    }
+}
+
+} // namespace
+
+void ensure_fd_limit(uint64_t count) {
+    rlimit lim{};
+    if (getrlimit(RLIMIT_NOFILE, &lim) != 0) fail_errno("getrlimit", errno);
+    const rlim_t need = rlim_t(count) + 64;
+    if (lim.rlim_cur >= need) return;
+    if (lim.rlim_max != RLIM_INFINITY && lim.rlim_max < need)
+        throw std::runtime_error(std::to_string(count) + " connections need " +
+                                 std::to_string(need) + " file descriptors, the hard limit is " +
+                                 std::to_string(lim.rlim_max));
+    lim.rlim_cur = need;
+    if (setrlimit(RLIMIT_NOFILE, &lim) != 0) fail_errno("setrlimit", errno);
+}
+
+sockaddr_storage resolve_tcp(const char *node, const std::string &port, bool passive,
+                             socklen_t &len) {
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = passive ? AI_PASSIVE : 0;
+    addrinfo *found = nullptr;
+    const int rc = getaddrinfo(node && *node ? node : nullptr, port.c_str(), &hints, &found);
+    if (rc == EAI_SYSTEM) fail_errno("getaddrinfo", errno);
+    if (rc != 0) throw std::runtime_error(std::string("getaddrinfo: ") + gai_strerror(rc));
+    sockaddr_storage addr{};
+    std::memcpy(&addr, found->ai_addr, found->ai_addrlen);
+    len = found->ai_addrlen;
+    freeaddrinfo(found);
+    return addr;
+}
+
+int sock_listen(const sockaddr_storage &addr, socklen_t len, uint64_t count) {
+    Sockets s;
+    s.fd.push_back(::socket(addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+    const int fd = s.fd[0];
+    if (fd < 0) fail_errno("socket", errno);
+    const int on = 1;
+    if (::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) != 0)
+        fail_errno("setsockopt SO_REUSEADDR", errno);
+    if (::bind(fd, reinterpret_cast<const sockaddr *>(&addr), len) != 0) fail_errno("bind", errno);
+    if (::listen(fd, int(std::min<uint64_t>(count, 65535))) != 0) fail_errno("listen", errno);
+    s.fd.clear();
+    return fd;
+}
+
+uint16_t sock_port(int fd) {
+    sockaddr_storage addr{};
+    socklen_t len = sizeof addr;
+    if (getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len) != 0)
+        fail_errno("getsockname", errno);
+    return ntohs(addr.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6 *>(&addr)->sin6_port
+                                            : reinterpret_cast<sockaddr_in *>(&addr)->sin_port);
+}
+
+StepReport sock_client(const SockClientConfig &p, const sockaddr_storage &target,
+                       socklen_t target_len, const SockHooks &hooks) {
+    StepTimes times(p.count);
+    Sockets socks;
+    socks.fd.assign(p.count, -1);
+    std::atomic<uint64_t> created{0}, connected{0};
+    WorkQueue queue(p.threads);
+    auto stop = [&](const char *what) {
+        return [&hooks, &queue, what] {
+            if (queue.failed()) throw std::runtime_error(queue.failure());
+            hooks.check_stop(what);
+        };
+    };
+
+    times.total[kFullConnect].begin();
+    times.total[kCreateId].begin();
+    for_each_conn(queue, p.threads, p.count, [&](uint64_t i) {
+        Interval &t = times.conn[i].step[kCreateId];
+        t.begin();
+        const int fd = ::socket(target.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        t.finish();
+        if (fd < 0) fail_errno("socket", errno);
+        socks.fd[i] = fd;
+        // Bounds the blocking connect by what is left of the run.
+        const int64_t ms = std::max<int64_t>(hooks.remaining_ms(), 1);
+        timeval tv{time_t(ms / 1000), suseconds_t(ms % 1000 * 1000)};
+        if (::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv) != 0)
+            fail_errno("setsockopt SO_SNDTIMEO", errno);
+        created.fetch_add(1, std::memory_order_release);
+    });
+    wait_count(created, p.count, stop("creating sockets"));
+    times.total[kCreateId].finish();
+
+    if (p.have_bind) {
+        times.total[kBindAddr].begin();
+        for (uint64_t i = 0; i < p.count; ++i) {
+            Interval &t = times.conn[i].step[kBindAddr];
+            t.begin();
+            const int rc =
+                ::bind(socks.fd[i], reinterpret_cast<const sockaddr *>(&p.bind), p.bind_len);
+            t.finish();
+            if (rc != 0) fail_errno("bind", errno);
+        }
+        times.total[kBindAddr].finish();
+    }
+
+    times.total[kConnect].begin();
+    for_each_conn(queue, p.threads, p.count, [&](uint64_t i) {
+        Interval &t = times.conn[i].step[kConnect];
+        t.begin();
+        const int rc =
+            ::connect(socks.fd[i], reinterpret_cast<const sockaddr *>(&target), target_len);
+        t.finish();
+        if (rc != 0) fail_errno(errno == EINPROGRESS ? "connect (timed out)" : "connect", errno);
+        connected.fetch_add(1, std::memory_order_release);
+    });
+    wait_count(connected, p.count, stop("connecting"));
+    times.total[kConnect].finish();
+    times.total[kFullConnect].finish();
+    hooks.connected_barrier();
+
+    times.total[kDestroyId].begin();
+    for (uint64_t i = 0; i < p.count; ++i) {
+        Interval &t = times.conn[i].step[kDestroyId];
+        t.begin();
+        ::close(socks.fd[i]);
+        t.finish();
+        socks.fd[i] = -1;
+    }
+    times.total[kDestroyId].finish();
+    return compute_report(times, p.threads, false);
+}
+
+StepReport sock_server(int listener, uint64_t count, const SockHooks &hooks) {
+    Sockets socks;
+    socks.fd.assign(count + 1, -1);
+    socks.fd[count] = listener;
+    StepTimes times(count);
+    {
+        AsyncCall client_done(hooks.connected_barrier);
+        for (uint64_t i = 0; i < count; ++i) {
+            socks.fd[i] = accept_one(listener, times.conn[i].step[kConnect], hooks, client_done);
+            // cmtime stamps the start right after the first accept returns.
+            if (i == 0) times.total[kFullConnect].start = times.conn[0].step[kConnect].end;
+        }
+        times.total[kFullConnect].finish();
+        times.total[kConnect] = times.total[kFullConnect];
+        client_done.finish();
+    }
+    times.total[kDestroyId].begin();
+    for (uint64_t i = 0; i < count; ++i) {
+        Interval &t = times.conn[i].step[kDestroyId];
+        t.begin();
+        ::close(socks.fd[i]);
+        t.finish();
+        socks.fd[i] = -1;
+    }
+    times.total[kDestroyId].finish();
+    return compute_report(times, 1, false);
+}
+
+} // namespace cmtime

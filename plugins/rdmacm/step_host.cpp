@@ -1,0 +1,115 @@
+// Result rows and report exchange for the step tests (see step_host.hpp).
+#include "step_host.hpp"
+
+#include <algorithm>
+#include <new>
+
+namespace cmtime {
+namespace {
+
+// Well below the control channel's 1 MiB frame limit.
+constexpr size_t kChunk = 512 * 1024;
+
+void put_u64(uint8_t *out, uint64_t v) {
+    for (int i = 7; i >= 0; --i, v >>= 8)
+        out[i] = static_cast<uint8_t>(v);
+}
+
+uint64_t get_u64(const uint8_t *in) {
+    uint64_t v = 0;
+    for (int i = 0; i < 8; ++i)
+        v = v << 8 | in[i];
+    return v;
+}
+
+uint32_t exchange(const cmdbench_run_env &env, const void *data, uint32_t len, void *buf,
+                  uint32_t cap, const char *what) {
+    uint32_t got = 0;
+    const int status = env.host->exchange(env.ctx, data, len, buf, cap, &got);
+    if (status != CMDBENCH_OK)
+        throw RunError(status, std::string(what) + ": exchange with the peer failed");
+    return got;
+}
+
+} // namespace
+
+void check_stop(const cmdbench_run_env &env, const char *what) {
+    if (env.host->remaining_ms(env.ctx) <= 0)
+        throw RunError(CMDBENCH_ERR_TIMEOUT, std::string(what) + ": timed out");
+    if (env.host->cancelled(env.ctx))
+        throw RunError(CMDBENCH_ERR_CANCELLED, std::string(what) + ": cancelled");
+}
+
+void report_rows(const cmdbench_run_env &env, const StepReport &report, const std::string &prefix) {
+    const cmdbench_host &h = *env.host;
+    const uint64_t n = report.conns;
+    for (int s = 0; s < kStepCount; ++s) {
+        const StepStats &st = report.step[s];
+        cmdbench_hist *hist = h.hist_create(env.ctx);
+        if (hist)
+            for (uint64_t v : st.sample_ns)
+                h.hist_record(hist, v);
+        cmdbench_row *row = h.row_begin(env.ctx, (prefix + step_label(s)).c_str());
+        if (!row) throw RunError(CMDBENCH_ERR, "row_begin failed");
+        auto metric = [&](const char *key, uint64_t v) {
+            h.row_metric(row, key, static_cast<double>(v), CMDBENCH_UNIT_PLAIN);
+        };
+        metric("avg/conn", n ? st.total_us / n : 0);
+        metric("total(us)", st.total_us);
+        metric("us/conn", n ? st.sum_us / n : 0);
+        metric("sum(us)", st.sum_us);
+        metric("max(us)", st.max_us);
+        metric("min(us)", st.min_us);
+        metric("conns", n);
+        if (hist) h.row_hist(row, "conn", hist);
+        h.row_end(row);
+    }
+}
+
+std::vector<uint8_t> swap_blob(const cmdbench_run_env &env, const std::vector<uint8_t> &ours,
+                               const char *what) {
+    uint8_t mine[8], theirs[8];
+    put_u64(mine, ours.size());
+    if (exchange(env, mine, 8, theirs, 8, what) != 8)
+        throw RunError(CMDBENCH_ERR, std::string(what) + ": bad length message from the peer");
+    const uint64_t want = get_u64(theirs);
+    if (want > (uint64_t(1) << 32))
+        throw RunError(CMDBENCH_ERR, std::string(what) + ": the peer announced an oversize report");
+    std::vector<uint8_t> got(static_cast<size_t>(want));
+    std::vector<uint8_t> buf(kChunk);
+    size_t sent = 0, received = 0;
+    // Both sides take part in every round until both have moved everything.
+    while (sent < ours.size() || received < got.size()) {
+        const size_t len = std::min(kChunk, ours.size() - sent);
+        const uint32_t n = exchange(env, ours.data() + sent, static_cast<uint32_t>(len), buf.data(),
+                                    static_cast<uint32_t>(kChunk), what);
+        if (n > got.size() - received)
+            throw RunError(CMDBENCH_ERR, std::string(what) + ": the peer sent too many bytes");
+        std::copy(buf.begin(), buf.begin() + n, got.begin() + static_cast<long>(received));
+        sent += len;
+        received += n;
+        if (len == 0 && n == 0)
+            throw RunError(CMDBENCH_ERR, std::string(what) + ": the peer's report stopped short");
+    }
+    return got;
+}
+
+int run_guarded(const cmdbench_run_env *env, void (*body)(const cmdbench_run_env &)) {
+    if (!env || !env->host) return CMDBENCH_ERR;
+    try {
+        body(*env);
+        return CMDBENCH_OK;
+    } catch (const RunError &e) {
+        env->host->set_error(env->ctx, e.what());
+        return e.status;
+    } catch (const std::bad_alloc &) {
+        env->host->set_error(env->ctx, "out of memory");
+    } catch (const std::exception &e) {
+        env->host->set_error(env->ctx, e.what());
+    } catch (...) {
+        env->host->set_error(env->ctx, "unknown failure");
+    }
+    return CMDBENCH_ERR;
+}
+
+} // namespace cmtime

@@ -1,0 +1,92 @@
+// cmtime's 17 timed steps (spec cmtime.md §10-§11): per-connection and
+// whole-step stamps, and the statistics cmtime prints from them. Shared by
+// cm-steps, sock-steps and the cmdbench-cmtime front end; no RDMA here.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cmtime {
+
+enum Step : int {
+    kFullConnect = 0,
+    kCreateId,
+    kBindAddr,
+    kResolveAddr,
+    kResolveRoute,
+    kCreateQp,
+    kInitQpAttr,
+    kInitQp,
+    kRtrQpAttr,
+    kRtrQp,
+    kRtsQpAttr,
+    kRtsQp,
+    kConnect,
+    kEstablish,
+    kDisconnect,
+    kDestroyId,
+    kDestroyQp,
+    kStepCount
+};
+
+// The row label cmtime prints for a step ("full connect", "create id", ...).
+const char *step_label(int step);
+
+// CLOCK_MONOTONIC in nanoseconds; never 0 (0 means "not stamped").
+uint64_t now_ns();
+
+// One start/end pair; 0 = never stamped.
+struct Interval {
+    uint64_t start = 0, end = 0;
+    void begin() { start = now_ns(); }
+    void finish() { end = now_ns(); }
+};
+
+// The stamps of one connection: one interval per step (272 bytes).
+struct ConnTimes {
+    Interval step[kStepCount];
+};
+
+// Every stamp of one test iteration on one instance.
+struct StepTimes {
+    explicit StepTimes(size_t conns) : conn(conns) {}
+    Interval total[kStepCount];  // T[s]: the whole step, all connections
+    std::vector<ConnTimes> conn; // t[c][s]
+};
+
+// What one row of cmtime's table shows for a step, plus the per-connection
+// durations in nanoseconds for histograms (p50/p99).
+struct StepStats {
+    uint64_t total_us = 0; // T[s].end - T[s].start
+    uint64_t sum_us = 0;   // sum of per-connection durations (0 for full connect)
+    uint64_t max_us = 0, min_us = 0;
+    uint64_t samples = 0;            // connections that contributed
+    std::vector<uint64_t> sample_ns; // their durations, nanoseconds
+};
+
+// The statistics of one instance (or of several merged), as cmtime's
+// show_perf() computes them, with `conns` as N.
+struct StepReport {
+    uint64_t conns = 0;
+    uint32_t threads = 1;
+    bool real_qps = false; // table label qp_conn, else cm_conn
+    StepStats step[kStepCount];
+};
+
+StepReport compute_report(const StepTimes &times, uint32_t threads, bool real_qps);
+
+// Adds another instance's figures: sums, extremes and samples combine, N adds
+// up, and each step's total is the longest of the instances' totals.
+void merge_report(StepReport &into, const StepReport &from);
+
+// cmtime's exact table (§11.2): label line, threads line, header, 17 rows;
+// every line ends with '\n'.
+std::string format_table(const StepReport &report);
+
+// Big-endian serialisation for shipping a report between peers.
+std::vector<uint8_t> encode_report(const StepReport &report);
+// Throws std::runtime_error on malformed input.
+StepReport decode_report(const std::vector<uint8_t> &bytes);
+
+} // namespace cmtime

@@ -1,0 +1,89 @@
+// Work queue and bounded completion waits (see work_queue.hpp).
+#include "work_queue.hpp"
+
+#include "step_table.hpp"
+
+#include <exception>
+#include <sched.h>
+#include <time.h>
+
+namespace cmtime {
+
+WorkQueue::WorkQueue(unsigned threads) {
+    for (unsigned i = 0; i < threads; ++i)
+        workers_.emplace_back([this] { work(); });
+}
+
+WorkQueue::~WorkQueue() {
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        stopping_ = true;
+        items_.clear();
+    }
+    cv_.notify_all();
+    for (auto &t : workers_)
+        t.join();
+}
+
+void WorkQueue::push(std::function<void()> item) {
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        items_.push_back(std::move(item));
+    }
+    cv_.notify_one();
+}
+
+void WorkQueue::fail(const std::string &why) {
+    std::lock_guard<std::mutex> lock(failure_mu_);
+    if (!failed_.load()) failure_ = why;
+    failed_.store(true, std::memory_order_release);
+}
+
+std::string WorkQueue::failure() const {
+    std::lock_guard<std::mutex> lock(failure_mu_);
+    return failure_;
+}
+
+void WorkQueue::work() {
+    for (;;) {
+        std::function<void()> item;
+        {
+            std::unique_lock<std::mutex> lock(mu_);
+            cv_.wait(lock, [this] { return stopping_ || !items_.empty(); });
+            if (stopping_) return;
+            item = std::move(items_.front());
+            items_.pop_front();
+        }
+        try {
+            item();
+        } catch (const std::exception &e) {
+            fail(e.what());
+        } catch (...) {
+            fail("work item failed");
+        }
+    }
+}
+
+void wait_count(const std::atomic<uint64_t> &done, uint64_t want,
+                const std::function<void()> &stop) {
+    uint64_t next_check = now_ns() + 1000000;
+    unsigned spins = 0;
+    while (done.load(std::memory_order_acquire) < want) {
+        // Yield a little (cmtime's sched_yield loop), then sleep briefly: a
+        // spinning waiter takes a core from the workers and the peer on
+        // small machines, which costs more than the wake-up latency.
+        if (++spins < 64) {
+            sched_yield();
+        } else {
+            const timespec ts{0, 100000};
+            nanosleep(&ts, nullptr);
+        }
+        const uint64_t now = now_ns();
+        if (now >= next_check) {
+            stop();
+            next_check = now + 1000000;
+        }
+    }
+}
+
+} // namespace cmtime

@@ -1,0 +1,49 @@
+// cmtime's work queue (spec cmtime.md §3): a FIFO of items run to completion
+// by `threads` workers. Each item is its own node, so one connection may be
+// queued more than once at a time (upstream's embedded link forbids that).
+#pragma once
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace cmtime {
+
+class WorkQueue {
+  public:
+    explicit WorkQueue(unsigned threads);
+    ~WorkQueue(); // drops queued items and joins the workers
+    WorkQueue(const WorkQueue &) = delete;
+    WorkQueue &operator=(const WorkQueue &) = delete;
+
+    void push(std::function<void()> item);
+    // Items that threw: the first message is kept, later items still run.
+    void fail(const std::string &why);
+    bool failed() const { return failed_.load(std::memory_order_acquire); }
+    std::string failure() const;
+
+  private:
+    void work();
+
+    std::mutex mu_;
+    std::condition_variable cv_;
+    std::deque<std::function<void()>> items_;
+    bool stopping_ = false;
+    std::atomic<bool> failed_{false};
+    mutable std::mutex failure_mu_;
+    std::string failure_;
+    std::vector<std::thread> workers_;
+};
+
+// Busy-waits (yield, then short sleeps) until done >= want. `stop` is called
+// about every millisecond and throws to end the wait (deadline, cancel,
+// failed worker).
+void wait_count(const std::atomic<uint64_t> &done, uint64_t want,
+                const std::function<void()> &stop);
+
+} // namespace cmtime

@@ -1,0 +1,178 @@
+// Test "sock-steps": the connection steps TCP has, timed per connection the
+// way cmtime times its RDMA CM steps (spec cmtime.md §10, §11, §16):
+//   client: socket() -> "create id", bind() -> "bind addr" (with
+//   bind_address), connect() -> "cm connect", close() -> "destroy id", and
+//   the whole connect phase as "full connect";
+//   server: accept() -> "cm connect", close() -> "destroy id", first to last
+//   accept as "full connect".
+// The server listens before it tells the client its port (cmtime has no such
+// ordering), both sides check that they agree on `count`, and the server's
+// figures travel to the client, which reports both tables.
+#include "sock_steps.hpp"
+
+#include "../rdmacm/sock_engine.hpp"
+#include "../rdmacm/step_host.hpp"
+
+#include <cstring>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace tcp_socket {
+namespace {
+
+using cmtime::RunError;
+
+constexpr int64_t kMaxCount = 1000000;
+constexpr int64_t kMaxThreads = 1024;
+constexpr uint32_t kSetupMagic = 0x534f434b; // "SOCK"
+constexpr uint32_t kSetupLen = 10;
+
+const cmdbench_param params[] = {
+    {sizeof(cmdbench_param), "count", CMDBENCH_PARAM_INT, "100", 1, kMaxCount, 0, 0, nullptr,
+     "connections to make (cmtime -c)"},
+    {sizeof(cmdbench_param), "threads", CMDBENCH_PARAM_INT, "1", 1, kMaxThreads, 0, 0, nullptr,
+     "worker threads for socket() and connect() (cmtime -n)"},
+    {sizeof(cmdbench_param), "port", CMDBENCH_PARAM_INT, "0", 0, 65535, 0, 0, nullptr,
+     "server port; 0 = ephemeral, announced over the control channel"},
+    {sizeof(cmdbench_param), "bind_address", CMDBENCH_PARAM_STRING, "\"\"", 0, 0, 0, 0, nullptr,
+     "client: bind every socket to this address first (times \"bind addr\"); \"\" = no bind"},
+};
+
+struct Params {
+    uint64_t count = 100;
+    unsigned threads = 1;
+    uint16_t port = 0;
+    std::string bind_address;
+};
+
+Params read_params(const cmdbench_run_env &env) {
+    const cmdbench_host &h = *env.host;
+    int64_t count = 0, threads = 0, port = 0;
+    const char *bind = nullptr;
+    if (h.param_int(env.ctx, "count", &count) != CMDBENCH_OK ||
+        h.param_int(env.ctx, "threads", &threads) != CMDBENCH_OK ||
+        h.param_int(env.ctx, "port", &port) != CMDBENCH_OK ||
+        h.param_string(env.ctx, "bind_address", &bind) != CMDBENCH_OK)
+        throw RunError(CMDBENCH_ERR, "sock-steps: parameters unavailable");
+    return {uint64_t(count), unsigned(threads), uint16_t(port), bind ? bind : ""};
+}
+
+// Setup message: magic u32, port u16, count u32 (big-endian). Returns the
+// peer's port after checking it runs the same count.
+uint16_t swap_setup(const cmdbench_run_env &env, uint16_t port, uint64_t count) {
+    uint8_t out[kSetupLen], in[kSetupLen] = {};
+    const uint32_t c = uint32_t(count);
+    const uint8_t bytes[kSetupLen] = {uint8_t(kSetupMagic >> 24),
+                                      uint8_t(kSetupMagic >> 16),
+                                      uint8_t(kSetupMagic >> 8),
+                                      uint8_t(kSetupMagic),
+                                      uint8_t(port >> 8),
+                                      uint8_t(port),
+                                      uint8_t(c >> 24),
+                                      uint8_t(c >> 16),
+                                      uint8_t(c >> 8),
+                                      uint8_t(c)};
+    std::memcpy(out, bytes, kSetupLen);
+    uint32_t got = 0;
+    const int status = env.host->exchange(env.ctx, out, kSetupLen, in, kSetupLen, &got);
+    if (status != CMDBENCH_OK) throw RunError(status, "sock-steps: setup exchange failed");
+    const uint32_t magic =
+        uint32_t(in[0]) << 24 | uint32_t(in[1]) << 16 | uint32_t(in[2]) << 8 | in[3];
+    if (got != kSetupLen || magic != kSetupMagic)
+        throw RunError(CMDBENCH_ERR, "sock-steps: the peer is not running sock-steps");
+    const uint32_t theirs =
+        uint32_t(in[6]) << 24 | uint32_t(in[7]) << 16 | uint32_t(in[8]) << 8 | in[9];
+    if (theirs != c) {
+        const bool client = env.role == CMDBENCH_ROLE_CLIENT;
+        throw RunError(CMDBENCH_ERR, std::string("sock-steps: count mismatch: the ") +
+                                         (client ? "server" : "client") +
+                                         " has count = " + std::to_string(theirs) + ", this " +
+                                         (client ? "client" : "server") + " has " +
+                                         std::to_string(c));
+    }
+    return uint16_t(in[4] << 8 | in[5]);
+}
+
+constexpr const char *kConnectedBarrier = "sock-steps connected";
+
+void barrier(const cmdbench_run_env &env, const char *name) {
+    const int status = env.host->barrier(env.ctx, name);
+    if (status != CMDBENCH_OK)
+        throw RunError(status, std::string("sock-steps: the ") +
+                                   (env.role == CMDBENCH_ROLE_CLIENT ? "server" : "client") +
+                                   " did not reach the barrier '" + name + "'");
+}
+
+cmtime::SockHooks hooks(const cmdbench_run_env &env) {
+    cmtime::SockHooks h;
+    h.check_stop = [&env](const char *what) {
+        cmtime::check_stop(env, (std::string("sock-steps: ") + what).c_str());
+    };
+    h.remaining_ms = [&env] { return env.host->remaining_ms(env.ctx); };
+    h.connected_barrier = [&env] { barrier(env, kConnectedBarrier); };
+    return h;
+}
+
+cmtime::StepReport run_client(const cmdbench_run_env &env, const Params &p) {
+    const uint16_t port = swap_setup(env, 0, p.count);
+    cmtime::SockClientConfig config;
+    config.count = p.count;
+    config.threads = p.threads;
+    if (!p.bind_address.empty()) {
+        config.have_bind = true;
+        config.bind = cmtime::resolve_tcp(p.bind_address.c_str(), "0", true, config.bind_len);
+    }
+    socklen_t len = 0;
+    const sockaddr_storage target =
+        cmtime::resolve_tcp(env.peer_host, std::to_string(port), false, len);
+    return cmtime::sock_client(config, target, len, hooks(env));
+}
+
+cmtime::StepReport run_server(const cmdbench_run_env &env, const Params &p) {
+    socklen_t len = 0;
+    const sockaddr_storage addr =
+        cmtime::resolve_tcp(env.peer_host, std::to_string(p.port), true, len);
+    const int listener = cmtime::sock_listen(addr, len, p.count);
+    try {
+        swap_setup(env, cmtime::sock_port(listener), p.count);
+    } catch (...) {
+        ::close(listener);
+        throw;
+    }
+    return cmtime::sock_server(listener, p.count, hooks(env));
+}
+
+void run_sock_steps(const cmdbench_run_env &env) {
+    const Params p = read_params(env);
+    cmtime::ensure_fd_limit(p.count);
+    const cmtime::StepReport mine =
+        env.role == CMDBENCH_ROLE_CLIENT ? run_client(env, p) : run_server(env, p);
+    const std::vector<uint8_t> theirs =
+        cmtime::swap_blob(env, cmtime::encode_report(mine), "sock-steps: results");
+    if (env.role != CMDBENCH_ROLE_CLIENT) return;
+    cmtime::report_rows(env, mine, "");
+    cmtime::report_rows(env, cmtime::decode_report(theirs), "server ");
+}
+
+int run(const cmdbench_run_env *env) {
+    return cmtime::run_guarded(env, run_sock_steps);
+}
+
+const cmdbench_test test = {
+    sizeof(cmdbench_test),
+    "sock-steps",
+    "cmtime -S: per-connection timing of TCP socket, bind, connect, accept and close",
+    0,
+    sizeof(params) / sizeof(params[0]),
+    params,
+    run,
+};
+
+} // namespace
+
+const cmdbench_test &sock_steps_test() {
+    return test;
+}
+
+} // namespace tcp_socket

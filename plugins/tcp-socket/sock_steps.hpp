@@ -1,0 +1,10 @@
+// Test "sock-steps": cmtime's -S TCP baseline (spec cmtime.md §16) as a
+// two-peer test, with no RDMA library or device involved.
+#pragma once
+#include <cmdbench/plugin.h>
+
+namespace tcp_socket {
+
+const cmdbench_test &sock_steps_test();
+
+} // namespace tcp_socket
