@@ -14,6 +14,8 @@ constexpr uint32_t kMagic = 0x434d4442; // "CMDB"
 constexpr uint16_t kProtocolVersion = 1;
 constexpr uint32_t kHeaderSize = 12;       // magic u32, version u16, type u16, length u32
 constexpr uint32_t kMaxPayload = 1u << 20; // larger frames are refused unread
+// Bound on handshake and run set-up replies, where no run deadline applies yet.
+constexpr int kHandshakeTimeoutMs = 10000;
 
 enum class MsgType : uint16_t {
     Hello = 1,      // Hello
@@ -46,7 +48,7 @@ uint32_t decode_header(const uint8_t *header, MsgType &type);
 // Payload building blocks (big-endian; strings and byte blocks are u32
 // length + bytes). Reader throws ControlError on truncation or trailing junk.
 class Writer {
-public:
+  public:
     Writer &u8(uint8_t v);
     Writer &u16(uint16_t v);
     Writer &u32(uint32_t v);
@@ -57,12 +59,12 @@ public:
     Writer &bytes(const void *p, uint32_t n);
     std::vector<uint8_t> take() { return std::move(buf_); }
 
-private:
+  private:
     std::vector<uint8_t> buf_;
 };
 
 class Reader {
-public:
+  public:
     explicit Reader(const std::vector<uint8_t> &b) : data_(b.data()), size_(b.size()) {}
     uint8_t u8();
     uint16_t u16();
@@ -74,7 +76,7 @@ public:
     std::vector<uint8_t> bytes();
     void finish() const; // throws if bytes are left over
 
-private:
+  private:
     const uint8_t *take(size_t n);
     const uint8_t *data_;
     size_t size_, pos_ = 0;
@@ -107,7 +109,7 @@ std::string parse_string(const Message &m);
 // A connected TCP control socket. Every call takes a timeout in ms and
 // throws ControlError on timeout, peer close, or a bad frame.
 class Channel {
-public:
+  public:
     explicit Channel(int fd);
     ~Channel();
     Channel(Channel &&other) noexcept;
@@ -120,12 +122,12 @@ public:
     int fd() const { return fd_; }
     std::string peer_name() const; // "127.0.0.1:7000"
 
-private:
+  private:
     int fd_;
 };
 
 class Listener {
-public:
+  public:
     // Binds host:port (host empty = any, port 0 = ephemeral) and listens.
     Listener(const std::string &host, uint16_t port);
     ~Listener();
@@ -136,7 +138,7 @@ public:
     Channel accept(int timeout_ms);
     int fd() const { return fd_; }
 
-private:
+  private:
     int fd_;
 };
 

@@ -23,8 +23,6 @@ using control::ControlError;
 using control::Message;
 using control::MsgType;
 
-constexpr int kHandshakeMs = 10000;
-
 // A control connection to one server, started on first use.
 struct Session {
     std::unique_ptr<ServerProcess> local; // set when we started the server
@@ -66,12 +64,13 @@ void open_session(Session &s, const std::string &server, const Registry &registr
         split_host_port(server, s.host, port);
         s.label = "server " + server;
     }
-    s.channel = std::make_unique<Channel>(Channel::connect(s.host, port, kHandshakeMs));
+    s.channel =
+        std::make_unique<Channel>(Channel::connect(s.host, port, control::kHandshakeTimeoutMs));
     s.channel->send(
         control::make_hello(MsgType::Hello, {control::kProtocolVersion,
                                              std::string("cmdbench ") + CMDBENCH_VERSION}),
-        kHandshakeMs);
-    Message ack = s.channel->recv(kHandshakeMs);
+        control::kHandshakeTimeoutMs);
+    Message ack = s.channel->recv(control::kHandshakeTimeoutMs);
     if (ack.type == MsgType::Error)
         throw ControlError(s.label + " refused us: " + control::parse_string(ack));
     if (ack.type != MsgType::HelloAck)
@@ -150,8 +149,8 @@ int run_scenario(const Scenario &scenario, const Registry &registry, RunContext 
                 ctx->deadline_ns = monotonic_ns() + uint64_t(spec.timeout_s * 1e9);
                 control::RunRequest req{spec.name, spec.test, spec.transport, spec.timeout_s,
                                         params_to_wire(spec)};
-                session.channel->send(control::make_run_request(req), kHandshakeMs);
-                Message answer = session.channel->recv(kHandshakeMs);
+                session.channel->send(control::make_run_request(req), control::kHandshakeTimeoutMs);
+                Message answer = session.channel->recv(control::kHandshakeTimeoutMs);
                 if (answer.type == MsgType::RunEnd) {
                     control::RunEnd refused = control::parse_run_end(answer);
                     r.status = status_from_code(refused.status);

@@ -18,8 +18,6 @@ using control::ControlError;
 using control::Message;
 using control::MsgType;
 
-constexpr int kHandshakeMs = 10000;
-
 void log_line(const std::string &s) {
     std::fprintf(stderr, "cmdbench serve: %s\n", s.c_str());
 }
@@ -30,7 +28,7 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
                const Message &request, const std::atomic<bool> &interrupted) {
     control::RunRequest req = control::parse_run_request(request);
     auto refuse = [&](RunStatus s, const std::string &why) {
-        ch.send(control::make_run_end({status_code(s), why}), kHandshakeMs);
+        ch.send(control::make_run_end({status_code(s), why}), control::kHandshakeTimeoutMs);
         return true;
     };
     const cmdbench_test *test = registry.find_test(req.test);
@@ -55,7 +53,7 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
     ctx->log_prefix = "cmdbench serve: ";
     ControlPeer peer(ch, "the client (" + ch.peer_name() + ")");
     ctx->peer = &peer;
-    ch.send(Message{MsgType::RunAccept, {}}, kHandshakeMs);
+    ch.send(Message{MsgType::RunAccept, {}}, control::kHandshakeTimeoutMs);
 
     Execution ex = execute_test(test, transport, ctx, CMDBENCH_ROLE_SERVER, opt.bind);
     if (ex.abandoned) {
@@ -63,7 +61,8 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
         // client, then leave; nothing else can safely run in this process.
         log_line("run '" + req.run_name + "': " + ex.error + "; exiting");
         try {
-            ch.send(control::make_run_end({status_code(ex.status), ex.error}), kHandshakeMs);
+            ch.send(control::make_run_end({status_code(ex.status), ex.error}),
+                    control::kHandshakeTimeoutMs);
         } catch (const ControlError &) {
         }
         std::fflush(stdout);
@@ -89,12 +88,12 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
 
 void serve_session(const Registry &registry, const ServeOptions &opt, Channel &ch,
                    const std::atomic<bool> &interrupted) {
-    Message m = ch.recv(kHandshakeMs);
+    Message m = ch.recv(control::kHandshakeTimeoutMs);
     if (m.type != MsgType::Hello) throw ControlError("expected a hello from " + ch.peer_name());
     control::Hello hello = control::parse_hello(m);
     ch.send(control::make_hello(MsgType::HelloAck, {control::kProtocolVersion,
                                                     std::string("cmdbench ") + CMDBENCH_VERSION}),
-            kHandshakeMs);
+            control::kHandshakeTimeoutMs);
     if (!opt.quiet) log_line("client " + ch.peer_name() + " (" + hello.software + ") connected");
     while (!interrupted) {
         Message req = ch.recv(opt.idle_timeout_s * 1000);

@@ -1,5 +1,7 @@
 #include "test_executor.hpp"
 
+#include "run_params.hpp"
+
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -15,23 +17,15 @@ struct Shared {
     int status = CMDBENCH_OK;
 };
 
+// A test's return code, read in the light of why the run may have stopped.
 RunStatus status_of(int rc, const cmdbench_ctx &ctx) {
-    switch (rc) {
-    case CMDBENCH_OK:
-        return RunStatus::Ok;
-    case CMDBENCH_ERR_SKIP:
-        return RunStatus::Skipped;
-    case CMDBENCH_ERR_TIMEOUT:
-        return RunStatus::TimedOut;
-    case CMDBENCH_ERR_CANCELLED:
-        if (ctx.interrupted && ctx.interrupted->load()) return RunStatus::Interrupted;
-        if (ctx.deadline_ns && monotonic_ns() >= ctx.deadline_ns) return RunStatus::TimedOut;
-        return RunStatus::Failed;
-    default:
-        // A failure after the deadline is the deadline's doing.
-        if (ctx.deadline_ns && monotonic_ns() >= ctx.deadline_ns) return RunStatus::TimedOut;
-        return RunStatus::Failed;
-    }
+    if (rc == CMDBENCH_OK || rc == CMDBENCH_ERR_SKIP || rc == CMDBENCH_ERR_TIMEOUT)
+        return status_from_code(rc);
+    if (rc == CMDBENCH_ERR_CANCELLED && ctx.interrupted && ctx.interrupted->load())
+        return RunStatus::Interrupted;
+    // A cancel or failure after the deadline is the deadline's doing.
+    if (ctx.deadline_ns && monotonic_ns() >= ctx.deadline_ns) return RunStatus::TimedOut;
+    return RunStatus::Failed;
 }
 
 std::string error_of(cmdbench_ctx &ctx) {

@@ -42,20 +42,6 @@ double metric(const json &row, const char *key) {
 }
 
 // The names `nm -D --defined-only` lists for a shared object.
-std::set<std::string> exported_symbols(const std::string &file) {
-    ProcessResult r = run_process({"/usr/bin/nm", "-D", "--defined-only", file}, 60);
-    INFO(file << ": " << r.err);
-    REQUIRE(r.exit_code == 0);
-    std::set<std::string> names;
-    std::stringstream in(r.out);
-    for (std::string line; std::getline(in, line);) {
-        std::stringstream fields(line);
-        std::string address, type, name;
-        if (fields >> address >> type >> name) names.insert(name);
-    }
-    return names;
-}
-
 } // namespace
 
 TEST_CASE("a plugin built against each released minor's frozen header loads and runs") {

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -94,4 +95,17 @@ bool process_running_with(const std::string &fragment) {
     }
     closedir(d);
     return found;
+}
+
+std::set<std::string> exported_symbols(const std::string &file) {
+    ProcessResult r = run_process({"/usr/bin/nm", "-D", "--defined-only", file}, 60);
+    if (r.exit_code != 0) throw std::runtime_error("nm " + file + " failed: " + r.err);
+    std::set<std::string> names;
+    std::stringstream in(r.out);
+    for (std::string line; std::getline(in, line);) {
+        std::stringstream fields(line);
+        std::string address, type, name;
+        if (fields >> address >> type >> name) names.insert(name);
+    }
+    return names;
 }

@@ -1,5 +1,6 @@
 // Runs the real cmdbench binary as a child process for end-to-end tests.
 #pragma once
+#include <set>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -24,5 +25,8 @@ pid_t start_process(const std::vector<std::string> &argv, const std::string &out
 // Waits up to timeout_s; returns the exit code, or -1 after killing it.
 int wait_process(pid_t pid, int timeout_s);
 std::string read_file(const std::string &path);
+// The dynamic symbols a shared object defines (`nm -D --defined-only`);
+// throws std::runtime_error when nm fails.
+std::set<std::string> exported_symbols(const std::string &file);
 // Whether any process has this command-line fragment (e.g. a leftover server).
 bool process_running_with(const std::string &fragment);

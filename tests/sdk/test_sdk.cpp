@@ -61,18 +61,6 @@ std::string shell(const std::string &command, const std::vector<std::string> &en
     return run_ok({"/bin/sh", "-c", command}, 300, env).out;
 }
 
-std::set<std::string> exported_symbols(const std::string &file) {
-    ProcessResult r = run_ok({"/usr/bin/nm", "-D", "--defined-only", file}, 60);
-    std::set<std::string> names;
-    std::stringstream in(r.out);
-    for (std::string line; std::getline(in, line);) {
-        std::stringstream fields(line);
-        std::string address, type, name;
-        if (fields >> address >> type >> name) names.insert(name);
-    }
-    return names;
-}
-
 // What `cmdbench plugins --json` lists: transport and test names, refusals.
 struct Listing {
     std::set<std::string> transports, tests;
