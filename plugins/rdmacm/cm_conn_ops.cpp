@@ -26,7 +26,7 @@ void CmEngine::resolve_addr(Conn &c) {
     it.t(c, kResolveAddr).begin();
     sockaddr *src = config_.have_bind ? reinterpret_cast<sockaddr *>(&config_.bind) : nullptr;
     if (rdma_resolve_addr(c.id, src,
-                          reinterpret_cast<sockaddr *>(const_cast<sockaddr_storage *>(c.target)),
+                          reinterpret_cast<sockaddr *>(const_cast<sockaddr_storage *>(&c.target)),
                           config_.timeout_ms))
         fail_call("rdma_resolve_addr");
 }

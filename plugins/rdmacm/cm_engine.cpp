@@ -158,8 +158,8 @@ void CmEngine::handle_event(rdma_cm_event *event) {
     case RDMA_CM_EVENT_REJECTED:
         // Name the peer: the server this connection was going to.
         fatal("event: " + name() + ", error: " + std::to_string(event->status) +
-              (c && c->target ? " (connection to the server at " + address_text(*c->target) + ")"
-                              : std::string()));
+              (c && c->has_target ? " (connection to the server at " + address_text(c->target) + ")"
+                                  : std::string()));
         break;
     default:
         fatal("Unhandled event: " + std::to_string(int(event->event)) + " (" + name() + ")");
@@ -195,7 +195,7 @@ void CmEngine::retry_or_fail(Conn &c, rdma_cm_event *event, bool addr) {
             addr ? rdma_resolve_addr(
                        c.id,
                        config_.have_bind ? reinterpret_cast<sockaddr *>(&config_.bind) : nullptr,
-                       reinterpret_cast<sockaddr *>(const_cast<sockaddr_storage *>(c.target)),
+                       reinterpret_cast<sockaddr *>(const_cast<sockaddr_storage *>(&c.target)),
                        config_.timeout_ms)
                  : rdma_resolve_route(c.id, config_.timeout_ms);
         if (rc == 0) return;

@@ -12,7 +12,10 @@ struct CmEngine::Conn {
     size_t index = 0;
     rdma_cm_id *id = nullptr;
     ibv_qp *qp = nullptr;
-    const sockaddr_storage *target = nullptr; // client: its server
+    // Client: its server, held by value: the event thread may still report
+    // on this connection after the caller's target list is gone.
+    sockaddr_storage target{};
+    bool has_target = false;
     std::atomic<int> retries{0};
     std::atomic<bool> server_disconnected{false};
 };

@@ -10,8 +10,10 @@ StepReport CmEngine::run_client(const std::vector<sockaddr_storage> &targets, Qp
     const uint64_t n = targets.size();
     it_ = std::make_unique<Iteration>(n, mode);
     Iteration &it = *it_;
-    for (uint64_t i = 0; i < n; ++i)
-        it.conn[i].target = &targets[i];
+    for (uint64_t i = 0; i < n; ++i) {
+        it.conn[i].target = targets[i];
+        it.conn[i].has_target = true;
+    }
     live_ = &it;
     hooks_.barrier(0);
 
