@@ -26,6 +26,14 @@ struct Row {
 };
 
 enum class RunStatus { Ok, Failed, Skipped, TimedOut, Interrupted };
+
+// CPU time one side of a run used (getrusage deltas around the run).
+// Negative when not measured (a skipped run, an old server).
+struct CpuTime {
+    double user_s = -1;
+    double sys_s = -1;
+    bool measured() const { return user_s >= 0 && sys_s >= 0; }
+};
 const char *to_string(RunStatus s);
 
 struct RunResult {
@@ -37,6 +45,15 @@ struct RunResult {
     std::string error;     // one line; empty when ok
     std::vector<Row> rows;
     double wall_seconds = 0;
+    // Comparison: runs with the same group are compared across variants
+    // (scenario keys `group`, default the test name, and `variant`, default
+    // the transport, else the test name).
+    std::string group;
+    std::string variant;
+    unsigned repeat = 1;  // 1-based index of this repetition of the run
+    unsigned repeats = 1; // `repeat = N` in the scenario
+    CpuTime cpu_client;   // this process
+    CpuTime cpu_server;   // the server side, as it reported it
 };
 
 struct PluginInfo {
@@ -59,6 +76,7 @@ RunContext collect_context();
 
 struct Report {
     RunContext context;
+    std::string baseline; // comparison baseline variant (scenario `baseline`, default "tcp")
     std::vector<RunResult> runs;
 };
 

@@ -21,6 +21,9 @@ struct RunSpec {
     std::string transport; // empty when the test takes none
     double timeout_s = 60;
     std::string server;    // `server = "host"`: empty = start one on loopback
+    std::string group;     // `group`, default the test name (comparison rows)
+    std::string variant;   // `variant`, default transport, else test (comparison columns)
+    unsigned repeat = 1;   // `repeat = N`: run the measurement N times
     // Every declared parameter of the test and of the transport, with its
     // default when the scenario does not set it.
     std::map<std::string, ParamValue> test_params;
@@ -32,6 +35,7 @@ struct Scenario {
     std::string name, description;
     std::vector<std::string> plugins; // `plugins = [...]`, relative to the file
     std::vector<RunSpec> runs;
+    std::string baseline = "tcp"; // `baseline`: the variant ratios are taken against
 };
 
 // Only the `plugins = [...]` list (resolved against the file's directory), so
