@@ -50,6 +50,7 @@ struct RunResult {
     // the transport, else the test name).
     std::string group;
     std::string variant;
+    std::vector<std::string> compare; // metric families to compare; empty = all
     unsigned repeat = 1;  // 1-based index of this repetition of the run
     unsigned repeats = 1; // `repeat = N` in the scenario
     CpuTime cpu_client;   // this process

@@ -24,6 +24,7 @@ struct RunSpec {
     std::string group;     // `group`, default the test name (comparison rows)
     std::string variant;   // `variant`, default transport, else test (comparison columns)
     unsigned repeat = 1;   // `repeat = N`: run the measurement N times
+    std::vector<std::string> compare; // `compare = [...]`: metrics to compare; empty = all
     // Every declared parameter of the test and of the transport, with its
     // default when the scenario does not set it.
     std::map<std::string, ParamValue> test_params;

@@ -1,0 +1,21 @@
+// What a run moved, for CPU-per-GB and CPU-per-connection figures. Shared by
+// the reporters and the comparison so both count the same way.
+#pragma once
+#include "result.hpp"
+
+#include <optional>
+
+namespace cmdbench {
+
+// Bytes the run moved: the sum of the rows' "total" metrics (unit bytes);
+// nullopt when no row has one.
+std::optional<double> run_bytes(const RunResult &r);
+
+// Connections the run set up: the largest "conns" metric of its rows;
+// nullopt when no row has one.
+std::optional<double> run_connections(const RunResult &r);
+
+// User + system CPU seconds of both sides; nullopt unless both were measured.
+std::optional<double> run_cpu_seconds(const RunResult &r);
+
+} // namespace cmdbench
