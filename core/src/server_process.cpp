@@ -21,12 +21,13 @@ std::string self_executable() {
     return std::string(buf, size_t(n));
 }
 
-ServerProcess::ServerProcess(const std::string &exe, const std::vector<std::string> &plugin_files) {
+ServerProcess::ServerProcess(const std::string &exe, const std::vector<std::string> &plugin_files,
+                             const std::string &node) {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0)
         throw std::runtime_error(std::string("pipe: ") + strerror(errno));
     std::vector<std::string> args = {exe,          "serve",   "--bind",
-                                     "127.0.0.1",  "--port",  "0",
+                                     node,         "--port",  "0",
                                      "--once",     "--quiet", "--no-default-plugins",
                                      "--ready-fd", "3"};
     for (const auto &f : plugin_files) {

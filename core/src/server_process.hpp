@@ -10,10 +10,11 @@ namespace cmdbench {
 
 class ServerProcess {
   public:
-    // Starts `<exe> serve --bind 127.0.0.1 --port 0 --once --quiet` with the
-    // given plugin files and waits (bounded) for it to report its port.
-    // Throws std::runtime_error.
-    ServerProcess(const std::string &exe, const std::vector<std::string> &plugin_files);
+    // Starts `<exe> serve --bind NODE --port 0 --once --quiet` with the given
+    // plugin files and waits (bounded) for it to report its port. NODE is a
+    // local address (local_node.hpp). Throws std::runtime_error.
+    ServerProcess(const std::string &exe, const std::vector<std::string> &plugin_files,
+                  const std::string &node);
     ~ServerProcess(); // stop(): never leaves the child behind
     ServerProcess(const ServerProcess &) = delete;
     ServerProcess &operator=(const ServerProcess &) = delete;

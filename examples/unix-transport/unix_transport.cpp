@@ -281,6 +281,10 @@ const cmdbench_transport transport = {
     unix_getsockname,
     unix_shutdown,
     unix_close,
+    // local_node (ABI 1.1): where a run with both sides on this machine
+    // should meet; NULL = anywhere will do. rsocket's returns an address
+    // that an RDMA device owns.
+    nullptr,
 };
 
 } // namespace

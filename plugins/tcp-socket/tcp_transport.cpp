@@ -194,6 +194,7 @@ const cmdbench_transport transport = {
     tcp_getsockname,
     tcp_shutdown,
     tcp_close,
+    nullptr, // local_node: 127.0.0.1 will do
 };
 
 } // namespace

@@ -30,7 +30,7 @@ extern "C" {
 #endif
 
 #define CMDBENCH_ABI_MAJOR 1
-#define CMDBENCH_ABI_MINOR 0
+#define CMDBENCH_ABI_MINOR 1
 
 /* The one symbol a plugin exports. */
 #define CMDBENCH_ENTRY_SYMBOL "cmdbench_plugin_entry"
@@ -212,6 +212,12 @@ struct cmdbench_transport {
     int (*getsockname)(int sock, struct sockaddr *addr, socklen_t *addrlen);
     int (*shutdown)(int sock, int how);
     int (*close)(int sock);
+
+    /* ABI 1.1. Where a run with both sides on this machine should meet when
+     * 127.0.0.1 will not do (rsockets need an address of an RDMA device):
+     * write a numeric address, NUL-terminated, into buf (capacity cap) and
+     * return 0; return -1 when any address will do. May be NULL. */
+    int (*local_node)(cmdbench_ctx *ctx, const struct cmdbench_host *host, char *buf, size_t cap);
 };
 
 /* ----------------------------------------------------------------- tests */
