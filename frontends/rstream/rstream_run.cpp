@@ -6,13 +6,17 @@
 #include "interrupt.hpp"
 #include "params.hpp"
 #include "plugin_loader.hpp"
+#include "rstream_status.hpp"
 #include "rstream_table.hpp"
+#include "rstream_transport.hpp"
 #include "run_params.hpp"
 #include "test_executor.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <netdb.h>
 #include <string>
@@ -77,6 +81,8 @@ cmdbench::WireParams wire_params(const Options &o, const cmdbench_transport *t) 
     w.emplace_back("verify", o.verify ? "true" : "false");
     w.emplace_back("blocking", o.blocking ? "true" : "false");
     w.emplace_back("async", o.async ? "true" : "false");
+    // A client given -T f just uses kernel sockets (-T s), as rstream's.
+    w.emplace_back("fork", o.fork && o.server.empty() ? "true" : "false");
     // Transport parameters, for the ones this transport has.
     const std::pair<const char *, std::string> tp[] = {
         {"buffer_size", std::to_string(o.buffer_size ? o.buffer_size : 524288)},
@@ -126,28 +132,40 @@ void report_failure(const std::string &error) {
     std::fflush(stdout);
 }
 
+// An AF_IB address (-f gid) fails with ENODEV on devices whose ports are not
+// InfiniBand (RoCE, iWARP: Soft-RoCE's rxe0 in the lab), in rstream too
+// ("rbind: No such device"): say why, after rstream's own message.
+void explain_gid_failure(const Options &o, const std::string &error) {
+    static const std::string kNoDevice = std::string(": ") + std::strerror(ENODEV);
+    if (o.format != "gid" || error.size() < kNoDevice.size() ||
+        error.compare(error.size() - kNoDevice.size(), kNoDevice.size(), kNoDevice) != 0)
+        return;
+    std::fprintf(stderr, "cmdbench rstream: -f gid: no RDMA device takes this AF_IB address; "
+                         "the RDMA CM supports AF_IB on InfiniBand ports only, not on RoCE or "
+                         "iWARP devices (such as Soft-RoCE's rxe)\n");
+}
+
 } // namespace
 
 int run_rstream(const Options &o) {
-    // A client given -T f just uses kernel sockets (-T s), as rstream's.
-    if (o.fork && o.server.empty()) {
-        std::fprintf(stderr, "cmdbench rstream: -T f (fork mode) is not supported on the server "
-                             "yet\n");
-        return 1;
-    }
     const bool client = !o.server.empty();
     cmdbench::Registry registry;
     for (const auto &f : cmdbench::load_plugins(registry, plugin_dirs(), false))
         std::fprintf(stderr, "cmdbench rstream: %s: %s\n", f.file.c_str(), f.reason.c_str());
     const cmdbench_test *test = registry.find_test("pingpong");
     const std::string tname = transport_name(o);
-    const cmdbench_transport *transport = registry.find_transport(tname);
-    if (!test || !transport) {
+    const cmdbench_transport *plugin_transport = registry.find_transport(tname);
+    if (!test || !plugin_transport) {
         std::fprintf(stderr, "cmdbench rstream: %s not found; is the %s plugin installed?\n",
                      test ? ("transport '" + tname + "'").c_str() : "test 'pingpong'",
                      test ? tname.c_str() : "stream");
         return kExitFailure;
     }
+
+    TransportAdditions additions;
+    additions.keepalive_lines = o.keepalive > 0;
+    additions.plain_socket_calls = tname == "tcp";
+    const cmdbench_transport *transport = rstream_transport(plugin_transport, additions);
 
     std::printf("%s", table_header().c_str());
     std::fflush(stdout);
@@ -178,11 +196,13 @@ int run_rstream(const Options &o) {
         client ? o.server : o.bind);
     if (ex.status == cmdbench::RunStatus::Ok) return 0;
     report_failure(ex.error);
+    explain_gid_failure(o, ex.error);
     if (ex.abandoned) {
         std::fflush(nullptr);
         _exit(interrupted ? kExitInterrupted : kExitFailure);
     }
-    return ex.status == cmdbench::RunStatus::Interrupted ? kExitInterrupted : kExitFailure;
+    if (ex.status == cmdbench::RunStatus::Interrupted) return kExitInterrupted;
+    return ex.status == cmdbench::RunStatus::Failed ? failure_status(ex.error) : kExitFailure;
 }
 
 } // namespace rstream_frontend

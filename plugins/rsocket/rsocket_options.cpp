@@ -119,14 +119,15 @@ int apply(cmdbench_ctx *ctx, const cmdbench_host *host, int sock, uint32_t stage
         if (!set_rdma_options(ctx, host, sock, s, hint)) return -1;
     }
     if (!set_int(ctx, host, sock, IPPROTO_TCP, TCP_NODELAY, 1, "TCP_NODELAY")) return -1;
-    // Keepalive on the connected socket: a listener has no connection to
-    // keep alive.
-    if (s.keepalive > 0 && stage != CMDBENCH_SOCK_LISTENER) {
+    // On the listener too, as rstream's set_options(): the library only
+    // sends keepalives on connected sockets, but it reads back as set.
+    if (s.keepalive > 0) {
         if (!set_int(ctx, host, sock, SOL_SOCKET, SO_KEEPALIVE, 1, "SO_KEEPALIVE") ||
             !set_int(ctx, host, sock, IPPROTO_TCP, TCP_KEEPIDLE, s.keepalive, "TCP_KEEPIDLE"))
             return -1;
         log_keepalive(ctx, host, sock);
     }
+    if (stage == CMDBENCH_SOCK_CLIENT && apply_route(ctx, host, sock) != 0) return -1;
     return 0;
 }
 

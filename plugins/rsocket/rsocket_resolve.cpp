@@ -60,14 +60,19 @@ int with_rdma_getaddrinfo(cmdbench_ctx *ctx, const cmdbench_host *host, const ch
     rdma_addrinfo *found = nullptr;
     int rc = rdma_getaddrinfo(node, service, &hints, &found);
     if (rc != 0) {
-        // librdmacm returns -1 with errno, or a getaddrinfo-style code.
-        std::string why = rc == -1 ? std::strerror(errno) : gai_strerror(rc);
+        // librdmacm returns -1 with errno set to an errno value, or to
+        // getaddrinfo's (negative) EAI code when the name lookup failed.
+        const int err = rc == -1 ? errno : rc;
+        std::string why = err < 0 ? gai_strerror(err) : std::strerror(err);
         host->set_error(ctx, ("rdma_getaddrinfo: " + why).c_str());
         return -1;
     }
     const sockaddr *sa = passive ? found->ai_src_addr : found->ai_dst_addr;
     socklen_t len = passive ? found->ai_src_len : found->ai_dst_len;
     bool ok = copy_out(sa, len, addr, addrlen);
+    // The path record (if the IB ACM service gave one) goes to the client
+    // socket made for this address (rstream: RDMA_ROUTE before connect).
+    if (ok && !passive) remember_route(ctx, found->ai_route, found->ai_route_len);
     rdma_freeaddrinfo(found);
     if (!ok) host->set_error(ctx, "rdma_getaddrinfo: no usable address in the result");
     return ok ? 0 : -1;

@@ -140,6 +140,7 @@ const cmdbench_transport transport = {
     rs_getsockname,
     rs_shutdown,
     rs_close,
+    local_node,
 };
 
 } // namespace

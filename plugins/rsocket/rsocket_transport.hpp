@@ -3,6 +3,7 @@
 #define CMDBENCH_RSOCKET_TRANSPORT_HPP
 
 #include <cmdbench/plugin.h>
+#include <cstddef>
 #include <cstdint>
 
 namespace rsocket_plugin {
@@ -22,6 +23,16 @@ int configure(cmdbench_ctx *ctx, const cmdbench_host *host, int sock, uint32_t s
 // and GID addresses (rsocket_resolve.cpp).
 int resolve(cmdbench_ctx *ctx, const cmdbench_host *host, const char *node, const char *service,
             int passive, sockaddr_storage *addr, socklen_t *addrlen);
+
+// `local_node` hook: an address an RDMA device owns (rsocket_local_node.cpp).
+int local_node(cmdbench_ctx *ctx, const cmdbench_host *host, char *buf, size_t cap);
+
+// rstream -T r: keep the path record of an active rdma_getaddrinfo lookup
+// (none: route NULL) for the next client socket of this thread and run, and
+// give it to that socket with RDMA_ROUTE (rsocket_route.cpp). apply_route
+// returns 0, or -1 with set_error.
+void remember_route(cmdbench_ctx *ctx, const void *route, size_t len);
+int apply_route(cmdbench_ctx *ctx, const cmdbench_host *host, int sock);
 
 } // namespace rsocket_plugin
 

@@ -4,6 +4,7 @@
 // data connection with the given counts; suite = "rstream": rstream's
 // standard suite, a latency phase then a bandwidth phase, each on its own
 // connection through one listener, so it interoperates with rstream itself.
+#include "fork_child.hpp"
 #include "rstream_rules.hpp"
 #include "stream_io.hpp"
 #include "stream_tests.hpp"
@@ -46,6 +47,9 @@ const cmdbench_param params[] = {
     {sizeof(cmdbench_param), "client_bind", CMDBENCH_PARAM_STRING, "\"\"", 0, 0, 0, 0, nullptr,
      "client: local address to bind, with the data port as the local port (rstream -b); "
      "empty = none"},
+    {sizeof(cmdbench_param), "fork", CMDBENCH_PARAM_BOOL, "false", 0, 0, 0, 0, nullptr,
+     "server: a child process per accepted connection runs its tests (rstream -T f); the "
+     "children report their rows themselves, so `cmdbench serve` does not collect them"},
 };
 
 // rstream's verify pattern (§8.4): 8-bit send and receive counters that run
@@ -226,19 +230,37 @@ void run_pingpong(Session &s) {
         listener = std::make_unique<Listener>(s, port, phases.front().hint);
         announce_port(s, *listener, port);
     }
+    // rstream -T f: the server's children run the phases; the parent only
+    // accepts and waits (§12).
+    const bool fork_server = !s.is_client() && s.param_bool("fork");
     for (const Phase &phase : phases) {
-        Socket sock = [&] {
-            if (s.is_client()) return connect_to_server(s, server_port, phase.hint, client_bind);
-            listener->set_hint(phase.hint);
-            return listener->accept_client();
-        }();
-        DataChannel channel(s, std::move(sock), mode);
-        Peer peer(channel, buf, verify ? &pattern : nullptr, s.is_client());
-        for (const SizePlan &plan : phase.plans) {
-            run_size(s, peer, plan);
-            s.host().progress(s.ctx(), ++done, total);
+        auto run_phase = [&](Socket sock) {
+            DataChannel channel(s, std::move(sock), mode);
+            Peer peer(channel, buf, verify ? &pattern : nullptr, s.is_client());
+            for (const SizePlan &plan : phase.plans) {
+                run_size(s, peer, plan);
+                s.host().progress(s.ctx(), ++done, total);
+            }
+            channel.close();
+        };
+        if (s.is_client()) {
+            run_phase(connect_to_server(s, server_port, phase.hint, client_bind));
+            continue;
         }
-        channel.close();
+        listener->set_hint(phase.hint);
+        if (!fork_server) {
+            run_phase(listener->accept_client());
+            continue;
+        }
+        // The parent keeps its copy of the socket until the child is done,
+        // then only closes it (a shutdown would end the child's connection).
+        Socket sock = listener->accept_client(false);
+        run_in_child(s, [&] {
+            listener->configure_accepted(sock.fd());
+            run_phase(std::move(sock));
+        });
+        done += phase.plans.size();
+        s.host().progress(s.ctx(), done, total);
     }
 }
 

@@ -266,7 +266,7 @@ uint16_t Listener::local_port() const {
     fail("rgetsockname: not an IP address");
 }
 
-Socket Listener::accept_client() {
+Socket Listener::accept_client(bool configure_accepted_socket) {
     const Session &s = *session_;
     if (!fresh_configuration_) configure(s, sock_.fd(), CMDBENCH_SOCK_LISTENER, hint_);
     fresh_configuration_ = false;
@@ -275,11 +275,15 @@ Socket Listener::accept_client() {
         int fd = s.transport().accept(sock_.fd(), nullptr, nullptr);
         if (fd >= 0) {
             Socket accepted(s, fd);
-            configure(s, fd, CMDBENCH_SOCK_ACCEPTED, hint_);
+            if (configure_accepted_socket) configure_accepted(fd);
             return accepted;
         }
         if (!would_block(errno) && errno != ECONNABORTED) fail_errno("raccept", errno);
     }
+}
+
+void Listener::configure_accepted(int fd) const {
+    configure(*session_, fd, CMDBENCH_SOCK_ACCEPTED, hint_);
 }
 
 void announce_port(const Session &s, const Listener &listener, uint16_t port) {
@@ -351,16 +355,43 @@ DataChannel::DataChannel(const Session &session, Socket sock, IoMode mode)
 
 void DataChannel::wait_ready(short events, const char *call) {
     const cmdbench_transport &tp = session_->transport();
+    hangup_ = 0;
     for (;;) {
         int timeout = mode_.blocking ? session_->wait_slice_ms(call) : 0;
         pollfd p{sock_.fd(), events, 0};
         int n = tp.poll(&p, 1, timeout);
-        // Any event, POLLERR and POLLHUP included: the call that follows
-        // reads what is left and reports the error itself.
-        if (n > 0) return;
+        if (n > 0) {
+            const short bits = p.revents & (POLLERR | POLLHUP);
+            // Without -T a this wait is ours, not rstream's: the call that
+            // follows reads what is left and reports the error itself.
+            if (!bits || !mode_.async) return;
+            // DEVIATION (spec §8.2): readable data is drained first.
+            if ((events & POLLIN) && (p.revents & POLLIN)) {
+                hangup_ = bits;
+                return;
+            }
+            fail_poll(call, bits, socket_error(bits & POLLERR ? "connection error" : "hang-up"));
+        }
         if (n < 0 && errno != EINTR) fail_errno("rpoll", errno);
         if (!mode_.blocking) tick(call);
     }
+}
+
+std::string DataChannel::socket_error(const std::string &fallback) {
+    int err = 0;
+    socklen_t len = sizeof(err);
+    if (session_->transport().getsockopt(sock_.fd(), SOL_SOCKET, SO_ERROR, &err, &len) != 0 ||
+        err == 0)
+        return fallback;
+    char buf[128];
+    return strerror_r(err, buf, sizeof(buf));
+}
+
+void DataChannel::fail_poll(const char *call, short bits, const std::string &detail) {
+    const char *names = (bits & POLLERR) && (bits & POLLHUP) ? "POLLERR|POLLHUP"
+                        : (bits & POLLERR)                   ? "POLLERR"
+                                                             : "POLLHUP";
+    fail(std::string(call) + ": " + detail + " (poll revents: " + names + ")");
 }
 
 void DataChannel::on_no_progress(const char *call) {
@@ -396,7 +427,13 @@ size_t DataChannel::recv_some(uint8_t *buf, size_t len) {
             tick("rrecv");
             return static_cast<size_t>(n);
         }
-        if (!would_block(errno)) fail_errno("rrecv", errno);
+        if (!would_block(errno)) {
+            if (hangup_) {
+                char buf[128];
+                fail_poll("rrecv", hangup_, strerror_r(errno, buf, sizeof(buf)));
+            }
+            fail_errno("rrecv", errno);
+        }
         on_no_progress("rrecv");
     }
 }
@@ -405,6 +442,7 @@ void DataChannel::recv_all(uint8_t *buf, size_t len) {
     size_t done = 0;
     while (done < len) {
         size_t n = recv_some(buf + done, len - done);
+        if (n == 0 && hangup_) fail_poll("rrecv", hangup_, "peer closed the connection");
         if (n == 0) fail("rrecv: peer closed the connection");
         done += n;
     }

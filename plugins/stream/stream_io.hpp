@@ -91,9 +91,12 @@ class Listener {
 
     // The bound port (the ephemeral one when asked for 0).
     uint16_t local_port() const;
-    // Configure the listener, wait (bounded) for a client, configure the
-    // accepted socket.
-    Socket accept_client();
+    // Configure the listener, wait (bounded) for a client, and configure the
+    // accepted socket unless `configure_accepted` is false (fork mode
+    // configures it in the child, as rstream does).
+    Socket accept_client(bool configure_accepted = true);
+    // The transport's configuration of an accepted socket, for this hint.
+    void configure_accepted(int fd) const;
     // The hint for the next accept (rstream reconfigures its one listener
     // between the latency and the bandwidth phase).
     void set_hint(uint32_t hint) { hint_ = hint; }
@@ -142,6 +145,12 @@ class DataChannel {
 
   private:
     void wait_ready(short events, const char *call);
+    // rstream -T a: a readiness wait that reports POLLERR/POLLHUP fails the
+    // test with those bits as its status; the message ends in
+    // "(poll revents: POLLERR|POLLHUP)" so that front ends can tell.
+    [[noreturn]] void fail_poll(const char *call, short bits, const std::string &detail);
+    // Why a socket failed, from SO_ERROR, or `fallback`.
+    std::string socket_error(const std::string &fallback);
     // After a call that made no progress (EAGAIN, EINTR).
     void on_no_progress(const char *call);
     // Cheap: consults the host once every kSpinCheck calls.
@@ -156,6 +165,9 @@ class DataChannel {
     int flags_;
     bool poll_first_; // async, or blocking without per-call socket timeouts
     uint32_t spins_ = 0;
+    // POLLERR/POLLHUP of the last -T a wait that still had data to read:
+    // the receive drains it, and fails with these bits once nothing is left.
+    short hangup_ = 0;
 };
 
 } // namespace stream

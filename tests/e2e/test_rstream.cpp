@@ -332,3 +332,219 @@ TEST_CASE("rstream -T s: a client -b binds its local address with the port of -p
     CHECK(r.exit_code == 255);
     CHECK_THAT(r.err, Catch::Contains("rbind: Cannot assign requested address"));
 }
+
+namespace {
+
+// The first word of every line, e.g. {"name", "Keepalive:", "time:", "64_lat"}.
+std::vector<std::string> line_kinds(const std::string &out) {
+    std::vector<std::string> kinds;
+    for (const auto &line : lines_of(out)) {
+        auto f = fields(line);
+        kinds.push_back(f.empty() ? "" : f[0]);
+    }
+    return kinds;
+}
+
+std::vector<std::string> suite_kinds(const std::vector<std::string> &per_connection) {
+    std::vector<std::string> kinds = {"name"};
+    for (const char *phase : {"_lat", "_bw"}) {
+        kinds.insert(kinds.end(), per_connection.begin(), per_connection.end());
+        for (const char *size : {"64", "4k", "64k", "1m"})
+            kinds.push_back(std::string(size) + phase);
+    }
+    return kinds;
+}
+
+const std::vector<std::string> kKeepalive = {"Keepalive:", "time:"};
+
+std::vector<std::string> twice(const std::vector<std::string> &v) {
+    auto out = v;
+    out.insert(out.end(), v.begin(), v.end());
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("rstream -T f: a forked server serves rstream's clients, one child per connection") {
+    // Debian's client, then cmdbench's: the standard suite's two connections
+    // (latency, bandwidth) are each served by a child. -k shows that the child
+    // configures its accepted socket, as rstream's does.
+    for (bool debian_client : {true, false}) {
+        INFO((debian_client ? "Debian client" : "cmdbench client"));
+        auto port = free_port();
+        std::vector<std::string> client = {"-T", "s", "-k", "7", "-p", port, "-s", "127.0.0.1"};
+        auto p = run_pair(cmd({"-T", "f", "-k", "7", "-p", port}),
+                          debian_client ? deb(client) : cmd(client), port, {}, 240);
+        INFO("client: " << p.client.out << p.client.err << "server: " << p.server_out
+                        << p.server_err);
+        CHECK(p.client_rc == 0);
+        CHECK(p.server_rc == 0);
+        // One header (flushed before each fork), the listener's and the
+        // child's keepalive lines, then the child's rows, per connection.
+        CHECK(line_kinds(p.server_out) == suite_kinds(twice(kKeepalive)));
+        CHECK(line_kinds(p.client.out) == suite_kinds(kKeepalive));
+    }
+    // And cmdbench's client (-T f: kernel sockets) against Debian's forked server.
+    auto port = free_port();
+    auto p = run_pair(
+        deb({"-T", "f", "-p", port, "-S", "4096", "-C", "20", "-I", "3"}),
+        cmd({"-T", "f", "-p", port, "-S", "4096", "-C", "20", "-I", "3", "-s", "127.0.0.1"}), port);
+    INFO("client: " << p.client.out << p.client.err << "server: " << p.server_out);
+    CHECK(p.client_rc == 0);
+    CHECK(p.server_rc == 0);
+    check_custom_table(p.client.out, "4k", "20", "3");
+}
+
+TEST_CASE("rstream -T f -T v: the second child restarts the verify counters, as rstream's") {
+    // The parent runs no test, so each child starts from the parent's counters
+    // (spec §8.4): the bandwidth child expects byte 0 where the client, whose
+    // counters ran on, sends 64. Without -T f the same run passes.
+    for (bool fork : {false, true}) {
+        INFO((fork ? "-T f" : "no fork"));
+        auto port = free_port();
+        std::vector<std::string> server = {"-T", "s", "-T", "v", "-p", port, "--timeout", "60"};
+        if (fork) server.insert(server.end(), {"-T", "f"});
+        auto p =
+            run_pair(cmd(server),
+                     cmd({"-T", "s", "-T", "v", "-p", port, "-s", "127.0.0.1", "--timeout", "60"}),
+                     port, {}, 240);
+        INFO("client: " << p.client.out << p.client.err << "server: " << p.server_out
+                        << p.server_err);
+        if (!fork) {
+            CHECK(p.server_rc == 0);
+            CHECK(p.client_rc == 0);
+            continue;
+        }
+        CHECK(p.server_rc == 255);
+        CHECK(p.client_rc == 255);
+        auto out = lines_of(p.server_out);
+        REQUIRE(out.size() == 6);
+        CHECK(fields(out[4])[0] == "1m_lat");
+        CHECK(out[5] == "data verification failed byte 0");
+    }
+}
+
+TEST_CASE("rstream -T f: a child that dies fails the server with how it died") {
+    auto port = free_port();
+    std::vector<std::string> opts = {"-S", "1000", "-C", "1000", "-I", "1000000", "-p", port};
+    auto server = opts;
+    server.insert(server.end(), {"-T", "f", "--timeout", "60"});
+    auto client = opts;
+    client.insert(client.end(), {"-T", "s", "-s", "127.0.0.1", "--timeout", "60"});
+    std::string dir = temp_dir();
+    pid_t spid = start_process(cmd(server), dir + "/s.out", dir + "/s.err");
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    pid_t cpid = start_process(cmd(client), dir + "/c.out", dir + "/c.err");
+    // The child the server forked for the connection (bounded wait for it).
+    std::string child;
+    for (int i = 0; i < 100 && child.empty(); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        child = run_process({"/usr/bin/pgrep", "-P", std::to_string(spid)}, 10).out;
+    }
+    REQUIRE_FALSE(child.empty());
+    kill(std::stoi(child), SIGKILL);
+    int src = wait_process(spid, 20), crc = wait_process(cpid, 20);
+    INFO("server: " << read_file(dir + "/s.out") << read_file(dir + "/s.err")
+                    << " client: " << read_file(dir + "/c.err"));
+    CHECK(src == 255);
+    CHECK(read_file(dir + "/s.err") == "fork child: killed by signal 9 (Killed)\n");
+    CHECK(crc == 255);
+}
+
+TEST_CASE("rstream -k: Keepalive lines as rstream prints them, in both roles") {
+    auto port = free_port();
+    std::vector<std::string> opts = {"-T", "s", "-k", "9", "-S", "100", "-C", "10"};
+    auto with = [&](std::vector<std::string> v, bool client) {
+        v.insert(v.end(), opts.begin(), opts.end());
+        v.insert(v.end(), {"-p", port});
+        if (client) v.insert(v.end(), {"-s", "127.0.0.1"});
+        return v;
+    };
+    auto ours_server = run_pair(cmd(with({}, false)), deb(with({}, true)), port);
+    port = free_port();
+    auto deb_server = run_pair(deb(with({}, false)), cmd(with({}, true)), port);
+    for (const auto *p : {&ours_server, &deb_server}) {
+        INFO("client: " << p->client.out << p->client.err << "server: " << p->server_out
+                        << p->server_err);
+        REQUIRE(p->client_rc == 0);
+        REQUIRE(p->server_rc == 0);
+    }
+    // Server: the listener's, then the accepted socket's; client: its socket's.
+    auto server = lines_of(ours_server.server_out), client = lines_of(deb_server.client.out);
+    REQUIRE(server.size() == 6);
+    REQUIRE(client.size() == 4);
+    CHECK(std::vector<std::string>(server.begin() + 1, server.end() - 1) ==
+          std::vector<std::string>{"Keepalive: ON", "  time: 9", "Keepalive: ON", "  time: 9"});
+    CHECK(std::vector<std::string>(client.begin() + 1, client.end() - 1) ==
+          std::vector<std::string>{"Keepalive: ON", "  time: 9"});
+    CHECK(line_kinds(ours_server.server_out) == line_kinds(deb_server.server_out));
+    CHECK(line_kinds(deb_server.client.out) == line_kinds(ours_server.client.out));
+    // The standard suite (two pairs per connection on the server) is checked
+    // with -T f above.
+}
+
+namespace {
+
+// A peer that answers the sync, takes the client's first 1000-byte transfer
+// and then resets the connection (SO_LINGER 0), so the client's next wait
+// for the reply reports POLLERR|POLLHUP.
+void resetting_server(int listener) {
+    int fd = accept(listener, nullptr, nullptr);
+    if (fd < 0) return;
+    char buf[1000];
+    auto read_n = [&](size_t n) {
+        size_t got = 0;
+        while (got < n) {
+            ssize_t r = recv(fd, buf + got, n - got, 0);
+            if (r <= 0) return false;
+            got += static_cast<size_t>(r);
+        }
+        return true;
+    };
+    if (read_n(16) && send(fd, buf, 16, MSG_NOSIGNAL) == 16 && read_n(1000)) {
+        linger l{1, 0};
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+    }
+    close(fd);
+}
+
+ProcessResult client_against_resetting_server(std::vector<std::string> argv) {
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(bind(s, reinterpret_cast<sockaddr *>(&a), sizeof(a)) == 0);
+    REQUIRE(listen(s, 1) == 0);
+    socklen_t len = sizeof(a);
+    getsockname(s, reinterpret_cast<sockaddr *>(&a), &len);
+    argv.insert(argv.end(), {"-p", std::to_string(ntohs(a.sin_port)), "-s", "127.0.0.1", "-S",
+                             "1000", "-C", "1", "-I", "1000"});
+    std::thread peer(resetting_server, s);
+    auto r = run_process(argv, 60);
+    shutdown(s, SHUT_RDWR); // unblocks accept if the client never came
+    peer.join();
+    close(s);
+    return r;
+}
+
+} // namespace
+
+TEST_CASE("rstream -T a: a wait that reports an error or hang-up exits with the poll bits") {
+    for (bool blocking : {false, true}) {
+        INFO((blocking ? "-T a -T b" : "-T a"));
+        std::vector<std::string> opts = {"-T", "s", "-T", "a"};
+        if (blocking) opts.insert(opts.end(), {"-T", "b"});
+        // The reference: rstream exits with POLLERR|POLLHUP = 24.
+        auto theirs = client_against_resetting_server(deb(opts));
+        INFO("rstream: " << theirs.out << theirs.err);
+        CHECK(theirs.exit_code == 24);
+        auto ours = client_against_resetting_server(cmd(opts));
+        INFO("cmdbench: " << ours.out << ours.err);
+        CHECK(ours.exit_code == 24);
+        CHECK(ours.err == "rrecv: Connection reset by peer (poll revents: POLLERR|POLLHUP)\n");
+    }
+    // Without -T a there is no readiness wait: the failed call's 255.
+    auto ours = client_against_resetting_server(cmd({"-T", "s"}));
+    CHECK(ours.exit_code == 255);
+    CHECK(ours.err == "rrecv: Connection reset by peer\n");
+}
