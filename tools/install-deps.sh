@@ -10,6 +10,9 @@ build_pkgs=(
 )
 # Reference peers for tests and bench/: Debian's rstream/cmtime, sockperf, iperf3.
 peer_pkgs=(rdmacm-utils ibverbs-utils ibverbs-providers sockperf iperf3 python3 libbenchmark-dev)
+# The HTML report's tests: xmllint (well-formed markup) and headless Chromium
+# (label `html`; its dependencies bring a font through fontconfig).
+html_test_pkgs=(libxml2-utils chromium)
 # The Soft-RoCE lab (tools/rdma-lab).
 lab_pkgs=(qemu-system-x86 linux-image-amd64 busybox-static kmod iproute2 xz-utils util-linux rdma-core ibverbs-providers ibverbs-utils rdmacm-utils)
 
@@ -17,4 +20,4 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -q
-$sudo apt-get install -y -q --no-install-recommends "${build_pkgs[@]}" "${peer_pkgs[@]}" "${lab_pkgs[@]}"
+$sudo apt-get install -y -q --no-install-recommends "${build_pkgs[@]}" "${peer_pkgs[@]}" "${html_test_pkgs[@]}" "${lab_pkgs[@]}"

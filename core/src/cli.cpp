@@ -1,8 +1,11 @@
 #include "cli.hpp"
 
+#include "comparison.hpp"
+#include "comparison_json.hpp"
 #include "interrupt.hpp"
 #include "plugin_listing.hpp"
 #include "plugin_loader.hpp"
+#include "results_reader.hpp"
 #include "runner.hpp"
 #include "scenario.hpp"
 #include "server.hpp"
@@ -13,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <unistd.h>
@@ -32,6 +36,9 @@ Usage: cmdbench <command> [options]
 
 Commands:
   run SCENARIO   run the runs of a scenario file (TOML) and report the results
+  compare FILE.json...
+                 put result files side by side: one column per variant, ratios
+                 to the baseline (also files from different machines)
   serve          serve runs for `cmdbench run --server` clients
   plugins        list plugins, their transports, tests and parameters
   help COMMAND   options of one command
@@ -68,8 +75,22 @@ po::options_description run_options() {
         "output,o", po::value<std::string>(),
         "also write the results to FILE (JSON for *.json, CSV for *.csv, else a table), "
         "rewritten after every run")("quiet,q", "no progress display")(
-        "allow-skip", "runs skipped for lack of a device do not make the exit status non-zero");
+        "allow-skip", "runs skipped for lack of a device do not make the exit status non-zero")(
+        "report", po::value<std::string>(),
+        "FILE.html: also write the comparison of the variants as a web page");
     d.add(plugin_options());
+    return d;
+}
+
+po::options_description compare_options() {
+    po::options_description d("Options of `cmdbench compare FILE.json...`");
+    d.add_options()("baseline", po::value<std::string>(),
+                    "the column ratios are taken against: a column label, or a variant (its "
+                    "first column); default: the first file's baseline, else the first column")(
+        "common", "compare only the groups and sizes every file has, instead of refusing files "
+                  "that do not line up")("format", po::value<std::string>()->default_value("table"),
+                                         "stdout format: table or json")(
+        "report", po::value<std::string>(), "FILE.html: also write the comparison as a web page");
     return d;
 }
 
@@ -169,6 +190,7 @@ int cmd_run(const std::vector<std::string> &args) {
         throw UsageError("--format must be one of table, json, csv (got '" + opt.format + "')");
     if (vm.count("server")) opt.server = vm["server"].as<std::string>();
     if (vm.count("output")) opt.output = vm["output"].as<std::string>();
+    if (vm.count("report")) opt.report = vm["report"].as<std::string>();
     opt.quiet = vm.count("quiet") > 0;
     opt.allow_skip = vm.count("allow-skip") > 0;
     std::vector<std::string> overrides;
@@ -193,6 +215,67 @@ int cmd_run(const std::vector<std::string> &args) {
         context.plugins.push_back(
             {lp.desc->name, lp.desc->version, lp.file, lp.desc->abi_major, lp.desc->abi_minor});
     return run_scenario(scenario, registry, context, opt, interrupted);
+}
+
+// Exit 2 with the message: the inputs do not line up, or cannot be read.
+int compare_refused(const std::string &what, const std::vector<std::string> &files) {
+    std::fprintf(stderr, "cmdbench: cannot compare: %s\n", what.c_str());
+    for (size_t i = 0; i < files.size() && files.size() > 1; ++i)
+        std::fprintf(stderr, "  input %zu: %s\n", i + 1, files[i].c_str());
+    return kExitUsage;
+}
+
+int cmd_compare(const std::vector<std::string> &args) {
+    po::positional_options_description pos;
+    pos.add("positional", -1);
+    auto desc = compare_options();
+    auto vm = parse(desc, args, &pos);
+    if (vm.count("help")) {
+        std::cout << "Usage: cmdbench compare FILE.json... [options]\n\n" << desc;
+        return 0;
+    }
+    if (!vm.count("positional"))
+        throw UsageError("compare needs results files: cmdbench compare A.json B.json");
+    const auto files = vm["positional"].as<std::vector<std::string>>();
+    const std::string format = vm["format"].as<std::string>();
+    if (format != "table" && format != "json")
+        throw UsageError("--format must be one of table, json (got '" + format + "')");
+    CompareOptions options;
+    if (vm.count("baseline")) options.baseline = vm["baseline"].as<std::string>();
+    options.common_only = vm.count("common") > 0;
+
+    std::vector<Report> reports;
+    std::vector<const Report *> inputs;
+    Comparison c;
+    try {
+        for (const auto &f : files)
+            reports.push_back(read_results_file(f));
+        for (const auto &r : reports)
+            inputs.push_back(&r);
+        c = build_comparison(inputs, options);
+    } catch (const ResultsError &e) {
+        return compare_refused(e.what(), {});
+    } catch (const CompareError &e) {
+        const std::string what = e.what();
+        compare_refused(what, files);
+        if (!options.common_only && what.rfind("unknown baseline", 0) != 0)
+            std::fprintf(stderr, "(--common compares only the groups and sizes every input has)\n");
+        return kExitUsage;
+    }
+    if (format == "json")
+        write_comparison_json(std::cout, c);
+    else
+        write_comparison_table(std::cout, c);
+    if (vm.count("report")) {
+        const std::string html = vm["report"].as<std::string>();
+        std::ofstream out(html, std::ios::trunc);
+        if (out) write_html_report(out, c, inputs);
+        if (!out) {
+            std::fprintf(stderr, "cmdbench: cannot write %s\n", html.c_str());
+            return kExitUsage;
+        }
+    }
+    return 0;
 }
 
 int cmd_serve(const std::vector<std::string> &args) {
@@ -266,6 +349,8 @@ int help(const std::string &command) {
         std::cout << "Usage: cmdbench serve [options]\n\n" << serve_options();
     else if (command == "plugins")
         std::cout << "Usage: cmdbench plugins [options]\n\n" << plugins_options();
+    else if (command == "compare")
+        std::cout << "Usage: cmdbench compare FILE.json... [options]\n\n" << compare_options();
     else {
         std::cout << kMainHelp;
         return command.empty() ? 0 : kExitUsage;
@@ -294,6 +379,7 @@ int cli_main(int argc, char **argv) {
         if (command == "run") return cmd_run(args);
         if (command == "serve") return cmd_serve(args);
         if (command == "plugins") return cmd_plugins(args);
+        if (command == "compare") return cmd_compare(args);
         // Front ends (e.g. `cmdbench rstream`) are executables of their own.
         if (command.find('/') == std::string::npos && command[0] != '-') {
             std::string exe = frontend_path(command);
@@ -306,10 +392,11 @@ int cli_main(int argc, char **argv) {
                 throw UsageError("cannot start " + exe + ": " + std::strerror(errno));
             }
         }
-        throw UsageError("unknown command '" + command + "' (commands: run, serve, plugins, help" +
-                         frontend_list() + ")");
+        throw UsageError("unknown command '" + command +
+                         "' (commands: run, compare, serve, plugins, help" + frontend_list() + ")");
     } catch (const UsageError &e) {
-        bool known = command == "run" || command == "serve" || command == "plugins";
+        bool known =
+            command == "run" || command == "serve" || command == "plugins" || command == "compare";
         std::string hint = known ? "help " + command : "--help";
         std::fprintf(stderr, "cmdbench: %s\nTry 'cmdbench %s'.\n", e.what(), hint.c_str());
         return kExitUsage;

@@ -11,7 +11,9 @@
 namespace cmdbench::control {
 
 constexpr uint32_t kMagic = 0x434d4442; // "CMDB"
-constexpr uint16_t kProtocolVersion = 1;
+// 2: RunEnd carries the sender's CPU time. Peers of another version are
+// refused at the handshake (decode_header).
+constexpr uint16_t kProtocolVersion = 2;
 constexpr uint32_t kHeaderSize = 12;       // magic u32, version u16, type u16, length u32
 constexpr uint32_t kMaxPayload = 1u << 20; // larger frames are refused unread
 // Bound on handshake and run set-up replies, where no run deadline applies yet.
@@ -54,6 +56,7 @@ class Writer {
     Writer &u32(uint32_t v);
     Writer &u64(uint64_t v);
     Writer &i32(int32_t v);
+    Writer &i64(int64_t v);
     Writer &f64(double v);
     Writer &str(const std::string &s);
     Writer &bytes(const void *p, uint32_t n);
@@ -71,6 +74,7 @@ class Reader {
     uint32_t u32();
     uint64_t u64();
     int32_t i32();
+    int64_t i64();
     double f64();
     std::string str();
     std::vector<uint8_t> bytes();
@@ -95,6 +99,10 @@ struct RunRequest {
 struct RunEnd {
     int32_t status = 0; // cmdbench_status
     std::string error;
+    // CPU time the sender's process used for its side of the run, in whole
+    // microseconds; -1 when it did not measure (a run refused or never run).
+    int64_t cpu_user_us = -1;
+    int64_t cpu_sys_us = -1;
 };
 
 Message make_hello(MsgType type, const Hello &h);

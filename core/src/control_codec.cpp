@@ -111,6 +111,9 @@ Writer &Writer::u64(uint64_t v) {
 Writer &Writer::i32(int32_t v) {
     return u32(static_cast<uint32_t>(v));
 }
+Writer &Writer::i64(int64_t v) {
+    return u64(static_cast<uint64_t>(v));
+}
 
 Writer &Writer::f64(double v) {
     uint64_t bits;
@@ -158,6 +161,9 @@ uint64_t Reader::u64() {
 }
 int32_t Reader::i32() {
     return static_cast<int32_t>(u32());
+}
+int64_t Reader::i64() {
+    return static_cast<int64_t>(u64());
 }
 
 double Reader::f64() {
@@ -237,7 +243,8 @@ RunRequest parse_run_request(const Message &m) {
 }
 
 Message make_run_end(const RunEnd &e) {
-    return {MsgType::RunEnd, Writer().i32(e.status).str(e.error).take()};
+    return {MsgType::RunEnd,
+            Writer().i32(e.status).str(e.error).i64(e.cpu_user_us).i64(e.cpu_sys_us).take()};
 }
 
 RunEnd parse_run_end(const Message &m) {
@@ -246,6 +253,8 @@ RunEnd parse_run_end(const Message &m) {
     RunEnd e;
     e.status = r.i32();
     e.error = r.str();
+    e.cpu_user_us = r.i64();
+    e.cpu_sys_us = r.i64();
     r.finish();
     return e;
 }

@@ -2,18 +2,17 @@
 // one-key TOML document, so the scenario file and --set share one syntax.
 #include "params.hpp"
 
+#include "toml_kind.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <string_view>
-#include "toml_kind.hpp"
-
 #include <toml++/toml.h>
 
 namespace cmdbench {
 namespace {
-
 
 // What a declared type wants, as in "expected an integer".
 std::string wanted_kind(uint32_t param_type) {

@@ -28,10 +28,11 @@ struct Holder {
     std::vector<const cmdbench_test *> test_ptrs;
 };
 
-// Bytes of each struct that ABI 1.0 requires: everything, since 1.0 is the
-// first version. Fields added in later minors get defaults when absent.
+// Bytes of each struct that ABI 1.0 requires: every field 1.0 had. Fields
+// added in later minors read as zero/NULL when a plugin's struct ends before
+// them; each gets its own line here when it is appended.
 constexpr uint32_t kRequiredPlugin = sizeof(cmdbench_plugin);
-constexpr uint32_t kRequiredTransport = sizeof(cmdbench_transport);
+constexpr uint32_t kRequiredTransport = offsetof(cmdbench_transport, local_node); // 1.1
 constexpr uint32_t kRequiredTest = sizeof(cmdbench_test);
 constexpr uint32_t kRequiredParam = sizeof(cmdbench_param);
 
@@ -81,7 +82,8 @@ std::vector<cmdbench_param> copy_params(const std::string &file, const std::stri
         std::string what = owner + " param " +
                            (p.name ? "'" + std::string(p.name) + "'" : "#" + std::to_string(i));
         if (!valid_name(p.name)) refuse(file, what + " has no valid name ([a-z0-9_-])");
-        for (const char *reserved : {"test", "transport", "name", "timeout", "server"})
+        for (const char *reserved : {"test", "transport", "name", "timeout", "server", "group",
+                                     "variant", "repeat", "compare"})
             if (std::strcmp(p.name, reserved) == 0)
                 refuse(file, what + " uses a name reserved for scenario run keys");
         if (p.type < CMDBENCH_PARAM_BOOL || p.type > CMDBENCH_PARAM_INT_LIST)

@@ -46,6 +46,11 @@ const HistStat kHistStats[] = {
     {"_max_ns", [](const HistSummary &s) { return u64(s.max); }},
 };
 
+// Seconds of one side's CPU time; empty when that side did not measure.
+std::string cpu_field(const CpuTime &t, double CpuTime::*part) {
+    return t.measured() ? exact_str(t.*part) : "";
+}
+
 void write_line(std::ostream &out, const std::vector<std::string> &fields) {
     for (size_t i = 0; i < fields.size(); ++i) {
         if (i > 0) out << ',';
@@ -66,7 +71,18 @@ void write_csv(std::ostream &out, const Report &report) {
                 add_unique(hist_keys, h.key);
         }
 
-    std::vector<std::string> header{"run", "test", "transport", "status", "row"};
+    std::vector<std::string> header{"run",
+                                    "test",
+                                    "transport",
+                                    "status",
+                                    "row",
+                                    "group",
+                                    "variant",
+                                    "repeat",
+                                    "cpu_client_user_s",
+                                    "cpu_client_sys_s",
+                                    "cpu_server_user_s",
+                                    "cpu_server_sys_s"};
     header.insert(header.end(), metric_keys.begin(), metric_keys.end());
     for (const auto &key : hist_keys)
         for (const auto &stat : kHistStats)
@@ -74,18 +90,30 @@ void write_csv(std::ostream &out, const Report &report) {
     write_line(out, header);
 
     for (const auto &run : report.runs) {
-        const std::vector<std::string> lead{run.name, run.test, run.transport,
-                                            to_string(run.status)};
+        const std::vector<std::string> run_fields{run.group,
+                                                  run.variant,
+                                                  std::to_string(run.repeat),
+                                                  cpu_field(run.cpu_client, &CpuTime::user_s),
+                                                  cpu_field(run.cpu_client, &CpuTime::sys_s),
+                                                  cpu_field(run.cpu_server, &CpuTime::user_s),
+                                                  cpu_field(run.cpu_server, &CpuTime::sys_s)};
+        // The fixed columns: the run's first four, the row name, then the
+        // comparison and CPU fields of the run (added later, so after `row`).
+        auto start_line = [&](const std::string &row_name) {
+            std::vector<std::string> line{run.name, run.test, run.transport, to_string(run.status),
+                                          row_name};
+            line.insert(line.end(), run_fields.begin(), run_fields.end());
+            return line;
+        };
         // A run without rows (skipped, failed early) still gets a line, so
         // its status is not lost.
         if (run.rows.empty()) {
-            std::vector<std::string> line = lead;
+            std::vector<std::string> line = start_line("");
             line.resize(header.size());
             write_line(out, line);
         }
         for (const auto &row : run.rows) {
-            std::vector<std::string> line = lead;
-            line.push_back(row.name);
+            std::vector<std::string> line = start_line(row.name);
             for (const auto &key : metric_keys) {
                 auto m = std::find_if(row.metrics.begin(), row.metrics.end(),
                                       [&](const Metric &x) { return x.key == key; });

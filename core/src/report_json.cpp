@@ -2,6 +2,7 @@
 // tests reported them, so documents diff cleanly between runs.
 #include "report.hpp"
 #include "report_format.hpp"
+#include "run_totals.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -43,6 +44,15 @@ Json row_json(const Row &row) {
     return {{"name", row.name}, {"metrics", metrics}, {"histograms", hists}};
 }
 
+Json cpu_side_json(const CpuTime &t) {
+    if (!t.measured()) return nullptr;
+    return {{"user_s", t.user_s}, {"sys_s", t.sys_s}};
+}
+
+Json optional_json(std::optional<double> v) {
+    return v ? Json(*v) : Json(nullptr);
+}
+
 Json run_json(const RunResult &run) {
     Json params = Json::object();
     for (const auto &[key, value] : run.params)
@@ -50,14 +60,24 @@ Json run_json(const RunResult &run) {
     Json rows = Json::array();
     for (const auto &row : run.rows)
         rows.push_back(row_json(row));
-    return {{"name", run.name},
-            {"test", run.test},
-            {"transport", run.transport},
-            {"params", params},
-            {"status", to_string(run.status)},
-            {"error", run.error},
-            {"wall_seconds", run.wall_seconds},
-            {"rows", rows}};
+    return {
+        {"name", run.name},
+        {"test", run.test},
+        {"transport", run.transport},
+        {"group", run.group},
+        {"variant", run.variant},
+        {"compare", run.compare},
+        {"repeat", run.repeat},
+        {"repeats", run.repeats},
+        {"params", params},
+        {"status", to_string(run.status)},
+        {"error", run.error},
+        {"wall_seconds", run.wall_seconds},
+        {"cpu",
+         {{"client", cpu_side_json(run.cpu_client)}, {"server", cpu_side_json(run.cpu_server)}}},
+        {"cpu_per_gb_s", optional_json(run_cpu_per_gb(run))},
+        {"cpu_per_conn_us", optional_json(run_cpu_per_conn_us(run))},
+        {"rows", rows}};
 }
 
 } // namespace
@@ -69,6 +89,7 @@ void write_json(std::ostream &out, const Report &report) {
     const Json doc = {{"schema", "cmdbench-results"},
                       {"schema_version", kResultsSchemaVersion},
                       {"context", context_json(report.context)},
+                      {"baseline", report.baseline},
                       {"runs", runs}};
     // Replace invalid UTF-8 (e.g. a hostile host name) instead of throwing.
     out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';

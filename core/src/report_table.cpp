@@ -5,6 +5,7 @@
 #include "cmdbench/plugin.h"
 #include "report.hpp"
 #include "report_format.hpp"
+#include "run_totals.hpp"
 
 #include <algorithm>
 #include <array>
@@ -166,12 +167,33 @@ std::string rtrim(std::string s) {
 std::string run_title(const RunResult &run) {
     std::string title = "== " + run.name + ": test=" + run.test;
     if (!run.transport.empty()) title += " transport=" + run.transport;
+    if (run.repeats > 1)
+        title += " [rep " + std::to_string(run.repeat) + "/" + std::to_string(run.repeats) + "]";
     if (run.status != RunStatus::Ok) {
         title += std::string(" [") + to_string(run.status);
         if (!run.error.empty()) title += ": " + run.error;
         title += "]";
     }
     return title;
+}
+
+// "cpu: client 0.21 s user 0.48 s sys, server 0.19 s user 0.51 s sys; 0.35
+// CPU-s/GB": the sides that measured (the server prints its own alone), then
+// the cost per GB moved or per connection when both sides did.
+std::string cpu_line(const RunResult &run) {
+    std::string sides;
+    for (const auto &[side, t] :
+         {std::pair<const char *, const CpuTime &>{"client", run.cpu_client},
+          {"server", run.cpu_server}})
+        if (t.measured())
+            sides += std::string(sides.empty() ? "" : ", ") + side + " " + fixed_str(t.user_s, 2) +
+                     " s user " + fixed_str(t.sys_s, 2) + " s sys";
+    if (sides.empty()) return {};
+    std::string line = "cpu: " + sides;
+    if (auto per_gb = run_cpu_per_gb(run)) line += "; " + fixed_str(*per_gb, 2) + " CPU-s/GB";
+    if (auto per_conn = run_cpu_per_conn_us(run))
+        line += "; " + fixed_str(*per_conn, 1) + " CPU-us/conn";
+    return line;
 }
 
 } // namespace
@@ -205,6 +227,7 @@ void write_table_run(std::ostream &out, const RunResult &run) {
         }
         out << rtrim(line + extra[r]) << '\n';
     }
+    if (const std::string cpu = cpu_line(run); !cpu.empty()) out << cpu << '\n';
 }
 
 void write_table(std::ostream &out, const Report &report) {

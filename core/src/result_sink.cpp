@@ -1,10 +1,14 @@
 #include "result_sink.hpp"
 
+#include "comparison.hpp"
+#include "comparison_samples.hpp"
 #include "report.hpp"
 
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <set>
 
 namespace cmdbench {
 namespace {
@@ -23,10 +27,22 @@ void write_as(std::ostream &out, const std::string &format, const Report &report
         write_table(out, report);
 }
 
+// A comparison table is worth printing once some group ran as two variants.
+bool compares_variants(const Report &report) {
+    std::map<std::string, std::set<std::string>> variants;
+    for (const auto &run : report.runs) {
+        auto &seen = variants[run_group(run)];
+        seen.insert(run_variant(run));
+        if (seen.size() > 1) return true;
+    }
+    return false;
+}
+
 } // namespace
 
-ResultSink::ResultSink(std::string stdout_format, std::string output_file)
-    : format_(std::move(stdout_format)), file_(std::move(output_file)) {}
+ResultSink::ResultSink(std::string stdout_format, std::string output_file, std::string report_file)
+    : format_(std::move(stdout_format)), file_(std::move(output_file)),
+      report_file_(std::move(report_file)) {}
 
 void ResultSink::write_file(const Report &report) const {
     if (file_.empty()) return;
@@ -61,6 +77,26 @@ void ResultSink::finish(const Report &report) {
         std::cout.flush();
     }
     write_file(report);
+    write_comparison(report);
+}
+
+void ResultSink::write_comparison(const Report &report) const {
+    const bool table = format_ == "table" && compares_variants(report);
+    if (!table && report_file_.empty()) return;
+    try {
+        const Comparison c = build_comparison({&report}, CompareOptions{});
+        if (table) {
+            std::cout << '\n';
+            write_comparison_table(std::cout, c);
+            std::cout.flush();
+        }
+        if (report_file_.empty()) return;
+        std::ofstream out(report_file_, std::ios::trunc);
+        if (out) write_html_report(out, c, {&report});
+        if (!out) std::fprintf(stderr, "cmdbench: cannot write %s\n", report_file_.c_str());
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "cmdbench: comparison: %s\n", e.what());
+    }
 }
 
 } // namespace cmdbench

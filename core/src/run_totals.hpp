@@ -18,4 +18,10 @@ std::optional<double> run_connections(const RunResult &r);
 // User + system CPU seconds of both sides; nullopt unless both were measured.
 std::optional<double> run_cpu_seconds(const RunResult &r);
 
+// run_cpu_seconds per 1e9 bytes of run_bytes, and in microseconds per
+// connection of run_connections; nullopt unless both parts exist and the
+// divisor is positive.
+std::optional<double> run_cpu_per_gb(const RunResult &r);
+std::optional<double> run_cpu_per_conn_us(const RunResult &r);
+
 } // namespace cmdbench

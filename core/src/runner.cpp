@@ -2,7 +2,9 @@
 
 #include "control.hpp"
 #include "control_peer.hpp"
+#include "cpu_usage.hpp"
 #include "host_services.hpp"
+#include "local_node.hpp"
 #include "progress.hpp"
 #include "result_sink.hpp"
 #include "run_params.hpp"
@@ -50,14 +52,17 @@ void split_host_port(const std::string &spec, std::string &host, uint16_t &port)
     }
 }
 
-void open_session(Session &s, const std::string &server, const Registry &registry) {
+// `local_node`: where a local server listens and the data plane meets
+// (local_node.hpp).
+void open_session(Session &s, const std::string &server, const Registry &registry,
+                  const std::string &local_node) {
     uint16_t port = 0;
     if (server.empty()) {
         std::vector<std::string> files;
         for (const auto &p : registry.plugins())
             files.push_back(p.file);
-        s.local = std::make_unique<ServerProcess>(self_executable(), files);
-        s.host = "127.0.0.1";
+        s.local = std::make_unique<ServerProcess>(self_executable(), files, local_node);
+        s.host = local_node;
         port = s.local->port();
         s.label = "the local server";
     } else {
@@ -103,124 +108,180 @@ void combine(RunResult &r, const Execution &client, const control::RunEnd &serve
     }
 }
 
+// What the runs of one scenario share: the servers they talk to, the
+// progress line, and whether a test had to be abandoned.
+struct RunState {
+    const Registry &registry;
+    const RunOptions &options;
+    const std::atomic<bool> &interrupted;
+    Progress &progress;
+    std::map<std::string, Session> sessions;
+    bool abandoned = false;
+    std::string local_node = kLoopbackNode; // for sessions with a local server
+};
+
+// The fields every result of a run has, whether it ran or not.
+RunResult result_of(const RunSpec &spec, unsigned repeat) {
+    RunResult r;
+    r.name = spec.name;
+    r.test = spec.test;
+    r.transport = spec.transport;
+    for (const auto &[k, v] : params_to_wire(spec))
+        r.params.emplace_back(k, v);
+    r.group = spec.group;
+    r.variant = spec.variant;
+    r.compare = spec.compare;
+    r.repeat = repeat;
+    r.repeats = spec.repeat;
+    return r;
+}
+
+CpuTime cpu_from_wire(const control::RunEnd &e) {
+    return {cpu_us_to_seconds(e.cpu_user_us), cpu_us_to_seconds(e.cpu_sys_us)};
+}
+
+// One repetition of one run, client side, against its server.
+RunResult execute_run(RunState &st, const RunSpec &spec, unsigned repeat) {
+    RunResult r = result_of(spec, repeat);
+    uint64_t started = monotonic_ns();
+
+    const cmdbench_test *test = st.registry.find_test(spec.test);
+    const cmdbench_transport *transport =
+        spec.transport.empty() ? nullptr : st.registry.find_transport(spec.transport);
+    auto ctx = std::make_shared<cmdbench_ctx>();
+    ctx->params = spec.test_params;
+    ctx->params.insert(spec.transport_params.begin(), spec.transport_params.end());
+    ctx->interrupted = &st.interrupted;
+    ctx->log_prefix = "cmdbench: ";
+    Progress &progress = st.progress;
+    ctx->on_progress = [&progress](uint64_t done, uint64_t total) { progress.update(done, total); };
+    ctx->on_row = [&progress](const Row &row) { progress.row_done(row.name); };
+
+    std::string server = spec.server.empty() ? st.options.server : spec.server;
+    Session &session = st.sessions[server];
+    if (auto skipped = probe_transport(transport, ctx)) {
+        r.status = skipped->status;
+        r.error = skipped->error;
+    } else {
+        try {
+            if (!session.broken.empty()) throw ControlError(session.broken);
+            if (!session.channel) open_session(session, server, st.registry, st.local_node);
+            ctx->deadline_ns = monotonic_ns() + uint64_t(spec.timeout_s * 1e9);
+            control::RunRequest req{spec.name, spec.test, spec.transport, spec.timeout_s,
+                                    params_to_wire(spec)};
+            session.channel->send(control::make_run_request(req), control::kHandshakeTimeoutMs);
+            Message answer = session.channel->recv(control::kHandshakeTimeoutMs);
+            if (answer.type == MsgType::RunEnd) {
+                control::RunEnd refused = control::parse_run_end(answer);
+                r.status = status_from_code(refused.status);
+                r.error = refused.error;
+            } else if (answer.type != MsgType::RunAccept) {
+                throw ControlError(session.label + " answered the run request with message type " +
+                                   std::to_string(unsigned(answer.type)));
+            } else {
+                ControlPeer peer(*session.channel, session.label);
+                ctx->peer = &peer;
+                const CpuTime cpu_start = process_cpu_time();
+                Execution ex =
+                    execute_test(test, transport, ctx, CMDBENCH_ROLE_CLIENT, session.host);
+                r.cpu_client = cpu_time_since(cpu_start);
+                if (ex.abandoned) {
+                    st.abandoned = true;
+                    session.broken = ex.error;
+                    r.status = ex.status;
+                    r.error = ex.error;
+                } else {
+                    int wait = int(std::max<int64_t>(remaining_ms(*ctx), 0) +
+                                   int64_t(kGraceSeconds * 1000));
+                    control::RunEnd theirs;
+                    try {
+                        control::RunEnd ours;
+                        ours.status = status_code(ex.status);
+                        ours.error = ex.error;
+                        theirs = peer.finish(ours, wait);
+                    } catch (const ControlError &e) {
+                        session.broken = e.what();
+                        theirs.status = status_code(RunStatus::Failed);
+                        theirs.error = e.what();
+                    }
+                    combine(r, ex, theirs);
+                    r.cpu_server = cpu_from_wire(theirs);
+                }
+                ctx->peer = nullptr;
+            }
+        } catch (const std::exception &e) {
+            session.broken = e.what();
+            r.status = st.interrupted ? RunStatus::Interrupted : RunStatus::Failed;
+            r.error = e.what();
+        }
+    }
+    {
+        std::lock_guard<std::mutex> lock(ctx->mu);
+        r.rows = ctx->rows;
+    }
+    // A skipped run did no work worth a CPU figure, whichever side skipped it.
+    if (r.status == RunStatus::Skipped) r.cpu_client = r.cpu_server = CpuTime{};
+    r.wall_seconds = double(monotonic_ns() - started) / 1e9;
+    return r;
+}
+
 } // namespace
 
 int run_scenario(const Scenario &scenario, const Registry &registry, RunContext context,
                  const RunOptions &options, const std::atomic<bool> &interrupted) {
     Report report;
     report.context = std::move(context);
-    ResultSink sink(options.format, options.output);
+    report.baseline = scenario.baseline;
+    ResultSink sink(options.format, options.output, options.report);
     Progress progress(options.quiet);
-    std::map<std::string, Session> sessions;
-    bool abandoned = false;
+    RunState st{registry, options, interrupted, progress, {}, false};
+    st.local_node = local_meeting_node(scenario, registry);
+    if (st.local_node != kLoopbackNode && !options.quiet)
+        std::fprintf(stderr,
+                     "cmdbench: runs with a local server meet at %s, not %s: a "
+                     "transport of this scenario needs a device address\n",
+                     st.local_node.c_str(), kLoopbackNode);
 
-    for (size_t i = 0; i < scenario.runs.size() && !interrupted && !abandoned; ++i) {
-        const RunSpec &spec = scenario.runs[i];
-        RunResult r;
-        r.name = spec.name;
-        r.test = spec.test;
-        r.transport = spec.transport;
-        for (const auto &[k, v] : params_to_wire(spec))
-            r.params.emplace_back(k, v);
-        uint64_t started = monotonic_ns();
+    // Every repetition of every run, in order: `repeat = N` runs back to back.
+    struct Planned {
+        size_t run;
+        unsigned repeat;
+    };
+    std::vector<Planned> plan;
+    for (size_t i = 0; i < scenario.runs.size(); ++i)
+        for (unsigned k = 1; k <= scenario.runs[i].repeat; ++k)
+            plan.push_back({i, k});
 
-        const cmdbench_test *test = registry.find_test(spec.test);
-        const cmdbench_transport *transport =
-            spec.transport.empty() ? nullptr : registry.find_transport(spec.transport);
-        auto ctx = std::make_shared<cmdbench_ctx>();
-        ctx->params = spec.test_params;
-        ctx->params.insert(spec.transport_params.begin(), spec.transport_params.end());
-        ctx->interrupted = &interrupted;
-        ctx->log_prefix = "cmdbench: ";
-        ctx->on_progress = [&progress, &spec, i, &scenario](uint64_t done, uint64_t total) {
-            progress.update(i + 1, scenario.runs.size(), spec.name, done, total);
-        };
-        progress.update(i + 1, scenario.runs.size(), spec.name, 0, 0);
-
-        std::string server = spec.server.empty() ? options.server : spec.server;
-        Session &session = sessions[server];
-        if (auto skipped = probe_transport(transport, ctx)) {
-            r.status = skipped->status;
-            r.error = skipped->error;
-        } else {
-            try {
-                if (!session.broken.empty()) throw ControlError(session.broken);
-                if (!session.channel) open_session(session, server, registry);
-                ctx->deadline_ns = monotonic_ns() + uint64_t(spec.timeout_s * 1e9);
-                control::RunRequest req{spec.name, spec.test, spec.transport, spec.timeout_s,
-                                        params_to_wire(spec)};
-                session.channel->send(control::make_run_request(req), control::kHandshakeTimeoutMs);
-                Message answer = session.channel->recv(control::kHandshakeTimeoutMs);
-                if (answer.type == MsgType::RunEnd) {
-                    control::RunEnd refused = control::parse_run_end(answer);
-                    r.status = status_from_code(refused.status);
-                    r.error = refused.error;
-                } else if (answer.type != MsgType::RunAccept) {
-                    throw ControlError(session.label +
-                                       " answered the run request with message type " +
-                                       std::to_string(unsigned(answer.type)));
-                } else {
-                    ControlPeer peer(*session.channel, session.label);
-                    ctx->peer = &peer;
-                    Execution ex =
-                        execute_test(test, transport, ctx, CMDBENCH_ROLE_CLIENT, session.host);
-                    if (ex.abandoned) {
-                        abandoned = true;
-                        session.broken = ex.error;
-                        r.status = ex.status;
-                        r.error = ex.error;
-                    } else {
-                        int wait = int(std::max<int64_t>(remaining_ms(*ctx), 0) +
-                                       int64_t(kGraceSeconds * 1000));
-                        control::RunEnd theirs;
-                        try {
-                            theirs = peer.finish({status_code(ex.status), ex.error}, wait);
-                        } catch (const ControlError &e) {
-                            session.broken = e.what();
-                            theirs = {status_code(RunStatus::Failed), e.what()};
-                        }
-                        combine(r, ex, theirs);
-                    }
-                    ctx->peer = nullptr;
-                }
-            } catch (const std::exception &e) {
-                session.broken = e.what();
-                r.status = interrupted ? RunStatus::Interrupted : RunStatus::Failed;
-                r.error = e.what();
-            }
-        }
-        {
-            std::lock_guard<std::mutex> lock(ctx->mu);
-            r.rows = ctx->rows;
-        }
-        r.wall_seconds = double(monotonic_ns() - started) / 1e9;
+    size_t next = 0;
+    for (; next < plan.size() && !interrupted && !st.abandoned; ++next) {
+        const RunSpec &spec = scenario.runs[plan[next].run];
+        progress.start(plan[next].run + 1, scenario.runs.size(), spec.name, plan[next].repeat,
+                       spec.repeat);
+        RunResult r = execute_run(st, spec, plan[next].repeat);
         progress.clear();
         report.runs.push_back(std::move(r));
         sink.run_done(report);
     }
     progress.clear();
     // Runs that never started because of an interrupt are reported too, so
-    // the output always lists every run of the scenario.
-    for (size_t i = report.runs.size(); i < scenario.runs.size(); ++i) {
-        RunResult r;
-        r.name = scenario.runs[i].name;
-        r.test = scenario.runs[i].test;
-        r.transport = scenario.runs[i].transport;
+    // the output always lists every run (and repetition) of the scenario.
+    for (; next < plan.size(); ++next) {
+        RunResult r = result_of(scenario.runs[plan[next].run], plan[next].repeat);
         r.status = RunStatus::Interrupted;
         r.error =
-            abandoned ? "not run: an earlier run could not be stopped" : "not run: interrupted";
+            st.abandoned ? "not run: an earlier run could not be stopped" : "not run: interrupted";
         report.runs.push_back(std::move(r));
     }
     sink.finish(report);
-    if (abandoned) {
+    if (st.abandoned) {
         // A test thread is still running inside this process; the results are
         // out, so leave without waiting for it (the local server dies with us).
         std::fflush(nullptr);
-        for (auto &[name, s] : sessions)
+        for (auto &[name, s] : st.sessions)
             if (s.local) s.local->stop(0);
         _exit(interrupted ? kExitInterrupted : kExitRunFailed);
     }
-    for (auto &[name, s] : sessions)
+    for (auto &[name, s] : st.sessions)
         close_session(s);
 
     if (interrupted) return kExitInterrupted;

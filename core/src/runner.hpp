@@ -15,6 +15,7 @@ struct RunOptions {
     std::string server;           // "host[:port]"; empty = start one on loopback
     std::string format = "table"; // stdout: table, json or csv
     std::string output;           // -o FILE (format from .json/.csv, else table)
+    std::string report;           // --report FILE.html: the comparison as a web page
     bool quiet = false;           // no progress display
     bool allow_skip = false;      // skipped runs do not make the exit status non-zero
 };

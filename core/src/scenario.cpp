@@ -4,6 +4,8 @@
 // value at fault.
 #include "scenario.hpp"
 
+#include "toml_kind.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -12,8 +14,6 @@
 #include <filesystem>
 #include <set>
 #include <sstream>
-#include "toml_kind.hpp"
-
 #include <toml++/toml.h>
 
 namespace cmdbench {
@@ -21,7 +21,14 @@ namespace {
 
 constexpr double kDefaultTimeout = 60;
 constexpr double kMaxTimeout = 86400;
-const std::set<std::string> kTopLevelKeys = {"name", "description", "plugins", "defaults", "run"};
+constexpr int64_t kMaxRepeat = 1000;
+// The metric families a run's `compare` list may name (comparison.hpp).
+constexpr const char *kCompareFamilies = "latency|bandwidth|connections|steps|cpu";
+const std::set<std::string> kTopLevelKeys = {"name",     "description", "plugins",
+                                             "defaults", "run",         "baseline"};
+// Keys of every run, whatever its test; `transport` only for a test that takes one.
+const std::set<std::string> kRunKeys = {"name",  "test",    "transport", "timeout", "server",
+                                        "group", "variant", "repeat",    "compare"};
 
 [[noreturn]] void fail(const std::string &where, const std::string &message) {
     throw ScenarioError(where + ": " + message);
@@ -34,7 +41,6 @@ std::string at(const std::string &path, const toml::source_position &pos) {
 std::string in_quotes(const std::string &s) {
     return "'" + s + "'";
 }
-
 
 // Restricted Damerau-Levenshtein distance, so a swapped pair counts as one.
 size_t edit_distance(const std::string &a, const std::string &b) {
@@ -181,6 +187,61 @@ double timeout_setting(const Setting &s) {
     return t;
 }
 
+unsigned repeat_setting(const Setting &s) {
+    cmdbench_param decl = run_key_decl("", CMDBENCH_PARAM_INT);
+    decl.min_int = 1;
+    decl.max_int = kMaxRepeat;
+    return unsigned(std::get<int64_t>(parse_setting(decl, s)));
+}
+
+// `group` and `variant` label the rows and columns of a comparison, where an
+// empty label would be unreadable.
+std::string label_setting(const Setting &s) {
+    std::string value = string_setting(s);
+    if (value.empty()) fail(s.value_at, in_quotes(s.key) + " must not be empty");
+    return value;
+}
+
+// `compare` is the one run key that is a list of strings: an array of family
+// names, or a single name (a bare word from --set, like other strings).
+std::vector<std::string> compare_setting(const Setting &s) {
+    cmdbench_param family = run_key_decl("", CMDBENCH_PARAM_STRING);
+    family.choices = kCompareFamilies;
+    const std::string label = in_quotes(s.key);
+    auto checked = [&](const std::string &name, const std::string &what) {
+        if (auto err = check(family, ParamValue{name})) fail(s.value_at, what + " " + *err);
+        return name;
+    };
+    toml::table doc;
+    const toml::node *value = nullptr;
+    if (s.text.find_first_of("\r\n") == std::string::npos) {
+        try {
+            const std::string text = "v = " + s.text;
+            doc = toml::parse(std::string_view(text), std::string_view("value"));
+            value = doc.get("v");
+        } catch (const toml::parse_error &) {
+        }
+    }
+    const bool bare =
+        !s.text.empty() && std::string_view("\"'[{").find(s.text[0]) == std::string::npos;
+    if (!value && bare) return {checked(s.text, label)};
+    if (!value)
+        fail(s.value_at,
+             label + " expects an array of strings, got " +
+                 (s.text.empty() ? "nothing" : "'" + s.text + "', which is not a TOML value"));
+    if (auto one = value->value_exact<std::string>()) return {checked(*one, label)};
+    const toml::array *arr = value->as_array();
+    if (!arr) fail(s.value_at, label + " expects an array of strings, got " + node_kind(*value));
+    std::vector<std::string> out;
+    for (size_t i = 0; i < arr->size(); ++i) {
+        const std::string element = label + " element " + std::to_string(i + 1);
+        auto name = (*arr)[i].value_exact<std::string>();
+        if (!name) fail(s.value_at, element + " must be a string, got " + node_kind((*arr)[i]));
+        out.push_back(checked(*name, element));
+    }
+    return out;
+}
+
 // The entries of a table in file order (toml++ iterates them sorted).
 std::vector<Setting> settings_of(const toml::table &table, const std::string &path) {
     std::vector<std::pair<toml::source_position, Setting>> entries;
@@ -318,7 +379,8 @@ RunSpec resolve_run(Context &cx, const toml::table &table) {
                                    " (registered: " + registered_tests(cx.registry) + ")");
     const std::string test_label = "test " + in_quotes(spec.test);
 
-    std::set<std::string> allowed = {"name", "test", "timeout", "server"};
+    std::set<std::string> allowed = kRunKeys;
+    allowed.erase("transport");
     const cmdbench_transport *transport = nullptr;
     if (test->flags & CMDBENCH_TEST_USES_TRANSPORT) {
         allowed.insert("transport");
@@ -365,6 +427,13 @@ RunSpec resolve_run(Context &cx, const toml::table &table) {
         spec.name = string_setting(*name);
     else
         spec.name = spec.transport.empty() ? spec.test : spec.test + "/" + spec.transport;
+    const Setting *group = lookup(cx, run, "group");
+    spec.group = group ? label_setting(*group) : spec.test;
+    const Setting *variant = lookup(cx, run, "variant");
+    spec.variant =
+        variant ? label_setting(*variant) : (spec.transport.empty() ? spec.test : spec.transport);
+    if (const Setting *s = lookup(cx, run, "repeat")) spec.repeat = repeat_setting(*s);
+    if (const Setting *s = lookup(cx, run, "compare")) spec.compare = compare_setting(*s);
     return spec;
 }
 
@@ -381,6 +450,28 @@ void check_default_run_keys(const Context &cx) {
                                       " (registered: " + registered_transports(cx.registry) + ")");
         }
     if (const Setting *s = find_setting(cx.defaults, "timeout")) timeout_setting(*s);
+    for (const char *key : {"group", "variant"})
+        if (const Setting *s = find_setting(cx.defaults, key)) label_setting(*s);
+    if (const Setting *s = find_setting(cx.defaults, "repeat")) repeat_setting(*s);
+    if (const Setting *s = find_setting(cx.defaults, "compare")) compare_setting(*s);
+}
+
+std::set<std::string> variants_of(const Scenario &s) {
+    std::set<std::string> out;
+    for (const RunSpec &r : s.runs)
+        out.insert(r.variant);
+    return out;
+}
+
+// A baseline only means something when there are variants to set against it;
+// with one variant it is kept as written (a later comparison of several
+// reports may find it).
+void check_baseline(const Scenario &s, const Setting &baseline) {
+    const std::set<std::string> variants = variants_of(s);
+    if (variants.size() > 1 && !variants.count(s.baseline))
+        fail(baseline.key_at, "baseline " + in_quotes(s.baseline) +
+                                  " is not the variant of any run (variants: " +
+                                  join_or_none({variants.begin(), variants.end()}) + ")");
 }
 
 const toml::array &runs_of(const toml::table &root, const std::string &path) {
@@ -432,9 +523,11 @@ Scenario parse_scenario(const std::string &text, const std::string &path, const 
     check_top_level(root, path);
     Scenario s;
     s.path = path;
-    for (const Setting &e : settings_of(root, path)) {
+    const std::vector<Setting> top = settings_of(root, path);
+    for (const Setting &e : top) {
         if (e.key == "name") s.name = string_setting(e);
         if (e.key == "description") s.description = string_setting(e);
+        if (e.key == "baseline") s.baseline = string_setting(e);
     }
     s.plugins = plugins_of(root, path);
 
@@ -446,9 +539,8 @@ Scenario parse_scenario(const std::string &text, const std::string &path, const 
     for (const toml::node &run : runs_of(root, path))
         s.runs.push_back(resolve_run(cx, *run.as_table()));
 
-    std::set<std::string> run_keys = {"name", "test", "transport", "timeout", "server"};
     for (const Setting &d : cx.defaults)
-        if (!run_keys.count(d.key) && !cx.declared_somewhere.count(d.key))
+        if (!kRunKeys.count(d.key) && !cx.declared_somewhere.count(d.key))
             fail(d.key_at, "key " + in_quotes(d.key) +
                                " in [defaults] is not a parameter of any run's test or "
                                "transport" +
@@ -457,6 +549,7 @@ Scenario parse_scenario(const std::string &text, const std::string &path, const 
         if (!cx.declared_somewhere.count(o.key))
             fail(o.key_at,
                  "no run declares " + in_quotes(o.key) + suggestion(o.key, cx.declared_somewhere));
+    if (const Setting *b = find_setting(top, "baseline")) check_baseline(s, *b);
     return s;
 }
 
@@ -470,6 +563,11 @@ std::string to_toml(const Scenario &s) {
             out += (i ? ", " : "") + to_text(ParamValue{s.plugins[i]});
         out += "]\n";
     }
+    // Only a baseline that would be accepted back: the default "tcp" is not
+    // one when the runs have other variants.
+    const std::set<std::string> variants = variants_of(s);
+    if (variants.size() <= 1 || variants.count(s.baseline))
+        out += "baseline = " + to_text(ParamValue{s.baseline}) + "\n";
     for (const RunSpec &r : s.runs) {
         out += "\n[[run]]\n";
         out += "name = " + to_text(ParamValue{r.name}) + "\n";
@@ -477,6 +575,13 @@ std::string to_toml(const Scenario &s) {
         if (!r.transport.empty()) out += "transport = " + to_text(ParamValue{r.transport}) + "\n";
         out += "timeout = " + to_text(ParamValue{r.timeout_s}) + "\n";
         if (!r.server.empty()) out += "server = " + to_text(ParamValue{r.server}) + "\n";
+        out += "group = " + to_text(ParamValue{r.group}) + "\n";
+        out += "variant = " + to_text(ParamValue{r.variant}) + "\n";
+        out += "repeat = " + std::to_string(r.repeat) + "\n";
+        out += "compare = [";
+        for (size_t i = 0; i < r.compare.size(); ++i)
+            out += (i ? ", " : "") + to_text(ParamValue{r.compare[i]});
+        out += "]\n";
         for (const auto &[key, value] : r.test_params)
             out += key + " = " + to_text(value) + "\n";
         // A transport parameter named like a test one cannot be set by key.

@@ -2,6 +2,7 @@
 
 #include "control.hpp"
 #include "control_peer.hpp"
+#include "cpu_usage.hpp"
 #include "report.hpp"
 #include "run_params.hpp"
 #include "test_executor.hpp"
@@ -55,7 +56,9 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
     ctx->peer = &peer;
     ch.send(Message{MsgType::RunAccept, {}}, control::kHandshakeTimeoutMs);
 
+    const CpuTime cpu_start = process_cpu_time();
     Execution ex = execute_test(test, transport, ctx, CMDBENCH_ROLE_SERVER, opt.bind);
+    const CpuTime cpu = cpu_time_since(cpu_start);
     if (ex.abandoned) {
         // The test's thread still runs and owns the data socket: tell the
         // client, then leave; nothing else can safely run in this process.
@@ -69,7 +72,10 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
         _exit(1);
     }
     int wait = int(std::max<int64_t>(remaining_ms(*ctx), 0) + int64_t(kGraceSeconds * 1000));
-    control::RunEnd theirs = peer.finish({status_code(ex.status), ex.error}, wait);
+    control::RunEnd theirs =
+        peer.finish({status_code(ex.status), ex.error, cpu_seconds_to_us(cpu.user_s),
+                     cpu_seconds_to_us(cpu.sys_s)},
+                    wait);
     (void)theirs;
     if (!opt.quiet) {
         RunResult r;
@@ -79,6 +85,7 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
         r.status = ex.status;
         r.error = ex.error;
         r.rows = ctx->rows;
+        r.cpu_server = cpu;
         write_table_run(std::cout, r);
         std::cout.flush();
     }

@@ -4,8 +4,10 @@
 
 #include <catch2/catch.hpp>
 #include <csignal>
+#include <dirent.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <thread>
 #include <unistd.h>
 
@@ -46,6 +48,39 @@ void check_histogram_monotone(const json &h) {
         CHECK(v >= prev);
         prev = v;
     }
+}
+
+// The fields after the command name in /proc/PID/stat ("pid (comm) state
+// ppid ..."); the name may hold spaces and parentheses, so read after the
+// last ')'. Empty when the process is gone.
+std::string stat_fields(pid_t pid) {
+    const std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+    const size_t close = stat.rfind(')');
+    return close == std::string::npos ? "" : stat.substr(close + 2);
+}
+
+// The children of `parent`: the local server of one cmdbench run, told apart
+// from those of other tests running at the same time.
+std::vector<pid_t> children_of(pid_t parent) {
+    std::vector<pid_t> out;
+    DIR *d = opendir("/proc");
+    if (!d) return out;
+    while (dirent *e = readdir(d)) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+        const pid_t pid = pid_t(std::stol(e->d_name));
+        std::istringstream fields(stat_fields(pid));
+        char state = 0;
+        long ppid = 0;
+        if (fields >> state >> ppid && ppid == parent) out.push_back(pid);
+    }
+    closedir(d);
+    return out;
+}
+
+// Still there and not a zombie waiting for a parent that does not reap.
+bool alive(pid_t pid) {
+    const std::string fields = stat_fields(pid);
+    return !fields.empty() && fields[0] != 'Z';
 }
 
 } // namespace
@@ -307,17 +342,20 @@ duration = 60
     pid_t pid = start_process({cmdbench_exe(), "run", scenario, "--format", "json"}, dir + "/out",
                               dir + "/err");
     std::this_thread::sleep_for(std::chrono::seconds(3));
+    const std::vector<pid_t> servers = children_of(pid);
     kill(pid, SIGINT);
     int code = wait_process(pid, 30);
     INFO(read_file(dir + "/err"));
     CHECK(code == 130);
+    CHECK(servers.size() == 1); // the local server
     json doc = json::parse(read_file(dir + "/out"));
     REQUIRE(doc["runs"].size() == 2);
     CHECK(doc["runs"][0]["status"] == "ok");
     CHECK(doc["runs"][1]["status"] == "interrupted");
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     CHECK_FALSE(process_running_with(scenario));
-    CHECK_FALSE(process_running_with("serve --bind 127.0.0.1 --port 0 --once"));
+    for (pid_t server : servers)
+        CHECK_FALSE(alive(server));
 }
 
 TEST_CASE("cmdbench serve serves clients that name it, and survives garbage") {
@@ -431,4 +469,147 @@ TEST_CASE("a file that is not a plugin in the plugin path is refused by name") {
                           std::string(CMDBENCH_BINARY_DIR) + "/tests/fixtures/not_elf.so"});
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.out, Catch::Contains("not_elf.so: not a loadable shared object"));
+}
+
+TEST_CASE("repeat = 3 runs a run three times, each its own result") {
+    json doc = run_json(R"(
+[[run]]
+name = "pp"
+test = "pingpong"
+transport = "tcp"
+sizes = [64]
+iterations = 100
+repeat = 3
+[[run]]
+test = "pingpong"
+transport = "tcp"
+sizes = [64]
+iterations = 100
+)");
+    REQUIRE(doc["runs"].size() == 4);
+    for (unsigned k = 0; k < 3; ++k) {
+        const json &run = doc["runs"][k];
+        INFO("result " << k);
+        CHECK(run["name"] == "pp");
+        CHECK(run["status"] == "ok");
+        CHECK(run["repeat"] == k + 1);
+        CHECK(run["repeats"] == 3);
+        CHECK(run["group"] == "pingpong");
+        CHECK(run["variant"] == "tcp");
+        CHECK(run["rows"].size() == 1);
+    }
+    CHECK(doc["runs"][3]["repeat"] == 1);
+    CHECK(doc["runs"][3]["repeats"] == 1);
+    CHECK(doc["baseline"] == "tcp");
+    // --set repeat applies like any other override.
+    json again = run_json(R"(
+[[run]]
+test = "pingpong"
+transport = "tcp"
+sizes = [64]
+iterations = 100
+)",
+                          0, {"--set", "repeat=2"});
+    REQUIRE(again["runs"].size() == 2);
+    CHECK(again["runs"][1]["repeat"] == 2);
+}
+
+TEST_CASE("both sides report the CPU time of a throughput run") {
+    json doc = run_json(R"(
+[[run]]
+test = "throughput"
+transport = "tcp"
+sizes = [65536]
+duration = 1.0
+)");
+    const json &run = doc["runs"][0];
+    REQUIRE(run["status"] == "ok");
+    const double wall = run["wall_seconds"].get<double>();
+    const double cpus = doc["context"]["cpu"]["count"].get<double>();
+    for (const char *side : {"client", "server"}) {
+        INFO(side << ": " << run["cpu"].dump());
+        const json &t = run["cpu"][side];
+        REQUIRE(t.is_object());
+        const double used = t["user_s"].get<double>() + t["sys_s"].get<double>();
+        // Streaming for a second keeps each side busy, but no side can use
+        // more than every CPU for the whole run.
+        CHECK(used > 0.05);
+        CHECK(used <= wall * cpus + 0.25);
+        CHECK(t["user_s"].get<double>() >= 0);
+        CHECK(t["sys_s"].get<double>() >= 0);
+    }
+    REQUIRE(run["cpu_per_gb_s"].is_number());
+    CHECK(run["cpu_per_gb_s"].get<double>() > 0);
+    CHECK(run["cpu_per_conn_us"].is_null());
+}
+
+TEST_CASE("a baseline that is no run's variant fails with file:line:column, exit 2") {
+    std::string path = write_scenario(R"(baseline = "nope"
+[[run]]
+test = "pingpong"
+transport = "tcp"
+variant = "a"
+[[run]]
+test = "pingpong"
+transport = "tcp"
+variant = "b"
+)");
+    auto r = run_process({cmdbench_exe(), "run", path});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err,
+               Catch::StartsWith(path + ":1:1: baseline 'nope' is not the variant of any run "
+                                        "(variants: a, b)"));
+    CHECK(r.out.empty());
+}
+
+TEST_CASE("Ctrl-C lists the repetitions that did not run") {
+    std::string dir = temp_dir();
+    std::string scenario = write_scenario(R"(
+[[run]]
+name = "long"
+test = "throughput"
+transport = "tcp"
+sizes = [65536]
+duration = 60
+repeat = 3
+)");
+    pid_t pid = start_process({cmdbench_exe(), "run", scenario, "--format", "json"}, dir + "/out",
+                              dir + "/err");
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    kill(pid, SIGINT);
+    int code = wait_process(pid, 30);
+    INFO(read_file(dir + "/err"));
+    CHECK(code == 130);
+    json doc = json::parse(read_file(dir + "/out"));
+    REQUIRE(doc["runs"].size() == 3);
+    for (unsigned k = 0; k < 3; ++k) {
+        CHECK(doc["runs"][k]["status"] == "interrupted");
+        CHECK(doc["runs"][k]["repeat"] == k + 1);
+        CHECK(doc["runs"][k]["repeats"] == 3);
+    }
+    CHECK(doc["runs"][2]["error"] == "not run: interrupted");
+    CHECK(doc["runs"][2]["cpu"]["client"].is_null());
+}
+
+TEST_CASE("on a terminal the progress line shows the run, the repetition and the last row") {
+    std::string scenario = write_scenario(R"(
+[[run]]
+name = "pp"
+test = "pingpong"
+transport = "tcp"
+sizes = [64, 128]
+iterations = 100
+repeat = 2
+)");
+    // script(1) gives the command a terminal; its output is what the terminal got.
+    const std::string command = cmdbench_exe() + " run " + scenario + " --format csv";
+    auto r = run_process({"/usr/bin/script", "-qec", command, "/dev/null"}, 120);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("\r\033[K[1/1] pp rep 1/2"));
+    CHECK_THAT(r.out, Catch::Contains("[1/1] pp rep 2/2: 1/2 done, last 64_lat"));
+    // --quiet: no progress line even on a terminal.
+    r = run_process({"/usr/bin/script", "-qec", command + " --quiet", "/dev/null"}, 120);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, !Catch::Contains("\033[K"));
+    CHECK_THAT(r.out, Catch::Contains("pp,pingpong,tcp,ok,128_lat,pingpong,tcp,2,"));
 }

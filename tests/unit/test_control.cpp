@@ -136,7 +136,7 @@ struct Pair {
 TEST_CASE("control: header is big-endian magic, version, type, length") {
     const Message m{MsgType::Barrier, {0xAA, 0xBB}};
     const auto f = encode(m);
-    const std::vector<uint8_t> want{'C', 'M', 'D', 'B', 0, 1, 0, 5, 0, 0, 0, 2, 0xAA, 0xBB};
+    const std::vector<uint8_t> want{'C', 'M', 'D', 'B', 0, 2, 0, 5, 0, 0, 0, 2, 0xAA, 0xBB};
     REQUIRE(f == want);
     MsgType t{};
     REQUIRE(decode_header(f.data(), t) == 2);
@@ -241,7 +241,22 @@ TEST_CASE("control: RunEnd and string messages round trip") {
     const RunEnd e = parse_run_end(make_run_end(RunEnd{-5, "peer vanished"}));
     REQUIRE(e.status == -5);
     REQUIRE(e.error == "peer vanished");
-    REQUIRE(parse_run_end(make_run_end(RunEnd{})).error.empty());
+    // CPU time not given: -1 (not measured) both ways.
+    REQUIRE(e.cpu_user_us == -1);
+    REQUIRE(e.cpu_sys_us == -1);
+    const RunEnd empty = parse_run_end(make_run_end(RunEnd{}));
+    REQUIRE(empty.error.empty());
+    REQUIRE(empty.cpu_user_us == -1);
+
+    // CPU time travels as two big-endian i64 after the error text.
+    const Message m = make_run_end(RunEnd{0, "", 1234567, int64_t{1} << 40});
+    const std::vector<uint8_t> want = {0, 0,    0,    0,    0, 0, 0, 0, 0, 0, 0, 0,
+                                       0, 0x12, 0xD6, 0x87, 0, 0, 1, 0, 0, 0, 0, 0};
+    REQUIRE(m.payload == want);
+    const RunEnd cpu = parse_run_end(m);
+    REQUIRE(cpu.cpu_user_us == 1234567);
+    REQUIRE(cpu.cpu_sys_us == int64_t{1} << 40);
+    REQUIRE(parse_run_end(make_run_end(RunEnd{0, "", -1, 0})).cpu_user_us == -1);
 
     REQUIRE(parse_string(make_string(MsgType::Barrier, "step-3")) == "step-3");
     REQUIRE(parse_string(make_string(MsgType::Error, "")).empty());
@@ -287,11 +302,11 @@ TEST_CASE("control: truncated payloads and trailing junk are rejected") {
 
 TEST_CASE("control: hostile length fields are refused without allocating them") {
     SECTION("header claiming kMaxPayload + 1") {
-        const auto h = header(kMagic, 1, 6, kMaxPayload + 1);
+        const auto h = header(kMagic, kProtocolVersion, 6, kMaxPayload + 1);
         MsgType t{};
         REQUIRE_THROWS_WITH(decode_header(h.data(), t),
                             Contains("message of 1048577 bytes exceeds the 1048576-byte limit"));
-        const auto ok = header(kMagic, 1, 6, kMaxPayload);
+        const auto ok = header(kMagic, kProtocolVersion, 6, kMaxPayload);
         REQUIRE(decode_header(ok.data(), t) == kMaxPayload);
     }
     SECTION("4 GB string length inside a 10-byte payload") {
@@ -321,15 +336,16 @@ TEST_CASE("control: bad magic, other version and unknown type are rejected") {
     const auto http = std::string("GET / HTTP/1.1");
     REQUIRE_THROWS_WITH(decode_header(reinterpret_cast<const uint8_t *>(http.data()), t),
                         "not a cmdbench control message (bad magic 0x47455420)");
-    const auto v2 = header(kMagic, 2, 1, 0);
-    REQUIRE_THROWS_WITH(decode_header(v2.data(), t),
-                        "peer speaks control protocol version 2, this cmdbench speaks 1");
+    // A peer of protocol 1 (no CPU time in RunEnd) is refused at its first frame.
+    const auto v1 = header(kMagic, 1, 1, 0);
+    REQUIRE_THROWS_WITH(decode_header(v1.data(), t),
+                        "peer speaks control protocol version 1, this cmdbench speaks 2");
     for (uint16_t bad : {uint16_t{0}, uint16_t{10}, uint16_t{0xFFFF}}) {
-        const auto h = header(kMagic, 1, bad, 0);
+        const auto h = header(kMagic, kProtocolVersion, bad, 0);
         REQUIRE_THROWS_WITH(decode_header(h.data(), t), Contains("unknown control message type"));
     }
     for (uint16_t good = 1; good <= 9; ++good) {
-        const auto h = header(kMagic, 1, good, 3);
+        const auto h = header(kMagic, kProtocolVersion, good, 3);
         REQUIRE(decode_header(h.data(), t) == 3);
         REQUIRE(static_cast<uint16_t>(t) == good);
     }
@@ -503,7 +519,7 @@ TEST_CASE("control: broken peers are rejected with the right error") {
         REQUIRE_THROWS_WITH(ch.recv(2000), Contains("closed the connection in the middle"));
     }
     SECTION("oversize length is refused before the payload is read") {
-        raw.write(header(kMagic, 1, 6, 0xFFFFFFF0u));
+        raw.write(header(kMagic, kProtocolVersion, 6, 0xFFFFFFF0u));
         g_largest_alloc = 0;
         const auto t0 = Clock::now();
         REQUIRE_THROWS_WITH(ch.recv(2000), Contains("exceeds the 1048576-byte limit"));

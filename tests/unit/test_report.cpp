@@ -2,8 +2,10 @@
 #include "cmdbench/plugin.h"
 #include "report.hpp"
 #include "report_format.hpp"
+#include "run_totals.hpp"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -53,7 +55,13 @@ Report sample_report() {
     row.hists = {{"rtt", rtt.summary()}};
     run.rows = {row, rstream_row("4k_lat", 4096, 1, 10000, 0.062)};
     run.rows[1].hists = {{"rtt", summary_of({2000, 3000, 900000})}};
+    run.group = "latency";
+    run.variant = "tcp";
+    run.compare = {"latency", "cpu"};
+    run.cpu_client = {0.25, 0.5};
+    run.cpu_server = {0.125, 0.375};
     rep.runs.push_back(run);
+    rep.baseline = "rsocket";
 
     RunResult skipped;
     skipped.name = "rdma";
@@ -61,6 +69,10 @@ Report sample_report() {
     skipped.transport = "rsocket";
     skipped.status = RunStatus::Skipped;
     skipped.error = "no RDMA device";
+    skipped.group = "latency";
+    skipped.variant = "rsocket";
+    skipped.repeat = 3;
+    skipped.repeats = 5;
     rep.runs.push_back(skipped);
     return rep;
 }
@@ -230,6 +242,27 @@ TEST_CASE("JSON output parses back with schema, context and runs") {
     CHECK(runs[1].at("error") == "no RDMA device");
     CHECK(runs[1].at("rows").empty());
 
+    // Comparison keys and CPU time.
+    CHECK(doc.at("baseline") == "rsocket");
+    CHECK(runs[0].at("group") == "latency");
+    CHECK(runs[0].at("variant") == "tcp");
+    CHECK(runs[0].at("compare") == nlohmann::json::array({"latency", "cpu"}));
+    CHECK(runs[0].at("repeat") == 1);
+    CHECK(runs[0].at("repeats") == 1);
+    CHECK(runs[0].at("cpu").at("client").at("user_s") == 0.25);
+    CHECK(runs[0].at("cpu").at("client").at("sys_s") == 0.5);
+    CHECK(runs[0].at("cpu").at("server").at("user_s") == 0.125);
+    CHECK(runs[0].at("cpu").at("server").at("sys_s") == 0.375);
+    // 1.25 CPU-s over 12.8 MB + 81.92 MB; no connections counted.
+    CHECK(runs[0].at("cpu_per_gb_s").get<double>() == Approx(1.25 / 0.09472));
+    CHECK(runs[0].at("cpu_per_conn_us").is_null());
+    CHECK(runs[1].at("compare") == nlohmann::json::array());
+    CHECK(runs[1].at("repeat") == 3);
+    CHECK(runs[1].at("repeats") == 5);
+    CHECK(runs[1].at("cpu").at("client").is_null());
+    CHECK(runs[1].at("cpu").at("server").is_null());
+    CHECK(runs[1].at("cpu_per_gb_s").is_null());
+
     const auto &row = runs[0].at("rows").at(0);
     CHECK(row.at("name") == "64_lat");
     CHECK(row.at("metrics").at("bytes").at("value") == 64);
@@ -266,24 +299,34 @@ TEST_CASE("CSV has a header, one line per row and RFC 4180 quoting") {
     const auto records = parse_csv(text);
     REQUIRE(records.size() == 4); // header, two rows, the skipped run
     const auto &header = records[0];
-    REQUIRE(header.size() >= 5);
-    CHECK(header[0] == "run");
-    CHECK(header[4] == "row");
-    CHECK(header[5] == "bytes");
+    REQUIRE(header.size() >= 12);
+    const std::vector<std::string> fixed(header.begin(), header.begin() + 12);
+    CHECK(fixed == std::vector<std::string>{"run", "test", "transport", "status", "row", "group",
+                                            "variant", "repeat", "cpu_client_user_s",
+                                            "cpu_client_sys_s", "cpu_server_user_s",
+                                            "cpu_server_sys_s"});
+    CHECK(header[12] == "bytes");
     CHECK(std::find(header.begin(), header.end(), "rtt_p50_ns") != header.end());
     CHECK(std::find(header.begin(), header.end(), "rtt_p99_9_ns") != header.end());
     for (const auto &r : records)
         CHECK(r.size() == header.size());
     CHECK(records[1][0] == "lat, \"quoted\"");
-    CHECK(records[1][5] == "64");
-    CHECK(records[1][7] == "100000"); // iters
-    CHECK(records[1][9] == "0.324");  // time
+    const std::vector<std::string> run_fields(records[1].begin() + 5, records[1].begin() + 12);
+    CHECK(run_fields ==
+          std::vector<std::string>{"latency", "tcp", "1", "0.25", "0.5", "0.125", "0.375"});
+    CHECK(records[1][12] == "64");
+    CHECK(records[1][14] == "100000"); // iters
+    CHECK(records[1][16] == "0.324");  // time
     CHECK(records[2][4] == "4k_lat");
     const auto max_col = std::find(header.begin(), header.end(), "rtt_max_ns") - header.begin();
     CHECK(records[2][max_col] == "900000");
     CHECK(records[3][0] == "rdma");
     CHECK(records[3][3] == "skipped");
     CHECK(records[3][4].empty());
+    // The skipped run: its repetition, and no CPU figures.
+    CHECK(records[3][7] == "3");
+    for (size_t col = 8; col < 12; ++col)
+        CHECK(records[3][col].empty());
 }
 
 TEST_CASE("table shows rstream's columns for an rstream-like run") {
@@ -353,10 +396,81 @@ TEST_CASE("failed or skipped run without rows is one line with the reason") {
     const Report rep = sample_report();
     std::ostringstream out;
     write_table_run(out, rep.runs[1]);
-    CHECK(out.str() == "== rdma: test=pingpong transport=rsocket [skipped: no RDMA device]\n");
+    CHECK(out.str() ==
+          "== rdma: test=pingpong transport=rsocket [rep 3/5] [skipped: no RDMA device]\n");
 
     std::ostringstream all;
     write_table(all, rep);
     CHECK(all.str().find("== lat, \"quoted\"") == 0);
     CHECK(all.str().find("\n\n== rdma:") != std::string::npos);
+}
+
+TEST_CASE("table: the repetition in the heading, the CPU line after the rows") {
+    RunResult run;
+    run.name = "bw";
+    run.test = "throughput";
+    run.transport = "tcp";
+    run.repeat = 2;
+    run.repeats = 3;
+    Row row;
+    row.name = "64k";
+    row.metrics = {{"total", 4e9, CMDBENCH_UNIT_BYTES}};
+    run.rows = {row};
+    run.cpu_client = {0.21, 0.48};
+    run.cpu_server = {0.19, 0.51};
+    std::ostringstream out;
+    write_table_run(out, run);
+    CHECK(out.str() == "== bw: test=throughput transport=tcp [rep 2/3]\n"
+                       "name  total\n"
+                       "64k    3.7g\n"
+                       "cpu: client 0.21 s user 0.48 s sys, server 0.19 s user 0.51 s sys; "
+                       "0.35 CPU-s/GB\n");
+
+    // Per connection when the rows count connections; only the sides measured.
+    run.repeats = 1;
+    run.rows[0].metrics = {{"conns", 1000, CMDBENCH_UNIT_COUNT}};
+    run.cpu_server = CpuTime{};
+    std::ostringstream client_only;
+    write_table_run(client_only, run);
+    CHECK(client_only.str() == "== bw: test=throughput transport=tcp\n"
+                               "name  conns\n"
+                               "64k      1k\n"
+                               "cpu: client 0.21 s user 0.48 s sys\n");
+    run.cpu_server = {0.3, 0.01};
+    std::ostringstream per_conn;
+    write_table_run(per_conn, run);
+    CHECK(per_conn.str().find("; 1000.0 CPU-us/conn\n") != std::string::npos);
+}
+
+TEST_CASE("run totals: bytes, connections and CPU seconds") {
+    RunResult run;
+    CHECK_FALSE(run_bytes(run));
+    CHECK_FALSE(run_connections(run));
+    CHECK_FALSE(run_cpu_seconds(run));
+
+    Row a, b, c;
+    a.metrics = {{"total", 1000, CMDBENCH_UNIT_BYTES}, {"conns", 4, CMDBENCH_UNIT_PLAIN}};
+    // A "total" in another unit is not bytes; a non-finite one is no figure.
+    b.metrics = {{"total", 7, CMDBENCH_UNIT_COUNT},
+                 {"total", 500, CMDBENCH_UNIT_BYTES},
+                 {"conns", 16, CMDBENCH_UNIT_COUNT}};
+    c.metrics = {{"total", std::nan(""), CMDBENCH_UNIT_BYTES}, {"conns", 9, CMDBENCH_UNIT_PLAIN}};
+    run.rows = {a, b, c};
+    CHECK(run_bytes(run) == 1500.0);
+    CHECK(run_connections(run) == 16.0);
+
+    // Both sides, or nothing.
+    run.cpu_client = {0.5, 0.25};
+    CHECK_FALSE(run_cpu_seconds(run));
+    CHECK_FALSE(run_cpu_per_gb(run));
+    run.cpu_server = {1.0, 0.75};
+    CHECK(run_cpu_seconds(run) == 2.5);
+    CHECK(*run_cpu_per_gb(run) == Approx(2.5 / 1.5e-6));
+    CHECK(*run_cpu_per_conn_us(run) == Approx(2.5e6 / 16));
+
+    // Nothing moved: no per-GB figure rather than infinity.
+    run.rows = {Row{"x", {{"total", 0, CMDBENCH_UNIT_BYTES}}, {}}};
+    CHECK(run_bytes(run) == 0.0);
+    CHECK_FALSE(run_cpu_per_gb(run));
+    CHECK_FALSE(run_cpu_per_conn_us(run));
 }

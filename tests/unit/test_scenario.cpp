@@ -169,11 +169,92 @@ TEST_CASE("a minimal run gets every default") {
                                   {"verify", false},
                                   {"mode", std::string("a")}});
     CHECK(a.transport_params == Params{{"buffer_size", int64_t{0}}});
+    CHECK(a.group == "pingpong");
+    CHECK(a.variant == "tcp");
+    CHECK(a.repeat == 1);
+    CHECK(a.compare.empty());
     const RunSpec &b = s.runs[1];
     CHECK(b.name == "steps");
     CHECK(b.transport.empty());
     CHECK(b.test_params == Params{{"count", int64_t{3}}, {"rate", 1.5}});
     CHECK(b.transport_params.empty());
+    // Without a transport, the variant is the test.
+    CHECK(b.group == "steps");
+    CHECK(b.variant == "steps");
+    CHECK(s.baseline == "tcp");
+}
+
+TEST_CASE("comparison keys from the run, [defaults] and --set") {
+    const std::string text = R"(
+[defaults]
+group = "latency"
+repeat = 2
+compare = ["latency", "cpu"]
+[[run]]
+test = "pingpong"
+transport = "tcp"
+[[run]]
+test = "pingpong"
+transport = "loop"
+group = "other"
+variant = "loop-fast"
+repeat = 1000
+compare = "bandwidth"
+[[run]]
+test = "steps"
+count = 1
+compare = []
+)";
+    Scenario s = parse(text);
+    REQUIRE(s.runs.size() == 3);
+    CHECK(s.runs[0].group == "latency");
+    CHECK(s.runs[0].variant == "tcp");
+    CHECK(s.runs[0].repeat == 2);
+    CHECK(s.runs[0].compare == std::vector<std::string>{"latency", "cpu"});
+    CHECK(s.runs[1].group == "other");
+    CHECK(s.runs[1].variant == "loop-fast");
+    CHECK(s.runs[1].repeat == 1000);
+    CHECK(s.runs[1].compare == std::vector<std::string>{"bandwidth"});
+    CHECK(s.runs[2].group == "latency");
+    CHECK(s.runs[2].variant == "steps");
+    CHECK(s.runs[2].repeat == 2);
+    CHECK(s.runs[2].compare.empty()); // an empty list compares everything
+
+    // --set wins over both, bare words included.
+    Scenario t = parse(text, {"repeat=3", "compare=steps", "variant=v"});
+    for (const RunSpec &r : t.runs) {
+        CHECK(r.repeat == 3);
+        CHECK(r.compare == std::vector<std::string>{"steps"});
+        CHECK(r.variant == "v");
+    }
+    Scenario u = parse(text, {"compare=[\"connections\", \"cpu\"]"});
+    CHECK(u.runs[1].compare == std::vector<std::string>{"connections", "cpu"});
+
+    CHECK(error_of(text, {"repeat=1001"}) ==
+          "--set repeat=1001: 'repeat' must be in [1, 1000], got 1001");
+    CHECK(error_of(text, {"group="}) == "--set group=: 'group' must not be empty");
+    CHECK(error_of(text, {"compare=[\"cpu\", 1]"}) ==
+          "--set compare=[\"cpu\", 1]: 'compare' element 2 must be a string, got an integer");
+}
+
+TEST_CASE("the baseline must be a variant of some run, unless there is only one variant") {
+    const std::string two = "[[run]]\ntest = \"pingpong\"\ntransport = \"tcp\"\n"
+                            "[[run]]\ntest = \"pingpong\"\ntransport = \"loop\"\n";
+    CHECK(parse("baseline = \"loop\"\n" + two).baseline == "loop");
+    CHECK(parse(two).baseline == "tcp");
+    CHECK(error_of("baseline = \"nope\"\n" + two) ==
+          "s.toml:1:1: baseline 'nope' is not the variant of any run (variants: loop, tcp)");
+    // A variant set by hand counts; the transport it replaced does not.
+    CHECK(error_of("baseline = \"tcp\"\n[[run]]\ntest = \"pingpong\"\ntransport = \"tcp\"\n"
+                   "variant = \"tcp-tuned\"\n[[run]]\ntest = \"pingpong\"\n"
+                   "transport = \"loop\"\n") ==
+          "s.toml:1:1: baseline 'tcp' is not the variant of any run (variants: loop, tcp-tuned)");
+    // --set variant=x leaves one variant, and a baseline of one is not checked.
+    CHECK(error_of("baseline = \"tcp\"\n" + two, {"variant=x"}) == "<no error>");
+    // One variant: nothing to compare against here, so the baseline is kept
+    // as written for a later comparison with other reports.
+    Scenario one = parse("baseline = \"rsocket\"\n[[run]]\ntest = \"steps\"\ncount = 1\n");
+    CHECK(one.baseline == "rsocket");
 }
 
 TEST_CASE("run keys and parameters set in the file") {
@@ -299,6 +380,7 @@ TEST_CASE("to_toml writes every parameter and parses back to the same runs") {
 name = "round \"trip\""
 description = "all kinds"
 plugins = ["a.so"]
+baseline = "steps"
 [defaults]
 timeout = 12.25
 [[run]]
@@ -306,11 +388,14 @@ test = "pingpong"
 transport = "tcp"
 server = "peer"
 sizes = [1, 2, 3]
+repeat = 4
+compare = ["latency", "cpu"]
 [[run]]
 name = "custom"
 test = "steps"
 count = 5
 rate = 0.75
+group = "setup"
 )",
                        {"mode=b"});
     std::string text = to_toml(s);
@@ -318,10 +403,15 @@ rate = 0.75
     CHECK(text.find("buffer_size = 0\n") != std::string::npos);
     CHECK(text.find("verify = false\n") != std::string::npos);
     CHECK(text.find("mode = \"b\"\n") != std::string::npos);
+    CHECK(text.find("baseline = \"steps\"\n") != std::string::npos);
+    CHECK(text.find("repeat = 4\ncompare = [\"latency\", \"cpu\"]\n") != std::string::npos);
+    CHECK(text.find("group = \"setup\"\nvariant = \"steps\"\nrepeat = 1\ncompare = []\n") !=
+          std::string::npos);
     Scenario back = parse_scenario(text, "back.toml", registry(), {});
     CHECK(back.name == s.name);
     CHECK(back.description == s.description);
     CHECK(back.plugins == s.plugins);
+    CHECK(back.baseline == "steps");
     REQUIRE(back.runs.size() == s.runs.size());
     for (size_t i = 0; i < s.runs.size(); ++i) {
         CHECK(back.runs[i].name == s.runs[i].name);
@@ -329,10 +419,20 @@ rate = 0.75
         CHECK(back.runs[i].transport == s.runs[i].transport);
         CHECK(back.runs[i].timeout_s == s.runs[i].timeout_s);
         CHECK(back.runs[i].server == s.runs[i].server);
+        CHECK(back.runs[i].group == s.runs[i].group);
+        CHECK(back.runs[i].variant == s.runs[i].variant);
+        CHECK(back.runs[i].repeat == s.runs[i].repeat);
+        CHECK(back.runs[i].compare == s.runs[i].compare);
         CHECK(back.runs[i].test_params == s.runs[i].test_params);
         CHECK(back.runs[i].transport_params == s.runs[i].transport_params);
     }
     CHECK(to_toml(back) == text);
+
+    // The default baseline is left out where it would not be accepted back.
+    Scenario other = parse("[[run]]\ntest = \"pingpong\"\ntransport = \"loop\"\n"
+                           "[[run]]\ntest = \"steps\"\ncount = 1\n");
+    CHECK(to_toml(other).find("baseline") == std::string::npos);
+    CHECK_NOTHROW(parse_scenario(to_toml(other), "back.toml", registry(), {}));
 }
 
 TEST_CASE("scenario files are read from disk, plugins resolved against them") {

@@ -1,0 +1,381 @@
+// The HTML comparison report: one self-contained page with a chart per
+// (group, metric family) and the same numbers as tables. It has no script and
+// no external reference; its Content-Security-Policy forbids every load, so
+// anything added later that tries one is blocked and shows in the browser's
+// console (which the headless Chromium test watches).
+#include "comparison.hpp"
+#include "report.hpp"
+#include "svg_plot.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <ostream>
+#include <set>
+
+namespace cmdbench {
+namespace {
+
+using svg::escape;
+
+// How the page names a metric: words and "µs" for people, where
+// comparison.cpp's to_string/unit_of give short ASCII for terminals.
+struct MetricText {
+    const char *name;
+    const char *unit;
+};
+
+MetricText text_of(CompareMetric m) {
+    switch (m) {
+    case CompareMetric::LatencyP50:
+        return {"latency p50", "µs"};
+    case CompareMetric::LatencyP99:
+        return {"latency p99", "µs"};
+    case CompareMetric::Bandwidth:
+        return {"bandwidth", "Gb/s"};
+    case CompareMetric::ConnRate:
+        return {"connection rate", "connections/s"};
+    case CompareMetric::StepTime:
+        return {"step time", "µs per connection"};
+    case CompareMetric::CpuPerGB:
+        return {"CPU per GB", "CPU s/GB"};
+    case CompareMetric::CpuPerConn:
+        return {"CPU per connection", "CPU µs/connection"};
+    }
+    return {"?", ""};
+}
+
+// Tables in the order of the charts.
+constexpr CompareMetric kMetricOrder[] = {
+    CompareMetric::LatencyP50, CompareMetric::LatencyP99, CompareMetric::Bandwidth,
+    CompareMetric::StepTime,   CompareMetric::ConnRate,   CompareMetric::CpuPerGB,
+    CompareMetric::CpuPerConn,
+};
+
+constexpr const char *kStyle = R"(
+body{font-family:sans-serif;color:#222;margin:16px auto;max-width:1320px;padding:0 16px}
+h1{font-size:24px;margin:0 0 8px}h2{font-size:20px;margin:28px 0 8px;border-bottom:1px solid #ccc}
+h3{font-size:16px;margin:20px 0 8px}
+.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(600px,1fr));gap:16px;align-items:start}
+figure.plot{margin:0;padding:8px;border:1px solid #ddd;border-radius:4px;background:#fff}
+svg.chart{display:block;max-width:100%;height:auto}
+figcaption{font-size:14px;font-weight:bold;margin-top:6px}
+figcaption .note{display:block;font-weight:normal;font-size:12px;color:#555}
+.tables{display:flex;flex-wrap:wrap;gap:0 28px;align-items:flex-start}
+table{border-collapse:collapse;margin:8px 0 20px;font-size:13px}
+caption{text-align:left;font-weight:bold;padding:4px 0}
+th,td{border:1px solid #ccc;padding:3px 8px;text-align:right;vertical-align:top}
+th{background:#f3f3f3}th:first-child,td:first-child{text-align:left}
+table.context td,table.context th{text-align:left}
+.range{color:#666;font-size:11px}.verdict{display:block;font-size:11px;color:#555}
+.better{color:#1a7f37}.worse{color:#b3261e}.missing{color:#999}
+footer{margin-top:32px;font-size:12px;color:#666}
+)";
+
+struct Page {
+    std::ostream &out;
+    const Comparison &c;
+    int next_chart = 0;
+
+    std::string chart_id() { return "chart-" + std::to_string(++next_chart); }
+
+    std::vector<const CompareRow *> rows_of(const std::string &group, CompareMetric m) const {
+        std::vector<const CompareRow *> rows;
+        for (const auto &r : c.rows)
+            if (r.group == group && r.metric == m) rows.push_back(&r);
+        return rows;
+    }
+
+    std::optional<double> median(const CompareRow &r, size_t col) const {
+        if (col >= r.cells.size() || !r.cells[col].value || r.cells[col].value->n == 0)
+            return std::nullopt;
+        return r.cells[col].value->median;
+    }
+
+    bool repeated(const std::vector<const CompareRow *> &rows) const {
+        for (const auto *r : rows)
+            for (const auto &cell : r->cells)
+                if (cell.value && cell.value->n > 1) return true;
+        return false;
+    }
+
+    void line_charts(const std::string &group, CompareMetric m,
+                     const std::vector<const CompareRow *> &whiskers);
+    void bar_chart(const std::string &group, CompareMetric m, const char *what);
+    void group_charts(const std::string &group);
+    void cell(const CompareCell &cell, CompareMetric m);
+    void table(const std::string &group, CompareMetric m);
+    void context(const std::vector<const Report *> &reports);
+};
+
+// Splits rows plotted against size into sets with one row per size: a group
+// whose rows repeat sizes (rstream's suite: 64_lat and 64_bw both report
+// Gb/s) gets one chart per set instead of a line that doubles back.
+std::vector<std::vector<const CompareRow *>>
+split_by_size(const std::vector<const CompareRow *> &rows) {
+    std::vector<std::vector<const CompareRow *>> sets(1);
+    std::set<double> seen;
+    for (const auto *r : rows) {
+        if (!seen.insert(r->size).second) {
+            sets.emplace_back();
+            seen = {r->size};
+        }
+        sets.back().push_back(r);
+    }
+    return sets;
+}
+
+std::string group_label(const std::string &group) {
+    return group.empty() ? "(no group)" : group;
+}
+
+void Page::line_charts(const std::string &group, CompareMetric m,
+                       const std::vector<const CompareRow *> &whiskers) {
+    const auto rows = rows_of(group, m);
+    const bool latency = m == CompareMetric::LatencyP50 || m == CompareMetric::LatencyP99;
+    const auto sets = split_by_size(rows);
+    for (const auto &set : sets) {
+        svg::LineChart chart;
+        chart.id = chart_id();
+        chart.title = group_label(group) + (latency ? ": one-way latency" : ": bandwidth") +
+                      " against message size";
+        if (sets.size() > 1)
+            chart.title += " (" + set.front()->item + " … " + set.back()->item + ")";
+        chart.x_title = "message size (bytes)";
+        chart.y_title = latency ? "one-way latency (µs)" : "bandwidth (Gb/s)";
+        chart.y_scale = latency ? svg::Scale::Log : svg::Scale::Linear;
+        for (const auto *r : set)
+            chart.x.push_back(r->size);
+        for (size_t col = 0; col < c.columns.size(); ++col) {
+            svg::Series s{c.columns[col], {}, {}};
+            for (const auto *r : set) {
+                s.values.push_back(median(*r, col));
+                if (whiskers.empty()) continue;
+                const auto w =
+                    std::find_if(whiskers.begin(), whiskers.end(),
+                                 [&](const CompareRow *p) { return p->item == r->item; });
+                s.whiskers.push_back(w == whiskers.end() ? std::nullopt : median(**w, col));
+            }
+            chart.series.push_back(std::move(s));
+        }
+        if (latency)
+            chart.note = whiskers.empty()
+                             ? std::string("Points: ") + text_of(m).name + "; log scale."
+                             : "Points: p50, whiskers up to p99; log scale.";
+        if (repeated(set))
+            chart.note += (chart.note.empty() ? "" : " ") + std::string("Medians over repeats.");
+        svg::write_line_chart(out, chart);
+    }
+}
+
+void Page::bar_chart(const std::string &group, CompareMetric m, const char *what) {
+    const auto rows = rows_of(group, m);
+    svg::BarChart chart;
+    chart.id = chart_id();
+    chart.title = group_label(group) + ": " + what;
+    chart.value_title = std::string(text_of(m).name) + " (" + text_of(m).unit + ")";
+    for (const auto *r : rows)
+        chart.categories.push_back(r->item);
+    for (size_t col = 0; col < c.columns.size(); ++col) {
+        svg::Series s{c.columns[col], {}, {}};
+        for (const auto *r : rows)
+            s.values.push_back(median(*r, col));
+        chart.series.push_back(std::move(s));
+    }
+    if (m == CompareMetric::CpuPerGB || m == CompareMetric::CpuPerConn)
+        chart.note = "User + system time, client and server.";
+    if (repeated(rows))
+        chart.note += (chart.note.empty() ? "" : " ") + std::string("Medians over repeats.");
+    svg::write_bar_chart(out, chart);
+}
+
+bool all_sized(const std::vector<const CompareRow *> &rows) {
+    return std::all_of(rows.begin(), rows.end(), [](const CompareRow *r) { return r->size > 0; });
+}
+
+void Page::group_charts(const std::string &group) {
+    // Latency: p50 points with p99 whiskers; p99 alone if that is all there is.
+    const auto p50 = rows_of(group, CompareMetric::LatencyP50);
+    const auto p99 = rows_of(group, CompareMetric::LatencyP99);
+    const CompareMetric lat = p50.empty() ? CompareMetric::LatencyP99 : CompareMetric::LatencyP50;
+    const auto &lat_rows = p50.empty() ? p99 : p50;
+    const auto whiskers = p50.empty() ? std::vector<const CompareRow *>{} : p99;
+    if (!lat_rows.empty()) {
+        if (all_sized(lat_rows))
+            line_charts(group, lat, whiskers);
+        else
+            bar_chart(group, lat, text_of(lat).name);
+    }
+    const auto bw = rows_of(group, CompareMetric::Bandwidth);
+    if (!bw.empty()) {
+        if (all_sized(bw))
+            line_charts(group, CompareMetric::Bandwidth, {});
+        else
+            bar_chart(group, CompareMetric::Bandwidth, "bandwidth");
+    }
+    const std::pair<CompareMetric, const char *> bars[] = {
+        {CompareMetric::StepTime, "connection step times"},
+        {CompareMetric::ConnRate, "connections per second"},
+        {CompareMetric::CpuPerGB, "CPU time per GB moved"},
+        {CompareMetric::CpuPerConn, "CPU time per connection"},
+    };
+    for (const auto &[m, what] : bars)
+        if (!rows_of(group, m).empty()) bar_chart(group, m, what);
+}
+
+std::string ratio_text(double r) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, r >= 10 ? "%.1f×" : "%.2f×", r);
+    return buf;
+}
+
+void Page::cell(const CompareCell &cell, CompareMetric m) {
+    out << "<td>";
+    const bool has = cell.value && cell.value->n > 0;
+    if (has) {
+        const Spread &v = *cell.value;
+        out << escape(svg::format_value(v.median));
+        if (v.n > 1)
+            out << " <span class=\"range\" title=\"min–max of " << v.n << " repeats\">["
+                << escape(svg::format_value(v.min)) << "–" << escape(svg::format_value(v.max))
+                << "]</span>";
+    } else {
+        out << "<span class=\"missing\" title=\"no value\">—</span>";
+    }
+    switch (cell.verdict) {
+    case Verdict::Baseline: // the column header says so
+        break;
+    case Verdict::Ratio:
+        if (cell.ratio) {
+            const double r = *cell.ratio;
+            const bool better = higher_is_better(m) ? r > 1 : r < 1;
+            const char *cls = r == 1 ? "" : better ? " better" : " worse";
+            out << "<span class=\"verdict" << cls << "\">" << escape(ratio_text(r))
+                << (r == 1   ? ""
+                    : better ? " better"
+                             : " worse")
+                << "</span>";
+        }
+        break;
+    case Verdict::NoClearDifference:
+        out << "<span class=\"verdict\">no clear difference</span>";
+        break;
+    case Verdict::Missing:
+        if (has) out << "<span class=\"verdict missing\">no baseline value</span>";
+        break;
+    }
+    out << "</td>";
+}
+
+void Page::table(const std::string &group, CompareMetric m) {
+    const auto rows = rows_of(group, m);
+    if (rows.empty()) return;
+    const bool sized =
+        std::any_of(rows.begin(), rows.end(), [](const CompareRow *r) { return r->size > 0; });
+    const MetricText t = text_of(m);
+    out << "<table class=\"data\">\n<caption>" << escape(t.name) << " (" << escape(t.unit)
+        << ")</caption>\n<thead><tr><th>row</th>" << (sized ? "<th>size</th>" : "");
+    for (size_t col = 0; col < c.columns.size(); ++col)
+        out << "<th>" << escape(c.columns[col]) << (col == c.baseline ? " (baseline)" : "")
+            << "</th>";
+    out << "</tr></thead>\n<tbody>\n";
+    for (const CompareRow *rp : rows) {
+        const CompareRow &r = *rp;
+        out << "<tr><td>" << escape(r.item) << "</td>";
+        if (sized) out << "<td>" << (r.size > 0 ? escape(size_str(r.size)) : "") << "</td>";
+        for (size_t col = 0; col < c.columns.size(); ++col) {
+            if (col < r.cells.size())
+                cell(r.cells[col], r.metric);
+            else
+                out << "<td><span class=\"missing\" title=\"no value\">—</span></td>";
+        }
+        out << "</tr>\n";
+    }
+    out << "</tbody>\n</table>\n";
+}
+
+void Page::context(const std::vector<const Report *> &reports) {
+    out << "<table class=\"context\">\n<thead><tr><th>host</th><th>kernel</th><th>CPU</th>"
+           "<th>start time</th><th>cmdbench</th><th>scenario</th><th>variants</th></tr></thead>\n"
+           "<tbody>\n";
+    for (const Report *rep : reports) {
+        if (!rep) continue;
+        const RunContext &x = rep->context;
+        std::vector<std::string> variants;
+        for (const auto &run : rep->runs)
+            if (std::find(variants.begin(), variants.end(), run.variant) == variants.end())
+                variants.push_back(run.variant);
+        std::string joined;
+        for (const auto &v : variants)
+            joined += (joined.empty() ? "" : ", ") + v;
+        out << "<tr><td>" << escape(x.hostname) << "</td><td>" << escape(x.kernel) << "</td><td>"
+            << escape(x.cpu_model) << (x.cpu_count ? " × " + std::to_string(x.cpu_count) : "")
+            << "</td><td>" << escape(x.start_time) << "</td><td>" << escape(x.cmdbench_version)
+            << "</td><td>" << escape(x.scenario_path) << "</td><td>" << escape(joined)
+            << "</td></tr>\n";
+    }
+    out << "</tbody>\n</table>\n";
+}
+
+} // namespace
+
+void write_html_report(std::ostream &out, const Comparison &c,
+                       const std::vector<const Report *> &reports) {
+    std::vector<std::string> groups;
+    for (const auto &r : c.rows)
+        if (std::find(groups.begin(), groups.end(), r.group) == groups.end())
+            groups.push_back(r.group);
+    std::string versus;
+    for (const auto &col : c.columns)
+        versus += (versus.empty() ? "" : " vs ") + col;
+    const bool has_baseline = c.baseline < c.columns.size();
+
+    // Well-formed XML as well as HTML (void elements closed with "/>"), so
+    // the tests can check the markup with an XML parser.
+    out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+           "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+           "style-src 'unsafe-inline'\"/>\n"
+           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>"
+        << escape("cmdbench: " + (versus.empty() ? std::string("comparison") : versus))
+        << "</title>\n<style>" << kStyle << "</style>\n</head>\n<body>\n"
+        << "<h1>cmdbench comparison</h1>\n<p>Variants: ";
+    for (size_t col = 0; col < c.columns.size(); ++col)
+        out << (col ? ", " : "") << "<strong>" << escape(c.columns[col]) << "</strong>"
+            << (col == c.baseline ? " (baseline)" : "");
+    if (c.columns.empty()) out << "none";
+    out << ".";
+    if (has_baseline)
+        out << " Ratios are each variant's median divided by the baseline's ("
+            << escape(c.columns[c.baseline])
+            << "); “no clear difference” means within the run-to-run spread of either side.";
+    out << "</p>\n";
+
+    Page page{out, c};
+    out << "<h2>Context</h2>\n";
+    page.context(reports);
+
+    out << "<h2>Charts</h2>\n";
+    if (groups.empty()) out << "<p>Nothing to compare.</p>\n";
+    for (const auto &g : groups) {
+        out << "<h3>" << escape(group_label(g)) << "</h3>\n<div class=\"charts\">\n";
+        page.group_charts(g);
+        out << "</div>\n";
+    }
+    out << "<h2>Tables</h2>\n";
+    for (const auto &g : groups) {
+        out << "<h3>" << escape(group_label(g)) << "</h3>\n<div class=\"tables\">\n";
+        for (const CompareMetric m : kMetricOrder)
+            page.table(g, m);
+        out << "</div>\n";
+    }
+    if (!c.notes.empty()) {
+        out << "<h2>Notes</h2>\n<ul class=\"notes\">\n";
+        for (const auto &n : c.notes)
+            out << "<li>" << escape(n) << "</li>\n";
+        out << "</ul>\n";
+    }
+    out << "<footer>Written by cmdbench " << escape(CMDBENCH_VERSION)
+        << ". Self-contained: no script, nothing loaded from "
+           "elsewhere.</footer>\n</body>\n</html>\n";
+}
+
+} // namespace cmdbench

@@ -1,0 +1,207 @@
+// End to end: `cmdbench run` writes results files over real TCP on loopback,
+// `cmdbench compare` puts them side by side, refuses what does not line up,
+// and `cmdbench run` prints the comparison of its own variants.
+#include "process.hpp"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+
+using nlohmann::json;
+
+namespace {
+
+const std::string &dir() {
+    static const std::string d = temp_dir();
+    return d;
+}
+
+std::string pingpong_scenario(const std::string &sizes, const std::string &extra = "") {
+    return "[[run]]\ntest = \"pingpong\"\ntransport = \"tcp\"\nsizes = " + sizes +
+           "\niterations = 500\ntimeout = 60\n" + extra;
+}
+
+// Runs a scenario once and returns the results file it wrote.
+std::string results(const std::string &name, const std::string &scenario) {
+    const std::string toml = dir() + "/" + name + ".toml";
+    const std::string out = dir() + "/" + name + ".json";
+    std::ofstream(toml) << scenario;
+    ProcessResult r = run_process({cmdbench_exe(), "run", toml, "--quiet", "-o", out}, 180);
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_code == 0);
+    return out;
+}
+
+// A tcp run, the same with Nagle's algorithm on as another variant, and one
+// with other sizes; each made once.
+const std::string &file_a() {
+    static const std::string f = results("a", pingpong_scenario("[64, 4096]"));
+    return f;
+}
+const std::string &file_b() {
+    static const std::string f = results(
+        "b", pingpong_scenario("[64, 4096]", "nodelay = false\nvariant = \"tcp-nodelay-off\"\n"));
+    return f;
+}
+const std::string &file_other_sizes() {
+    static const std::string f = results("c", pingpong_scenario("[64, 1024]"));
+    return f;
+}
+
+ProcessResult compare(std::vector<std::string> args) {
+    args.insert(args.begin(), {cmdbench_exe(), "compare"});
+    return run_process(args, 60);
+}
+
+} // namespace
+
+TEST_CASE("compare: two result files, every size in both columns, with ratios") {
+    ProcessResult r = compare({file_a(), file_b()});
+    INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("baseline tcp"));
+    CHECK_THAT(r.out, Catch::Contains("tcp-nodelay-off/tcp"));
+    int lines = 0;
+    std::istringstream text(r.out);
+    for (std::string line; std::getline(text, line);) {
+        if (line.find("64_lat") == std::string::npos && line.find("4k_lat") == std::string::npos)
+            continue;
+        ++lines;
+        // Both medians are numbers, and the line ends with the ratio.
+        INFO(line);
+        CHECK(line.find(" - ") == std::string::npos);
+        CHECK(std::regex_search(line, std::regex(" [0-9]+\\.[0-9]+x( better| worse)?$")));
+    }
+    CHECK(lines == 6); // two sizes x (p50, p99, bandwidth)
+}
+
+TEST_CASE("compare: one variant from two files gets numbered labels") {
+    ProcessResult r = compare({file_a(), file_a()});
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_code == 0);
+    // Same variant, same host: the labels count the files.
+    CHECK_THAT(r.out, Catch::Contains("baseline tcp#1"));
+    CHECK_THAT(r.out, Catch::Contains("tcp#2/tcp#1"));
+    // The same numbers on both sides: a ratio of exactly one.
+    CHECK_THAT(r.out, Catch::Contains("1.00x"));
+    CHECK_THAT(r.out, !Catch::Contains("better") && !Catch::Contains("worse"));
+}
+
+TEST_CASE("compare --format json: a cell per column in every row") {
+    ProcessResult r =
+        compare({file_a(), file_b(), "--format", "json", "--baseline", "tcp-nodelay-off"});
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_code == 0);
+    const json doc = json::parse(r.out);
+    CHECK(doc["columns"] == json({"tcp", "tcp-nodelay-off"}));
+    CHECK(doc["baseline"] == "tcp-nodelay-off");
+    std::set<double> sizes;
+    int per_size = 0, cpu = 0;
+    for (const auto &row : doc["rows"]) {
+        if (row["item"] == "whole run") {
+            // Both sides' CPU time is measured: CPU per GB moved.
+            CHECK(row["metric"] == "cpu_per_gb");
+            ++cpu;
+        } else {
+            sizes.insert(row["size"].get<double>());
+            ++per_size;
+        }
+        REQUIRE(row["cells"].size() == 2);
+        CHECK(row["cells"][0]["median"].get<double>() > 0);
+        CHECK(row["cells"][0]["verdict"] == "ratio");
+        CHECK(row["cells"][0]["ratio"].get<double>() > 0);
+        CHECK(row["cells"][1]["verdict"] == "baseline");
+        CHECK(row["cells"][1]["n"] == 1);
+    }
+    CHECK(per_size == 6); // two sizes x (p50, p99, bandwidth)
+    CHECK(cpu == 1);
+    CHECK(sizes == std::set<double>{64, 4096});
+}
+
+TEST_CASE("compare: files with different sizes are refused, and --common takes the common ones") {
+    ProcessResult r = compare({file_a(), file_other_sizes()});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, Catch::Contains("cannot compare: group 'pingpong': the sizes differ"));
+    CHECK_THAT(r.err, Catch::Contains("not in every input: 1024, 4096"));
+    CHECK_THAT(r.err, Catch::Contains("input 2: " + file_other_sizes()));
+    CHECK_THAT(r.err, Catch::Contains("--common"));
+
+    r = compare({file_a(), file_other_sizes(), "--common"});
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("64_lat"));
+    CHECK_THAT(r.out, !Catch::Contains("4k_lat") && !Catch::Contains("1k_lat"));
+    CHECK_THAT(r.out, Catch::Contains("left out of group 'pingpong': sizes 1024, 4096"));
+}
+
+TEST_CASE("compare: unreadable inputs and bad options are refused clearly") {
+    const std::string junk = dir() + "/junk.json";
+    std::ofstream(junk) << "hello\n";
+    ProcessResult r = compare({file_a(), junk});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains(junk + ":1:1: not valid JSON"));
+
+    r = compare({dir() + "/absent.json"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("absent.json: cannot read: No such file or directory"));
+
+    const std::string other = dir() + "/other.json";
+    std::ofstream(other) << "{\"schema\": \"something-else\"}\n";
+    r = compare({other});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("not a cmdbench results file"));
+
+    r = compare({});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("compare needs results files"));
+
+    r = compare({file_a(), "--baseline", "verbs"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("unknown baseline 'verbs': the columns are tcp"));
+
+    r = compare({file_a(), "--format", "csv"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("--format must be one of table, json"));
+}
+
+TEST_CASE("compare: help, and the HTML report") {
+    ProcessResult r = run_process({cmdbench_exe(), "help", "compare"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("--common") && Catch::Contains("--baseline"));
+    r = run_process({cmdbench_exe(), "--help"});
+    CHECK_THAT(r.out, Catch::Contains("compare FILE.json"));
+
+    const std::string html = dir() + "/cmp.html";
+    r = compare({file_a(), file_b(), "--report", html});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(read_file(html), Catch::Contains("<!DOCTYPE html>"));
+}
+
+TEST_CASE("run: the comparison of its variants follows the results") {
+    // rsocket is skipped without an RDMA device, and then shows as a column
+    // of missing cells with the reason; where it runs, it has values.
+    const std::string toml = dir() + "/two.toml";
+    const std::string run = "[[run]]\ntest = \"pingpong\"\nsizes = [64]\niterations = 200\n";
+    std::ofstream(toml) << run << "transport = \"tcp\"\n" << run << "transport = \"rsocket\"\n";
+    const std::string html = dir() + "/run.html";
+    ProcessResult r = run_process(
+        {cmdbench_exe(), "run", toml, "--quiet", "--allow-skip", "--report", html}, 180);
+    INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+    REQUIRE(r.exit_code == 0);
+    const size_t at = r.out.find("== comparison (baseline tcp)");
+    REQUIRE(at != std::string::npos);
+    const std::string table = r.out.substr(at);
+    CHECK_THAT(table, Catch::Contains("rsocket/tcp"));
+    CHECK_THAT(table, Catch::Contains("64_lat"));
+    CHECK_THAT(read_file(html), Catch::Contains("<!DOCTYPE html>"));
+
+    // JSON on stdout stays pure JSON.
+    r = run_process({cmdbench_exe(), "run", toml, "--quiet", "--allow-skip", "--format", "json"},
+                    180);
+    REQUIRE(r.exit_code == 0);
+    CHECK_NOTHROW(json::parse(r.out));
+}

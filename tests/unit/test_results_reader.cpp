@@ -1,0 +1,250 @@
+// Results JSON read back: a round trip through write_json, the comparison
+// fields and their defaults, and a clear message for every kind of bad file.
+#include "cmdbench/plugin.h"
+#include "report.hpp"
+#include "results_reader.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <unistd.h>
+
+using namespace cmdbench;
+
+namespace {
+
+Report sample_report() {
+    Report rep;
+    rep.context.hostname = "alpha";
+    rep.context.kernel = "6.1.0";
+    rep.context.cpu_model = "Some CPU @ 3GHz";
+    rep.context.cpu_count = 8;
+    rep.context.cmdbench_version = "0.1.0";
+    rep.context.plugins = {{"stream", "0.1.0", "/lib/cmdbench-stream.so", 1, 2}};
+    rep.context.scenario_path = "configs/x.toml";
+    rep.context.scenario_text = "[[run]]\ntest = \"pingpong\"\n";
+    rep.context.start_time = "2026-11-29T12:00:00Z";
+    rep.baseline = "tcp-nodelay";
+
+    RunResult run;
+    run.name = "lat";
+    run.test = "pingpong";
+    run.transport = "tcp";
+    run.group = "latency";
+    run.variant = "tcp-nodelay";
+    run.compare = {"latency", "cpu"};
+    run.repeat = 2;
+    run.repeats = 3;
+    run.cpu_client = {0.125, 0.5};
+    run.cpu_server = {1.75, 0.0625};
+    run.params = {{"sizes", "[64, 4096]"}, {"verify", "true"}};
+    run.wall_seconds = 1.25;
+    Row row;
+    row.name = "64_lat";
+    // Keys out of alphabetical order: the reader keeps the test's order.
+    row.metrics = {{"bytes", 64, CMDBENCH_UNIT_BYTES},
+                   {"time", 0.324, CMDBENCH_UNIT_SECONDS},
+                   {"Gb/sec", 0.1, CMDBENCH_UNIT_GBPS},
+                   {"usec/xfer", 1.62, CMDBENCH_UNIT_USEC},
+                   {"msgs/s", 617283.9, CMDBENCH_UNIT_PER_SEC},
+                   {"iters", 100000, CMDBENCH_UNIT_COUNT},
+                   {"odd", std::numeric_limits<double>::infinity(), CMDBENCH_UNIT_PLAIN}};
+    HistSummary h;
+    h.count = 100000;
+    h.min = 2900;
+    h.max = 90000;
+    h.mean = 3241.5;
+    h.stddev = 120.25;
+    h.p50 = 3200;
+    h.p90 = 3400;
+    h.p99 = 4100;
+    h.p999 = 9000;
+    h.p9999 = 50000;
+    row.hists = {{"rtt", h}};
+    run.rows = {row};
+    rep.runs.push_back(run);
+
+    RunResult skipped;
+    skipped.name = "rdma";
+    skipped.test = "pingpong";
+    skipped.transport = "rsocket";
+    skipped.group = "pingpong";
+    skipped.variant = "rsocket";
+    skipped.status = RunStatus::Skipped;
+    skipped.error = "no RDMA device";
+    rep.runs.push_back(skipped);
+    return rep;
+}
+
+std::string json_of(const Report &r) {
+    std::ostringstream out;
+    write_json(out, r);
+    return out.str();
+}
+
+std::string error_of(const std::string &text) {
+    try {
+        parse_results(text, "x.json");
+    } catch (const ResultsError &e) {
+        return e.what();
+    }
+    return "(accepted)";
+}
+
+const char *kMinimal = R"({"schema": "cmdbench-results", "schema_version": 1,
+  "context": {"host": "h"},
+  "runs": [{"name": "n", "test": "sock-steps", "transport": "", "status": "ok", "rows": []}]})";
+
+} // namespace
+
+TEST_CASE("results reader: write_json then read back gives the same report") {
+    const Report in = sample_report();
+    const Report out = parse_results(json_of(in), "mem");
+    CHECK(out.context.hostname == in.context.hostname);
+    CHECK(out.context.kernel == in.context.kernel);
+    CHECK(out.context.cpu_model == in.context.cpu_model);
+    CHECK(out.context.cpu_count == 8);
+    CHECK(out.context.cmdbench_version == "0.1.0");
+    REQUIRE(out.context.plugins.size() == 1);
+    CHECK(out.context.plugins[0].file == "/lib/cmdbench-stream.so");
+    CHECK(out.context.plugins[0].abi_major == 1);
+    CHECK(out.context.plugins[0].abi_minor == 2);
+    CHECK(out.context.scenario_path == in.context.scenario_path);
+    CHECK(out.context.scenario_text == in.context.scenario_text);
+    CHECK(out.context.start_time == in.context.start_time);
+    CHECK(out.baseline == "tcp-nodelay");
+
+    REQUIRE(out.runs.size() == 2);
+    for (size_t i = 0; i < 2; ++i) {
+        const RunResult &a = in.runs[i], &b = out.runs[i];
+        CHECK(b.name == a.name);
+        CHECK(b.test == a.test);
+        CHECK(b.transport == a.transport);
+        CHECK(b.params == a.params);
+        CHECK(b.status == a.status);
+        CHECK(b.error == a.error);
+        CHECK(b.wall_seconds == a.wall_seconds);
+        CHECK(b.group == a.group);
+        CHECK(b.variant == a.variant);
+        CHECK(b.compare == a.compare);
+        CHECK(b.repeat == a.repeat);
+        CHECK(b.repeats == a.repeats);
+        CHECK(b.cpu_client.measured() == a.cpu_client.measured());
+        CHECK(b.cpu_client.user_s == a.cpu_client.user_s);
+        CHECK(b.cpu_client.sys_s == a.cpu_client.sys_s);
+        CHECK(b.cpu_server.user_s == a.cpu_server.user_s);
+        CHECK(b.cpu_server.sys_s == a.cpu_server.sys_s);
+        REQUIRE(b.rows.size() == a.rows.size());
+    }
+    const Row &a = in.runs[0].rows[0], &b = out.runs[0].rows[0];
+    CHECK(b.name == a.name);
+    REQUIRE(b.metrics.size() == a.metrics.size());
+    for (size_t i = 0; i < a.metrics.size(); ++i) {
+        INFO(a.metrics[i].key);
+        CHECK(b.metrics[i].key == a.metrics[i].key);
+        CHECK(b.metrics[i].unit == a.metrics[i].unit);
+        if (std::isfinite(a.metrics[i].value))
+            CHECK(b.metrics[i].value == a.metrics[i].value); // exact: shortest round-trip text
+        else
+            CHECK(std::isnan(b.metrics[i].value)); // written as null
+    }
+    REQUIRE(b.hists.size() == 1);
+    const HistSummary &x = a.hists[0].summary, &y = b.hists[0].summary;
+    CHECK(b.hists[0].key == "rtt");
+    CHECK(y.count == x.count);
+    CHECK(y.min == x.min);
+    CHECK(y.max == x.max);
+    CHECK(y.mean == x.mean);
+    CHECK(y.stddev == x.stddev);
+    CHECK(y.p50 == x.p50);
+    CHECK(y.p90 == x.p90);
+    CHECK(y.p99 == x.p99);
+    CHECK(y.p999 == x.p999);
+    CHECK(y.p9999 == x.p9999);
+}
+
+TEST_CASE("results reader: comparison fields, and their defaults in older files") {
+    Report old = parse_results(kMinimal, "old.json");
+    CHECK(old.baseline == "tcp");
+    REQUIRE(old.runs.size() == 1);
+    CHECK(old.runs[0].group == "sock-steps");
+    CHECK(old.runs[0].variant == "sock-steps"); // no transport: the test
+    CHECK(old.runs[0].repeats == 1);
+    CHECK_FALSE(old.runs[0].cpu_client.measured());
+
+    const std::string text = R"({"schema": "cmdbench-results", "schema_version": 1,
+      "baseline": "rdma", "context": {"host": "h"},
+      "runs": [{"name": "n", "test": "pingpong", "transport": "tcp", "status": "ok", "rows": [],
+                "group": "lat", "variant": "tcp-nodelay", "compare": ["latency", "cpu"],
+                "repeat": 2, "repeats": 3,
+                "cpu": {"client": {"user_s": 0.5, "sys_s": 0.25}, "server": null}},
+               {"name": "m", "test": "pingpong", "transport": "tcp", "status": "ok", "rows": [],
+                "cpu": null}]})";
+    Report r = parse_results(text, "new.json");
+    CHECK(r.baseline == "rdma");
+    const RunResult &a = r.runs[0];
+    CHECK(a.group == "lat");
+    CHECK(a.variant == "tcp-nodelay");
+    CHECK(a.compare == std::vector<std::string>{"latency", "cpu"});
+    CHECK(a.repeat == 2);
+    CHECK(a.repeats == 3);
+    CHECK(a.cpu_client.user_s == 0.5);
+    CHECK(a.cpu_client.sys_s == 0.25);
+    CHECK_FALSE(a.cpu_server.measured());
+    CHECK(r.runs[1].variant == "tcp");
+    CHECK_FALSE(r.runs[1].cpu_client.measured());
+}
+
+TEST_CASE("results reader: an unknown status is read as a failure that keeps its name") {
+    std::string text = kMinimal;
+    text.replace(text.find("\"ok\""), 4, "\"lost\"");
+    const Report r = parse_results(text, "x.json");
+    CHECK(r.runs[0].status == RunStatus::Failed);
+    CHECK(r.runs[0].error == "status 'lost'");
+}
+
+TEST_CASE("results reader: bad documents are refused with where and why") {
+    CHECK_THAT(error_of("{\n  \"schema\": \"cmdbench-results\",\n  oops\n}"),
+               Catch::StartsWith("x.json:3:3: not valid JSON: "));
+    CHECK_THAT(error_of(""), Catch::StartsWith("x.json:1:1: not valid JSON: "));
+    CHECK(error_of(R"({"schema": "other"})") ==
+          "x.json: not a cmdbench results file (expected \"schema\": \"cmdbench-results\")");
+    CHECK(error_of("[1, 2]") ==
+          "x.json: not a cmdbench results file (expected \"schema\": \"cmdbench-results\")");
+
+    std::string newer = kMinimal;
+    newer.replace(newer.find("\"schema_version\": 1"), 19, "\"schema_version\": 7");
+    CHECK(error_of(newer) ==
+          "x.json: schema_version 7 is newer than this cmdbench reads (1): use a newer cmdbench");
+
+    std::string no_status = kMinimal;
+    no_status.replace(no_status.find("\"status\": \"ok\", "), 16, "");
+    CHECK(error_of(no_status) == "x.json: runs[0]: missing required field 'status'");
+
+    std::string bad_type = kMinimal;
+    bad_type.replace(bad_type.find("\"rows\": []"), 10, "\"rows\": {}");
+    CHECK(error_of(bad_type) == "x.json: runs[0].rows: expected an array, got an object");
+
+    const std::string bad_metric = R"({"schema": "cmdbench-results", "schema_version": 1,
+      "context": {"host": "h"}, "runs": [{"name": "n", "test": "t", "status": "ok",
+      "rows": [{"name": "r", "metrics": {"Gb/sec": {"value": "fast"}}}]}]})";
+    CHECK(error_of(bad_metric) ==
+          "x.json: runs[0].rows[0].metrics.Gb/sec.value: expected a number, got a string");
+    CHECK(error_of(R"({"schema": "cmdbench-results", "schema_version": 1, "runs": []})") ==
+          "x.json: missing required field 'context'");
+}
+
+TEST_CASE("results reader: files that cannot be read") {
+    CHECK_THROWS_WITH(read_results_file("/nonexistent/r.json"),
+                      "/nonexistent/r.json: cannot read: No such file or directory");
+    CHECK_THROWS_WITH(read_results_file("/tmp"), "/tmp: cannot read: is a directory");
+    char path[] = "/tmp/cmdbench-reader-XXXXXX";
+    const int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    close(fd);
+    std::ofstream(path) << json_of(sample_report());
+    CHECK(read_results_file(path).runs.size() == 2);
+    unlink(path);
+}
