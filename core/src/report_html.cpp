@@ -8,6 +8,7 @@
 #include "svg_plot.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ostream>
 #include <set>
@@ -70,6 +71,10 @@ table.context td,table.context th{text-align:left}
 .better{color:#1a7f37}.worse{color:#b3261e}.missing{color:#999}
 footer{margin-top:32px;font-size:12px;color:#666}
 )";
+
+// A bar chart whose positive values span more than this factor gets a log
+// value axis.
+constexpr double kLogSpan = 50;
 
 struct Page {
     std::ostream &out;
@@ -181,8 +186,23 @@ void Page::bar_chart(const std::string &group, CompareMetric m, const char *what
             s.values.push_back(median(*r, col));
         chart.series.push_back(std::move(s));
     }
+    // One dominant value (rdma's cm connect: 100 ms against steps of a few µs)
+    // leaves the other bars as slivers on a linear axis: past a factor of
+    // kLogSpan between the smallest and largest positive value, use a log one.
+    double lo = 0, hi = 0;
+    for (const auto &s : chart.series)
+        for (const auto &v : s.values)
+            if (v && *v > 0 && std::isfinite(*v)) {
+                lo = lo > 0 ? std::min(lo, *v) : *v;
+                hi = std::max(hi, *v);
+            }
+    if (lo > 0 && hi / lo > kLogSpan) {
+        chart.value_scale = svg::Scale::Log;
+        chart.note = "log scale: values span " + svg::format_value(hi / lo) + "×.";
+    }
     if (m == CompareMetric::CpuPerGB || m == CompareMetric::CpuPerConn)
-        chart.note = "User + system time, client and server.";
+        chart.note +=
+            (chart.note.empty() ? "" : " ") + std::string("User + system time, client and server.");
     if (repeated(rows))
         chart.note += (chart.note.empty() ? "" : " ") + std::string("Medians over repeats.");
     svg::write_bar_chart(out, chart);

@@ -420,26 +420,47 @@ void write_bar_chart(std::ostream &out, const BarChart &c) {
     const double height = bottom + 48;
     const std::string id = c.id.empty() ? "chart" : c.id;
 
-    double lo = 0, hi = 0;
+    // What can be drawn: every value on a linear axis, values > 0 on a log
+    // one. A linear axis always shows 0, where the bars start.
+    const bool log_x = c.value_scale == Scale::Log;
+    const double inf = std::numeric_limits<double>::infinity();
+    double lo = log_x ? inf : 0, hi = log_x ? -inf : 0;
     bool missing = false, any = false;
+    size_t hidden = 0;
     for (const auto &s : c.series) {
         for (size_t j = 0; j < ncat; ++j) {
-            if (const auto v = at(s.values, j)) {
+            const auto v = at(s.values, j);
+            if (!v) {
+                missing = true;
+            } else if (log_x && *v <= 0) {
+                ++hidden;
+            } else {
                 lo = std::min(lo, *v);
                 hi = std::max(hi, *v);
                 any = true;
-            } else {
-                missing = true;
             }
         }
     }
-    const auto ticks = nice_ticks(lo, hi, Scale::Linear);
+    if (!any && log_x) lo = hi = 1;
+    // A smallest value of exactly a power of ten would start the axis and get
+    // a bar of no length: start a decade lower.
+    const auto ticks = nice_ticks(log_x ? lo * (1 - 1e-9) : lo, hi, c.value_scale);
+    const double d0 = log_x ? std::log10(ticks.front()) : ticks.front();
+    const double d1 = log_x ? std::log10(ticks.back()) : ticks.back();
     auto tx = [&](double v) {
-        return left + (v - ticks.front()) / (ticks.back() - ticks.front()) * (right - left);
+        const double t = log_x ? std::log10(v) : v;
+        return left + (t - d0) / (d1 - d0) * (right - left);
     };
+    // Bars grow from 0, or on a log axis from its first tick: a power of ten
+    // at or below the smallest value.
+    const double base = log_x ? ticks.front() : 0.0;
     std::vector<std::string> notes;
     if (!c.note.empty()) notes.push_back(c.note);
     if (missing) notes.push_back("n/a: no value for that variant.");
+    if (hidden)
+        notes.push_back(std::to_string(hidden) + (hidden == 1 ? " value" : " values") +
+                        " of 0 or less left out: a log scale cannot show " +
+                        (hidden == 1 ? "it." : "them."));
 
     open_figure(out, c.id, c.title, height);
     // Every other series hatched, so neighbouring bars differ without colour.
@@ -456,18 +477,27 @@ void write_bar_chart(std::ostream &out, const BarChart &c) {
         return s % 2 ? "url(#" + escape(id) + "-h" + std::to_string(s) + ")"
                      : std::string(colour(s));
     };
+    // Over more than two decades only powers of ten are labelled: faint
+    // lines at 2 and 5 times them still help to read values off.
+    if (log_x && ticks.size() > 1 && ticks[1] == 10 * ticks[0])
+        for (size_t k = 0; k + 1 < ticks.size(); ++k)
+            for (const double m : {2.0, 5.0})
+                out << "<path d=\"M" << px(tx(m * ticks[k])) << ' ' << px(top) << " V" << px(bottom)
+                    << "\" stroke=\"#f2f2f2\"/>\n";
     for (const double t : ticks) {
         const std::string x = px(tx(t));
         out << "<path d=\"M" << x << ' ' << px(top) << " V" << px(bottom + 5)
             << "\" stroke=\"#e3e3e3\"/>\n";
         text(out, tx(t), bottom + 16, "middle", tick_label(t));
     }
-    out << "<path d=\"M" << px(tx(0)) << ' ' << px(top) << " V" << px(bottom)
+    out << "<path d=\"M" << px(tx(base)) << ' ' << px(top) << " V" << px(bottom)
         << "\" stroke=\"#444\"/>\n";
-    text(out, (left + right) / 2, height - 12, "middle", c.value_title);
+    text(out, (left + right) / 2, height - 12, "middle",
+         c.value_title + (log_x ? " (log scale)" : ""));
     if (!any)
         text(out, (left + right) / 2, (top + bottom) / 2, "middle", "no data", " fill=\"#777\"");
 
+    const char *aside = " fill=\"#777\" font-size=\"11\" font-style=\"italic\"";
     for (size_t j = 0; j < ncat; ++j) {
         const double y0 = top + static_cast<double>(j) * group + gap / 2;
         text(out, left - 8, y0 + static_cast<double>(nser) * pitch / 2 - 1, "end", c.categories[j]);
@@ -475,11 +505,15 @@ void write_bar_chart(std::ostream &out, const BarChart &c) {
             const double y = y0 + static_cast<double>(s) * pitch;
             const auto v = at(c.series[s].values, j);
             if (!v) {
-                text(out, tx(0) + 4, y + bar / 2, "start", "n/a",
-                     " fill=\"#777\" font-size=\"11\" font-style=\"italic\"");
+                text(out, tx(base) + 4, y + bar / 2, "start", "n/a", aside);
                 continue;
             }
-            const double x0 = tx(0), x1 = tx(*v);
+            if (log_x && *v <= 0) {
+                text(out, tx(base) + 4, y + bar / 2, "start", format_value(*v) + " (left out)",
+                     aside);
+                continue;
+            }
+            const double x0 = tx(base), x1 = tx(*v);
             out << "<rect x=\"" << px(std::min(x0, x1)) << "\" y=\"" << px(y) << "\" width=\""
                 << px(std::fabs(x1 - x0)) << "\" height=\"" << px(bar) << "\" fill=\"" << fill(s)
                 << "\" stroke=\"" << colour(s) << "\"/>\n";

@@ -40,10 +40,17 @@ struct LineChart {
 
 // Bars run horizontally so that long category names (connection steps) stay
 // readable; one group of bars per category, one bar per series.
+//
+// On a Log value axis the bars start at the axis minimum, a power of ten at
+// or below the smallest positive value, so a bar's length is proportional to
+// log(value / minimum), not to the value. A value of 0 or less has no place
+// on a log axis: it is printed where its bar would start, marked "left out",
+// and counted in a caption note.
 struct BarChart {
     std::string id;
     std::string title;
     std::string value_title; // value axis title, with unit
+    Scale value_scale = Scale::Linear;
     std::vector<std::string> categories;
     std::vector<Series> series; // values per category
     std::string note;

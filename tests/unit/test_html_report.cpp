@@ -5,6 +5,7 @@
 #include "svg_plot.hpp"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <regex>
@@ -303,6 +304,182 @@ TEST_CASE("chart with nothing to draw says so") {
     svg::write_bar_chart(out, none);
     CHECK(out.str().find(">no data</text>") != std::string::npos);
     CHECK(count(out.str(), "<svg class=\"chart\"") == 1);
+}
+
+namespace {
+
+struct Bar {
+    double x, y, width;
+};
+
+// The bars of a bar chart, in drawing order (category by category, a bar per
+// series): the legend's swatches have height="12", the bars "12.0".
+std::vector<Bar> bars_of(const std::string &svg) {
+    std::vector<Bar> bars;
+    const std::regex rect("<rect x=\"([-0-9.]+)\" y=\"([-0-9.]+)\" width=\"([-0-9.]+)\" "
+                          "height=\"12.0\"");
+    for (std::sregex_iterator it(svg.begin(), svg.end(), rect), end; it != end; ++it)
+        bars.push_back({std::stod((*it)[1]), std::stod((*it)[2]), std::stod((*it)[3])});
+    return bars;
+}
+
+// The x of the value axis' tick labelled `label`.
+std::optional<double> tick_x(const std::string &svg, const std::string &label) {
+    const std::regex tick("<text x=\"([-0-9.]+)\" y=\"[-0-9.]+\" dy=\"0.35em\" "
+                          "text-anchor=\"middle\">" +
+                          label + "</text>");
+    std::smatch m;
+    if (!std::regex_search(svg, m, tick)) return std::nullopt;
+    return std::stod(m[1]);
+}
+
+} // namespace
+
+TEST_CASE("bar chart on a log axis") {
+    svg::BarChart chart;
+    chart.id = "log";
+    chart.title = "steps";
+    chart.value_title = "step time (µs)";
+    chart.value_scale = svg::Scale::Log;
+    chart.categories = {"create id", "resolve addr", "cm connect", "destroy id"};
+    // The smallest positive value is 2, so the axis starts at 1 and a bar's
+    // length is proportional to log10(value); tcp's destroy id is 0.
+    chart.series = {{"rdma", {9.0, 40.0, 100000.0, 2.0}, {}},
+                    {"tcp", {20.0, std::nullopt, 500.0, 0.0}, {}}};
+    std::ostringstream out;
+    svg::write_bar_chart(out, chart);
+    const std::string svg = out.str();
+
+    // Ticks are the powers of ten from 1 to 100k, labelled as on other axes.
+    for (const char *label : {"1", "10", "100", "1000", "10k", "100k"}) {
+        INFO(label);
+        CHECK(tick_x(svg, label));
+    }
+    CHECK_FALSE(tick_x(svg, "0"));
+    CHECK_FALSE(tick_x(svg, "1M"));
+    CHECK(svg.find("step time (µs) (log scale)</text>") != std::string::npos);
+    // Faint lines at 2 and 5 times each power of ten, unlabelled.
+    CHECK(count(svg, "stroke=\"#f2f2f2\"") == 10);
+
+    // Six bars: the missing resolve addr and the 0 have none.
+    const auto bars = bars_of(svg);
+    REQUIRE(bars.size() == 6);
+    const double values[] = {9, 20, 40, 100000, 500, 2};
+    const auto one = tick_x(svg, "1"), top = tick_x(svg, "100k");
+    REQUIRE(one);
+    REQUIRE(top);
+    const double per_decade = (*top - *one) / 5;
+    CHECK(per_decade > 40);
+    for (size_t i = 0; i < bars.size(); ++i) {
+        INFO("bar " << i << " of value " << values[i]);
+        CHECK(bars[i].x == Approx(*one).margin(0.1)); // all start at the axis minimum, 1
+        CHECK(bars[i].width == Approx(std::log10(values[i]) * per_decade).margin(0.2));
+        CHECK(bars[i].width > 0);
+    }
+    // Longer for larger values, whatever the category.
+    for (size_t i = 0; i < bars.size(); ++i)
+        for (size_t k = 0; k < bars.size(); ++k)
+            if (values[i] < values[k]) CHECK(bars[i].width < bars[k].width);
+    // The largest reaches the 100k tick; each value is printed at its bar.
+    CHECK(bars[3].x + bars[3].width == Approx(*top).margin(0.1));
+    for (const char *v : {">9.00</text>", ">20.0</text>", ">40.0</text>", ">100000</text>",
+                          ">500</text>", ">2.00</text>"})
+        CHECK(svg.find(v) != std::string::npos);
+
+    // The 0 is printed, not drawn, and the caption says why.
+    CHECK(count(svg, ">0 (left out)</text>") == 1);
+    CHECK(count(svg, ">n/a</text>") == 1);
+    CHECK(svg.find("<span class=\"note\">1 value of 0 or less left out: a log scale cannot "
+                   "show it.</span>") != std::string::npos);
+    CHECK(svg.find("n/a: no value for that variant.") != std::string::npos);
+    CHECK(svg.find(">no data</text>") == std::string::npos);
+
+    // The same chart on a linear axis: bars from 0, proportional to value,
+    // no log note.
+    svg::BarChart linear = chart;
+    linear.value_scale = svg::Scale::Linear;
+    std::ostringstream lin;
+    svg::write_bar_chart(lin, linear);
+    const auto lbars = bars_of(lin.str());
+    REQUIRE(lbars.size() == 7); // the 0 is a bar of no width
+    CHECK(lbars[3].width / lbars[4].width == Approx(100000.0 / 500).epsilon(0.01));
+    CHECK(lin.str().find("left out") == std::string::npos);
+    CHECK(lin.str().find("(log scale)") == std::string::npos);
+
+    std::string errors;
+    const bool ok = well_formed("<div>" + svg + lin.str() + "</div>", "log-bars", errors);
+    INFO(errors);
+    CHECK(ok);
+}
+
+TEST_CASE("log bar chart: values of 0 or less only, and one value") {
+    svg::BarChart chart;
+    chart.id = "zeros";
+    chart.title = "zeros";
+    chart.value_scale = svg::Scale::Log;
+    chart.categories = {"a", "b"};
+    chart.series = {{"tcp", {0.0, -3.0}, {}}};
+    std::ostringstream out;
+    svg::write_bar_chart(out, chart);
+    CHECK(out.str().find(">no data</text>") != std::string::npos);
+    CHECK(bars_of(out.str()).empty());
+    CHECK(out.str().find(">-3.00 (left out)</text>") != std::string::npos);
+    CHECK(out.str().find("2 values of 0 or less left out: a log scale cannot show them.") !=
+          std::string::npos);
+
+    // A smallest value of exactly a power of ten: the axis starts a decade
+    // below it, so its bar is not empty.
+    chart.series = {{"tcp", {10.0, 500.0}, {}}};
+    std::ostringstream ten;
+    svg::write_bar_chart(ten, chart);
+    auto bars = bars_of(ten.str());
+    REQUIRE(bars.size() == 2);
+    const auto one = tick_x(ten.str(), "1"), thousand = tick_x(ten.str(), "1000");
+    REQUIRE(one);
+    REQUIRE(thousand);
+    CHECK(bars[0].x == Approx(*one).margin(0.1));
+    CHECK(bars[0].width == Approx((*thousand - *one) / 3).margin(0.2));
+    CHECK(ten.str().find("left out") == std::string::npos);
+    // A single value likewise.
+    chart.series = {{"tcp", {100.0, std::nullopt}, {}}};
+    std::ostringstream single;
+    svg::write_bar_chart(single, chart);
+    bars = bars_of(single.str());
+    REQUIRE(bars.size() == 1);
+    CHECK(bars[0].width > 100);
+    CHECK(tick_x(single.str(), "10"));
+    CHECK(tick_x(single.str(), "100"));
+}
+
+TEST_CASE("the report puts a bar chart on a log axis when its values span more than 50 times") {
+    // two_transports' steps span 1.25 to 56 µs, 44.8 times: linear.
+    Comparison c = two_transports();
+    const std::string linear = figure_titled(page(c), "sock-steps: connection step times");
+    CHECK(linear.find("log scale") == std::string::npos);
+    CHECK(tick_x(linear, "0"));
+    // rsocket's cm connect at 100 ms, 80000 times bind addr's 1.25 µs: log.
+    for (auto &r : c.rows)
+        if (r.item == "cm connect") r.cells[1] = value(100000, Verdict::Ratio, 100000 / 55.0);
+    const std::string html = page(c);
+    const std::string steps = figure_titled(html, "sock-steps: connection step times");
+    CHECK(steps.find("<span class=\"note\">log scale: values span 80000×.</span>") !=
+          std::string::npos);
+    CHECK(steps.find("(log scale)</text>") != std::string::npos);
+    CHECK_FALSE(tick_x(steps, "0"));
+    CHECK(tick_x(steps, "1"));
+    CHECK(tick_x(steps, "100k"));
+    // The other bar charts keep their linear axes.
+    CHECK(count(html, "(log scale)</text>") == 1);
+    CHECK(count(html, "values span") == 1);
+    // Exactly 50 times stays linear; a little more does not.
+    for (auto &r : c.rows)
+        if (r.item == "cm connect") r.cells[1] = value(62.5, Verdict::Ratio, 62.5 / 55);
+    CHECK(figure_titled(page(c), "sock-steps: connection step times").find("log scale") ==
+          std::string::npos);
+    for (auto &r : c.rows)
+        if (r.item == "cm connect") r.cells[1] = value(63, Verdict::Ratio, 63 / 55.0);
+    CHECK(figure_titled(page(c), "sock-steps: connection step times")
+              .find("log scale: values span 50.4×.") != std::string::npos);
 }
 
 TEST_CASE("nice ticks and their labels") {
