@@ -4,6 +4,7 @@
 #include "process.hpp"
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -56,6 +57,31 @@ ProcessResult compare(std::vector<std::string> args) {
     return run_process(args, 60);
 }
 
+// Whether the kernel lists an RDMA device (an empty or absent class: none).
+bool rdma_device_present() {
+    std::error_code ec;
+    return std::filesystem::directory_iterator("/sys/class/infiniband", ec) !=
+           std::filesystem::directory_iterator();
+}
+
+// The lines of a comparison table's rows (two spaces, an item, and at least
+// a metric, a unit and one column), without the group and column headers.
+std::vector<std::string> comparison_rows(const std::string &table) {
+    std::vector<std::string> rows;
+    std::istringstream text(table);
+    for (std::string line; std::getline(text, line);) {
+        if (line == "notes:") break;
+        if (line.rfind("  ", 0) == 0 && line.rfind("  item ", 0) != 0) rows.push_back(line);
+    }
+    return rows;
+}
+
+const json *find_row(const json &run, const std::string &name) {
+    for (const auto &row : run["rows"])
+        if (row["name"] == name) return &row;
+    return nullptr;
+}
+
 } // namespace
 
 TEST_CASE("compare: two result files, every size in both columns, with ratios") {
@@ -73,7 +99,7 @@ TEST_CASE("compare: two result files, every size in both columns, with ratios") 
         // Both medians are numbers, and the line ends with the ratio.
         INFO(line);
         CHECK(line.find(" - ") == std::string::npos);
-        CHECK(std::regex_search(line, std::regex(" [0-9]+\\.[0-9]+x( better| worse)?$")));
+        CHECK(std::regex_search(line, std::regex(" [0-9]+(\\.[0-9]+)?x( better| worse)?$")));
     }
     CHECK(lines == 6); // two sizes x (p50, p99, bandwidth)
 }
@@ -204,4 +230,107 @@ TEST_CASE("run: the comparison of its variants follows the results") {
                     180);
     REQUIRE(r.exit_code == 0);
     CHECK_NOTHROW(json::parse(r.out));
+}
+
+TEST_CASE("run: configs/rdma-vs-tcp.toml without an RDMA device measures the tcp side") {
+    if (rdma_device_present())
+        FAIL("this test assumes a machine without an RDMA device, as CI machines are, but "
+             "/sys/class/infiniband lists one: here the rdma runs would not be skipped. The "
+             "scenario with RDMA is checked in the lab (tests/lab/guest.d/60-rdma-vs-tcp.sh).");
+    // The shipped file, made quick: every run once, fewer round trips,
+    // shorter streams, fewer connections.
+    const std::vector<std::string> quick = {"--set", "repeat=1",     "--set", "iterations=200",
+                                            "--set", "duration=0.3", "--set", "count=50"};
+    std::vector<std::string> argv = {cmdbench_exe(), "run", source_path("configs/rdma-vs-tcp.toml"),
+                                     "-o", dir() + "/rdma-vs-tcp.json"};
+    argv.insert(argv.end(), quick.begin(), quick.end());
+
+    // Without --allow-skip the skipped runs fail the exit status.
+    ProcessResult r = run_process(argv, 300);
+    {
+        INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+        CHECK(r.exit_code == 1);
+        CHECK_THAT(r.err, Catch::Contains("3 of 6 runs were skipped (pass --allow-skip"));
+        CHECK_THAT(r.err, !Catch::Contains("did not succeed"));
+        // No device, no device address: the local server stays on loopback.
+        CHECK_THAT(r.err, !Catch::Contains("meet at"));
+    }
+    const json doc = json::parse(read_file(dir() + "/rdma-vs-tcp.json"));
+    REQUIRE(doc["runs"].size() == 6);
+    for (const auto &run : doc["runs"]) {
+        INFO(run["name"] << ": " << run["status"] << ": " << run["error"]);
+        CHECK(run["repeats"] == 1);
+        if (run["variant"] == "rdma") {
+            CHECK(run["status"] == "skipped");
+            CHECK_THAT(run["error"].get<std::string>(),
+                       Catch::Contains("no RDMA device") && Catch::Contains("tools/rdma-lab"));
+            CHECK(run["rows"].empty());
+        } else {
+            CHECK(run["variant"] == "tcp");
+            CHECK(run["status"] == "ok");
+            CHECK_FALSE(run["rows"].empty());
+        }
+    }
+    // The --set values reached the runs that have those parameters.
+    const json &latency = doc["runs"][1], &bandwidth = doc["runs"][3], &connect = doc["runs"][5];
+    REQUIRE(latency["name"] == "latency/tcp");
+    REQUIRE(latency["rows"].size() == 3);
+    for (const char *name : {"64_lat", "4k_lat", "64k_lat"}) {
+        INFO(name);
+        const json *row = find_row(latency, name);
+        REQUIRE(row);
+        CHECK((*row)["metrics"]["iters"]["value"] == 200);
+        CHECK((*row)["histograms"]["rtt"]["count"] == 200);
+    }
+    REQUIRE(bandwidth["name"] == "bandwidth/tcp");
+    CHECK(bandwidth["params"]["duration"] == "0.3");
+    REQUIRE(bandwidth["rows"].size() == 3);
+    for (const auto &row : bandwidth["rows"]) {
+        INFO(row["name"]);
+        CHECK(row["metrics"]["Gb/sec"]["value"] > 0);
+        CHECK(row["metrics"]["time"]["value"] < 1.0); // the file says 1.0 s
+    }
+    REQUIRE(connect["name"] == "connect/tcp");
+    const json *full = find_row(connect, "full connect");
+    REQUIRE(full);
+    CHECK((*full)["metrics"]["conns"]["value"] == 50);
+
+    // With --allow-skip the same is a success, and the comparison at the end
+    // has the tcp column filled, the rdma column empty, and says why.
+    argv.push_back("--allow-skip");
+    r = run_process(argv, 300);
+    INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err, !Catch::Contains("skipped"));
+    const size_t at = r.out.find("== comparison (baseline tcp)");
+    REQUIRE(at != std::string::npos);
+    const std::string table = r.out.substr(at);
+    for (const char *group : {"\nlatency\n", "\nbandwidth\n", "\nconnect\n"})
+        CHECK_THAT(table, Catch::Contains(group));
+    // A header per group, with both columns and the ratio.
+    const std::regex header("\\n  item +metric +unit +rdma +tcp +rdma/tcp\\n");
+    CHECK(std::distance(std::sregex_iterator(table.begin(), table.end(), header),
+                        std::sregex_iterator()) == 3);
+    const std::vector<std::string> rows = comparison_rows(table);
+    // Every row: rdma missing, a tcp value, no ratio.
+    const std::regex tcp_only(" - +[0-9][0-9.]* +-$");
+    std::set<std::string> seen;
+    for (const auto &line : rows) {
+        INFO(line);
+        CHECK(std::regex_search(line, tcp_only));
+        std::istringstream words(line);
+        std::string item;
+        words >> item;
+        seen.insert(item);
+    }
+    // p50 and p99 of 3 sizes, 3 bandwidths and CPU/GB, the connection rate,
+    // the steps sock-steps times and CPU/connection.
+    CHECK(rows.size() >= 6 + 4 + 3);
+    for (const char *item :
+         {"64_lat", "4k_lat", "64k_lat", "4k", "64k", "1m", "whole", "full", "create", "destroy"})
+        CHECK(seen.count(item) == 1);
+    for (const char *note :
+         {"rdma latency: skipped: no RDMA device", "rdma bandwidth: skipped: no RDMA device",
+          "rdma connect: skipped: no RDMA device"})
+        CHECK_THAT(table, Catch::Contains(std::string("notes:\n")) && Catch::Contains(note));
 }

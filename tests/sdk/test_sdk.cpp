@@ -4,10 +4,13 @@
 // alone, then load and run them with the installed cmdbench.
 #include "process.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <unistd.h>
@@ -245,5 +248,153 @@ TEST_CASE("pkg-config: C and C++ plugins dropped into pluginsdir are found with 
         CHECK(run["status"] == "ok");
         CHECK(run["rows"].size() == 1);
     }
+    fs::remove_all(tmp);
+}
+
+namespace {
+
+// The rows of the comparison table at the end of `cmdbench run` for one item
+// (e.g. "64_lat"), one per metric.
+std::vector<std::string> table_lines(const std::string &table, const std::string &item) {
+    std::vector<std::string> lines;
+    std::istringstream text(table);
+    for (std::string line; std::getline(text, line);)
+        if (line.rfind("  " + item + " ", 0) == 0) lines.push_back(line);
+    return lines;
+}
+
+// The SVG figure whose title is `title`, or "" when there is none.
+std::string figure(const std::string &html, const std::string &title) {
+    const size_t at = html.find("aria-label=\"" + title + "\"");
+    if (at == std::string::npos) return "";
+    const size_t end = html.find("</figure>", at);
+    return html.substr(at, end == std::string::npos ? std::string::npos : end - at);
+}
+
+size_t count(const std::string &text, const std::string &what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+        ++n;
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("a third-party transport in the comparison: unix against tcp, table, JSON, HTML") {
+    const std::string tmp = temp_dir();
+    const std::string cmdbench = install_cmdbench(tmp + "/cmdbench");
+    build_with_cmake("unix-transport", tmp + "/cmdbench", tmp + "/build-unix", tmp + "/ext");
+    // Dropped in through the environment: no option names it.
+    const std::vector<std::string> env = {"CMDBENCH_PLUGIN_PATH=" + tmp +
+                                          "/ext/" SDK_PLUGIN_SUBDIR};
+
+    const std::string sockets = tmp + "/sockets";
+    fs::create_directory(sockets);
+    const int iterations = 300;
+    const std::string scenario = tmp + "/unix-vs-tcp.toml";
+    std::ofstream(scenario) << "name = \"unix-vs-tcp\"\nbaseline = \"tcp\"\n"
+                            << "[defaults]\ntest = \"pingpong\"\nsizes = [64, 4096]\n"
+                            << "iterations = " << iterations << "\ntransfer_count = 1\n"
+                            << "repeat = 2\n"
+                            << "[[run]]\nname = \"pingpong/unix\"\ntransport = \"unix\"\n"
+                            << "variant = \"unix\"\nsocket_dir = \"" << sockets << "\"\n"
+                            << "[[run]]\nname = \"pingpong/tcp\"\ntransport = \"tcp\"\n"
+                            << "variant = \"tcp\"\n";
+    const std::string results = tmp + "/r.json", report = tmp + "/r.html";
+    ProcessResult r =
+        run_ok({cmdbench, "run", scenario, "--report", report, "-o", results}, 300, env);
+
+    // The table at the end: a unix and a tcp value and a ratio (or "~same",
+    // when the repeats' ranges overlap) on every line of both sizes.
+    const size_t at = r.out.find("== comparison (baseline tcp)");
+    REQUIRE(at != std::string::npos);
+    const std::string table = r.out.substr(at);
+    INFO("comparison:\n" << table);
+    CHECK(std::regex_search(table, std::regex("\n  item +metric +unit +unix +tcp +unix/tcp\n")));
+    const std::regex filled(
+        " [0-9][0-9.]*( \\[[0-9.]+–[0-9.]+\\])? +[0-9][0-9.]*( "
+        "\\[[0-9.]+–[0-9.]+\\])? +([0-9]+(\\.[0-9]+)?x( better| worse)?|~same)$");
+    for (const char *item : {"64_lat", "4k_lat"}) {
+        const auto lines = table_lines(table, item);
+        CHECK(lines.size() == 3); // p50, p99, bandwidth
+        for (const auto &line : lines) {
+            INFO(line);
+            CHECK(std::regex_search(line, filled));
+        }
+    }
+    CHECK_THAT(table, !Catch::Contains("notes:"));
+
+    // The results: 2 repeats of each, every round trip measured and timed.
+    const json doc = json::parse(read_file(results));
+    CHECK(doc["runs"].size() == 4);
+    std::map<std::string, std::vector<double>> p50_us; // transport/row -> per repeat
+    for (const auto &run : doc["runs"]) {
+        INFO(run["name"] << " repeat " << run["repeat"] << ": " << run["error"]);
+        CHECK(run["status"] == "ok");
+        CHECK(run["rows"].size() == 2);
+        for (size_t i = 0; i < std::min<size_t>(2, run["rows"].size()); ++i) {
+            const json &row = run["rows"][i];
+            const double size = i == 0 ? 64 : 4096;
+            const json &m = row["metrics"], &rtt = row["histograms"]["rtt"];
+            INFO(row["name"]);
+            CHECK(row["name"] == (i == 0 ? "64_lat" : "4k_lat"));
+            CHECK(m["bytes"]["value"] == size);
+            CHECK(m["iters"]["value"] == iterations);
+            // rstream's total counts both directions.
+            CHECK(m["total"]["value"] == 2 * size * iterations);
+            CHECK(rtt["count"] == iterations);
+            CHECK(rtt["p50"] > 0);
+            CHECK(rtt["min"] <= rtt["p50"]);
+            CHECK(rtt["p50"] <= rtt["max"]);
+            // The round trips add up to (most of) the row's time: they were
+            // real waits on the socket, not numbers made up.
+            const double rtt_seconds = rtt["mean"].get<double>() * iterations / 1e9;
+            const double seconds = m["time"]["value"];
+            CHECK(rtt_seconds <= seconds * 1.01);
+            CHECK(rtt_seconds >= seconds * 0.5);
+            p50_us[run["transport"].get<std::string>() + "/" + row["name"].get<std::string>()]
+                .push_back(rtt["p50"].get<double>() / 2 / 1000);
+        }
+    }
+    // Every listener removed its socket file.
+    CHECK(fs::is_empty(sockets));
+
+    // `cmdbench compare` on the file: unix and tcp cells in every latency
+    // row, each the median of the two repeats' p50 / 2 (p99 / 2).
+    const json cmp =
+        json::parse(run_ok({cmdbench, "compare", results, "--format", "json"}, 60).out);
+    CHECK(cmp["columns"] == json({"unix", "tcp"}));
+    CHECK(cmp["baseline"] == "tcp");
+    int latency_rows = 0;
+    for (const auto &row : cmp["rows"]) {
+        if (row["metric"] != "latency_p50" && row["metric"] != "latency_p99") continue;
+        ++latency_rows;
+        INFO(row.dump());
+        REQUIRE(row["cells"].size() == 2);
+        for (const auto &c : row["cells"]) {
+            CHECK(c["n"] == 2);
+            CHECK(c["median"].get<double>() > 0);
+            CHECK(c["ratio"].get<double>() > 0);
+        }
+        CHECK(row["cells"][1]["verdict"] == "baseline");
+        CHECK(row["cells"][0]["verdict"] != "missing");
+        if (row["metric"] == "latency_p50") {
+            const auto &v = p50_us["unix/" + row["item"].get<std::string>()];
+            CHECK(v.size() == 2);
+            if (v.size() == 2)
+                CHECK(row["cells"][0]["median"].get<double>() ==
+                      Approx((v[0] + v[1]) / 2).epsilon(1e-3));
+        }
+    }
+    CHECK(latency_rows == 4); // 2 sizes x (p50, p99)
+
+    // The HTML report: the latency chart, with a line and a legend entry
+    // for each transport and no value missing.
+    const std::string html = read_file(report);
+    const std::string chart = figure(html, "pingpong: one-way latency against message size");
+    REQUIRE_FALSE(chart.empty());
+    CHECK(count(chart, "<polyline") == 2);
+    CHECK_THAT(chart, Catch::Contains(">unix</text>") && Catch::Contains(">tcp</text>"));
+    CHECK_THAT(chart, !Catch::Contains("No value"));
     fs::remove_all(tmp);
 }
