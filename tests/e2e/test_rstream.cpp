@@ -534,14 +534,18 @@ TEST_CASE("rstream -T a: a wait that reports an error or hang-up exits with the 
         INFO((blocking ? "-T a -T b" : "-T a"));
         std::vector<std::string> opts = {"-T", "s", "-T", "a"};
         if (blocking) opts.insert(opts.end(), {"-T", "b"});
-        // The reference: rstream exits with POLLERR|POLLHUP = 24.
+        // The reference: rstream exits with POLLERR|POLLHUP = 24, or POLLERR
+        // = 8 alone when its poll wakes between the kernel's error report
+        // and the close that follows (seen under load, for both tools).
         auto theirs = client_against_resetting_server(deb(opts));
         INFO("rstream: " << theirs.out << theirs.err);
-        CHECK(theirs.exit_code == 24);
+        CHECK((theirs.exit_code == 24 || theirs.exit_code == 8));
         auto ours = client_against_resetting_server(cmd(opts));
         INFO("cmdbench: " << ours.out << ours.err);
-        CHECK(ours.exit_code == 24);
-        CHECK(ours.err == "rrecv: Connection reset by peer (poll revents: POLLERR|POLLHUP)\n");
+        CHECK((ours.exit_code == 24 || ours.exit_code == 8));
+        // The exit status and the bits named on stderr are the same wake-up.
+        CHECK(ours.err == std::string("rrecv: Connection reset by peer (poll revents: ") +
+                              (ours.exit_code == 24 ? "POLLERR|POLLHUP" : "POLLERR") + ")\n");
     }
     // Without -T a there is no readiness wait: the failed call's 255.
     auto ours = client_against_resetting_server(cmd({"-T", "s"}));
