@@ -193,7 +193,8 @@ TEST_CASE("comparison: repeats give a spread; overlapping spreads are no clear d
     CHECK(*r.cells[1].ratio == Approx(13.0 / 11.0));
 
     Report disjoint = with({50000, 52000});
-    const CompareRow &d = row(compare({&disjoint}), "64_lat", CompareMetric::LatencyP50);
+    const Comparison dc = compare({&disjoint}); // `row` points into it
+    const CompareRow &d = row(dc, "64_lat", CompareMetric::LatencyP50);
     CHECK(d.cells[1].value->n == 2);
     CHECK(d.cells[1].value->median == Approx(25.5)); // mean of the middle two
     CHECK(d.cells[1].verdict == Verdict::Ratio);
@@ -239,7 +240,8 @@ TEST_CASE("comparison: a run that is not ok gives missing cells and a note") {
 
     // A missing baseline leaves the other side's value without a ratio.
     rep.baseline = "rsocket";
-    const CompareRow &m = row(compare({&rep}), "64_lat", CompareMetric::LatencyP50);
+    const Comparison mc = compare({&rep}); // `row` points into it
+    const CompareRow &m = row(mc, "64_lat", CompareMetric::LatencyP50);
     CHECK(m.cells[0].value);
     CHECK(m.cells[0].verdict == Verdict::Missing);
     CHECK(m.cells[1].verdict == Verdict::Baseline);
