@@ -116,7 +116,7 @@ void CmEngine::connect_response(Conn &c) {
     if (rc) fail_call("rdma_establish");
     it.t(c, kConnect).finish();
     it.t(c, kFullConnect).finish();
-    it.completed[kConnect]++;
+    it.complete(kConnect, kFullConnect);
 }
 
 void CmEngine::accept(Conn &c) {
@@ -134,7 +134,7 @@ void CmEngine::client_disconnect(Conn &c) {
     it.t(c, kDisconnect).begin();
     rdma_disconnect(c.id);
     it.t(c, kDisconnect).finish();
-    it.completed[kDisconnect]++;
+    it.complete(kDisconnect);
 }
 
 void CmEngine::server_disconnect(Conn &c) {
@@ -145,8 +145,7 @@ void CmEngine::server_disconnect(Conn &c) {
     it.t(c, kDisconnect).finish();
     // Stamped by the N-th completion, whatever triggered it (cmtime can
     // leave it unstamped after its guard fired).
-    if (it.completed[kDisconnect].fetch_add(1) + 1 == it.conns)
-        it.times.total[kDisconnect].finish();
+    it.complete(kDisconnect);
 }
 
 void CmEngine::destroy_all() {

@@ -57,15 +57,19 @@ void CmEngine::say(const char *line) {
     if (hooks_.progress) hooks_.progress(line);
 }
 
+void CmEngine::throw_if_failed() {
+    if (failed_) {
+        std::lock_guard<std::mutex> lock(fatal_mu_);
+        throw std::runtime_error(fatal_);
+    }
+    if (queue_->failed()) throw std::runtime_error(queue_->failure());
+}
+
 void CmEngine::wait(std::atomic<uint64_t> &done, uint64_t want, const char *what,
                     const std::function<void()> &also) {
     wait_count(done, want, [&] {
         if (also) also();
-        if (failed_) {
-            std::lock_guard<std::mutex> lock(fatal_mu_);
-            throw std::runtime_error(fatal_);
-        }
-        if (queue_->failed()) throw std::runtime_error(queue_->failure());
+        throw_if_failed();
         hooks_.check_stop(what);
     });
 }
@@ -121,11 +125,11 @@ void CmEngine::handle_event(rdma_cm_event *event) {
     switch (event->event) {
     case RDMA_CM_EVENT_ADDR_RESOLVED:
         it->t(*c, kResolveAddr).finish();
-        it->completed[kResolveAddr]++;
+        it->complete(kResolveAddr);
         break;
     case RDMA_CM_EVENT_ROUTE_RESOLVED:
         it->t(*c, kResolveRoute).finish();
-        it->completed[kResolveRoute]++;
+        it->complete(kResolveRoute);
         break;
     case RDMA_CM_EVENT_ADDR_ERROR:
         retry_or_fail(*c, event, true);
@@ -140,11 +144,14 @@ void CmEngine::handle_event(rdma_cm_event *event) {
         queue_->push([this, c] { connect_response(*c); });
         break;
     case RDMA_CM_EVENT_ESTABLISHED:
-        if (it->completed[kConnect].fetch_add(1) + 1 == it->conns)
-            it->times.total[kConnect].finish();
+        it->complete(kConnect);
         break;
     case RDMA_CM_EVENT_DISCONNECTED:
-        if (!it || !c || !listen_id_) break; // the client ignores them
+        if (!it || !c) break;
+        if (!listen_id_) { // client: the server's reply (or a timeout), only counted
+            it->disconnect_events.fetch_add(1);
+            break;
+        }
         if (it->disconnect_events.fetch_add(1) == 0) {
             it->times.total[kDisconnect].begin();
             say("\tDisconnecting");

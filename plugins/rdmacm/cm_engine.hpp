@@ -28,6 +28,13 @@ struct EngineConfig {
     // How long the server waits for all DISCONNECTED events before it
     // disconnects the rest itself (cmtime: 60 s; §15).
     int disconnect_guard_ms = 60000;
+    // Client: most connects (disconnects) outstanding at a time, that is
+    // issued and not yet answered by the server; 0 = no limit (cmtime). The
+    // CM gives up on a request the server has not answered within about 70 s
+    // (REQ, DREQ retries): a burst of tens of thousands outruns a slow
+    // (emulated) server. Connect: RDMA_CM_EVENT_UNREACHABLE, -110;
+    // disconnect: the server's 60 s guard.
+    uint64_t max_pending = 0;
 };
 
 // What one iteration uses for QPs: real ones (fake_qpn == 0), or simulated
@@ -38,8 +45,20 @@ struct QpMode {
     uint32_t delay_us = 0;
 };
 
+// Two barriers of our own, besides cmtime's 0, 7, 12 and 14: the clients
+// enter them when their own connect (disconnect) step is over, the servers
+// keep them pending while they still wait for ESTABLISHED (DISCONNECTED)
+// events, so a client that fails meanwhile ends the server's wait at once.
+// Only then does everybody enter 12 (14), which thus keeps cmtime's meaning:
+// every instance, servers included, is done. (Releasing 12 before the
+// server's last ESTABLISHED let clients disconnect connections whose RTU the
+// server had not yet seen; under load a lost RTU is then never resent and
+// the server's REP times out: RDMA_CM_EVENT_UNREACHABLE, -110.)
+constexpr int kBarrierClientsConnected = 112;
+constexpr int kBarrierClientsDisconnected = 114;
+
 // The caller's side of a run: step barriers with cmtime's values (0, 7, 12,
-// 14), and a check that throws once the run must stop.
+// 14) and ours (above), and a check that throws once the run must stop.
 struct EngineHooks {
     std::function<void(int value)> barrier;
     std::function<void(const char *what)> check_stop;
@@ -83,6 +102,8 @@ class CmEngine {
     rdma_conn_param conn_param(Conn &c);
 
     void fatal(const std::string &why);
+    // Throws the first fatal error (event thread) or failed work item.
+    void throw_if_failed();
     // `also` (may be empty) runs with every stop check.
     void wait(std::atomic<uint64_t> &done, uint64_t want, const char *what,
               const std::function<void()> &also = {});

@@ -39,6 +39,10 @@ const cmdbench_param params[] = {
      "first fake QP number (cmtime -q); the server counts from base_qpn + count"},
     {sizeof(cmdbench_param), "no_qp_test", CMDBENCH_PARAM_BOOL, "false", 0, 0, 0, 0, nullptr,
      "also run cmtime's no-QP test (rows prefixed \"no-qp \")"},
+    {sizeof(cmdbench_param), "max_pending", CMDBENCH_PARAM_INT, "0", 0, kMaxCount, 0, 0, nullptr,
+     "client: most connects (and disconnects) waiting for the server's answer at a time; 0 = "
+     "all at once, as cmtime (a burst of tens of thousands can outrun a slow server: the CM "
+     "gives up after about 70 s)"},
 };
 
 struct Params {
@@ -81,6 +85,7 @@ Params read_params(const cmdbench_run_env &env) {
     p.engine.timeout_ms = int(int_param(env, "timeout_ms"));
     p.mimic_delay_us = int_param(env, "mimic_delay_us");
     p.base_qpn = uint32_t(int_param(env, "base_qpn"));
+    p.engine.max_pending = uint64_t(int_param(env, "max_pending"));
     int no_qp = 0;
     const char *bind = nullptr;
     if (env.host->param_bool(env.ctx, "no_qp_test", &no_qp) != CMDBENCH_OK ||

@@ -10,7 +10,8 @@
 namespace cmtime {
 
 struct PeerSetup {
-    uint16_t version = 1;
+    // 2: the barriers 112 and 114 (cm_engine.hpp) before 12 and 14.
+    uint16_t version = 2;
     bool server = false;
     uint32_t count = 0;        // connections per client-server pair
     uint32_t base_qpn = 0;     // first fake QP number this peer announces

@@ -14,7 +14,7 @@ namespace cmtime {
 
 struct SockHooks {
     std::function<void(const char *what)> check_stop; // throws to end the run
-    std::function<int64_t()> remaining_ms;            // bounds each connect
+    std::function<int64_t()> remaining_ms;            // bounds each accept wait
     // Blocks until every peer finished connecting; the server keeps it
     // pending while it accepts, so a failed client ends the accepts early.
     std::function<void()> connected_barrier;

@@ -3,6 +3,7 @@
 
 #include "step_table.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <sched.h>
 #include <time.h>
@@ -64,19 +65,23 @@ void WorkQueue::work() {
     }
 }
 
-void wait_count(const std::atomic<uint64_t> &done, uint64_t want,
-                const std::function<void()> &stop) {
+void wait_count(const std::atomic<uint64_t> &done, uint64_t want, const std::function<void()> &stop,
+                long max_sleep_ns) {
     uint64_t next_check = now_ns() + 1000000;
     unsigned spins = 0;
+    long sleep_ns = std::min(20000L, max_sleep_ns);
     while (done.load(std::memory_order_acquire) < want) {
-        // Yield a little (cmtime's sched_yield loop), then sleep briefly: a
-        // spinning waiter takes a core from the workers and the peer on
-        // small machines, which costs more than the wake-up latency.
+        // Yield a little (cmtime's sched_yield loop), then sleep, longer and
+        // longer up to max_sleep_ns: a spinning or often waking waiter takes CPU time
+        // from the workers, the event thread and the peer on small machines
+        // (and much more in an emulated guest). The steps' end stamps do not
+        // depend on it: the last completion takes them.
         if (++spins < 64) {
             sched_yield();
         } else {
-            const timespec ts{0, 100000};
+            const timespec ts{0, sleep_ns};
             nanosleep(&ts, nullptr);
+            sleep_ns = std::min(sleep_ns * 2, max_sleep_ns);
         }
         const uint64_t now = now_ns();
         if (now >= next_check) {

@@ -40,10 +40,10 @@ class WorkQueue {
     std::vector<std::thread> workers_;
 };
 
-// Busy-waits (yield, then short sleeps) until done >= want. `stop` is called
-// about every millisecond and throws to end the wait (deadline, cancel,
-// failed worker).
-void wait_count(const std::atomic<uint64_t> &done, uint64_t want,
-                const std::function<void()> &stop);
+// Busy-waits (yield, then sleeps growing up to max_sleep_ns) until done >=
+// want. `stop` is called about every millisecond and throws to end the wait
+// (deadline, cancel, failed worker).
+void wait_count(const std::atomic<uint64_t> &done, uint64_t want, const std::function<void()> &stop,
+                long max_sleep_ns = 1000000);
 
 } // namespace cmtime

@@ -126,6 +126,21 @@ bind_address = "127.0.0.1"
     check_row_arithmetic(rows["bind addr"], 200);
 }
 
+TEST_CASE("sock-steps: one worker: each phase's total covers its connections' intervals") {
+    // The last connection of a phase stamps the phase's end itself; with one
+    // worker the per-connection intervals follow each other inside it.
+    auto r = run_scenario("[[run]]\ntest = \"sock-steps\"\ncount = 300\n");
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_code == 0);
+    auto rows = rows_by_name(json::parse(r.out).at("runs").at(0));
+    for (const char *step : {"create id", "cm connect", "destroy id"}) {
+        INFO(step);
+        CHECK(value(rows[step], "total(us)") >= value(rows[step], "sum(us)"));
+    }
+    CHECK(value(rows["full connect"], "total(us)") >=
+          value(rows["create id"], "total(us)") + value(rows["cm connect"], "total(us)"));
+}
+
 TEST_CASE("sock-steps: out-of-range parameters name the key and the range") {
     auto r = run_scenario("[[run]]\ntest = \"sock-steps\"\ncount = 0\n");
     CHECK(r.exit_code == 2);
@@ -146,6 +161,12 @@ bind_address = "192.0.2.1"
     const json run = json::parse(r.out).at("runs").at(0);
     CHECK(run.at("status") == "failed");
     CHECK_THAT(run.at("error").get<std::string>(), Catch::Contains("bind: "));
+}
+
+TEST_CASE("cm-steps: max_pending is range-checked before anything runs") {
+    auto r = run_scenario("[[run]]\ntest = \"cm-steps\"\nmax_pending = -1\n");
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("max_pending") && Catch::Contains("[0, 1000000]"));
 }
 
 TEST_CASE("cm-steps without an RDMA device is skipped and points to the lab") {
