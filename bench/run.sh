@@ -9,7 +9,8 @@ usage() {
 Usage: bench/run.sh [--quick] [-o FILE] [--reps N] [--build-dir DIR] [--no-build] [--keep]
 
 Measures, on 127.0.0.1, cmdbench's tcp tests against Debian's rstream -T s
-(rdmacm-utils), sockperf and iperf3, prints the ratios to the best peer, and
+(rdmacm-utils), sockperf, iperf3 and a plain C stream, prints the ratios to
+the best peer, and
 times one histogram record (Google Benchmark). Exit status 0 whether or not
 a target is met (this is a measurement; missed targets print MISSED); 2 for
 a bad command line or a missing tool or build failure.
@@ -44,19 +45,22 @@ tool alike; the JSON keeps them all):
     Target (64 B only): cmdbench / best peer <= 1.05.
 
   Bandwidth, 64 KiB and 1 MiB per send, decimal Gb/s:
-    one-way, blocking          cmdbench throughput blocking=true (receiver's
-                               one-way rate) vs iperf3 (end.sum_received,
-                               sleeps in select) and rstream -T s -T b.
-    one-way, busy-poll         cmdbench throughput (non-blocking) vs
-                               rstream -T s.
+    one-way, both modes        cmdbench throughput (receiver's one-way rate,
+                               512 KiB buffers as rstream's) vs stream_loop
+                               (bench/stream_loop.c: the same socket calls in
+                               plain C, same buffers and mode).
+    one-way, autotuned bufs    cmdbench throughput blocking=true
+                               buffer_size=0 vs iperf3 (no -w, so autotuned
+                               too; end.sum_received).
     rstream method, both modes cmdbench pingpong transfer_count=0 (rstream's
                                count rule: 1000 x 64 KiB, 100 x 1 MiB per
                                burst) vs rstream -T s [-T b] with the same
                                -C and -I: the exact same computation.
     rstream's Gb/sec counts the bytes of both directions, but its two
     directions take turns (client sends the whole burst, then the server
-    sends its burst back), so it is a one-way rate over the time including
-    the turn-arounds, and comparable with one-way streaming.
+    sends its burst back): a rate of bursts with turn-arounds, which on
+    loopback runs well above a one-way stream of any tool, so it is
+    compared with cmdbench's identical computation only.
     Target (all bandwidth rows): cmdbench / best peer >= 0.95.
 
   Recording cost: ns per Histogram::record and per call through the host's
@@ -209,8 +213,10 @@ if [ $build = 1 ]; then
 fi
 cmdbench=$build_dir/bin/cmdbench
 record_cost=$build_dir/record_cost/record_cost
+stream_loop=$build_dir/record_cost/stream_loop
 [ -x "$cmdbench" ] || die "$cmdbench not found (build it, or drop --no-build)"
 [ -x "$record_cost" ] || die "$record_cost not found (build it, or drop --no-build)"
+[ -x "$stream_loop" ] || die "$stream_loop not found (build it, or drop --no-build)"
 
 # ------------------------------------------------------------- cmdbench ----
 # One scenario holds every cmdbench measurement of a repetition; one run per
@@ -233,6 +239,10 @@ write_scenario() {
                 printf '[[run]]\nname = "tp-%s-%s"\ntest = "throughput"\nsizes = [%s]\n' $mode $size $size
                 printf 'duration = %s\nblocking = %s\n' $stream_secs $blocking
             done
+        done
+        for size in "${bw_sizes[@]}"; do
+            printf '[[run]]\nname = "tp-auto-b-%s"\ntest = "throughput"\nsizes = [%s]\n' $size $size
+            printf 'duration = %s\nblocking = true\nbuffer_size = 0\n' $stream_secs
         done
     } >"$f"
 }
@@ -299,6 +309,17 @@ measure_sockperf() { # rep
     done
 }
 
+# ---------------------------------------------------------- stream_loop ----
+measure_stream_loop() { # rep
+    local size mode
+    log "  stream_loop (plain C one-way stream)"
+    for mode in nb b; do
+        for size in "${bw_sizes[@]}"; do
+            run_client "loop.tp-$mode-$size.$1" "$stream_loop" "$size" $stream_secs 524288 $mode
+        done
+    done
+}
+
 # --------------------------------------------------------------- iperf3 ----
 measure_iperf3() { # rep
     [ "${have[iperf3]}" = 1 ] || return 0
@@ -309,7 +330,7 @@ measure_iperf3() { # rep
         start_server "$work/raw/iperf3-server.$size.$1.log" iperf3 -s -1 -B 127.0.0.1 -p "$port"
         pid=$server_pid
         if wait_listen "$port" "$pid"; then
-            run_client "iperf3.tp-b-$size.$1" \
+            run_client "iperf3.tp-auto-b-$size.$1" \
                 iperf3 -c 127.0.0.1 -p "$port" -l "$size" -t $stream_secs -J
         else
             log "  iperf3 server did not listen on $port"
@@ -336,6 +357,7 @@ for ((rep = 1; rep <= reps; rep++)); do
     measure_rstream $rep
     measure_sockperf $rep
     measure_iperf3 $rep
+    measure_stream_loop $rep
 done
 measure_record_cost
 
