@@ -227,8 +227,12 @@ TEST_CASE("rstream -T s: the default suite against Debian's rstream, same rows a
     compare_suite_with_rstream({}, 4);
 }
 
-TEST_CASE("rstream -T s -S all: all 33 sizes against Debian's rstream, same rows and columns") {
-    compare_suite_with_rstream({"-S", "all"}, 33);
+// Blocking (-T b): two busy-polling peers need both cores for themselves, and
+// 33 sizes of them on a loaded machine outran the timeout in a CI rehearsal
+// (64_lat at 217 us/xfer). The default suite above keeps the busy polling.
+TEST_CASE(
+    "rstream -T s -T b -S all: all 33 sizes against Debian's rstream, same rows and columns") {
+    compare_suite_with_rstream({"-T", "b", "-S", "all"}, 33);
 }
 
 TEST_CASE("rstream -T s -T v: a corrupted byte is caught and fails with its offset") {
