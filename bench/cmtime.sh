@@ -5,12 +5,16 @@
 #   bench/cmtime.sh lab         boots the RDMA lab once: cm-steps vs Debian's cmtime
 #                               (rdma-core 44, legacy) at LAB_COUNTS connections,
 #                               step by step and overall
-#   bench/cmtime.sh lab-scale   boots the lab once per count in CMTIME_SCALE: cm-steps
-#                               in mimic mode, wall time and peak RSS per connection
+#   bench/cmtime.sh lab-scale   boots the lab once per count in CMTIME_SCALE: mimic
+#                               mode, wall time and peak RSS per connection (one
+#                               client: cm-steps; several: a cmdbench cmtime mesh)
 # Environment: CMDBENCH_BINARY_DIR (default build), REPEAT (default 5),
 # SOCK_COUNTS (default "1000 3000"), LAB_COUNTS (default "100 1000"),
-# CMTIME_SCALE (default "10000 25000 50000"; one client reaches at most
-# 64,511), MAX_PENDING (default 1000: the mimic runs' max_pending),
+# CMTIME_SCALE (default "10000 25000 50000 100000"), CMTIME_CLIENTS (default:
+# one client per 50,000 connections; one client address reaches at most
+# 64,511), MAX_PENDING (default 1000: the mimic runs' max_pending, split
+# evenly over the clients, so the server has as many outstanding in all),
+# LAB_TIMEOUT (default 600: seconds per lab-scale boot),
 # CMTIME_RT=1 (host: run both sides under
 # SCHED_FIFO, needs root or CAP_SYS_NICE: takes the machine's other load out
 # of the comparison), CMDBENCH_LAB_LOCK (a lock file: every lab boot is run
@@ -255,20 +259,79 @@ PY
 
 # --- inside the lab: mimic mode at scale --------------------------------------
 
-# One count: a `cmdbench serve` and a `cmdbench run` of cm-steps in mimic mode
-# (-m 0 -n 4, no-QP test off), each under /usr/bin/time for its peak RSS.
-bench_scale_inner() {
-  local n=$1 dir port=7700 t0 rc src i range
-  dir=$(mktemp -d)
-  # Every client CM id is bound to the bind address with its own port (as
-  # cmtime's -b does): one client reaches at most as many connections as the
-  # ephemeral range has ports (28,232 by default). The lab guest is ours to
-  # change: widen it to its maximum, 64,511.
+# Every client CM id is bound to the client's bind address with a port of its
+# own (as cmtime's -b does): one client address serves at most 64,511
+# connections, the widest ephemeral range. Larger counts are split over
+# several clients, each bound to an address of its own (the RDMA CM reuses
+# a port for another source address); 50,000 each leaves room to spare.
+per_client_max=50000
+
+# scale_clients N: how many clients N connections are split over.
+scale_clients() {
+  if [ -n "${CMTIME_CLIENTS:-}" ]; then
+    echo "$CMTIME_CLIENTS"
+  else
+    echo $((($1 + per_client_max - 1) / per_client_max))
+  fi
+}
+
+# widen_ports CONNS: one client needs a port per connection; the default
+# range has 28,232. The lab guest is ours to change: widen it to its maximum.
+widen_ports() {
+  local range
   range=$(sysctl -n net.ipv4.ip_local_port_range | awk '{print $2 - $1 + 1}')
-  if [ "$n" -gt "$range" ] && [ "${CMDBENCH_LAB:-}" = 1 ]; then
+  if [ "$1" -gt "$range" ] && [ "${CMDBENCH_LAB:-}" = 1 ]; then
     sysctl -qw net.ipv4.ip_local_port_range="1024 65535"
     echo "(ephemeral ports: $range, widened to $(sysctl -n net.ipv4.ip_local_port_range | awk '{print $2 - $1 + 1}'))"
   fi
+}
+
+# add_client_addrs K: K more IPv4 addresses (the last byte counted up) on
+# the netdev that carries $CMDBENCH_RDMA_ADDR, into client_addrs. rxe adds a
+# GID for each; wait for it: rdma_bind_addr finds the device by its GIDs.
+client_addrs=()
+add_client_addrs() {
+  local k=$1 dev prefix a b c d e i t addr gid idx
+  read -r dev prefix < <(ip -o -4 addr show | awk -v a="$CMDBENCH_RDMA_ADDR" \
+    '{split($4, p, "/"); if (p[1] == a) {print $2, p[2]; exit}}')
+  [ -n "${dev:-}" ] || { echo "no netdev carries $CMDBENCH_RDMA_ADDR" >&2; return 1; }
+  [ "${CMDBENCH_LAB:-}" = 1 ] || { echo "adds addresses to $dev: only inside the lab" >&2; return 1; }
+  IFS=. read -r a b c d <<< "$CMDBENCH_RDMA_ADDR"
+  for ((i = 1; i <= k; i++)); do
+    e=$(((d + i - 1) % 254 + 1))
+    addr=$a.$b.$c.$e
+    ip addr add "$addr/$prefix" dev "$dev" || return 1
+    gid=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$e")
+    idx=
+    for ((t = 0; t < 100; t++)); do
+      idx=$(grep -lx "$gid" /sys/class/infiniband/"$CMDBENCH_RDMA_DEV"/ports/1/gids/* 2> /dev/null |
+        sed 's,.*/,,' | tr '\n' ' ')
+      [ -n "$idx" ] && break
+      sleep 0.1
+    done
+    [ -n "$idx" ] || { echo "$CMDBENCH_RDMA_DEV has no GID for $addr" >&2; return 1; }
+    echo "(client address $addr/$prefix on $dev: $CMDBENCH_RDMA_DEV GID index ${idx% })"
+    client_addrs+=("$addr")
+  done
+}
+
+# wait_listening PORT: until something listens on 127.0.0.1:PORT (the
+# controller; a client started before it would become the controller).
+wait_listening() {
+  local hex i
+  hex=$(printf '0100007F:%04X' "$1")
+  for ((i = 0; i < 300; i++)); do
+    awk -v h="$hex" '$2 == h && $4 == "0A" {f = 1} END {exit !f}' /proc/net/tcp && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# One count, one client: a `cmdbench serve` and a `cmdbench run` of cm-steps
+# in mimic mode (-m 0 -n 4, no-QP test off), each under /usr/bin/time for its
+# peak RSS.
+scale_one() {
+  local n=$1 dir=$2 port=7700 t0 rc src i
   printf '[[run]]\ntest = "cm-steps"\nbind_address = "%s"\ncount = %d\nthreads = 4\nmimic_delay_us = 0\nmax_pending = %d\ntimeout = 3000\n' \
     "$CMDBENCH_RDMA_ADDR" "$n" "${MAX_PENDING:-1000}" > "$dir/m.toml"
   /usr/bin/time -f "%M %e" -o "$dir/srv.time" "$bin" serve --once --quiet --bind 127.0.0.1 --port $port \
@@ -309,7 +372,115 @@ PY
     python3 -c 'import json, sys; print("client:", json.load(open(sys.argv[1]))["runs"][0]["error"])' "$dir/m.json" 2> /dev/null
     tail -n 3 "$dir/srv.log"
   }
+}
+
+# One count, K clients: a `cmdbench cmtime` mesh (-P K+1) of one server, the
+# controller, and K clients of N/K connections each, client i bound to the
+# i-th address (the first: $CMDBENCH_RDMA_ADDR, as the server). Same mimic
+# settings; with -P > 2 cmtime runs no no-QP test. The clients share
+# MAX_PENDING: it bounds what the one server has to answer (twice as many
+# outstanding made the 100,000 run much slower, bench/README.md). Each
+# process under /usr/bin/time; wall time from the clients' start to the last
+# one's end.
+scale_mesh() {
+  local n=$1 k=$2 dir=$3 port=7701 per=$(($1 / $2)) window=$((${MAX_PENDING:-1000} / $2))
+  local i p srv src t0 t1 pids=() rcs=() common addrs
+  [ "${MAX_PENDING:-1000}" -gt 0 ] && [ "$window" = 0 ] && window=1 # 0 would mean no bound
+  add_client_addrs $((k - 1)) || { echo "lab mimic $n conns: cannot add client addresses"; return 1; }
+  addrs=("$CMDBENCH_RDMA_ADDR" "${client_addrs[@]}")
+  common=(-C 127.0.0.1 -p "$port" -P $((k + 1)) -c "$per" -n 4 -m 0 --timeout 3000)
+  /usr/bin/time -f "%M %e" -o "$dir/srv.time" "$bin" cmtime -L "${common[@]}" \
+    -b "$CMDBENCH_RDMA_ADDR" --format json > "$dir/srv.json" 2> "$dir/srv.err" &
+  srv=$!
+  wait_listening "$port" || echo "(the server does not listen on 127.0.0.1:$port after 30 s)"
+  t0=$EPOCHREALTIME
+  for ((i = 0; i < k; i++)); do
+    /usr/bin/time -f "%M %e" -o "$dir/cli$i.time" "$bin" cmtime "${common[@]}" -b "${addrs[i]}" \
+      --max-pending "$window" > "$dir/cli$i.log" 2> "$dir/cli$i.err" &
+    pids+=($!)
+  done
+  for p in "${pids[@]}"; do
+    wait "$p"
+    rcs+=($?)
+  done
+  t1=$EPOCHREALTIME
+  # The server ends after its clients; not later than a minute after them.
+  for ((i = 0; i < 600; i++)); do kill -0 "$srv" 2> /dev/null || break; sleep 0.1; done
+  kill "$srv" 2> /dev/null
+  wait "$srv"
+  src=$?
+  python3 - "$n" "$k" "$src" "$t0" "$t1" "$dir" "$window" "${rcs[@]}" <<'PY'
+import json, sys
+n, k, src, t0, t1, d, window = (int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]),
+                                float(sys.argv[4]), float(sys.argv[5]), sys.argv[6], sys.argv[7])
+rcs, per = sys.argv[8:], n // k
+cli = [int(open(f"{d}/cli{i}.time").read().split()[-2]) for i in range(k)]
+srv = int(open(f"{d}/srv.time").read().split()[-2])
+line = (f"lab mimic {n:6d} conns ({k} clients x {per}, -m 0 -n 4, max_pending {window} each): "
+        f"exit {' '.join(rcs)} (server {src}), wall {t1 - t0:.1f} s ({(t1 - t0) * 1e6 / n:.0f} us/conn); "
+        f"peak RSS client " + " and ".join(f"{c} KiB ({c / per:.2f} KiB/conn)" for c in cli) +
+        f", server {srv} KiB ({srv / n:.2f} KiB/conn)")
+try:
+    main = {t["name"]: t for t in json.load(open(f"{d}/srv.json"))["tests"]}["main"]
+    # The mesh's figures per role: a step's total is the slowest peer's.
+    cs = {s["step"]: s["total_us"] / 1e6 for s in main["clients"]["report"]["steps"]}
+    ss = {s["step"]: s["total_us"] / 1e6 for s in main["servers"]["report"]["steps"]}
+    line += f"; full connect {cs['full connect']:.1f} s"
+    steps = ["create id", "bind addr", "resolve addr", "resolve route", "create qp", "init qp",
+             "cm connect", "disconnect", "destroy qp", "destroy id"]
+    line += "\n    client step totals (s, slowest client): " + ", ".join(f"{s} {cs[s]:.2f}" for s in steps)
+    line += "\n    server step totals (s): " + ", ".join(
+        f"{s} {ss[s]:.2f}" for s in ["cm connect", "disconnect", "destroy qp", "destroy id"])
+except Exception:
+    pass
+print(line)
+PY
+  for ((i = 0; i < k; i++)); do
+    [ "${rcs[i]}" = 0 ] || { echo "client $((i + 1)):"; tail -n 3 "$dir/cli$i.err"; }
+  done
+  [ "$src" = 0 ] || { echo "server:"; tail -n 3 "$dir/srv.err"; }
+}
+
+bench_scale_inner() {
+  local n=$1 k dir
+  k=$(scale_clients "$n")
+  dir=$(mktemp -d)
+  widen_ports $((n / k))
+  if [ "$k" = 1 ]; then scale_one "$n" "$dir"; else scale_mesh "$n" "$k" "$dir"; fi
   rm -rf "$dir"
+}
+
+# scale_growth FILE: the growth between the counts' lab-scale lines in FILE:
+# peak RSS per added connection, per process (target: at most 4 KiB), and
+# wall time against the count (target: growing no faster than linearly, i.e.
+# us/conn not rising). Failed runs are left out.
+scale_growth() {
+  python3 - "$1" <<'PY'
+import re, sys
+runs = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"lab mimic +(\d+) conns \((?:(\d+) clients x (\d+), )?[^)]*\): exit ([^,]*), "
+                 r"wall ([\d.]+) s .*peak RSS client (.*), server (\d+) KiB", line)
+    if not m or any(x != "0" for x in re.findall(r"\d+", m.group(4))):
+        continue
+    n = int(m.group(1))
+    per = int(m.group(3) or n)
+    cli = max(int(x) for x in re.findall(r"(\d+) KiB \(", m.group(6)))
+    runs[n] = dict(per=per, wall=float(m.group(5)), cli=cli, srv=int(m.group(7)))
+ns = sorted(runs)
+pairs = list(zip(ns, ns[1:])) + ([(ns[0], ns[-1])] if len(ns) > 2 else [])
+for a, b in pairs:
+    A, B = runs[a], runs[b]
+    srv = (B["srv"] - A["srv"]) / (b - a)
+    if B["per"] != A["per"]:
+        cli = (f"client {(B['cli'] - A['cli']) / (B['per'] - A['per']):+.2f} KiB/conn "
+               f"({A['per']} -> {B['per']} per client: {A['cli']} -> {B['cli']} KiB)")
+    else:
+        cli = f"client {A['per']} per client in both: {A['cli']} -> {B['cli']} KiB"
+    print(f"growth {a:6d} -> {b:6d} conns: server {srv:+.2f} KiB/conn ({A['srv']} -> {B['srv']} KiB), "
+          f"{cli} (target <= 4); wall x{B['wall'] / A['wall']:.2f} for x{b / a:.2f} conns "
+          f"({A['wall'] * 1e6 / a:.0f} -> {B['wall'] * 1e6 / b:.0f} us/conn)")
+PY
 }
 
 case ${1:-host} in
@@ -322,16 +493,26 @@ case ${1:-host} in
     awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "(lab boot and runs: %.0f s)\n", b - a}'
     exit $rc ;;
   lab-scale)
-    for n in ${CMTIME_SCALE:-10000 25000 50000}; do
-      if [ "$n" -gt 64511 ]; then
-        echo "lab mimic $n conns: skipped: one client address has at most 64,511 ports (bench/README.md)"
+    lines=$(mktemp)
+    for n in ${CMTIME_SCALE:-10000 25000 50000 100000}; do
+      k=$(scale_clients "$n")
+      if ! [[ "$k" =~ ^[1-9][0-9]*$ ]] || ((n % k)); then
+        echo "lab mimic $n conns: skipped: CMTIME_CLIENTS=$k does not split $n evenly"
+        continue
+      fi
+      if ((n / k > 64511)); then
+        echo "lab mimic $n conns: skipped: $((n / k)) per client, one client address has at most 64,511 ports (bench/README.md)"
         continue
       fi
       t0=$EPOCHREALTIME
-      lab 900 env CMDBENCH_BINARY_DIR="$bindir" MAX_PENDING="${MAX_PENDING:-1000}" \
-        "$here/cmtime.sh" lab-scale-inner "$n"
-      awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "(lab boot and run: %.0f s)\n", b - a}'
-    done ;;
+      l0=$(cut -d' ' -f1-3 /proc/loadavg)
+      lab "${LAB_TIMEOUT:-600}" env CMDBENCH_BINARY_DIR="$bindir" MAX_PENDING="${MAX_PENDING:-1000}" \
+        CMTIME_CLIENTS="$k" "$here/cmtime.sh" lab-scale-inner "$n" | tee -a "$lines"
+      awk -v a="$t0" -v b="$EPOCHREALTIME" -v l0="$l0" -v l1="$(cut -d' ' -f1-3 /proc/loadavg)" \
+        'BEGIN{printf "(lab boot and run: %.0f s; host load average before %s, after %s)\n", b - a, l0, l1}'
+    done
+    scale_growth "$lines"
+    rm -f "$lines" ;;
   lab-inner) bench_lab_inner ;;
   lab-scale-inner) bench_scale_inner "$2" ;;
   *) echo "usage: $0 host|lab|lab-scale" >&2; exit 2 ;;

@@ -11,6 +11,7 @@ namespace cmtime_frontend {
 namespace {
 
 constexpr int64_t kMaxQpn = (1 << 24) - 1;
+constexpr int64_t kMaxPending = 1000000; // as -c and cm-steps' max_pending
 
 int64_t number(const char *opt, const char *text, int64_t lo, int64_t hi,
                const char *context = "") {
@@ -43,7 +44,9 @@ std::string usage_text() {
            "\t[-t timeout_ms]  address/route resolution timeout (default 2000)\n"
            "\t[-S]             TCP socket baseline (only with -P 2)\n"
            "\t[--format table|json] output (json: one document from the controller)\n"
-           "\t[--timeout seconds] bound of every wait for a peer (default 300)\n";
+           "\t[--timeout seconds] bound of every wait for a peer (default 300)\n"
+           "\t[--max-pending n] client: most connects (disconnects) awaiting the server's\n"
+           "\t                answer at a time; 0 = all at once, as cmtime (default 0)\n";
 }
 
 Options parse_options(int argc, char **argv) {
@@ -52,6 +55,7 @@ Options parse_options(int argc, char **argv) {
     std::string q_text;
     static const option longs[] = {{"format", required_argument, nullptr, 'F'},
                                    {"timeout", required_argument, nullptr, 'T'},
+                                   {"max-pending", required_argument, nullptr, 'M'},
                                    {"help", no_argument, nullptr, 'h'},
                                    {nullptr, 0, nullptr, 0}};
     optind = 1;
@@ -109,6 +113,9 @@ Options parse_options(int argc, char **argv) {
             break;
         case 'T':
             o.wait_s = int(number("--timeout", optarg, 1, 86400));
+            break;
+        case 'M':
+            o.max_pending = uint64_t(number("--max-pending", optarg, 0, kMaxPending));
             break;
         case 'h':
             throw UsageError("");

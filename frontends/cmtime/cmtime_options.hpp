@@ -23,6 +23,10 @@ struct Options {
     bool sockets = false;       // -S
     bool json = false;          // --format json
     int wait_s = 300;           // --timeout: bound of every wait
+    // --max-pending (cmdbench's, not cmtime's): a client's most connects
+    // (disconnects) waiting for the server's answer; 0 = all at once, as
+    // cmtime. Bursts of tens of thousands outrun an emulated server.
+    uint64_t max_pending = 0;
 };
 
 // A usage error: the message (may be empty) then the usage text, exit 1.

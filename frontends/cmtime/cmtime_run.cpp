@@ -82,6 +82,7 @@ void run_rdma(Instance &in, const BindAddress &bind) {
     config.threads = o.threads;
     config.retries = o.retries;
     config.timeout_ms = o.timeout_ms;
+    config.max_pending = o.max_pending;
     config.have_bind = true;
     config.bind = bind.addr;
     cmtime::EngineHooks hooks;
