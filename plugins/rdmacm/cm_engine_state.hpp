@@ -27,25 +27,18 @@ struct CmEngine::Iteration {
         next_qpn.store(m.fake_qpn);
     }
     Interval &t(const Conn &c, int step) { return times.conn[c.index].step[step]; }
-    // Counts one connection done with `step`. The last to arrive stamps the
-    // step's end (and `also`'s, when given) itself, so the step's total does
-    // not include the main thread's wake-up; `completed`, what the main
-    // thread waits for, counts it only after that stamp.
+    // Counts one connection done with `step` (see StepCompletion).
     void complete(int step, int also = -1) {
-        if (arrived[step].fetch_add(1) + 1 == conns) {
-            const uint64_t now = now_ns();
-            times.total[step].end = now;
-            if (also >= 0) times.total[also].end = now;
-        }
-        completed[step].fetch_add(1, std::memory_order_release);
+        completion[step].complete(conns, times.total[step],
+                                  also >= 0 ? &times.total[also] : nullptr);
     }
+    std::atomic<uint64_t> &completed(int step) { return completion[step].done; }
 
     uint64_t conns;
     QpMode mode;
     StepTimes times;
     std::unique_ptr<Conn[]> conn;
-    std::atomic<uint64_t> arrived[kStepCount] = {}; // see complete()
-    std::atomic<uint64_t> completed[kStepCount] = {};
+    StepCompletion completion[kStepCount];
     std::atomic<uint64_t> next_slot{0};         // server: requests seen
     std::atomic<uint64_t> disconnect_events{0}; // DISCONNECTED seen
     std::atomic<uint32_t> next_qpn{0};

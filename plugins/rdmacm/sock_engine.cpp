@@ -37,24 +37,6 @@ struct Sockets {
 
 constexpr long kShortSleepNs = 100000;
 
-// The completions of one phase (create, connect) of `n` connections: the
-// last to arrive stamps the phase's end itself, so the phase's total does not
-// include the main thread's wake-up; `done`, what the main thread waits for,
-// counts it only after that stamp.
-struct Phase {
-    explicit Phase(uint64_t n_) : n(n_) {}
-    void complete(Interval &end, Interval *also = nullptr) {
-        if (arrived.fetch_add(1) + 1 == n) {
-            const uint64_t now = now_ns();
-            end.end = now;
-            if (also) also->end = now;
-        }
-        done.fetch_add(1, std::memory_order_release);
-    }
-    const uint64_t n;
-    std::atomic<uint64_t> arrived{0}, done{0};
-};
-
 // Runs item(0) .. item(n-1) on the queue's workers in connection order: one
 // queue entry per worker, each claiming the next index, so the queue's
 // locking is paid per worker rather than per connection. An item that
@@ -178,7 +160,7 @@ StepReport sock_client(const SockClientConfig &p, const sockaddr_storage &target
     Sockets socks;
     socks.fd.assign(p.count, -1);
     reserve_fd_table(p.count);
-    Phase created(p.count), connected(p.count);
+    StepCompletion created, connected; // see step_table.hpp
     WorkQueue queue(p.threads);
     auto stop = [&](const char *what) {
         return [&hooks, &queue, what] {
@@ -196,7 +178,7 @@ StepReport sock_client(const SockClientConfig &p, const sockaddr_storage &target
         t.finish();
         if (fd < 0) fail_errno("socket", errno);
         socks.fd[i] = fd;
-        created.complete(times.total[kCreateId]);
+        created.complete(p.count, times.total[kCreateId]);
     });
     // Short sleeps: the connect phase starts when this wait ends, and the
     // whole connect of 1,000 loopback connections takes a few ms.
@@ -223,7 +205,7 @@ StepReport sock_client(const SockClientConfig &p, const sockaddr_storage &target
             ::connect(socks.fd[i], reinterpret_cast<const sockaddr *>(&target), target_len);
         t.finish();
         if (rc != 0) fail_errno("connect", errno);
-        connected.complete(times.total[kConnect], &times.total[kFullConnect]);
+        connected.complete(p.count, times.total[kConnect], &times.total[kFullConnect]);
     });
     try {
         wait_count(connected.done, p.count, stop("connecting"), kShortSleepNs);

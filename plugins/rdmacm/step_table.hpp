@@ -2,6 +2,7 @@
 // whole-step stamps, and the statistics cmtime prints from them. Shared by
 // cm-steps, sock-steps and the cmdbench-cmtime front end; no RDMA here.
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -41,6 +42,22 @@ struct Interval {
     uint64_t start = 0, end = 0;
     void begin() { start = now_ns(); }
     void finish() { end = now_ns(); }
+};
+
+// Counts the connections done with one step (or phase) of `n`, from any
+// thread. The last to arrive stamps the step's end (and `also`'s, when
+// given) itself, so the step's total leaves out the waiting thread's
+// wake-up; `done`, what that thread waits for, counts it only after the stamp.
+struct StepCompletion {
+    void complete(uint64_t n, Interval &end, Interval *also = nullptr) {
+        if (arrived.fetch_add(1) + 1 == n) {
+            const uint64_t now = now_ns();
+            end.end = now;
+            if (also) also->end = now;
+        }
+        done.fetch_add(1, std::memory_order_release);
+    }
+    std::atomic<uint64_t> arrived{0}, done{0};
 };
 
 // The stamps of one connection: one interval per step (272 bytes).
