@@ -7,6 +7,7 @@ import datetime
 import json
 import os
 import platform
+import random
 import re
 import statistics
 import sys
@@ -185,6 +186,36 @@ def best(values, lower_is_better):
     return statistics.median(vals)
 
 
+def ratio_interval(cmd, peer, draws=4000, seed=1):
+    """90% bootstrap interval of median(cmd) / median(peer), each tool's
+    repetitions resampled on their own (fixed seed: a rerun of report.py on
+    the same raw outputs gives the same interval). On a small shared VM a
+    row's median can land either side of its target from one run to the
+    next; the interval says how far the repetitions let the ratio move."""
+    c = [v for v in cmd if v is not None]
+    p = [v for v in peer if v is not None]
+    if len(c) < 2 or len(p) < 2:
+        return None
+    rng = random.Random(seed)
+    boot = sorted(statistics.median(rng.choices(c, k=len(c))) /
+                  statistics.median(rng.choices(p, k=len(p))) for _ in range(draws))
+    return boot[int(0.05 * draws)], boot[int(0.95 * draws) - 1]
+
+
+def verdict(ratio, interval, target, lower):
+    """PASS: the median ratio meets the target. NOISE: it does not, but the
+    90% interval reaches the target (the repetitions cannot tell). MISSED:
+    the whole interval is on the wrong side."""
+    if ratio is None:
+        return "n/a"
+    ok = (lambda r: r <= target) if lower else (lambda r: r >= target)
+    if ok(ratio):
+        return "PASS"
+    if interval and ok(interval[0] if lower else interval[1]):
+        return "NOISE"
+    return "MISSED"
+
+
 def compare(cm, rs, sp, ip, lp):
     rows = []
 
@@ -192,21 +223,17 @@ def compare(cm, rs, sp, ip, lp):
         c = best(cmd, lower)
         r = best(rstream, lower) if rstream is not None else None
         o = best(other, lower) if other is not None else None
-        peers = [v for v in (r, o) if v is not None]
-        bp = (min(peers) if lower else max(peers)) if peers else None
+        peers = [(v, vals) for v, vals in ((r, rstream), (o, other)) if v is not None]
+        pick = min if lower else max
+        bp, bp_vals = pick(peers, key=lambda p: p[0]) if peers else (None, None)
         ratio = c / bp if c is not None and bp else None
-        if target is None:
-            result = "info"
-        elif ratio is None:
-            result = "n/a"
-        elif (ratio <= target) if lower else (ratio >= target):
-            result = "PASS"
-        else:
-            result = "MISSED"
+        interval = ratio_interval(cmd, bp_vals) if ratio is not None else None
+        result = "info" if target is None else verdict(ratio, interval, target, lower)
         rows.append({
             "metric": metric, "mode": mode, "size": size, "unit": unit,
             "cmdbench": c, "rstream": r, "other_tool": other_tool, "other": o,
             "best_peer": bp, "ratio": ratio,
+            "ratio_interval_90": list(interval) if interval else None,
             "target": None if target is None else (f"<= {target}" if lower else f">= {target}"),
             "result": result,
         })
@@ -248,15 +275,20 @@ def fmt(v, digits=2):
     return "-" if v is None else f"{v:.{digits}f}"
 
 
+def interval_text(iv):
+    return "-" if not iv else f"{iv[0]:.2f}-{iv[1]:.2f}"
+
+
 def print_table(rows, rc, quick):
     head = ("metric", "mode", "size", "cmdbench", "rstream -T s", "other peer", "",
-            "ratio", "target", "result")
+            "ratio", "90% interval", "target", "result")
     lines = []
     for r in rows:
         lines.append((f"{r['metric']} ({r['unit']})", r["mode"], size_label(r["size"]),
                       fmt(r["cmdbench"]), fmt(r["rstream"]), fmt(r["other"]),
                       r["other_tool"] or "",
-                      fmt(r["ratio"], 3), r["target"] or "-", r["result"]))
+                      fmt(r["ratio"], 3), interval_text(r["ratio_interval_90"]),
+                      r["target"] or "-", r["result"]))
     widths = [max(len(h), *(len(l[i]) for l in lines)) for i, h in enumerate(head)]
     def show(cells):
         print("  ".join(c.ljust(w) if i < 3 or i == 6 else c.rjust(w)
@@ -267,7 +299,9 @@ def print_table(rows, rc, quick):
     for l in lines:
         show(l)
     print("(latency: half a round trip, lower is better; bandwidth: higher is better;"
-          " ratio = cmdbench / best peer in the row; the other peer is named after its figure)")
+          " ratio = cmdbench / best peer in the row; the other peer is named after its figure;"
+          " 90% interval: bootstrap over the repetitions; NOISE: the ratio misses the target"
+          " but its interval reaches it)")
 
     print()
     print("record cost, ns per sample (median of repetitions; CPU time / wall time):")
@@ -306,16 +340,20 @@ def main():
     print(f"\nrecord cost target: {RECORD_VERDICT_ON} {fmt(rec_ns)} ns (CPU time) "
           f"< {RECORD_TARGET_NS:g} ns: {rec_result}")
 
-    missed = [f"{r['metric']} {r['mode']} {size_label(r['size'])}"
-              for r in rows if r["result"] == "MISSED"]
+    def label(r):
+        return f"{r['metric']} {r['mode']} {size_label(r['size'])}"
+    missed = [label(r) for r in rows if r["result"] == "MISSED"]
+    noise = [label(r) for r in rows if r["result"] == "NOISE"]
     if rec_result == "MISSED":
         missed.append("record cost")
-    unknown = [f"{r['metric']} {r['mode']} {size_label(r['size'])}"
-               for r in rows if r["result"] == "n/a"]
+    unknown = [label(r) for r in rows if r["result"] == "n/a"]
     if rec_result == "n/a":
         unknown.append("record cost")
     met = sum(r["result"] == "PASS" for r in rows) + (rec_result == "PASS")
     print(f"\ntargets met: {met}")
+    if noise:
+        print(f"*** not met, within the noise of {a.reps} repetitions ({len(noise)}): "
+              + "; ".join(noise))
     if missed:
         print(f"*** MISSED {len(missed)} target(s): " + "; ".join(missed))
     if unknown:
@@ -329,7 +367,7 @@ def main():
         loadavg = None
     doc = {
         "schema": "cmdbench-bench",
-        "schema_version": 2,
+        "schema_version": 3,
         "time": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "host": platform.node(),
         "kernel": platform.release(),
@@ -353,6 +391,7 @@ def main():
             "result": rec_result,
         },
         "missed": missed,
+        "within_noise": noise,
         "no_figure": unknown,
     }
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)

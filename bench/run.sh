@@ -12,13 +12,15 @@ Measures, on 127.0.0.1, cmdbench's tcp tests against Debian's rstream -T s
 (rdmacm-utils), sockperf, iperf3 and a plain C stream, prints the ratios to
 the best peer, and
 times one histogram record (Google Benchmark). Exit status 0 whether or not
-a target is met (this is a measurement; missed targets print MISSED); 2 for
+a target is met (this is a measurement; missed targets print MISSED, and
+NOISE where the median misses but the 90% bootstrap interval of the ratio
+reaches the target); 2 for
 a bad command line or a missing tool or build failure.
 
 Options:
   --quick          few iterations and 1 repetition: a smoke test, not figures
   -o FILE          write the JSON here (default bench/results/<UTC time>.json)
-  --reps N         repetitions of every measurement (default 3; --quick: 1)
+  --reps N         repetitions of every measurement (default 5; --quick: 1)
   --build-dir DIR  host build tree to build and use (default <repo>/build-bench,
                    configured with default options and tests off if new; an
                    existing tree is only built, never reconfigured)
@@ -97,7 +99,7 @@ if [ $quick = 1 ]; then
     declare -A lat_iters=([64]=3000 [4096]=1000)
     bw_iters=2 stream_secs=1 client_timeout=120
 else
-    : "${reps:=3}"
+    : "${reps:=5}"
     declare -A lat_iters=([64]=100000 [4096]=10000)
     bw_iters=20 stream_secs=5 client_timeout=600
 fi
