@@ -65,13 +65,20 @@ void CmEngine::throw_if_failed() {
     if (queue_->failed()) throw std::runtime_error(queue_->failure());
 }
 
-void CmEngine::wait(std::atomic<uint64_t> &done, uint64_t want, const char *what,
-                    const std::function<void()> &also) {
-    wait_count(done, want, [&] {
-        if (also) also();
-        throw_if_failed();
-        hooks_.check_stop(what);
-    });
+void CmEngine::check_stop(const char *what, const std::function<void()> &also) {
+    if (also) also();
+    throw_if_failed();
+    hooks_.check_stop(what);
+}
+
+void CmEngine::wait_step(int step, const char *what, const std::function<void()> &also) {
+    Iteration &it = *it_;
+    wait_count(
+        it.completed(step), it.conns, [&] { check_stop(what, also); }, it.wake);
+}
+
+void CmEngine::wait(std::atomic<uint64_t> &done, uint64_t want, const char *what) {
+    wait_count(done, want, [&] { check_stop(what, {}); });
 }
 
 sockaddr_storage CmEngine::listen() {

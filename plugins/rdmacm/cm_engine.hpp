@@ -104,9 +104,13 @@ class CmEngine {
     void fatal(const std::string &why);
     // Throws the first fatal error (event thread) or failed work item.
     void throw_if_failed();
-    // `also` (may be empty) runs with every stop check.
-    void wait(std::atomic<uint64_t> &done, uint64_t want, const char *what,
-              const std::function<void()> &also = {});
+    // Until every connection of the iteration is done with `step`, woken
+    // by the last one; `also` (may be empty) runs with every stop check.
+    void wait_step(int step, const char *what, const std::function<void()> &also = {});
+    // Until done >= want, polling: for windows of outstanding requests.
+    void wait(std::atomic<uint64_t> &done, uint64_t want, const char *what);
+    // The stop check of both waits.
+    void check_stop(const char *what, const std::function<void()> &also);
     void say(const char *line);
 
     EngineConfig config_;

@@ -25,6 +25,8 @@ struct CmEngine::Iteration {
         for (uint64_t i = 0; i < n; ++i)
             conn[i].index = i;
         next_qpn.store(m.fake_qpn);
+        for (auto &c : completion)
+            c.wake = &wake;
     }
     Interval &t(const Conn &c, int step) { return times.conn[c.index].step[step]; }
     // Counts one connection done with `step` (see StepCompletion).
@@ -38,6 +40,7 @@ struct CmEngine::Iteration {
     QpMode mode;
     StepTimes times;
     std::unique_ptr<Conn[]> conn;
+    Wakeup wake; // the main thread waits on one step at a time
     StepCompletion completion[kStepCount];
     std::atomic<uint64_t> next_slot{0};         // server: requests seen
     std::atomic<uint64_t> disconnect_events{0}; // DISCONNECTED seen

@@ -64,12 +64,12 @@ StepReport CmEngine::run_client(const std::vector<sockaddr_storage> &targets, Qp
     say("\tResolving addresses");
     T.total[kResolveAddr].begin();
     each([this](Conn &c) { resolve_addr(c); });
-    wait(it.completed(kResolveAddr), n, "resolving addresses");
+    wait_step(kResolveAddr, "resolving addresses");
 
     say("\tResolving routes");
     T.total[kResolveRoute].begin();
     each([this](Conn &c) { resolve_route(c); });
-    wait(it.completed(kResolveRoute), n, "resolving routes");
+    wait_step(kResolveRoute, "resolving routes");
 
     say("\tCreating QPs");
     T.total[kCreateQp].begin();
@@ -77,7 +77,7 @@ StepReport CmEngine::run_client(const std::vector<sockaddr_storage> &targets, Qp
         create_qp(c);
         it.complete(kCreateQp);
     });
-    wait(it.completed(kCreateQp), n, "creating QPs");
+    wait_step(kCreateQp, "creating QPs");
 
     say("\tModify QPs to INIT");
     T.total[kInitQp].begin();
@@ -85,7 +85,7 @@ StepReport CmEngine::run_client(const std::vector<sockaddr_storage> &targets, Qp
         modify_qp(c, IBV_QPS_INIT, kInitQpAttr, kInitQp);
         it.complete(kInitQp);
     });
-    wait(it.completed(kInitQp), n, "modifying QPs to INIT");
+    wait_step(kInitQp, "modifying QPs to INIT");
 
     hooks_.barrier(7);
     say("\tConnecting");
@@ -105,7 +105,7 @@ StepReport CmEngine::run_client(const std::vector<sockaddr_storage> &targets, Qp
         it.t(c, kConnect).begin();
         if (rdma_connect(c.id, &p)) fail_call("rdma_connect");
     }
-    wait(it.completed(kConnect), n, "connecting");
+    wait_step(kConnect, "connecting");
 
     hooks_.barrier(kBarrierClientsConnected);
     hooks_.barrier(12);
@@ -123,7 +123,7 @@ StepReport CmEngine::run_client(const std::vector<sockaddr_storage> &targets, Qp
             queue_->push([this, c] { client_disconnect(*c); });
         }
     }
-    wait(it.completed(kDisconnect), n, "disconnecting");
+    wait_step(kDisconnect, "disconnecting");
 
     hooks_.barrier(kBarrierClientsDisconnected);
     hooks_.barrier(14);
@@ -148,8 +148,7 @@ StepReport CmEngine::run_server(uint64_t n, QpMode mode) {
     // 12 follows the last ESTABLISHED, as in cmtime.
     {
         AsyncCall connected([this] { hooks_.barrier(kBarrierClientsConnected); });
-        wait(it.completed(kConnect), n, "accepting connections",
-             [&] { connected.rethrow_if_failed(); });
+        wait_step(kConnect, "accepting connections", [&] { connected.rethrow_if_failed(); });
         connected.finish();
     }
     hooks_.barrier(12);
@@ -160,11 +159,9 @@ StepReport CmEngine::run_server(uint64_t n, QpMode mode) {
     AsyncCall disconnected([this] { hooks_.barrier(kBarrierClientsDisconnected); });
     for (;;) {
         try {
-            wait_count(it.completed(kDisconnect), n, [&] {
+            wait_step(kDisconnect, "waiting for clients to disconnect", [&] {
                 disconnected.rethrow_if_failed();
                 if (now_ns() >= guard_end) throw std::out_of_range("guard");
-                throw_if_failed();
-                hooks_.check_stop("waiting for clients to disconnect");
             });
             break;
         } catch (const std::out_of_range &) {

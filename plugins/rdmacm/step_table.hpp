@@ -3,8 +3,11 @@
 // cm-steps, sock-steps and the cmdbench-cmtime front end; no RDMA here.
 #pragma once
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -44,10 +47,33 @@ struct Interval {
     void finish() { end = now_ns(); }
 };
 
+// Lets a thread sleep until a count reaches its target, woken by the thread
+// that reaches it. Polling instead (a wake-up every millisecond, in each
+// process) took the workers, the event thread and the peer ~15% of the
+// connect step's time in the emulated lab guest (bench/README.md).
+class Wakeup {
+  public:
+    void notify() {
+        { std::lock_guard<std::mutex> lock(mu_); } // orders with a waiter's check
+        cv_.notify_all();
+    }
+    // True once done >= want; false after `timeout` without.
+    bool wait(const std::atomic<uint64_t> &done, uint64_t want, std::chrono::nanoseconds timeout) {
+        std::unique_lock<std::mutex> lock(mu_);
+        return cv_.wait_for(lock, timeout,
+                            [&] { return done.load(std::memory_order_acquire) >= want; });
+    }
+
+  private:
+    std::mutex mu_;
+    std::condition_variable cv_;
+};
+
 // Counts the connections done with one step (or phase) of `n`, from any
 // thread. The last to arrive stamps the step's end (and `also`'s, when
 // given) itself, so the step's total leaves out the waiting thread's
-// wake-up; `done`, what that thread waits for, counts it only after the stamp.
+// wake-up; `done`, what that thread waits for, counts it only after the
+// stamp, and the arrival that takes `done` to `n` notifies `wake` (if set).
 struct StepCompletion {
     void complete(uint64_t n, Interval &end, Interval *also = nullptr) {
         if (arrived.fetch_add(1) + 1 == n) {
@@ -55,9 +81,10 @@ struct StepCompletion {
             end.end = now;
             if (also) also->end = now;
         }
-        done.fetch_add(1, std::memory_order_release);
+        if (done.fetch_add(1, std::memory_order_acq_rel) + 1 == n && wake) wake->notify();
     }
     std::atomic<uint64_t> arrived{0}, done{0};
+    Wakeup *wake = nullptr;
 };
 
 // The stamps of one connection: one interval per step (272 bytes).

@@ -2,6 +2,8 @@
 // by `threads` workers. Each item is its own node, so one connection may be
 // queued more than once at a time (upstream's embedded link forbids that).
 #pragma once
+#include "step_table.hpp"
+
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -42,8 +44,14 @@ class WorkQueue {
 
 // Busy-waits (yield, then sleeps growing up to max_sleep_ns) until done >=
 // want. `stop` is called about every millisecond and throws to end the wait
-// (deadline, cancel, failed worker).
+// (deadline, cancel, failed worker). For counts nobody signals (a window of
+// outstanding requests); a whole step's count has its Wakeup.
 void wait_count(const std::atomic<uint64_t> &done, uint64_t want, const std::function<void()> &stop,
                 long max_sleep_ns = 1000000);
+
+// Sleeps until done >= want, woken by `wake` (see StepCompletion); `stop`
+// runs every 20 ms meanwhile and throws to end the wait.
+void wait_count(const std::atomic<uint64_t> &done, uint64_t want, const std::function<void()> &stop,
+                Wakeup &wake);
 
 } // namespace cmtime
