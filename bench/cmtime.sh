@@ -207,8 +207,10 @@ bench_lab_inner() {
     done
     echo "$n connections: $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.0f", b - a}') s for $repeat x 2 runs"
   done
-  python3 - "$dir/steps" <<'PY'
-import collections, random, statistics, sys
+  python3 - "$dir/steps" "$here" <<'PY'
+import collections, statistics, sys
+sys.path.insert(0, sys.argv[2])
+import report  # bench/report.py: the bootstrap interval and verdict
 # (tool, n) -> step -> [total_us per repetition]
 d = collections.defaultdict(lambda: collections.defaultdict(list))
 for line in open(sys.argv[1]):
@@ -245,17 +247,15 @@ def overall(n, label, lv, cv, what):
           f"   = {n / (mc / 1e6):.0f} vs {n / (ml / 1e6):.0f} conn/s  ({what})")
     # How sure the ratio is: a run's total varies by up to 2x between
     # identical runs under emulation, so the median alone can land on either
-    # side of a target. Bootstrap the ratio of medians (each tool's runs
-    # resampled on their own, fixed seed: rerunnable), and pair the runs of
-    # one round (they ran back to back; only when no run of either failed).
-    rng = random.Random(1)
-    boot = sorted(statistics.median(rng.choices(lv, k=len(lv))) /
-                  statistics.median(rng.choices(cv, k=len(cv))) for _ in range(4000))
-    lo, hi = boot[int(0.05 * len(boot))], boot[int(0.95 * len(boot)) - 1]
+    # side of a target. The same bootstrap interval and verdict as run.sh's
+    # table (bench/report.py), and the runs of one round paired (they ran
+    # back to back; only when no run of either failed).
+    iv = report.ratio_interval(lv, cv)
     paired = [a / b for a, b in zip(lv, cv)] if len(lv) == len(cv) else [ml / mc]
-    verdict = ("met" if ml / mc >= 0.95 else
-               "not met, within the noise" if hi >= 0.95 else "MISSED")
-    print(f"{'':14s} ratio of medians {ml / mc:.2f}, 90% bootstrap interval {lo:.2f}-{hi:.2f}; "
+    verdict = {"PASS": "met", "NOISE": "not met, within the noise"}.get(
+        report.verdict(ml / mc, iv, 0.95, False), "MISSED")
+    print(f"{'':14s} ratio of medians {ml / mc:.2f}, 90% bootstrap interval "
+          f"{report.interval_text(iv)}; "
           f"per round {statistics.median(paired):.2f} ({min(paired):.2f}-{max(paired):.2f}), "
           f"cmdbench faster in {sum(r > 1 for r in paired)} of {len(paired)}: "
           f"target >= 0.95 {verdict}")
