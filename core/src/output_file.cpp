@@ -183,7 +183,7 @@ std::string output_problem(const std::string &path) {
         // A read-only file stays protected, although replacing it would work.
         if (faccessat(AT_FDCWD, target.c_str(), W_OK, AT_EACCESS) != 0) return std::strerror(errno);
         if (is_stream(st)) return "";
-    } else if (errno != ENOENT) {
+    } else if (errno != ENOENT && errno != ENOTDIR) { // those: the directory says more
         return std::strerror(errno);
     }
     const std::string dir = dir_of(target);
