@@ -50,7 +50,8 @@ Options:
   --version      print the version
 
 Exit status: 0 success; 1 a run failed, timed out or was skipped (see
---allow-skip); 2 bad command line, scenario file or plugin; 130 interrupted.
+--allow-skip), or a results file could not be written; 2 bad command line,
+scenario file, plugin or output path; 130 interrupted.
 See README.md and docs/ for scenarios, results and plugins.
 )";
 

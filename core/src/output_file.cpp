@@ -54,7 +54,8 @@ bool follow_links(const std::string &path, std::string &target) {
 // applies as to any new file. Returns the fd, or -1 with errno set.
 int create_temp(const std::string &target, std::string &temp) {
     static std::mt19937_64 rng{std::random_device{}()};
-    const std::string stem = dir_of(target) + "/." + base_of(target) + ".tmp-";
+    // The name is cut short so that the suffix keeps it within NAME_MAX.
+    const std::string stem = dir_of(target) + "/." + base_of(target).substr(0, 200) + ".tmp-";
     for (int i = 0; i < kTempNameAttempts; ++i) {
         char suffix[24];
         std::snprintf(suffix, sizeof suffix, "%016llx", (unsigned long long)rng());
