@@ -3,6 +3,7 @@
 #include "comparison.hpp"
 #include "comparison_json.hpp"
 #include "interrupt.hpp"
+#include "output_file.hpp"
 #include "plugin_listing.hpp"
 #include "plugin_loader.hpp"
 #include "results_reader.hpp"
@@ -49,7 +50,8 @@ Options:
   --version      print the version
 
 Exit status: 0 success; 1 a run failed, timed out or was skipped (see
---allow-skip); 2 bad command line, scenario file or plugin; 130 interrupted.
+--allow-skip), or a results file could not be written; 2 bad command line,
+scenario file, plugin or output path; 130 interrupted.
 See README.md and docs/ for scenarios, results and plugins.
 )";
 
@@ -195,6 +197,9 @@ int cmd_run(const std::vector<std::string> &args) {
     opt.allow_skip = vm.count("allow-skip") > 0;
     std::vector<std::string> overrides;
     if (vm.count("set")) overrides = vm["set"].as<std::vector<std::string>>();
+    // Before loading or running anything: an hour of runs must not end in
+    // "cannot write".
+    if (!outputs_writable({{"-o", opt.output}, {"--report", opt.report}})) return kExitUsage;
 
     Registry registry;
     Scenario scenario;
@@ -243,6 +248,8 @@ int cmd_compare(const std::vector<std::string> &args) {
     CompareOptions options;
     if (vm.count("baseline")) options.baseline = vm["baseline"].as<std::string>();
     options.common_only = vm.count("common") > 0;
+    if (vm.count("report") && !outputs_writable({{"--report", vm["report"].as<std::string>()}}))
+        return kExitUsage;
 
     std::vector<Report> reports;
     std::vector<const Report *> inputs;
@@ -268,11 +275,12 @@ int cmd_compare(const std::vector<std::string> &args) {
         write_comparison_table(std::cout, c);
     if (vm.count("report")) {
         const std::string html = vm["report"].as<std::string>();
-        std::ofstream out(html, std::ios::trunc);
-        if (out) write_html_report(out, c, inputs);
-        if (!out) {
-            std::fprintf(stderr, "cmdbench: cannot write %s\n", html.c_str());
-            return kExitUsage;
+        std::ostringstream page;
+        write_html_report(page, c, inputs);
+        const std::string why = write_output(html, page.str());
+        if (!why.empty()) {
+            std::fprintf(stderr, "cmdbench: cannot write %s: %s\n", html.c_str(), why.c_str());
+            return kExitRunFailed;
         }
     }
     return 0;

@@ -2,13 +2,14 @@
 
 #include "comparison.hpp"
 #include "comparison_samples.hpp"
+#include "output_file.hpp"
 #include "report.hpp"
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
+#include <sstream>
 
 namespace cmdbench {
 namespace {
@@ -44,23 +45,26 @@ ResultSink::ResultSink(std::string stdout_format, std::string output_file, std::
     : format_(std::move(stdout_format)), file_(std::move(output_file)),
       report_file_(std::move(report_file)) {}
 
-void ResultSink::write_file(const Report &report) const {
+void ResultSink::write_file(const Report &report, bool final) {
     if (file_.empty()) return;
+    // Stdout, a FIFO or a device cannot be replaced, only appended to: they
+    // get the final document alone, so their reader sees one whole document.
+    if (!final && output_is_stream(file_)) return;
     std::string format = ends_with(file_, ".json")  ? "json"
                          : ends_with(file_, ".csv") ? "csv"
                                                     : "table";
-    // Write a temporary file and rename it, so readers never see half a file.
-    std::string tmp = file_ + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        if (!out) {
-            std::fprintf(stderr, "cmdbench: cannot write %s\n", tmp.c_str());
-            return;
-        }
-        write_as(out, format, report);
-    }
-    if (std::rename(tmp.c_str(), file_.c_str()) != 0)
-        std::fprintf(stderr, "cmdbench: cannot write %s\n", file_.c_str());
+    std::ostringstream text;
+    write_as(text, format, report);
+    write_to(file_, text.str());
+}
+
+void ResultSink::write_to(const std::string &path, const std::string &text) {
+    const std::string why = write_output(path, text);
+    if (why.empty()) return;
+    write_failed_ = true;
+    const std::string message = "cmdbench: cannot write " + path + ": " + why;
+    if (message != last_error_) std::fprintf(stderr, "%s\n", message.c_str());
+    last_error_ = message;
 }
 
 void ResultSink::run_done(const Report &report) {
@@ -68,7 +72,7 @@ void ResultSink::run_done(const Report &report) {
         write_table_run(std::cout, report.runs.back());
         std::cout.flush();
     }
-    write_file(report);
+    write_file(report, false);
 }
 
 void ResultSink::finish(const Report &report) {
@@ -76,11 +80,16 @@ void ResultSink::finish(const Report &report) {
         write_as(std::cout, format_, report);
         std::cout.flush();
     }
-    write_file(report);
+    write_file(report, true);
     write_comparison(report);
+    std::cout.flush();
+    if (!std::cout) {
+        write_failed_ = true;
+        std::fprintf(stderr, "cmdbench: cannot write the results to standard output\n");
+    }
 }
 
-void ResultSink::write_comparison(const Report &report) const {
+void ResultSink::write_comparison(const Report &report) {
     const bool table = format_ == "table" && compares_variants(report);
     if (!table && report_file_.empty()) return;
     try {
@@ -91,9 +100,9 @@ void ResultSink::write_comparison(const Report &report) const {
             std::cout.flush();
         }
         if (report_file_.empty()) return;
-        std::ofstream out(report_file_, std::ios::trunc);
-        if (out) write_html_report(out, c, {&report});
-        if (!out) std::fprintf(stderr, "cmdbench: cannot write %s\n", report_file_.c_str());
+        std::ostringstream page;
+        write_html_report(page, c, {&report});
+        write_to(report_file_, page.str());
     } catch (const std::exception &e) {
         std::fprintf(stderr, "cmdbench: comparison: %s\n", e.what());
     }

@@ -303,7 +303,8 @@ int run_scenario(const Scenario &scenario, const Registry &registry, RunContext 
                      skipped, report.runs.size());
         return kExitRunFailed;
     }
-    return kExitOk;
+    // The error was printed when the write failed; the file keeps what it had.
+    return sink.write_failed() ? kExitRunFailed : kExitOk;
 }
 
 } // namespace cmdbench

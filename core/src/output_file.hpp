@@ -1,0 +1,34 @@
+// Writing a document (results, an HTML report) to the path a user named with
+// -o or --report. A regular file is replaced whole: the text goes to a new
+// temporary file in the same directory (created with O_EXCL|O_NOFOLLOW, so a
+// planted symlink is never followed), is synced, and is renamed over the
+// target, so a reader never sees half a document and a failed write keeps the
+// previous file. A symlink at the path stays a link: the file it points to is
+// the one replaced. Stdout ("-"), devices and FIFOs are written in place,
+// never renamed over or turned into a regular file.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cmdbench {
+
+// Whether PATH is written in place (stdout, a device, a FIFO) rather than
+// replaced through a temporary file.
+bool output_is_stream(const std::string &path);
+
+// Why PATH cannot be written ("" when it can): checked before anything runs.
+// Its directory exists and a file can really be created there (one is
+// created and removed), an existing target is writable and not a directory.
+std::string output_problem(const std::string &path);
+
+// Checks each (option, path), e.g. {"-o", "out.json"}, with output_problem
+// (an empty path: the option was not given); prints "cmdbench: cannot write OPTION PATH: WHY" for
+// each that fails.
+bool outputs_writable(const std::vector<std::pair<std::string, std::string>> &outputs);
+
+// Writes TEXT to PATH as described above. Returns "" or why it failed; on
+// failure a regular file at PATH keeps its previous content.
+std::string write_output(const std::string &path, const std::string &text);
+
+} // namespace cmdbench

@@ -1,0 +1,279 @@
+// End to end: where `cmdbench run -o` and `--report` (and `cmdbench compare
+// --report`) write, with the real binary, real files, FIFOs and devices: a
+// results file is replaced safely, write errors reach the exit status, and
+// paths that cannot be written are refused before anything runs.
+#include "process.hpp"
+
+#include <catch2/catch.hpp>
+#include <csignal>
+#include <dirent.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+using nlohmann::json;
+
+namespace {
+
+// Two quick runs: the -o file is rewritten after the first and at the end.
+const char *kQuick = R"(
+[[run]]
+name = "first"
+test = "pingpong"
+transport = "tcp"
+sizes = [64]
+iterations = 100
+[[run]]
+name = "second"
+test = "pingpong"
+transport = "tcp"
+sizes = [64]
+iterations = 100
+)";
+
+// One run long enough that a refusal "before anything runs" shows in the time.
+const char *kSlow = R"(
+[[run]]
+test = "throughput"
+transport = "tcp"
+sizes = [65536]
+duration = 10
+)";
+
+std::string scenario(const std::string &dir, const char *text) {
+    const std::string path = dir + "/scenario.toml";
+    std::ofstream(path) << text;
+    return path;
+}
+
+ProcessResult run(const std::string &dir, std::vector<std::string> extra, const char *text = kQuick,
+                  const std::vector<std::string> &prefix = {}) {
+    std::vector<std::string> argv = prefix;
+    argv.insert(argv.end(), {cmdbench_exe(), "run", scenario(dir, text), "--quiet"});
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    return run_process(argv, 120);
+}
+
+mode_t type_of(const std::string &path) {
+    struct stat st;
+    return lstat(path.c_str(), &st) == 0 ? (st.st_mode & S_IFMT) : 0;
+}
+
+std::vector<std::string> entries(const std::string &dir) {
+    std::vector<std::string> names;
+    DIR *d = opendir(dir.c_str());
+    while (dirent *e = d ? readdir(d) : nullptr)
+        if (std::string(e->d_name) != "." && std::string(e->d_name) != "..")
+            names.push_back(e->d_name);
+    if (d) closedir(d);
+    return names;
+}
+
+// No temporary file of a write is left next to the results.
+void check_no_temp_left(const std::string &dir) {
+    for (const auto &name : entries(dir)) {
+        INFO(name);
+        CHECK(name.find(".tmp-") == std::string::npos);
+    }
+}
+
+size_t runs_in(const std::string &text) {
+    return json::parse(text).at("runs").size();
+}
+
+bool is_root() {
+    return geteuid() == 0;
+}
+
+// Restores the test process's SIGXFSZ disposition (children inherit it).
+struct XfszDisposition {
+    explicit XfszDisposition(void (*handler)(int)) : old(signal(SIGXFSZ, handler)) {}
+    ~XfszDisposition() { signal(SIGXFSZ, old); }
+    void (*old)(int);
+};
+
+} // namespace
+
+TEST_CASE("a symlink planted at the old FILE.tmp name is not followed") {
+    const std::string dir = temp_dir();
+    const std::string victim = dir + "/victim";
+    std::ofstream(victim) << "precious\n";
+    REQUIRE(symlink(victim.c_str(), (dir + "/out.json.tmp").c_str()) == 0);
+    auto r = run(dir, {"-o", dir + "/out.json"});
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(read_file(victim) == "precious\n");
+    CHECK(type_of(dir + "/out.json") == S_IFREG);
+    CHECK(runs_in(read_file(dir + "/out.json")) == 2);
+    check_no_temp_left(dir);
+}
+
+TEST_CASE("a symlink at FILE stays a symlink and the file it points to gets the results") {
+    const std::string dir = temp_dir();
+    REQUIRE(mkdir((dir + "/real").c_str(), 0755) == 0);
+    REQUIRE(symlink("real/results.json", (dir + "/out.json").c_str()) == 0); // dangling first
+    auto r = run(dir, {"-o", dir + "/out.json"});
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(type_of(dir + "/out.json") == S_IFLNK);
+    CHECK(type_of(dir + "/real/results.json") == S_IFREG);
+    CHECK(runs_in(read_file(dir + "/real/results.json")) == 2);
+    check_no_temp_left(dir + "/real");
+}
+
+TEST_CASE("a results file keeps its permissions when replaced") {
+    const std::string dir = temp_dir();
+    const std::string out = dir + "/out.json";
+    std::ofstream(out) << "{}";
+    REQUIRE(chmod(out.c_str(), 0640) == 0);
+    auto r = run(dir, {"-o", out});
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    struct stat st;
+    REQUIRE(stat(out.c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0640);
+    CHECK(runs_in(read_file(out)) == 2);
+}
+
+TEST_CASE("a FIFO target is written in place: its reader gets one document") {
+    const std::string dir = temp_dir();
+    const std::string fifo = dir + "/out.json";
+    REQUIRE(mkfifo(fifo.c_str(), 0644) == 0);
+    const pid_t reader = start_process({"/bin/cat", fifo}, dir + "/read", dir + "/cat.err");
+    auto r = run(dir, {"-o", fifo});
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(wait_process(reader, 10) == 0);
+    CHECK(runs_in(read_file(dir + "/read")) == 2); // one document, the final one
+    CHECK(type_of(fifo) == S_IFIFO);
+}
+
+TEST_CASE("a FIFO without a reader is an error after a bounded wait, and stays a FIFO") {
+    const std::string dir = temp_dir();
+    const std::string fifo = dir + "/out.json";
+    REQUIRE(mkfifo(fifo.c_str(), 0644) == 0);
+    auto r = run(dir, {"-o", fifo});
+    INFO(r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.seconds < 30);
+    CHECK_THAT(r.err, Catch::Contains("cannot write " + fifo) && Catch::Contains("reading"));
+    CHECK(type_of(fifo) == S_IFIFO);
+}
+
+TEST_CASE("a device target is written in place and stays a device") {
+    if (!is_root()) {
+        WARN("needs root for mknod; not tested");
+        return;
+    }
+    // A null device of the test's own: never the real /dev/null.
+    const std::string dir = temp_dir();
+    const std::string dev = dir + "/null";
+    REQUIRE(mknod(dev.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0);
+    auto r = run(dir, {"-o", dev});
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    struct stat st;
+    REQUIRE(lstat(dev.c_str(), &st) == 0);
+    CHECK(S_ISCHR(st.st_mode));
+    CHECK(st.st_rdev == makedev(1, 3));
+    check_no_temp_left(dir);
+}
+
+TEST_CASE("a full device is a clear error and a non-zero exit") {
+    if (!is_root()) {
+        WARN("needs root for mknod; not tested");
+        return;
+    }
+    // Like /dev/full, in the test's own directory (never the real one).
+    const std::string dir = temp_dir();
+    const std::string dev = dir + "/full.json";
+    REQUIRE(mknod(dev.c_str(), S_IFCHR | 0666, makedev(1, 7)) == 0);
+    auto r = run(dir, {"-o", dev});
+    INFO(r.err);
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.err, Catch::Contains("cannot write " + dev + ": No space left on device"));
+    CHECK(type_of(dev) == S_IFCHR);
+}
+
+TEST_CASE("a failed write (file size limit) keeps the previous results file and exits 1") {
+    const std::string dir = temp_dir();
+    const std::string out = dir + "/out.json";
+    auto first = run(dir, {"-o", out});
+    REQUIRE(first.exit_code == 0);
+    const std::string before = read_file(out);
+    REQUIRE(runs_in(before) == 2);
+    // EFBIG from write(2), as a full disk gives ENOSPC: no signal involved.
+    XfszDisposition ignored(SIG_IGN);
+    const std::string limit = "--fsize=" + std::to_string(before.size() / 2);
+    auto r = run(dir, {"-o", out}, kQuick, {"/usr/bin/prlimit", limit, "--"});
+    INFO(r.err);
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.err, Catch::Contains("cannot write " + out + ": File too large"));
+    CHECK(read_file(out) == before);
+    check_no_temp_left(dir);
+}
+
+TEST_CASE("a file size limit is an error message, not a killed process") {
+    const std::string dir = temp_dir();
+    const std::string out = dir + "/out.json";
+    XfszDisposition fatal(SIG_DFL);
+    auto r = run(dir, {"-o", out}, kQuick, {"/usr/bin/prlimit", "--fsize=512", "--"});
+    INFO(r.err);
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.err, Catch::Contains("cannot write " + out + ": File too large"));
+    check_no_temp_left(dir);
+}
+
+TEST_CASE("paths of -o and --report that cannot be written are refused before any run") {
+    const std::string dir = temp_dir();
+    std::ofstream(dir + "/file") << "";
+    std::vector<std::pair<std::string, std::string>> bad = {
+        {"-o", dir + "/missing/out.json"},
+        {"--report", dir + "/missing/r.html"},
+        {"-o", dir + "/file/out.json"},
+        {"--report", dir + "/file/r.html"},
+        {"-o", dir},
+        {"--report", dir},
+        {"-o", (is_root() ? "/sys" : dir + "/ro") + std::string("/out.json")},
+    };
+    if (!is_root()) {
+        REQUIRE(mkdir((dir + "/ro").c_str(), 0555) == 0);
+        bad.push_back({"--report", dir + "/ro/r.html"});
+    }
+    for (const auto &[option, path] : bad) {
+        INFO(option << " " << path);
+        auto r = run(dir, {option, path}, kSlow);
+        INFO(r.err);
+        CHECK(r.exit_code == 2);
+        CHECK(r.seconds < 8);
+        CHECK(r.out.empty()); // no run printed anything
+        CHECK_THAT(r.err,
+                   Catch::StartsWith("cmdbench: cannot write " + option + " " + path + ": "));
+    }
+}
+
+TEST_CASE("compare --report into a path that cannot be written exits 2 before comparing") {
+    const std::string dir = temp_dir();
+    const std::string results = dir + "/a.json";
+    REQUIRE(run(dir, {"-o", results}).exit_code == 0);
+    const std::string html = dir + "/missing/r.html";
+    auto r = run_process({cmdbench_exe(), "compare", results, results, "--report", html}, 60);
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, Catch::StartsWith("cmdbench: cannot write --report " + html + ": "));
+}
+
+TEST_CASE("compare --report through a symlink replaces the file it points to") {
+    const std::string dir = temp_dir();
+    const std::string results = dir + "/a.json";
+    REQUIRE(run(dir, {"-o", results}).exit_code == 0);
+    REQUIRE(symlink("real.html", (dir + "/r.html").c_str()) == 0);
+    auto r = run_process({cmdbench_exe(), "compare", results, "--report", dir + "/r.html"}, 60);
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(type_of(dir + "/r.html") == S_IFLNK);
+    CHECK_THAT(read_file(dir + "/real.html"), Catch::Contains("<html"));
+}

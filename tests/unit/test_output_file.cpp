@@ -1,0 +1,172 @@
+// output_file: replacing a results file safely, links, streams, failures,
+// and the check made before a run, on real files in a temporary directory.
+#include "output_file.hpp"
+
+#include <catch2/catch.hpp>
+#include <csignal>
+#include <cstdlib>
+#include <dirent.h>
+#include <fstream>
+#include <sstream>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+using namespace cmdbench;
+
+namespace {
+
+std::string temp_dir() {
+    char tmpl[] = "/tmp/cmdbench-output-XXXXXX";
+    const char *d = mkdtemp(tmpl);
+    REQUIRE(d != nullptr);
+    return d;
+}
+
+std::string slurp(const std::string &path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+size_t entry_count(const std::string &dir) {
+    size_t n = 0;
+    DIR *d = opendir(dir.c_str());
+    while (dirent *e = d ? readdir(d) : nullptr) {
+        const std::string name = e->d_name;
+        n += name != "." && name != "..";
+    }
+    if (d) closedir(d);
+    return n;
+}
+
+mode_t mode_of(const std::string &path) {
+    struct stat st;
+    REQUIRE(lstat(path.c_str(), &st) == 0);
+    return st.st_mode;
+}
+
+} // namespace
+
+TEST_CASE("a new file is created with the umask's permissions") {
+    const std::string dir = temp_dir();
+    const mode_t old = umask(022);
+    CHECK(write_output(dir + "/out.json", "{}\n") == "");
+    umask(old);
+    CHECK(slurp(dir + "/out.json") == "{}\n");
+    CHECK((mode_of(dir + "/out.json") & 0777) == 0644);
+    CHECK(entry_count(dir) == 1); // no temporary file left
+}
+
+TEST_CASE("an existing file is replaced whole and keeps its permissions") {
+    const std::string dir = temp_dir();
+    const std::string out = dir + "/out.csv";
+    std::ofstream(out) << "a much longer previous content\n";
+    REQUIRE(chmod(out.c_str(), 0600) == 0);
+    CHECK(write_output(out, "new\n") == "");
+    CHECK(slurp(out) == "new\n");
+    CHECK((mode_of(out) & 0777) == 0600);
+    CHECK(entry_count(dir) == 1);
+}
+
+TEST_CASE("links at the path stay links and the file at the end of them is replaced") {
+    const std::string dir = temp_dir();
+    REQUIRE(mkdir((dir + "/sub").c_str(), 0755) == 0);
+    REQUIRE(symlink("sub/hop", (dir + "/out.json").c_str()) == 0);
+    REQUIRE(symlink("final.json", (dir + "/sub/hop").c_str()) == 0); // relative to sub/
+    CHECK(output_problem(dir + "/out.json") == "");
+    CHECK(write_output(dir + "/out.json", "one\n") == "");
+    CHECK(write_output(dir + "/out.json", "two\n") == "");
+    CHECK(S_ISLNK(mode_of(dir + "/out.json")));
+    CHECK(S_ISLNK(mode_of(dir + "/sub/hop")));
+    CHECK(S_ISREG(mode_of(dir + "/sub/final.json")));
+    CHECK(slurp(dir + "/sub/final.json") == "two\n");
+}
+
+TEST_CASE("a symlink loop is refused") {
+    const std::string dir = temp_dir();
+    REQUIRE(symlink("b", (dir + "/a").c_str()) == 0);
+    REQUIRE(symlink("a", (dir + "/b").c_str()) == 0);
+    CHECK(output_problem(dir + "/a") == "Too many levels of symbolic links");
+    CHECK(write_output(dir + "/a", "x") == "Too many levels of symbolic links");
+}
+
+TEST_CASE("a failed write keeps the previous file and leaves no temporary file") {
+    const std::string dir = temp_dir();
+    const std::string out = dir + "/out.json";
+    std::ofstream(out) << "previous\n";
+    rlimit old{};
+    REQUIRE(getrlimit(RLIMIT_FSIZE, &old) == 0);
+    rlimit small = old;
+    small.rlim_cur = 4;
+    auto *old_handler = std::signal(SIGXFSZ, SIG_IGN);
+    REQUIRE(setrlimit(RLIMIT_FSIZE, &small) == 0);
+    const std::string why = write_output(out, "a document longer than four bytes\n");
+    setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, old_handler);
+    CHECK(why == "File too large");
+    CHECK(slurp(out) == "previous\n");
+    CHECK(entry_count(dir) == 1);
+}
+
+TEST_CASE("stdout, FIFOs and devices are streams, files are not") {
+    const std::string dir = temp_dir();
+    REQUIRE(mkfifo((dir + "/fifo").c_str(), 0644) == 0);
+    REQUIRE(symlink("fifo", (dir + "/to-fifo").c_str()) == 0);
+    std::ofstream(dir + "/file") << "x";
+    CHECK(output_is_stream("-"));
+    CHECK(output_is_stream(dir + "/fifo"));
+    CHECK(output_is_stream(dir + "/to-fifo"));
+    CHECK(output_is_stream("/dev/null")); // only looked at
+    CHECK_FALSE(output_is_stream(dir + "/file"));
+    CHECK_FALSE(output_is_stream(dir + "/missing"));
+}
+
+TEST_CASE("the check before a run accepts what can be written and leaves nothing behind") {
+    const std::string dir = temp_dir();
+    std::ofstream(dir + "/file") << "kept";
+    REQUIRE(mkfifo((dir + "/fifo").c_str(), 0644) == 0);
+    CHECK(output_problem("-") == "");
+    CHECK(output_problem(dir + "/new.json") == "");
+    CHECK(output_problem(dir + "/file") == "");
+    CHECK(output_problem(dir + "/fifo") == ""); // a reader may come later
+    CHECK(entry_count(dir) == 2);
+    CHECK(slurp(dir + "/file") == "kept");
+}
+
+TEST_CASE("the check before a run says why a path cannot be written") {
+    const std::string dir = temp_dir();
+    std::ofstream(dir + "/file") << "";
+    CHECK(output_problem("") == "the path is empty");
+    CHECK(output_problem(dir) == "it is a directory");
+    CHECK(output_problem(dir + "/") == "it names a directory");
+    CHECK(output_problem(dir + "/missing/out.json") ==
+          "directory " + dir + "/missing: No such file or directory");
+    CHECK(output_problem(dir + "/file/out.json") == dir + "/file is not a directory");
+    CHECK(output_problem("/sys/out.json").rfind("cannot create a file in /sys: ", 0) == 0);
+
+    const std::string sock = dir + "/sock";
+    const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", sock.c_str());
+    REQUIRE(bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0);
+    close(fd);
+    CHECK(output_problem(sock) == "it is a socket");
+    CHECK(write_output(sock, "x") == "it is a socket");
+    CHECK(S_ISSOCK(mode_of(sock)));
+}
+
+TEST_CASE("a read-only file is refused by the check (not as root)") {
+    if (geteuid() == 0) {
+        WARN("root writes read-only files; not tested");
+        return;
+    }
+    const std::string dir = temp_dir();
+    std::ofstream(dir + "/ro") << "";
+    REQUIRE(chmod((dir + "/ro").c_str(), 0444) == 0);
+    CHECK(output_problem(dir + "/ro") == "Permission denied");
+}
