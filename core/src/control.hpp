@@ -94,7 +94,7 @@ struct Hello {
     uint16_t version = kProtocolVersion;
     std::string software; // "cmdbench 0.1.0"
     // A fresh random challenge from a side that holds a token, else empty.
-    std::vector<uint8_t> nonce;
+    std::vector<uint8_t> nonce{};
 };
 struct RunRequest {
     std::string run_name, test, transport;

@@ -109,7 +109,7 @@ TEST_CASE("serve listens on loopback only unless --bind says otherwise") {
     CHECK_THAT(guarded.err(), !Contains("warning"));
 }
 
-TEST_CASE("a client with the server's token runs; from a file or CMDBENCH_TOKEN") {
+TEST_CASE("a client with the server's token runs, from a file or CMDBENCH_TOKEN") {
     const std::string token_file = write_text(temp_dir() + "/token", kToken + "\n");
     ServeProcess server({"--token-file", token_file});
     auto r = run_against(server, {"--token-file", token_file});
