@@ -47,9 +47,9 @@ std::set<std::string> limitable_keys(const Registry &registry) {
 }
 
 std::string over_limit(const std::string &key, const std::string &value, int64_t limit) {
-    return "the server refused the run: parameter '" + key + "' = " + value +
-           " is over this server's limit of " + std::to_string(limit) +
-           " (the server's operator can raise it: cmdbench serve --limit " + key + "=N)";
+    return "parameter '" + key + "' = " + value + " is over this server's limit of " +
+           std::to_string(limit) + " (the server's operator can raise it: cmdbench serve --limit " +
+           key + "=N)";
 }
 
 // The largest element a value holds, as text, when it is over `limit`.
@@ -87,7 +87,7 @@ std::optional<std::string> ServeLimits::check(const std::map<std::string, ParamV
         if (key == "port" && !allow_privileged_ports) {
             const auto *port = std::get_if<int64_t>(&value);
             if (port && *port != 0 && *port < kFirstUnprivilegedPort)
-                return "the server refused the run: parameter 'port' = " + std::to_string(*port) +
+                return "parameter 'port' = " + std::to_string(*port) +
                        " is a privileged port; this server allows only 0 (any) or 1024-65535 "
                        "(the server's operator can allow it: cmdbench serve "
                        "--allow-privileged-ports)";

@@ -23,7 +23,8 @@ struct ServeLimits {
     std::map<std::string, int64_t> max;
 
     static ServeLimits defaults();
-    // Why a run with these parameters is refused, or nothing.
+    // Why a run with these parameters is refused ("parameter 'sizes' = ..."),
+    // or nothing.
     std::optional<std::string> check(const std::map<std::string, ParamValue> &params,
                                      double timeout_s) const;
 };

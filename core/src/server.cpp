@@ -49,7 +49,7 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
     }
     if (auto over = opt.limits.check(ctx->params, req.timeout_s)) {
         log_line("refused run '" + req.run_name + "' of " + ch.peer_name() + ": " + *over);
-        return refuse(RunStatus::Failed, *over);
+        return refuse(RunStatus::Failed, "the server refused the run: " + *over);
     }
     if (auto skipped = probe_transport(transport, ctx))
         return refuse(skipped->status, "on the server: " + skipped->error);
