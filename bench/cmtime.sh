@@ -356,13 +356,14 @@ wait_listening() {
 
 # One count, one client: a `cmdbench serve` and a `cmdbench run` of cm-steps
 # in mimic mode (-m 0 -n 4, no-QP test off), each under /usr/bin/time for its
-# peak RSS.
+# peak RSS. The server is our own, on loopback: --no-limits lets it take
+# counts over serve's default limit of 10,000 connections per run.
 scale_one() {
   local n=$1 dir=$2 port=7700 t0 rc src i
   printf '[[run]]\ntest = "cm-steps"\nbind_address = "%s"\ncount = %d\nthreads = 4\nmimic_delay_us = 0\nmax_pending = %d\ntimeout = 3000\n' \
     "$CMDBENCH_RDMA_ADDR" "$n" "${MAX_PENDING:-1000}" > "$dir/m.toml"
-  /usr/bin/time -f "%M %e" -o "$dir/srv.time" "$bin" serve --once --quiet --bind 127.0.0.1 --port $port \
-    > "$dir/srv.log" 2>&1 &
+  /usr/bin/time -f "%M %e" -o "$dir/srv.time" "$bin" serve --once --quiet --no-limits --bind 127.0.0.1 \
+    --port $port > "$dir/srv.log" 2>&1 &
   src=$!
   sleep 1
   t0=$EPOCHREALTIME

@@ -9,8 +9,10 @@
 #include "results_reader.hpp"
 #include "runner.hpp"
 #include "scenario.hpp"
+#include "serve_exposure.hpp"
 #include "server.hpp"
 #include "server_process.hpp"
+#include "token_source.hpp"
 
 #include <boost/program_options.hpp>
 #include <cerrno>
@@ -19,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <unistd.h>
 
@@ -65,6 +68,28 @@ po::options_description plugin_options() {
     return d;
 }
 
+po::options_description token_options(const char *what) {
+    po::options_description d("Token options (docs/security.md)");
+    d.add_options()("token-file", po::value<std::string>(), what)(
+        "token", po::value<std::string>(),
+        "TEXT: the token itself (other users can see it in ps; prefer --token-file or "
+        "CMDBENCH_TOKEN)");
+    return d;
+}
+
+// The token of --token-file, --token or CMDBENCH_TOKEN; "" when none.
+std::string token_of(const po::variables_map &vm) {
+    auto opt = [&](const char *name) -> std::optional<std::string> {
+        if (!vm.count(name)) return std::nullopt;
+        return vm[name].as<std::string>();
+    };
+    try {
+        return resolve_token(opt("token"), opt("token-file"));
+    } catch (const std::invalid_argument &e) {
+        throw UsageError(e.what());
+    }
+}
+
 po::options_description run_options() {
     po::options_description d("Options of `cmdbench run SCENARIO`");
     d.add_options()("set", po::value<std::vector<std::string>>()->composing(),
@@ -80,6 +105,8 @@ po::options_description run_options() {
         "allow-skip", "runs skipped for lack of a device do not make the exit status non-zero")(
         "report", po::value<std::string>(),
         "FILE.html: also write the comparison of the variants as a web page");
+    d.add(token_options("FILE: the token of the --server (default: CMDBENCH_TOKEN); the "
+                        "server started by run itself gets its own"));
     d.add(plugin_options());
     return d;
 }
@@ -98,14 +125,28 @@ po::options_description compare_options() {
 
 po::options_description serve_options() {
     po::options_description d("Options of `cmdbench serve`");
-    d.add_options()("bind", po::value<std::string>()->default_value(""),
-                    "address to listen on (default: any)")(
+    d.add_options()("bind", po::value<std::string>()->default_value(kDefaultServeBind),
+                    "address to listen on; the default, 127.0.0.1, is reachable from this "
+                    "machine only: give the address clients use, or 0.0.0.0 / :: for all")(
         "port", po::value<long>()->default_value(kDefaultControlPort),
         "control port, 0-65535 (0: any free port)")("once", "exit after serving one client")(
         "idle-timeout", po::value<long>()->default_value(3600),
         "drop a client silent for this many seconds, 1-86400")(
         "quiet,q", "do not print server-side result tables")(
         "ready-fd", po::value<int>()->default_value(-1), "(internal) write the port to this fd");
+    po::options_description limits("Limits on what clients may ask for (docs/security.md)");
+    limits.add_options()("limit", po::value<std::vector<std::string>>()->composing(),
+                         "KEY=MAX: the largest value of parameter KEY a run may have (K/M/G/T: "
+                         "powers of 1024; none: no limit); repeatable. Defaults: sizes=64M "
+                         "buffer_size=64M bytes=64G count=10000 threads=64 timeout=3600")(
+        "allow-privileged-ports", "let runs use data ports 1-1023")(
+        "no-limits", "no limits at all (what the server that `cmdbench run` starts does)")(
+        "max-memory", po::value<std::string>(),
+        "BYTES (K/M/G/T suffix allowed): cap the server's address space (RLIMIT_AS); "
+        "ignored in sanitizer builds");
+    d.add(token_options("FILE: clients must prove they hold the token in FILE (default: "
+                        "CMDBENCH_TOKEN; none: anyone who can connect is served)"));
+    d.add(limits);
     d.add(plugin_options());
     return d;
 }
@@ -195,6 +236,7 @@ int cmd_run(const std::vector<std::string> &args) {
     if (vm.count("report")) opt.report = vm["report"].as<std::string>();
     opt.quiet = vm.count("quiet") > 0;
     opt.allow_skip = vm.count("allow-skip") > 0;
+    opt.token = token_of(vm);
     std::vector<std::string> overrides;
     if (vm.count("set")) overrides = vm["set"].as<std::vector<std::string>>();
     // Before loading or running anything: an hour of runs must not end in
@@ -300,8 +342,24 @@ int cmd_serve(const std::vector<std::string> &args) {
     opt.once = vm.count("once") > 0;
     opt.quiet = vm.count("quiet") > 0;
     opt.ready_fd = vm["ready-fd"].as<int>();
+    opt.token = token_of(vm);
     Registry registry;
     if (report_failures(load_all(registry, vm, {}))) return kExitUsage;
+    try {
+        opt.limits = limits_from_options(
+            vm.count("limit") ? vm["limit"].as<std::vector<std::string>>()
+                              : std::vector<std::string>{},
+            vm.count("allow-privileged-ports") > 0, vm.count("no-limits") > 0, registry);
+        if (vm.count("max-memory")) {
+            const std::string note = apply_memory_limit(
+                parse_byte_count(vm["max-memory"].as<std::string>(), "--max-memory"));
+            if (!note.empty()) std::fprintf(stderr, "cmdbench serve: %s\n", note.c_str());
+        }
+    } catch (const std::invalid_argument &e) {
+        throw UsageError(e.what());
+    }
+    const std::string warning = exposure_warning(opt.bind, !opt.token.empty());
+    if (!warning.empty()) std::fprintf(stderr, "cmdbench serve: %s\n", warning.c_str());
     const auto &interrupted = install_interrupt_handler();
     return serve(registry, opt, interrupted);
 }

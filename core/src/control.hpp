@@ -11,9 +11,10 @@
 namespace cmdbench::control {
 
 constexpr uint32_t kMagic = 0x434d4442; // "CMDB"
-// 2: RunEnd carries the sender's CPU time. Peers of another version are
-// refused at the handshake (decode_header).
-constexpr uint16_t kProtocolVersion = 2;
+// 2: RunEnd carries the sender's CPU time. 3: Hello carries a nonce and an
+// Auth/AuthAck exchange follows it (control_auth.hpp). Peers of another
+// version are refused at the handshake (decode_header).
+constexpr uint16_t kProtocolVersion = 3;
 constexpr uint32_t kHeaderSize = 12;       // magic u32, version u16, type u16, length u32
 constexpr uint32_t kMaxPayload = 1u << 20; // larger frames are refused unread
 // Bound on handshake and run set-up replies, where no run deadline applies yet.
@@ -28,7 +29,9 @@ enum class MsgType : uint16_t {
     Exchange = 6,   // bytes
     RunEnd = 7,     // RunEnd
     Error = 8,      // string
-    Bye = 9         // empty
+    Bye = 9,        // empty
+    Auth = 10,      // bytes: the client's proof of the token (empty without one)
+    AuthAck = 11    // bytes: the server's proof of the token (empty without one)
 };
 
 struct ControlError : std::runtime_error {
@@ -90,6 +93,8 @@ class Reader {
 struct Hello {
     uint16_t version = kProtocolVersion;
     std::string software; // "cmdbench 0.1.0"
+    // A fresh random challenge from a side that holds a token, else empty.
+    std::vector<uint8_t> nonce{};
 };
 struct RunRequest {
     std::string run_name, test, transport;
@@ -111,6 +116,8 @@ Message make_run_request(const RunRequest &r);
 RunRequest parse_run_request(const Message &m);
 Message make_run_end(const RunEnd &e);
 RunEnd parse_run_end(const Message &m);
+Message make_proof(MsgType type, const std::vector<uint8_t> &mac); // Auth, AuthAck
+std::vector<uint8_t> parse_proof(const Message &m);
 Message make_string(MsgType type, const std::string &s); // Barrier, Error
 std::string parse_string(const Message &m);
 

@@ -21,7 +21,8 @@ uint64_t get_be(const uint8_t *p, int nbytes) {
 }
 
 bool known_type(uint16_t t) {
-    return t >= static_cast<uint16_t>(MsgType::Hello) && t <= static_cast<uint16_t>(MsgType::Bye);
+    return t >= static_cast<uint16_t>(MsgType::Hello) &&
+           t <= static_cast<uint16_t>(MsgType::AuthAck);
 }
 
 const char *type_name(MsgType t) {
@@ -44,6 +45,10 @@ const char *type_name(MsgType t) {
         return "Error";
     case MsgType::Bye:
         return "Bye";
+    case MsgType::Auth:
+        return "Auth";
+    case MsgType::AuthAck:
+        return "AuthAck";
     }
     return "unknown";
 }
@@ -194,7 +199,12 @@ void Reader::finish() const {
 Message make_hello(MsgType type, const Hello &h) {
     if (type != MsgType::Hello && type != MsgType::HelloAck)
         throw ControlError("make_hello: type must be Hello or HelloAck");
-    return {type, Writer().u16(h.version).str(h.software).take()};
+    if (h.nonce.size() > UINT32_MAX) throw ControlError("make_hello: nonce too long");
+    return {type, Writer()
+                      .u16(h.version)
+                      .str(h.software)
+                      .bytes(h.nonce.data(), static_cast<uint32_t>(h.nonce.size()))
+                      .take()};
 }
 
 Hello parse_hello(const Message &m) {
@@ -203,8 +213,24 @@ Hello parse_hello(const Message &m) {
     Hello h;
     h.version = r.u16();
     h.software = r.str();
+    h.nonce = r.bytes();
     r.finish();
     return h;
+}
+
+Message make_proof(MsgType type, const std::vector<uint8_t> &mac) {
+    if (type != MsgType::Auth && type != MsgType::AuthAck)
+        throw ControlError("make_proof: type must be Auth or AuthAck");
+    if (mac.size() > UINT32_MAX) throw ControlError("make_proof: proof too long");
+    return {type, Writer().bytes(mac.data(), static_cast<uint32_t>(mac.size())).take()};
+}
+
+std::vector<uint8_t> parse_proof(const Message &m) {
+    expect_type(m, MsgType::Auth, MsgType::AuthAck, "Auth");
+    Reader r(m.payload);
+    std::vector<uint8_t> mac = r.bytes();
+    r.finish();
+    return mac;
 }
 
 Message make_run_request(const RunRequest &q) {

@@ -1,6 +1,7 @@
 #include "runner.hpp"
 
 #include "control.hpp"
+#include "control_auth.hpp"
 #include "control_peer.hpp"
 #include "cpu_usage.hpp"
 #include "host_services.hpp"
@@ -53,9 +54,9 @@ void split_host_port(const std::string &spec, std::string &host, uint16_t &port)
 }
 
 // `local_node`: where a local server listens and the data plane meets
-// (local_node.hpp).
+// (local_node.hpp). `token`: for a named server; a local one has its own.
 void open_session(Session &s, const std::string &server, const Registry &registry,
-                  const std::string &local_node) {
+                  const std::string &local_node, const std::string &token) {
     uint16_t port = 0;
     if (server.empty()) {
         std::vector<std::string> files;
@@ -71,16 +72,8 @@ void open_session(Session &s, const std::string &server, const Registry &registr
     }
     s.channel =
         std::make_unique<Channel>(Channel::connect(s.host, port, control::kHandshakeTimeoutMs));
-    s.channel->send(
-        control::make_hello(MsgType::Hello, {control::kProtocolVersion,
-                                             std::string("cmdbench ") + CMDBENCH_VERSION}),
-        control::kHandshakeTimeoutMs);
-    Message ack = s.channel->recv(control::kHandshakeTimeoutMs);
-    if (ack.type == MsgType::Error)
-        throw ControlError(s.label + " refused us: " + control::parse_string(ack));
-    if (ack.type != MsgType::HelloAck)
-        throw ControlError(s.label + " did not answer the handshake");
-    control::parse_hello(ack);
+    control::open_handshake(*s.channel, s.local ? s.local->token() : token,
+                            std::string("cmdbench ") + CMDBENCH_VERSION, s.label);
 }
 
 void close_session(Session &s) {
@@ -165,7 +158,8 @@ RunResult execute_run(RunState &st, const RunSpec &spec, unsigned repeat) {
     } else {
         try {
             if (!session.broken.empty()) throw ControlError(session.broken);
-            if (!session.channel) open_session(session, server, st.registry, st.local_node);
+            if (!session.channel)
+                open_session(session, server, st.registry, st.local_node, st.options.token);
             ctx->deadline_ns = monotonic_ns() + uint64_t(spec.timeout_s * 1e9);
             control::RunRequest req{spec.name, spec.test, spec.transport, spec.timeout_s,
                                     params_to_wire(spec)};

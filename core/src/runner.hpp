@@ -18,6 +18,7 @@ struct RunOptions {
     std::string report;           // --report FILE.html: the comparison as a web page
     bool quiet = false;           // no progress display
     bool allow_skip = false;      // skipped runs do not make the exit status non-zero
+    std::string token;            // proves us to a named server (token_source.hpp); "" = none
 };
 
 // Exit codes of `cmdbench run` (documented in README.md).

@@ -1,6 +1,7 @@
 #include "server.hpp"
 
 #include "control.hpp"
+#include "control_auth.hpp"
 #include "control_peer.hpp"
 #include "cpu_usage.hpp"
 #include "report.hpp"
@@ -45,6 +46,10 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
         ctx->params = params_from_wire(test, transport, req.params);
     } catch (const std::exception &e) {
         return refuse(RunStatus::Failed, std::string("the server refused the run: ") + e.what());
+    }
+    if (auto over = opt.limits.check(ctx->params, req.timeout_s)) {
+        log_line("refused run '" + req.run_name + "' of " + ch.peer_name() + ": " + *over);
+        return refuse(RunStatus::Failed, "the server refused the run: " + *over);
     }
     if (auto skipped = probe_transport(transport, ctx))
         return refuse(skipped->status, "on the server: " + skipped->error);
@@ -95,13 +100,9 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
 
 void serve_session(const Registry &registry, const ServeOptions &opt, Channel &ch,
                    const std::atomic<bool> &interrupted) {
-    Message m = ch.recv(control::kHandshakeTimeoutMs);
-    if (m.type != MsgType::Hello) throw ControlError("expected a hello from " + ch.peer_name());
-    control::Hello hello = control::parse_hello(m);
-    ch.send(control::make_hello(MsgType::HelloAck, {control::kProtocolVersion,
-                                                    std::string("cmdbench ") + CMDBENCH_VERSION}),
-            control::kHandshakeTimeoutMs);
-    if (!opt.quiet) log_line("client " + ch.peer_name() + " (" + hello.software + ") connected");
+    const std::string software =
+        control::accept_handshake(ch, opt.token, std::string("cmdbench ") + CMDBENCH_VERSION);
+    if (!opt.quiet) log_line("client " + ch.peer_name() + " (" + software + ") connected");
     while (!interrupted) {
         Message req = ch.recv(opt.idle_timeout_s * 1000);
         if (req.type == MsgType::Bye) return;

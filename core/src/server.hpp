@@ -1,6 +1,7 @@
 // `cmdbench serve`: runs the server role of whatever runs clients request.
 #pragma once
 #include "registry.hpp"
+#include "serve_limits.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -17,6 +18,11 @@ struct ServeOptions {
     int ready_fd = -1;                   // write "<port>\n" here once listening
     int idle_timeout_s = 3600;           // a silent client session is dropped after this
     bool quiet = false;                  // no result tables for server-side rows
+
+    // Who may use the server and what they may ask of it (docs/security.md);
+    // `cmdbench serve` listens on loopback unless --bind says otherwise.
+    std::string token; // clients must prove they hold it (control_auth.hpp); "" = none
+    ServeLimits limits;
 };
 
 // Returns the process exit code.

@@ -1,5 +1,8 @@
 #include "server_process.hpp"
 
+#include "control_auth.hpp"
+#include "token_source.hpp"
+
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -11,6 +14,21 @@
 #include <unistd.h>
 
 namespace cmdbench {
+
+namespace {
+
+// Our environment with CMDBENCH_TOKEN set to `token`, built before fork()
+// (after it, in a process that may have threads, only exec is safe).
+std::vector<std::string> environment_with_token(const std::string &token) {
+    const std::string prefix = std::string(kTokenEnv) + "=";
+    std::vector<std::string> env;
+    for (char **e = environ; *e; ++e)
+        if (std::strncmp(*e, prefix.c_str(), prefix.size()) != 0) env.emplace_back(*e);
+    env.push_back(prefix + token);
+    return env;
+}
+
+} // namespace
 
 std::string self_executable() {
     char buf[4096];
@@ -29,11 +47,13 @@ ServerProcess::ServerProcess(const std::string &exe, const std::vector<std::stri
     std::vector<std::string> args = {exe,          "serve",   "--bind",
                                      node,         "--port",  "0",
                                      "--once",     "--quiet", "--no-default-plugins",
-                                     "--ready-fd", "3"};
+                                     "--ready-fd", "3",       "--no-limits"};
     for (const auto &f : plugin_files) {
         args.push_back("--plugin-dir");
         args.push_back(f);
     }
+    token_ = control::random_token();
+    std::vector<std::string> env = environment_with_token(token_);
     pid_ = fork();
     if (pid_ < 0) throw std::runtime_error(std::string("fork: ") + strerror(errno));
     if (pid_ == 0) {
@@ -47,7 +67,11 @@ ServerProcess::ServerProcess(const std::string &exe, const std::vector<std::stri
         for (auto &a : args)
             argv.push_back(a.data());
         argv.push_back(nullptr);
-        execv(exe.c_str(), argv.data());
+        std::vector<char *> envp;
+        for (auto &e : env)
+            envp.push_back(e.data());
+        envp.push_back(nullptr);
+        execve(exe.c_str(), argv.data(), envp.data());
         _exit(127);
     }
     close(fds[1]);

@@ -10,9 +10,11 @@ namespace cmdbench {
 
 class ServerProcess {
   public:
-    // Starts `<exe> serve --bind NODE --port 0 --once --quiet` with the given
-    // plugin files and waits (bounded) for it to report its port. NODE is a
-    // local address (local_node.hpp). Throws std::runtime_error.
+    // Starts `<exe> serve --bind NODE --port 0 --once --quiet --no-limits` with
+    // the given plugin files and waits (bounded) for it to report its port.
+    // NODE is a local address (local_node.hpp). The server gets a fresh token
+    // through its environment (not argv, which other users can read), so no
+    // one else on this machine can use its session. Throws std::runtime_error.
     ServerProcess(const std::string &exe, const std::vector<std::string> &plugin_files,
                   const std::string &node);
     ~ServerProcess(); // stop(): never leaves the child behind
@@ -20,6 +22,7 @@ class ServerProcess {
     ServerProcess &operator=(const ServerProcess &) = delete;
 
     uint16_t port() const { return port_; }
+    const std::string &token() const { return token_; }
     pid_t pid() const { return pid_; }
     // Waits up to timeout_ms for the child to exit, then kills it.
     void stop(int timeout_ms = 3000);
@@ -27,6 +30,7 @@ class ServerProcess {
   private:
     pid_t pid_ = -1;
     uint16_t port_ = 0;
+    std::string token_;
 };
 
 // The running executable's path (for re-executing ourselves).

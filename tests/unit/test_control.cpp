@@ -136,7 +136,7 @@ struct Pair {
 TEST_CASE("control: header is big-endian magic, version, type, length") {
     const Message m{MsgType::Barrier, {0xAA, 0xBB}};
     const auto f = encode(m);
-    const std::vector<uint8_t> want{'C', 'M', 'D', 'B', 0, 2, 0, 5, 0, 0, 0, 2, 0xAA, 0xBB};
+    const std::vector<uint8_t> want{'C', 'M', 'D', 'B', 0, 3, 0, 5, 0, 0, 0, 2, 0xAA, 0xBB};
     REQUIRE(f == want);
     MsgType t{};
     REQUIRE(decode_header(f.data(), t) == 2);
@@ -339,8 +339,8 @@ TEST_CASE("control: bad magic, other version and unknown type are rejected") {
     // A peer of protocol 1 (no CPU time in RunEnd) is refused at its first frame.
     const auto v1 = header(kMagic, 1, 1, 0);
     REQUIRE_THROWS_WITH(decode_header(v1.data(), t),
-                        "peer speaks control protocol version 1, this cmdbench speaks 2");
-    for (uint16_t bad : {uint16_t{0}, uint16_t{10}, uint16_t{0xFFFF}}) {
+                        "peer speaks control protocol version 1, this cmdbench speaks 3");
+    for (uint16_t bad : {uint16_t{0}, uint16_t{12}, uint16_t{0xFFFF}}) {
         const auto h = header(kMagic, kProtocolVersion, bad, 0);
         REQUIRE_THROWS_WITH(decode_header(h.data(), t), Contains("unknown control message type"));
     }
@@ -527,8 +527,8 @@ TEST_CASE("control: broken peers are rejected with the right error") {
         REQUIRE(g_largest_alloc.load() < 65536);
     }
     SECTION("other protocol version") {
-        raw.write(header(kMagic, 3, 1, 0));
-        REQUIRE_THROWS_WITH(ch.recv(2000), Contains("peer speaks control protocol version 3"));
+        raw.write(header(kMagic, 4, 1, 0));
+        REQUIRE_THROWS_WITH(ch.recv(2000), Contains("peer speaks control protocol version 4"));
     }
 }
 
