@@ -144,6 +144,10 @@ Activity::~Activity() {
 }
 
 ThreadAltStack::ThreadAltStack() {
+    // A thread that has one already (a sanitizer's runtime gives each thread
+    // its own) keeps it: its owner frees it at thread exit.
+    stack_t current{};
+    if (sigaltstack(nullptr, &current) != 0 || !(current.ss_flags & SS_DISABLE)) return;
     // Big enough for the handler's line and a libc write, with room to spare.
     const size_t size = 64 * 1024;
     stack_ = std::malloc(size);

@@ -31,8 +31,8 @@ class Activity {
     std::string saved_who_, saved_where_;
 };
 
-// Gives the calling thread its own alternate signal stack (threads do not
-// inherit one), for as long as this object lives.
+// Gives the calling thread an alternate signal stack (threads do not
+// inherit one) for as long as this object lives, unless it has one.
 class ThreadAltStack {
   public:
     ThreadAltStack();

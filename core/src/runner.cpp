@@ -33,9 +33,10 @@ struct Session {
     std::unique_ptr<ServerProcess> local; // set when we started the server
     std::unique_ptr<Channel> channel;
     std::string label;
-    std::string host;         // where the data plane connects
-    std::string broken;       // why the session can no longer be used
-    bool reconnected = false; // a remote server gets one reconnect
+    std::string host;          // where the data plane connects
+    std::string broken;        // why the session can no longer be used
+    bool local_server = false; // we start (and restart) the server
+    bool reconnected = false;  // a remote server gets one reconnect
 };
 
 void split_host_port(const std::string &spec, std::string &host, uint16_t &port) {
@@ -62,6 +63,7 @@ void open_session(Session &s, const std::string &server, const Registry &registr
                   const std::string &local_node) {
     uint16_t port = 0;
     if (server.empty()) {
+        s.local_server = true;
         std::vector<std::string> files;
         for (const auto &p : registry.plugins())
             files.push_back(p.file);
@@ -92,11 +94,11 @@ void open_session(Session &s, const std::string &server, const Registry &registr
 // remote server. Throws when there is none left.
 void renew_session(Session &s, const std::string &next_run) {
     if (s.broken.empty()) return;
-    if (!s.local && s.reconnected) throw ControlError(s.broken);
+    if (!s.local_server && s.reconnected) throw ControlError(s.broken);
     s.channel.reset();
-    if (s.local) {
+    if (s.local_server) {
         announce_restart(s.broken, next_run);
-        s.local->stop(1000);
+        if (s.local) s.local->stop(1000);
         s.local.reset();
     } else {
         std::fprintf(stderr, "cmdbench: reconnecting to %s for %s (%s)\n", s.label.c_str(),

@@ -53,7 +53,7 @@ void check_client_crash(const std::string &crash_run, const std::string &plugin_
 
 } // namespace
 
-TEST_CASE("a client-side segfault names signal, plugin, hook and run; -o keeps earlier runs") {
+TEST_CASE("a client-side segfault names signal, plugin, hook and run, and -o keeps earlier runs") {
     check_client_crash("[[run]]\nname = \"boom\"\ntest = \"segv\"\nrepeat = 2\n",
                        fixtures() + "/fault",
                        "cmdbench: plugin 'fault' crashed (SIGSEGV, segmentation fault) in test "
@@ -73,7 +73,7 @@ TEST_CASE("an uncaught C++ exception from a plugin is named with its message") {
                        "run 'thrown'");
 }
 
-TEST_CASE("the local server crashing in run 2 of 3 fails run 2 with the cause; run 3 runs") {
+TEST_CASE("the local server crashing in run 2 of 3 fails run 2 with the cause, and run 3 runs") {
     auto r = run_process({cmdbench_exe(), "run",
                           write_scenario("[[run]]\nname = \"s\"\ntest = \"segv-server\"\n"
                                          "repeat = 3\ntimeout = 20\n"),
@@ -96,7 +96,7 @@ TEST_CASE("the local server crashing in run 2 of 3 fails run 2 with the cause; r
     CHECK_THAT(r.err, Catch::Contains("; starting a new local server for run 's' (repeat 3 of 3)"));
 }
 
-TEST_CASE("a server-side hang past its timeout fails that run; the next runs on a new server") {
+TEST_CASE("a server-side hang past its timeout fails that run, and the next runs on a new server") {
     auto r = run_process({cmdbench_exe(), "run",
                           write_scenario("[[run]]\nname = \"stuck\"\ntest = \"hang-server\"\n"
                                          "timeout = 1\n" +
