@@ -247,10 +247,11 @@ RunResult execute_run(RunState &st, const RunSpec &spec, unsigned repeat) {
                 ControlPeer peer(*session.channel, session.label);
                 ctx->peer = &peer;
                 const CpuTime cpu_start = process_cpu_time();
-                Blame b = blame(st.registry, test, "run", run);
-                crash_report::Activity running(b.who, b.where);
-                Execution ex =
-                    execute_test(test, transport, ctx, CMDBENCH_ROLE_CLIENT, session.host);
+                Execution ex = [&] {
+                    Blame b = blame(st.registry, test, "run", run);
+                    crash_report::Activity running(b.who, b.where);
+                    return execute_test(test, transport, ctx, CMDBENCH_ROLE_CLIENT, session.host);
+                }();
                 r.cpu_client = cpu_time_since(cpu_start);
                 if (ex.abandoned) {
                     st.abandoned = true;

@@ -65,9 +65,11 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
     ch.send(Message{MsgType::RunAccept, {}}, control::kHandshakeTimeoutMs);
 
     const CpuTime cpu_start = process_cpu_time();
-    Blame b = blame(registry, test, "run", run);
-    crash_report::Activity running(b.who, b.where);
-    Execution ex = execute_test(test, transport, ctx, CMDBENCH_ROLE_SERVER, opt.bind);
+    Execution ex = [&] {
+        Blame b = blame(registry, test, "run", run);
+        crash_report::Activity running(b.who, b.where);
+        return execute_test(test, transport, ctx, CMDBENCH_ROLE_SERVER, opt.bind);
+    }();
     const CpuTime cpu = cpu_time_since(cpu_start);
     if (ex.abandoned) {
         // The test's thread still runs and owns the data socket: tell the

@@ -37,8 +37,12 @@ ServerProcess::ServerProcess(const std::string &exe, const std::vector<std::stri
     // A second pipe for the child's crash line, and the environment naming it
     // (built before fork: the child may only exec).
     int crash[2];
-    if (pipe2(crash, O_CLOEXEC | O_NONBLOCK) != 0)
-        throw std::runtime_error(std::string("pipe: ") + strerror(errno));
+    if (pipe2(crash, O_CLOEXEC | O_NONBLOCK) != 0) {
+        int err = errno;
+        close(fds[0]);
+        close(fds[1]);
+        throw std::runtime_error(std::string("pipe: ") + strerror(err));
+    }
     std::vector<std::string> env_text = {"CMDBENCH_CRASH_FD=4"};
     for (char **e = environ; *e; ++e)
         if (std::strncmp(*e, "CMDBENCH_CRASH_FD=", 18) != 0) env_text.push_back(*e);
@@ -47,7 +51,12 @@ ServerProcess::ServerProcess(const std::string &exe, const std::vector<std::stri
         envp.push_back(e.data());
     envp.push_back(nullptr);
     pid_ = fork();
-    if (pid_ < 0) throw std::runtime_error(std::string("fork: ") + strerror(errno));
+    if (pid_ < 0) {
+        int err = errno;
+        for (int fd : {fds[0], fds[1], crash[0], crash[1]})
+            close(fd);
+        throw std::runtime_error(std::string("fork: ") + strerror(err));
+    }
     if (pid_ == 0) {
         // The server must not outlive us, even if we are killed.
         prctl(PR_SET_PDEATHSIG, SIGTERM);
