@@ -43,6 +43,7 @@ struct cmdbench_ctx {
     const std::atomic<bool> *interrupted = nullptr; // process-wide Ctrl-C
     std::atomic<bool> cancelled{false};             // this run: timeout, peer gone
     cmdbench::PeerLink *peer = nullptr;
+    const cmdbench_transport *transport = nullptr; // the plugin's own, for guarded hooks
     cmdbench::RowSink on_row;
     cmdbench::ProgressSink on_progress;
     std::string log_prefix;

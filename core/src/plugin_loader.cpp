@@ -1,6 +1,8 @@
 #include "plugin_loader.hpp"
 
+#include "dl_checks.hpp"
 #include "params.hpp"
+#include "shipped_names.hpp"
 
 #include <algorithm>
 #include <boost/dll/runtime_symbol_info.hpp>
@@ -106,6 +108,9 @@ std::vector<cmdbench_param> copy_params(const std::string &file, const std::stri
 
 LoadedPlugin load_plugin(const std::string &path) {
     auto holder = std::make_shared<Holder>();
+    // The loader's own reason; Boost.DLL's message ends in a stale errno.
+    std::string unloadable = dlopen_problem(path);
+    if (!unloadable.empty()) refuse(path, "not a loadable shared object: " + unloadable);
     try {
         // rtld_now: an unresolved symbol is a refusal now, not a crash mid-run.
         holder->lib.load(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
@@ -114,6 +119,8 @@ LoadedPlugin load_plugin(const std::string &path) {
     }
     if (!holder->lib.has(CMDBENCH_ENTRY_SYMBOL))
         refuse(path, "no " CMDBENCH_ENTRY_SYMBOL " entry point (not a cmdbench plugin?)");
+    std::string not_code = entry_symbol_problem(holder->lib.native(), CMDBENCH_ENTRY_SYMBOL);
+    if (!not_code.empty()) refuse(path, CMDBENCH_ENTRY_SYMBOL ": " + not_code);
     auto entry = holder->lib.get<const cmdbench_plugin *()>(CMDBENCH_ENTRY_SYMBOL);
     const cmdbench_plugin *raw = entry();
     if (!raw) refuse(path, CMDBENCH_ENTRY_SYMBOL " returned no descriptor");
@@ -185,14 +192,19 @@ LoadedPlugin load_plugin(const std::string &path) {
     return LoadedPlugin{path, &h.desc, holder};
 }
 
-std::vector<std::string> default_plugin_dirs() {
-    std::vector<std::string> dirs;
+std::string shipped_plugin_dir() {
     boost::dll::fs::error_code ec;
     auto exe = boost::dll::program_location(ec);
-    if (!ec)
-        dirs.push_back((fs::path(exe.parent_path().string()) / CMDBENCH_PLUGIN_RELDIR)
-                           .lexically_normal()
-                           .string());
+    if (ec) return {};
+    return (fs::path(exe.parent_path().string()) / CMDBENCH_PLUGIN_RELDIR)
+        .lexically_normal()
+        .string();
+}
+
+std::vector<std::string> default_plugin_dirs() {
+    std::vector<std::string> dirs;
+    std::string shipped = shipped_plugin_dir();
+    if (!shipped.empty()) dirs.push_back(shipped);
     if (const char *env = std::getenv("CMDBENCH_PLUGIN_PATH")) {
         std::stringstream ss(env);
         std::string item;
@@ -205,6 +217,7 @@ std::vector<std::string> default_plugin_dirs() {
 std::vector<LoadFailure> load_plugins(Registry &registry, const std::vector<std::string> &paths,
                                       bool paths_must_exist) {
     std::vector<LoadFailure> failures;
+    const std::string shipped_dir = shipped_plugin_dir();
     auto load_one = [&](const fs::path &file) {
         std::error_code ec;
         std::string canon = fs::weakly_canonical(file, ec).string();
@@ -212,6 +225,8 @@ std::vector<LoadFailure> load_plugins(Registry &registry, const std::vector<std:
         if (registry.has_file(canon)) return;
         try {
             LoadedPlugin p = load_plugin(canon);
+            std::string clash = shipped_name_clash(registry, p, shipped_dir);
+            if (!clash.empty()) throw LoadError(clash);
             registry.add(std::move(p));
         } catch (const LoadError &e) {
             failures.push_back({canon, e.what()});

@@ -16,6 +16,8 @@ LoadedPlugin load_plugin(const std::string &path);
 // The directories searched by default, in order: <exe dir>/../lib/cmdbench/
 // plugins (build and installed trees alike), then CMDBENCH_PLUGIN_PATH.
 std::vector<std::string> default_plugin_dirs();
+// The first of them: the plugins shipped with this executable ("" if unknown).
+std::string shipped_plugin_dir();
 
 // Every *.so in each directory (sorted by name) and every file named
 // directly; a file already in the registry (same canonical path) is skipped.

@@ -81,6 +81,13 @@ std::string Registry::file_of(const void *test_or_transport) const {
     return {};
 }
 
+std::string Registry::plugin_name_of(const void *test_or_transport) const {
+    const std::string file = file_of(test_or_transport);
+    for (const LoadedPlugin &p : plugins_)
+        if (p.file == file) return p.desc->name;
+    return {};
+}
+
 bool Registry::has_file(const std::string &canonical_path) const {
     for (const LoadedPlugin &p : plugins_) {
         if (p.file == canonical_path) return true;

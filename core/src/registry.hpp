@@ -20,7 +20,7 @@ struct LoadedPlugin {
 };
 
 class Registry {
-public:
+  public:
     // Adds a validated descriptor (see plugin_loader). Throws LoadError when a
     // test or transport name is already registered, naming both files.
     void add(LoadedPlugin plugin);
@@ -29,10 +29,12 @@ public:
     const cmdbench_transport *find_transport(std::string_view name) const;
     // The file that registered a test or transport (for messages).
     std::string file_of(const void *test_or_transport) const;
+    // The name of the plugin that registered it (empty when none did).
+    std::string plugin_name_of(const void *test_or_transport) const;
     const std::vector<LoadedPlugin> &plugins() const { return plugins_; }
     bool has_file(const std::string &canonical_path) const;
 
-private:
+  private:
     std::vector<LoadedPlugin> plugins_;
 };
 

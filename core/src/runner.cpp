@@ -4,6 +4,7 @@
 #include "control_auth.hpp"
 #include "control_peer.hpp"
 #include "cpu_usage.hpp"
+#include "crash_context.hpp"
 #include "host_services.hpp"
 #include "local_node.hpp"
 #include "progress.hpp"
@@ -11,11 +12,13 @@
 #include "run_params.hpp"
 #include "server.hpp"
 #include "server_process.hpp"
+#include "session_recovery.hpp"
 #include "test_executor.hpp"
 
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <unistd.h>
 
 namespace cmdbench {
@@ -31,8 +34,10 @@ struct Session {
     std::unique_ptr<ServerProcess> local; // set when we started the server
     std::unique_ptr<Channel> channel;
     std::string label;
-    std::string host;   // where the data plane connects
-    std::string broken; // why the session can no longer be used
+    std::string host;          // where the data plane connects
+    std::string broken;        // why the session can no longer be used
+    bool local_server = false; // we start (and restart) the server
+    bool reconnected = false;  // a remote server gets one reconnect
 };
 
 void split_host_port(const std::string &spec, std::string &host, uint16_t &port) {
@@ -59,6 +64,7 @@ void open_session(Session &s, const std::string &server, const Registry &registr
                   const std::string &local_node, const std::string &token) {
     uint16_t port = 0;
     if (server.empty()) {
+        s.local_server = true;
         std::vector<std::string> files;
         for (const auto &p : registry.plugins())
             files.push_back(p.file);
@@ -74,6 +80,32 @@ void open_session(Session &s, const std::string &server, const Registry &registr
         std::make_unique<Channel>(Channel::connect(s.host, port, control::kHandshakeTimeoutMs));
     control::open_handshake(*s.channel, s.local ? s.local->token() : token,
                             std::string("cmdbench ") + CMDBENCH_VERSION, s.label);
+}
+
+// A broken session gets a fresh start for the next run: a new local server
+// (the old one crashed, hung or lost its channel), or one reconnect to a
+// remote server. Throws when there is none left.
+void renew_session(Session &s, const std::string &next_run) {
+    if (s.broken.empty()) return;
+    if (!s.local_server && s.reconnected) throw ControlError(s.broken);
+    s.channel.reset();
+    if (s.local_server) {
+        announce_restart(s.broken, next_run);
+        if (s.local) s.local->stop(1000);
+        s.local.reset();
+    } else {
+        std::fprintf(stderr, "cmdbench: reconnecting to %s for %s (%s)\n", s.label.c_str(),
+                     next_run.c_str(), s.broken.c_str());
+        s.reconnected = true;
+    }
+    s.broken.clear();
+}
+
+// Why the control channel of a session failed: the local server's death
+// when that is what happened, else the channel's own error.
+std::string channel_failure(Session &s, const std::exception &e, const std::string &run) {
+    std::string death = s.local ? local_server_death(*s.local, run, 1000) : std::string();
+    return death.empty() ? std::string(e.what()) : death;
 }
 
 void close_session(Session &s) {
@@ -99,6 +131,15 @@ void combine(RunResult &r, const Execution &client, const control::RunEnd &serve
                r.error.find(server.error) == std::string::npos) {
         r.error += " (server: " + server.error + ")";
     }
+}
+
+// The run lost its server before the server's outcome came: the channel's
+// failure (or the server's death) first, then what this side saw.
+void lost_server(RunResult &r, const Execution &client, const std::string &why) {
+    r.status = client.status == RunStatus::Ok ? RunStatus::Failed : client.status;
+    r.error = why;
+    if (!client.error.empty() && why.find(client.error) == std::string::npos)
+        r.error += " (client: " + client.error + ")";
 }
 
 // What the runs of one scenario share: the servers they talk to, the
@@ -152,19 +193,43 @@ RunResult execute_run(RunState &st, const RunSpec &spec, unsigned repeat) {
 
     std::string server = spec.server.empty() ? st.options.server : spec.server;
     Session &session = st.sessions[server];
-    if (auto skipped = probe_transport(transport, ctx)) {
+    const std::string run = run_label(spec.name, repeat, spec.repeat);
+    std::optional<Execution> skipped;
+    if (transport) {
+        Blame b = blame(st.registry, transport, "probe", run);
+        crash_report::Activity probing(b.who, b.where);
+        skipped = probe_transport(transport, ctx);
+    }
+    if (skipped) {
         r.status = skipped->status;
         r.error = skipped->error;
     } else {
         try {
-            if (!session.broken.empty()) throw ControlError(session.broken);
-            if (!session.channel)
-                open_session(session, server, st.registry, st.local_node, st.options.token);
+            renew_session(session, run);
             ctx->deadline_ns = monotonic_ns() + uint64_t(spec.timeout_s * 1e9);
             control::RunRequest req{spec.name, spec.test, spec.transport, spec.timeout_s,
                                     params_to_wire(spec)};
-            session.channel->send(control::make_run_request(req), control::kHandshakeTimeoutMs);
-            Message answer = session.channel->recv(control::kHandshakeTimeoutMs);
+            Message answer;
+            for (int attempt = 0;; ++attempt) {
+                try {
+                    if (!session.channel)
+                        open_session(session, server, st.registry, st.local_node, st.options.token);
+                    session.channel->send(control::make_run_request(req),
+                                          control::kHandshakeTimeoutMs);
+                    answer = session.channel->recv(control::kHandshakeTimeoutMs);
+                    break;
+                } catch (const ControlError &e) {
+                    // The local server may have ended after the last run (a
+                    // test it had to abandon): nothing ran yet, start anew.
+                    std::string death =
+                        session.local && attempt == 0
+                            ? local_server_death(*session.local, "the previous run", 1000)
+                            : std::string();
+                    if (death.empty()) throw;
+                    session.broken = death;
+                    renew_session(session, run);
+                }
+            }
             if (answer.type == MsgType::RunEnd) {
                 control::RunEnd refused = control::parse_run_end(answer);
                 r.status = status_from_code(refused.status);
@@ -176,8 +241,11 @@ RunResult execute_run(RunState &st, const RunSpec &spec, unsigned repeat) {
                 ControlPeer peer(*session.channel, session.label);
                 ctx->peer = &peer;
                 const CpuTime cpu_start = process_cpu_time();
-                Execution ex =
-                    execute_test(test, transport, ctx, CMDBENCH_ROLE_CLIENT, session.host);
+                Execution ex = [&] {
+                    Blame b = blame(st.registry, test, "run", run);
+                    crash_report::Activity running(b.who, b.where);
+                    return execute_test(test, transport, ctx, CMDBENCH_ROLE_CLIENT, session.host);
+                }();
                 r.cpu_client = cpu_time_since(cpu_start);
                 if (ex.abandoned) {
                     st.abandoned = true;
@@ -185,28 +253,30 @@ RunResult execute_run(RunState &st, const RunSpec &spec, unsigned repeat) {
                     r.status = ex.status;
                     r.error = ex.error;
                 } else {
+                    // A second past the server's own grace: a server that has
+                    // to abandon its test says so before this side gives up.
                     int wait = int(std::max<int64_t>(remaining_ms(*ctx), 0) +
-                                   int64_t(kGraceSeconds * 1000));
-                    control::RunEnd theirs;
+                                   int64_t(kGraceSeconds * 1000) + 1000);
                     try {
                         control::RunEnd ours;
                         ours.status = status_code(ex.status);
                         ours.error = ex.error;
-                        theirs = peer.finish(ours, wait);
+                        control::RunEnd theirs = peer.finish(ours, wait);
+                        combine(r, ex, theirs);
+                        r.cpu_server = cpu_from_wire(theirs);
                     } catch (const ControlError &e) {
-                        session.broken = e.what();
-                        theirs.status = status_code(RunStatus::Failed);
-                        theirs.error = e.what();
+                        // No word from the server: this side's failure, not
+                        // the server's (the server may be gone, see why).
+                        session.broken = channel_failure(session, e, run);
+                        lost_server(r, ex, session.broken);
                     }
-                    combine(r, ex, theirs);
-                    r.cpu_server = cpu_from_wire(theirs);
                 }
                 ctx->peer = nullptr;
             }
         } catch (const std::exception &e) {
-            session.broken = e.what();
+            session.broken = channel_failure(session, e, run);
             r.status = st.interrupted ? RunStatus::Interrupted : RunStatus::Failed;
-            r.error = e.what();
+            r.error = session.broken;
         }
     }
     {

@@ -4,12 +4,14 @@
 #include "control_auth.hpp"
 #include "control_peer.hpp"
 #include "cpu_usage.hpp"
+#include "crash_context.hpp"
 #include "report.hpp"
 #include "run_params.hpp"
 #include "test_executor.hpp"
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <unistd.h>
 
 namespace cmdbench {
@@ -51,8 +53,14 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
         log_line("refused run '" + req.run_name + "' of " + ch.peer_name() + ": " + *over);
         return refuse(RunStatus::Failed, "the server refused the run: " + *over);
     }
-    if (auto skipped = probe_transport(transport, ctx))
-        return refuse(skipped->status, "on the server: " + skipped->error);
+    const std::string run = run_label(req.run_name, 1, 1);
+    std::optional<Execution> skipped;
+    if (transport) {
+        Blame b = blame(registry, transport, "probe", run);
+        crash_report::Activity probing(b.who, b.where);
+        skipped = probe_transport(transport, ctx);
+    }
+    if (skipped) return refuse(skipped->status, "on the server: " + skipped->error);
 
     ctx->deadline_ns = monotonic_ns() + uint64_t(req.timeout_s * 1e9);
     ctx->interrupted = &interrupted;
@@ -62,7 +70,11 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
     ch.send(Message{MsgType::RunAccept, {}}, control::kHandshakeTimeoutMs);
 
     const CpuTime cpu_start = process_cpu_time();
-    Execution ex = execute_test(test, transport, ctx, CMDBENCH_ROLE_SERVER, opt.bind);
+    Execution ex = [&] {
+        Blame b = blame(registry, test, "run", run);
+        crash_report::Activity running(b.who, b.where);
+        return execute_test(test, transport, ctx, CMDBENCH_ROLE_SERVER, opt.bind);
+    }();
     const CpuTime cpu = cpu_time_since(cpu_start);
     if (ex.abandoned) {
         // The test's thread still runs and owns the data socket: tell the
@@ -116,6 +128,7 @@ void serve_session(const Registry &registry, const ServeOptions &opt, Channel &c
 } // namespace
 
 int serve(const Registry &registry, const ServeOptions &opt, const std::atomic<bool> &interrupted) {
+    crash_report::set_prefix("cmdbench serve: ");
     std::unique_ptr<control::Listener> listener;
     try {
         listener = std::make_unique<control::Listener>(opt.bind, opt.port);

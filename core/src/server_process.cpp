@@ -53,28 +53,53 @@ ServerProcess::ServerProcess(const std::string &exe, const std::vector<std::stri
         args.push_back(f);
     }
     token_ = control::random_token();
-    std::vector<std::string> env = environment_with_token(token_);
+    // A second pipe for the child's crash line, and the environment naming it
+    // (built before fork: the child may only exec).
+    int crash[2];
+    if (pipe2(crash, O_CLOEXEC | O_NONBLOCK) != 0) {
+        int err = errno;
+        close(fds[0]);
+        close(fds[1]);
+        throw std::runtime_error(std::string("pipe: ") + strerror(err));
+    }
+    std::vector<std::string> env_text;
+    for (auto &e : environment_with_token(token_))
+        if (e.rfind("CMDBENCH_CRASH_FD=", 0) != 0) env_text.push_back(e);
+    env_text.push_back("CMDBENCH_CRASH_FD=4");
+    std::vector<char *> envp;
+    for (auto &e : env_text)
+        envp.push_back(e.data());
+    envp.push_back(nullptr);
     pid_ = fork();
-    if (pid_ < 0) throw std::runtime_error(std::string("fork: ") + strerror(errno));
+    if (pid_ < 0) {
+        int err = errno;
+        for (int fd : {fds[0], fds[1], crash[0], crash[1]})
+            close(fd);
+        throw std::runtime_error(std::string("fork: ") + strerror(err));
+    }
     if (pid_ == 0) {
         // The server must not outlive us, even if we are killed.
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         // Ctrl-C goes to the whole foreground group: let the client decide
         // when the server stops, so its results come home first.
         signal(SIGINT, SIG_IGN);
-        dup2(fds[1], 3); // dup2 clears close-on-exec on the copy
+        // Out of the way of 3 and 4 first, then into place (dup2 clears
+        // close-on-exec on the copy).
+        int ready = fcntl(fds[1], F_DUPFD_CLOEXEC, 10);
+        int crashed = fcntl(crash[1], F_DUPFD_CLOEXEC, 10);
+        dup2(ready, 3);
+        dup2(crashed, 4);
+        fcntl(4, F_SETFL, 0); // blocking in the child
         std::vector<char *> argv;
         for (auto &a : args)
             argv.push_back(a.data());
         argv.push_back(nullptr);
-        std::vector<char *> envp;
-        for (auto &e : env)
-            envp.push_back(e.data());
-        envp.push_back(nullptr);
         execve(exe.c_str(), argv.data(), envp.data());
         _exit(127);
     }
     close(fds[1]);
+    close(crash[1]);
+    crash_fd_ = crash[0];
     std::string got;
     pollfd p{fds[0], POLLIN, 0};
     int waited = 0;
@@ -99,6 +124,8 @@ ServerProcess::ServerProcess(const std::string &exe, const std::vector<std::stri
 }
 
 void ServerProcess::stop(int timeout_ms) {
+    if (crash_fd_ >= 0) close(crash_fd_);
+    crash_fd_ = -1;
     if (pid_ <= 0) return;
     for (int waited = 0; waited <= timeout_ms; waited += 20) {
         if (waitpid(pid_, nullptr, WNOHANG) == pid_) {

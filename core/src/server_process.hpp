@@ -2,6 +2,7 @@
 // server is named: a child `cmdbench serve --once` process.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -26,11 +27,20 @@ class ServerProcess {
     pid_t pid() const { return pid_; }
     // Waits up to timeout_ms for the child to exit, then kills it.
     void stop(int timeout_ms = 3000);
+    // Whether the child has ended, waiting up to wait_ms for it: how it
+    // ended ("crashed (SIGSEGV, segmentation fault)", "exited with status
+    // 1") and the crash line it wrote, if any (server_exit.cpp).
+    struct Exit {
+        std::string how, said;
+    };
+    std::optional<Exit> exited(int wait_ms);
 
   private:
     pid_t pid_ = -1;
     uint16_t port_ = 0;
     std::string token_;
+    int crash_fd_ = -1; // the child's crash report (crash_report.hpp) comes here
+    std::optional<Exit> exit_;
 };
 
 // The running executable's path (for re-executing ourselves).

@@ -1,6 +1,8 @@
 #include "test_executor.hpp"
 
+#include "crash_report.hpp"
 #include "run_params.hpp"
+#include "transport_guard.hpp"
 
 #include <chrono>
 #include <condition_variable>
@@ -38,7 +40,8 @@ std::string error_of(cmdbench_ctx &ctx) {
 std::optional<Execution> probe_transport(const cmdbench_transport *transport,
                                          const std::shared_ptr<cmdbench_ctx> &ctx) {
     if (!transport || !transport->probe) return std::nullopt;
-    int rc = transport->probe(ctx.get(), host_services());
+    ctx->transport = transport;
+    int rc = guarded_probe(*transport, ctx.get());
     if (rc == CMDBENCH_OK) return std::nullopt;
     Execution ex;
     ex.status = rc == CMDBENCH_ERR_SKIP ? RunStatus::Skipped : RunStatus::Failed;
@@ -55,13 +58,18 @@ Execution execute_test(const cmdbench_test *test, const cmdbench_transport *tran
     Execution ex;
     auto shared = std::make_shared<Shared>();
     auto peer = std::make_shared<std::string>(peer_host);
-    std::thread worker([test, transport, ctx, role, peer, shared, host] {
+    // The test calls the transport through the host's guard (transport_guard.hpp).
+    std::shared_ptr<cmdbench_transport> guarded;
+    if (transport) guarded = std::make_shared<cmdbench_transport>(guarded_transport(*transport));
+    ctx->transport = transport;
+    std::thread worker([test, guarded, ctx, role, peer, shared, host] {
+        crash_report::ThreadAltStack alt_stack; // a stack overflow still reports
         cmdbench_run_env env{};
         env.struct_size = sizeof env;
         env.host = host;
         env.ctx = ctx.get();
         env.role = role;
-        env.transport = transport;
+        env.transport = guarded.get();
         env.peer_host = peer->empty() ? nullptr : peer->c_str();
         int rc = test->run(&env);
         std::lock_guard<std::mutex> lock(shared->mu);
