@@ -5,6 +5,7 @@
 #include "cpu_usage.hpp"
 #include "host_services.hpp"
 #include "local_node.hpp"
+#include "printable_text.hpp"
 #include "progress.hpp"
 #include "result_sink.hpp"
 #include "run_params.hpp"
@@ -76,8 +77,9 @@ void open_session(Session &s, const std::string &server, const Registry &registr
                                              std::string("cmdbench ") + CMDBENCH_VERSION}),
         control::kHandshakeTimeoutMs);
     Message ack = s.channel->recv(control::kHandshakeTimeoutMs);
+    // "server busy with HOST since T (1 of 1 clients)...", or another refusal.
     if (ack.type == MsgType::Error)
-        throw ControlError(s.label + " refused us: " + control::parse_string(ack));
+        throw ControlError(s.label + " refused us: " + printable_text(control::parse_string(ack)));
     if (ack.type != MsgType::HelloAck)
         throw ControlError(s.label + " did not answer the handshake");
     control::parse_hello(ack);
@@ -174,7 +176,7 @@ RunResult execute_run(RunState &st, const RunSpec &spec, unsigned repeat) {
             if (answer.type == MsgType::RunEnd) {
                 control::RunEnd refused = control::parse_run_end(answer);
                 r.status = status_from_code(refused.status);
-                r.error = refused.error;
+                r.error = printable_text(refused.error);
             } else if (answer.type != MsgType::RunAccept) {
                 throw ControlError(session.label + " answered the run request with message type " +
                                    std::to_string(unsigned(answer.type)));

@@ -15,9 +15,13 @@ struct ServeOptions {
     uint16_t port = kDefaultControlPort; // 0 = ephemeral
     bool once = false;                   // exit after the first client session
     int ready_fd = -1;                   // write "<port>\n" here once listening
-    int idle_timeout_s = 3600;           // a silent client session is dropped after this
+    int idle_timeout_s = 600;            // a silent client session is dropped after this
     bool quiet = false;                  // no result tables for server-side rows
+    int max_clients = 1;                 // sessions at once (not with --once)
 };
+
+// The client's Hello must arrive this soon after it connects.
+constexpr int kServeHelloTimeoutMs = 5000;
 
 // Returns the process exit code.
 int serve(const Registry &registry, const ServeOptions &options,
