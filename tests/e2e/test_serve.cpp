@@ -319,3 +319,16 @@ TEST_CASE("serve names a client by its address even after a reset") {
     CHECK_THAT(log, Catch::Contains(client + " closed the connection"));
     CHECK_THAT(log, !Catch::Contains("peer on fd"));
 }
+
+TEST_CASE("clients one right after another are all served, not told busy") {
+    Serve server({"--bind", "127.0.0.1"});
+    for (int i = 0; i < 5; ++i) {
+        INFO("client " << i << "\n" << server.log());
+        std::string why;
+        const int fd = hello(server.port, why);
+        CHECK(why == "");
+        REQUIRE(fd >= 0);
+        raw::send_frame(fd, raw::kBye, "");
+        close(fd);
+    }
+}
