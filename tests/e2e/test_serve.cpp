@@ -8,10 +8,12 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <dirent.h>
 #include <fstream>
 #include <limits>
 #include <netinet/in.h>
 #include <regex>
+#include <sstream>
 #include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
@@ -107,6 +109,25 @@ std::string local_address(int fd) {
     socklen_t len = sizeof a;
     getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
     return "127.0.0.1:" + std::to_string(ntohs(a.sin_port));
+}
+
+// The processes whose parent is `parent` (/proc/PID/stat: "pid (comm) state ppid").
+std::vector<pid_t> children_of(pid_t parent) {
+    std::vector<pid_t> out;
+    DIR *d = opendir("/proc");
+    while (dirent *e = d ? readdir(d) : nullptr) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+        const std::string stat = read_file(std::string("/proc/") + e->d_name + "/stat");
+        const size_t close = stat.rfind(')');
+        if (close == std::string::npos) continue;
+        std::istringstream fields(stat.substr(close + 2));
+        char state = 0;
+        long ppid = 0;
+        if (fields >> state >> ppid && ppid == parent && state != 'Z')
+            out.push_back(pid_t(std::stol(e->d_name)));
+    }
+    if (d) closedir(d);
+    return out;
 }
 
 bool loopback_has_ipv6() {
@@ -331,4 +352,24 @@ TEST_CASE("clients one right after another are all served, not told busy") {
         raw::send_frame(fd, raw::kBye, "");
         close(fd);
     }
+}
+
+TEST_CASE("SIGTERM stops serve and its sessions") {
+    Serve server({"--bind", "127.0.0.1", "--max-clients", "3"});
+    std::string why;
+    const int a = hello(server.port, why), b = hello(server.port, why);
+    REQUIRE((a >= 0 && b >= 0));
+    const std::vector<pid_t> sessions = children_of(server.pid);
+    CHECK(sessions.size() == 2);
+    const auto t0 = Clock::now();
+    CHECK(server.stop() == 130);
+    CHECK(seconds_since(t0) < 10);
+    for (pid_t pid : sessions)
+        CHECK(kill(pid, 0) != 0); // gone, and reaped
+    // The sessions' clients see their connections close.
+    uint16_t type = 0;
+    std::string payload;
+    CHECK_FALSE(raw::recv_frame(a, 1000, type, payload));
+    close(a);
+    close(b);
 }
