@@ -352,10 +352,13 @@ std::vector<std::string> split_hosts(const std::string &hosts) {
         std::string item = hosts.substr(start, comma == std::string::npos ? comma : comma - start);
         item.erase(0, item.find_first_not_of(' '));
         item.erase(item.find_last_not_of(' ') + 1);
-        out.push_back(item);
-        if (comma == std::string::npos) return out;
+        // "a,,b" or "a," lists two addresses, not a wildcard.
+        if (!item.empty()) out.push_back(item);
+        if (comma == std::string::npos) break;
         start = comma + 1;
     }
+    if (out.empty()) out.push_back(""); // any address
+    return out;
 }
 
 } // namespace

@@ -111,7 +111,8 @@ void serve_session(const Registry &registry, const ServeOptions &opt, Channel &c
     ch.send(control::make_hello(MsgType::HelloAck, {control::kProtocolVersion,
                                                     std::string("cmdbench ") + CMDBENCH_VERSION}),
             control::kHandshakeTimeoutMs);
-    if (!opt.quiet) log_line("client " + ch.peer_name() + " (" + hello.software + ") connected");
+    if (!opt.quiet) // a version string, not a megabyte of text in the log
+        log_line("client " + ch.peer_name() + " (" + hello.software.substr(0, 128) + ") connected");
     while (!interrupted) {
         Message req = ch.recv(opt.idle_timeout_s * 1000);
         if (req.type == MsgType::Bye) return;
