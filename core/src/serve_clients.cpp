@@ -40,7 +40,7 @@ class RefusalLog {
         std::string line = "turned away " + peer + ": busy (" + std::to_string(active) + " of " +
                            std::to_string(max_clients) + " clients)";
         if (suppressed_)
-            line += "; " + std::to_string(suppressed_) + " more turned away in the last second";
+            line += " (and " + std::to_string(suppressed_) + " more since the last such line)";
         serve_log(line);
         last_ = now;
         suppressed_ = 0;

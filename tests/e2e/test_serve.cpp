@@ -373,3 +373,20 @@ TEST_CASE("SIGTERM stops serve and its sessions") {
     close(a);
     close(b);
 }
+
+TEST_CASE("a session that dies of a signal is logged by name, and the next client served") {
+    Serve server({"--bind", "127.0.0.1"});
+    std::string why;
+    const int fd = hello(server.port, why);
+    REQUIRE(fd >= 0);
+    const std::vector<pid_t> sessions = children_of(server.pid);
+    REQUIRE(sessions.size() == 1);
+    kill(sessions[0], SIGSEGV);
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    close(fd);
+    INFO(server.log());
+    CHECK_THAT(server.log(), Catch::Contains("died of a signal (SIGSEGV"));
+    const int next = hello(server.port, why);
+    CHECK(next >= 0);
+    if (next >= 0) close(next);
+}
