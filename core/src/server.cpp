@@ -8,6 +8,7 @@
 #include "run_params.hpp"
 #include "run_request_check.hpp"
 #include "serve_clients.hpp"
+#include "session_wait.hpp"
 #include "test_executor.hpp"
 
 #include <cstdio>
@@ -114,8 +115,9 @@ void serve_session(const Registry &registry, const ServeOptions &opt, Channel &c
     if (!opt.quiet) // a version string, not a megabyte of text in the log
         log_line("client " + ch.peer_name() + " (" + hello.software.substr(0, 128) + ") connected");
     while (!interrupted) {
-        Message req = ch.recv(opt.idle_timeout_s * 1000);
-        if (req.type == MsgType::Bye) return;
+        std::optional<Message> next = next_request(ch, opt.idle_timeout_s * 1000, interrupted);
+        if (!next || next->type == MsgType::Bye) return;
+        const Message &req = *next;
         if (req.type != MsgType::RunRequest)
             throw ControlError("unexpected message type " + std::to_string(unsigned(req.type)) +
                                " from " + ch.peer_name());

@@ -206,7 +206,7 @@ TEST_CASE("a client that says hello and goes silent does not block the next one"
     CHECK(r.exit_code == 0);
 }
 
-TEST_CASE("--max-clients 2 serves a second client while the first is silent") {
+TEST_CASE("max-clients 2 serves a second client while the first is silent") {
     Serve server({"--bind", "127.0.0.1", "--max-clients", "2"});
     std::string why;
     const int silent = hello(server.port, why);
@@ -218,7 +218,7 @@ TEST_CASE("--max-clients 2 serves a second client while the first is silent") {
     close(silent);
 }
 
-TEST_CASE("--max-clients and --idle-timeout outside their ranges are refused") {
+TEST_CASE("serve refuses a --max-clients outside 1-1024") {
     for (const char *bad : {"0", "1025"}) {
         const ProcessResult r = run_process({cmdbench_exe(), "serve", "--max-clients", bad});
         CHECK(r.exit_code == 2);
@@ -363,7 +363,7 @@ TEST_CASE("SIGTERM stops serve and its sessions") {
     CHECK(sessions.size() == 2);
     const auto t0 = Clock::now();
     CHECK(server.stop() == 130);
-    CHECK(seconds_since(t0) < 10);
+    CHECK(seconds_since(t0) < 3); // idle sessions stop at once
     for (pid_t pid : sessions)
         CHECK(kill(pid, 0) != 0); // gone, and reaped
     // The sessions' clients see their connections close.
