@@ -126,11 +126,13 @@ po::options_description compare_options() {
 po::options_description serve_options() {
     po::options_description d("Options of `cmdbench serve`");
     d.add_options()("bind", po::value<std::string>()->default_value(kDefaultServeBind),
-                    "address to listen on; the default, 127.0.0.1, is reachable from this "
-                    "machine only: give the address clients use, or 0.0.0.0 / :: for all")(
+                    "address(es) to listen on, comma-separated; the default is reachable from "
+                    "this machine only: give the address clients use, or 0.0.0.0 / :: for all")(
         "port", po::value<long>()->default_value(kDefaultControlPort),
         "control port, 0-65535 (0: any free port)")("once", "exit after serving one client")(
-        "idle-timeout", po::value<long>()->default_value(3600),
+        "max-clients", po::value<long>()->default_value(1),
+        "serve this many clients at once, 1-1024; others are told the server is busy")(
+        "idle-timeout", po::value<long>()->default_value(ServeOptions{}.idle_timeout_s),
         "drop a client silent for this many seconds, 1-86400")(
         "quiet,q", "do not print server-side result tables")(
         "ready-fd", po::value<int>()->default_value(-1), "(internal) write the port to this fd");
@@ -339,6 +341,7 @@ int cmd_serve(const std::vector<std::string> &args) {
     opt.bind = vm["bind"].as<std::string>();
     opt.port = uint16_t(in_range(vm, "port", 0, 65535));
     opt.idle_timeout_s = int(in_range(vm, "idle-timeout", 1, 86400));
+    opt.max_clients = int(in_range(vm, "max-clients", 1, 1024));
     opt.once = vm.count("once") > 0;
     opt.quiet = vm.count("quiet") > 0;
     opt.ready_fd = vm["ready-fd"].as<int>();

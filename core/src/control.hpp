@@ -3,6 +3,7 @@
 // message read. Never raw structs on the wire.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -19,6 +20,9 @@ constexpr uint32_t kHeaderSize = 12;       // magic u32, version u16, type u16, 
 constexpr uint32_t kMaxPayload = 1u << 20; // larger frames are refused unread
 // Bound on handshake and run set-up replies, where no run deadline applies yet.
 constexpr int kHandshakeTimeoutMs = 10000;
+// A server waits this long for a new client's Hello: a silent connection
+// must not hold a session slot.
+constexpr int kHelloTimeoutMs = 5000;
 
 enum class MsgType : uint16_t {
     Hello = 1,      // Hello
@@ -135,15 +139,25 @@ class Channel {
     void send(const Message &m, int timeout_ms);
     Message recv(int timeout_ms);
     int fd() const { return fd_; }
-    std::string peer_name() const; // "127.0.0.1:7000"
+    // "127.0.0.1:7000" or "[::1]:7000", taken when the channel was made so
+    // it still names the peer after a reset.
+    std::string peer_name() const;
+    // The numeric address of our end ("127.0.0.1", "::1"): where a peer
+    // that reached us can reach us again (the data plane meets there).
+    std::string local_host() const;
 
   private:
     int fd_;
+    std::string peer_;
 };
 
 class Listener {
   public:
-    // Binds host:port (host empty = any, port 0 = ephemeral) and listens.
+    // Binds host:port and listens. host: empty = any address, IPv4 and IPv6
+    // (one dual-stack socket where possible); "::" is dual-stack too; a name
+    // listens on every address it resolves to ("localhost": 127.0.0.1 and
+    // ::1); several, comma-separated ("127.0.0.1,::1"). port 0 = one
+    // ephemeral port, the same on every address.
     Listener(const std::string &host, uint16_t port);
     ~Listener();
     Listener(const Listener &) = delete;
@@ -151,10 +165,14 @@ class Listener {
     uint16_t port() const;
     // Waits up to timeout_ms (-1 = forever) for a client; throws on timeout.
     Channel accept(int timeout_ms);
-    int fd() const { return fd_; }
+    // The same, but no client within timeout_ms is not an error: nullopt.
+    std::optional<Channel> accept_within(int timeout_ms);
+    // Stops listening (a forked session must not keep the port open).
+    void close();
 
   private:
-    int fd_;
+    void listen_on(const std::string &host, uint16_t &port);
+    std::vector<int> fds_;
 };
 
 } // namespace cmdbench::control

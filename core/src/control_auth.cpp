@@ -1,6 +1,7 @@
 #include "control_auth.hpp"
 
 #include "hmac.hpp"
+#include "printable_text.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -67,7 +68,7 @@ std::string random_token() {
 
 std::string accept_handshake(Channel &ch, const std::string &token, const std::string &software) {
     const std::string peer = ch.peer_name();
-    Message m = ch.recv(kHandshakeTimeoutMs);
+    Message m = ch.recv(kHelloTimeoutMs);
     if (m.type != MsgType::Hello) throw ControlError("expected a hello from " + peer);
     const Hello hello = parse_hello(m);
     const std::string who = "client " + peer + " (" + hello.software + ")";
@@ -82,7 +83,8 @@ std::string accept_handshake(Channel &ch, const std::string &token, const std::s
     ch.send(make_hello(MsgType::HelloAck, {kProtocolVersion, software, our_nonce}),
             kHandshakeTimeoutMs);
     m = ch.recv(kHandshakeTimeoutMs);
-    if (m.type == MsgType::Error) throw AuthRefused(who + " gave up: " + parse_string(m));
+    if (m.type == MsgType::Error)
+        throw AuthRefused(who + " gave up: " + printable_text(parse_string(m)));
     if (m.type != MsgType::Auth)
         throw ControlError("expected the authentication of " + who + ", got message type " +
                            std::to_string(unsigned(m.type)));
@@ -107,7 +109,8 @@ void open_handshake(Channel &ch, const std::string &token, const std::string &so
     ch.send(make_hello(MsgType::Hello, {kProtocolVersion, software, our_nonce}),
             kHandshakeTimeoutMs);
     Message m = ch.recv(kHandshakeTimeoutMs);
-    if (m.type == MsgType::Error) throw ControlError(label + " refused us: " + parse_string(m));
+    if (m.type == MsgType::Error)
+        throw ControlError(label + " refused us: " + printable_text(parse_string(m)));
     if (m.type != MsgType::HelloAck) throw ControlError(label + " did not answer the handshake");
     const Hello ack = parse_hello(m);
     std::vector<uint8_t> ours;
@@ -127,7 +130,8 @@ void open_handshake(Channel &ch, const std::string &token, const std::string &so
     }
     ch.send(make_proof(MsgType::Auth, ours), kHandshakeTimeoutMs);
     m = ch.recv(kHandshakeTimeoutMs);
-    if (m.type == MsgType::Error) throw ControlError(label + " refused us: " + parse_string(m));
+    if (m.type == MsgType::Error)
+        throw ControlError(label + " refused us: " + printable_text(parse_string(m)));
     if (m.type != MsgType::AuthAck)
         throw ControlError(label + " did not answer the authentication");
     const std::vector<uint8_t> theirs = parse_proof(m);

@@ -1,5 +1,7 @@
 #include "control_peer.hpp"
 
+#include "printable_text.hpp"
+
 #include <algorithm>
 #include <cstring>
 
@@ -21,6 +23,13 @@ void fail(cmdbench_ctx *ctx, const std::string &msg) {
     host_services()->set_error(ctx, msg.c_str());
 }
 
+// The peer's RunEnd, its error text safe to print (it ends up in logs and tables).
+control::RunEnd peer_run_end(const Message &m) {
+    control::RunEnd e = control::parse_run_end(m);
+    e.error = printable_text(e.error);
+    return e;
+}
+
 } // namespace
 
 std::optional<Message> ControlPeer::next_step_message(cmdbench_ctx *ctx, MsgType want) {
@@ -32,7 +41,7 @@ std::optional<Message> ControlPeer::next_step_message(cmdbench_ctx *ctx, MsgType
     try {
         Message m = ch_.recv(wait_ms(ctx));
         if (m.type == MsgType::RunEnd) {
-            peer_end_ = control::parse_run_end(m);
+            peer_end_ = peer_run_end(m);
             fail(ctx, label_ + " ended the run: " +
                           (peer_end_->error.empty() ? "done" : peer_end_->error));
             ctx->cancelled = true;
@@ -64,8 +73,8 @@ int ControlPeer::barrier(cmdbench_ctx *ctx, const std::string &name) {
     if (!m) return CMDBENCH_ERR;
     std::string theirs = control::parse_string(*m);
     if (theirs != name) {
-        fail(ctx, "barrier mismatch: this side is at '" + name + "', " + label_ + " at '" + theirs +
-                      "'");
+        fail(ctx, "barrier mismatch: this side is at '" + name + "', " + label_ + " at '" +
+                      printable_text(theirs) + "'");
         return CMDBENCH_ERR;
     }
     return CMDBENCH_OK;
@@ -108,7 +117,7 @@ control::RunEnd ControlPeer::finish(const control::RunEnd &ours, int timeout_ms)
     while (!peer_end_) {
         Message m = ch_.recv(timeout_ms);
         if (m.type == MsgType::RunEnd)
-            peer_end_ = control::parse_run_end(m);
+            peer_end_ = peer_run_end(m);
         else if (m.type != MsgType::Barrier && m.type != MsgType::Exchange)
             throw ControlError("control channel: unexpected message type " +
                                std::to_string(unsigned(m.type)) + " from " + label_ +

@@ -44,9 +44,9 @@ std::string errno_text(int err) {
     return std::strerror(err);
 }
 
-// "1.2.3.4:80" or "[::1]:80"; IPv4-mapped IPv6 addresses (from a dual-stack
-// listener) are shown as plain IPv4 so users see the address they typed.
-std::string format_addr(const sockaddr *sa, socklen_t len) {
+// IPv4-mapped IPv6 addresses (from a dual-stack listener) as plain IPv4, so
+// users see the address they typed. Returns the numeric host, "" on failure.
+std::string numeric_host(const sockaddr *sa, socklen_t len, std::string *port = nullptr) {
     sockaddr_in v4{};
     if (sa->sa_family == AF_INET6) {
         const auto *s6 = reinterpret_cast<const sockaddr_in6 *>(sa);
@@ -61,9 +61,18 @@ std::string format_addr(const sockaddr *sa, socklen_t len) {
     char host[NI_MAXHOST], serv[NI_MAXSERV];
     if (getnameinfo(sa, len, host, sizeof host, serv, sizeof serv,
                     NI_NUMERICHOST | NI_NUMERICSERV) != 0)
-        return "unknown address";
-    if (sa->sa_family == AF_INET6) return std::string("[") + host + "]:" + serv;
-    return std::string(host) + ":" + serv;
+        return "";
+    if (port) *port = serv;
+    return host;
+}
+
+// "1.2.3.4:80" or "[::1]:80".
+std::string format_addr(const sockaddr *sa, socklen_t len) {
+    std::string port;
+    const std::string host = numeric_host(sa, len, &port);
+    if (host.empty()) return "";
+    if (host.find(':') != std::string::npos) return "[" + host + "]:" + port;
+    return host + ":" + port;
 }
 
 std::string host_port(const std::string &host, uint16_t port) {
@@ -158,22 +167,29 @@ Channel::Channel(int fd) : fd_(fd) {
         close(fd_); // the channel owns fd from the start, even when it fails
         throw;
     }
+    sockaddr_storage ss{};
+    socklen_t len = sizeof ss;
+    if (getpeername(fd_, reinterpret_cast<sockaddr *>(&ss), &len) == 0)
+        peer_ = format_addr(reinterpret_cast<sockaddr *>(&ss), len);
 }
 
 Channel::~Channel() {
     if (fd_ >= 0) close(fd_);
 }
 
-Channel::Channel(Channel &&other) noexcept : fd_(other.fd_) {
+Channel::Channel(Channel &&other) noexcept : fd_(other.fd_), peer_(std::move(other.peer_)) {
     other.fd_ = -1;
 }
 
 std::string Channel::peer_name() const {
+    return peer_.empty() ? std::string("a peer of unknown address") : peer_;
+}
+
+std::string Channel::local_host() const {
     sockaddr_storage ss{};
     socklen_t len = sizeof ss;
-    if (fd_ < 0 || getpeername(fd_, reinterpret_cast<sockaddr *>(&ss), &len) < 0)
-        return "peer on fd " + std::to_string(fd_);
-    return format_addr(reinterpret_cast<sockaddr *>(&ss), len);
+    if (fd_ < 0 || getsockname(fd_, reinterpret_cast<sockaddr *>(&ss), &len) < 0) return "";
+    return numeric_host(reinterpret_cast<sockaddr *>(&ss), len);
 }
 
 Channel Channel::connect(const std::string &host, uint16_t port, int timeout_ms) {
@@ -283,77 +299,162 @@ Message Channel::recv(int timeout_ms) {
     return m;
 }
 
-Listener::Listener(const std::string &host, uint16_t port) : fd_(-1) {
-    const std::string where = host_port(host.empty() ? "*" : host, port);
-    AddrInfo ai;
-    resolve(host, port, true, ai);
-    std::vector<const addrinfo *> cands;
-    for (const addrinfo *a = ai.list; a; a = a->ai_next)
-        cands.push_back(a);
-    // With no host, getaddrinfo offers both wildcards; try the IPv6 one first
-    // in dual-stack mode so IPv4 and IPv6 clients both get in, falling back to
-    // 0.0.0.0 where IPv6 is unavailable.
-    if (host.empty())
-        std::stable_partition(cands.begin(), cands.end(),
-                              [](const addrinfo *a) { return a->ai_family == AF_INET6; });
-    int err = EADDRNOTAVAIL;
-    for (const addrinfo *a : cands) {
-        const int fd =
-            socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
-        if (fd < 0) {
-            err = errno;
-            continue;
-        }
-        const int one = 1, zero = 0;
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        if (a->ai_family == AF_INET6 && host.empty())
-            setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
-        if (bind(fd, a->ai_addr, a->ai_addrlen) == 0 && ::listen(fd, 16) == 0) {
-            fd_ = fd;
-            return;
-        }
-        err = errno;
-        close(fd);
-    }
-    throw ControlError("control channel: cannot listen on " + where + ": " + errno_text(err));
+namespace {
+
+bool is_v6_wildcard(const addrinfo *a) {
+    return a->ai_family == AF_INET6 &&
+           IN6_IS_ADDR_UNSPECIFIED(&reinterpret_cast<const sockaddr_in6 *>(a->ai_addr)->sin6_addr);
 }
 
-Listener::~Listener() {
-    if (fd_ >= 0) close(fd_);
+void set_port(addrinfo *a, uint16_t port) {
+    if (a->ai_family == AF_INET6)
+        reinterpret_cast<sockaddr_in6 *>(a->ai_addr)->sin6_port = htons(port);
+    else if (a->ai_family == AF_INET)
+        reinterpret_cast<sockaddr_in *>(a->ai_addr)->sin_port = htons(port);
 }
 
-uint16_t Listener::port() const {
+uint16_t bound_port(int fd) {
     sockaddr_storage ss{};
     socklen_t len = sizeof ss;
-    if (getsockname(fd_, reinterpret_cast<sockaddr *>(&ss), &len) < 0)
+    if (getsockname(fd, reinterpret_cast<sockaddr *>(&ss), &len) < 0)
         throw ControlError("control channel: getsockname failed: " + errno_text(errno));
     if (ss.ss_family == AF_INET6)
         return ntohs(reinterpret_cast<const sockaddr_in6 *>(&ss)->sin6_port);
     return ntohs(reinterpret_cast<const sockaddr_in *>(&ss)->sin_port);
 }
 
+// A listening socket on one address, or -1 with err set.
+int listen_socket(const addrinfo *a, int &err) {
+    const int fd =
+        socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
+    if (fd < 0) {
+        err = errno;
+        return -1;
+    }
+    const int one = 1, zero = 0;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    // The IPv6 wildcard takes IPv4 clients too (as mapped addresses), so
+    // "any" and "::" mean both families on one socket.
+    if (is_v6_wildcard(a)) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
+    // A backlog the kernel may cap: the server accepts at once, so this only
+    // absorbs bursts of connections.
+    if (bind(fd, a->ai_addr, a->ai_addrlen) == 0 && ::listen(fd, SOMAXCONN) == 0) return fd;
+    err = errno;
+    close(fd);
+    return -1;
+}
+
+std::vector<std::string> split_hosts(const std::string &hosts) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    for (;;) {
+        const size_t comma = hosts.find(',', start);
+        std::string item = hosts.substr(start, comma == std::string::npos ? comma : comma - start);
+        item.erase(0, item.find_first_not_of(' '));
+        item.erase(item.find_last_not_of(' ') + 1);
+        // "a,,b" or "a," lists two addresses, not a wildcard.
+        if (!item.empty()) out.push_back(item);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    if (out.empty()) out.push_back(""); // any address
+    return out;
+}
+
+} // namespace
+
+Listener::Listener(const std::string &host, uint16_t port) {
+    try {
+        for (const std::string &item : split_hosts(host))
+            listen_on(item, port);
+    } catch (...) {
+        close();
+        throw;
+    }
+}
+
+// Listens on every address `host` resolves to. The IPv6 wildcard comes
+// first and, being dual-stack, makes the IPv4 wildcard unnecessary; an
+// address of a family this machine lacks is skipped while another works.
+void Listener::listen_on(const std::string &host, uint16_t &port) {
+    AddrInfo ai;
+    resolve(host, port, true, ai);
+    std::vector<addrinfo *> cands;
+    for (addrinfo *a = ai.list; a; a = a->ai_next)
+        cands.push_back(a);
+    std::stable_partition(cands.begin(), cands.end(),
+                          [](const addrinfo *a) { return a->ai_family == AF_INET6; });
+    bool dual_stack = false, any = false;
+    int err = EADDRNOTAVAIL;
+    for (addrinfo *a : cands) {
+        const bool v4_wildcard =
+            a->ai_family == AF_INET &&
+            reinterpret_cast<const sockaddr_in *>(a->ai_addr)->sin_addr.s_addr == INADDR_ANY;
+        if (v4_wildcard && dual_stack) continue;
+        set_port(a, port); // port 0: the first socket's ephemeral port for all
+        const int fd = listen_socket(a, err);
+        // Only a family this machine lacks is skipped; a port in use is not.
+        if (fd < 0 && (err == EADDRNOTAVAIL || err == EAFNOSUPPORT)) continue;
+        if (fd < 0)
+            throw ControlError("control channel: cannot listen on " +
+                               format_addr(a->ai_addr, a->ai_addrlen) + ": " + errno_text(err));
+        fds_.push_back(fd);
+        any = true;
+        dual_stack = dual_stack || is_v6_wildcard(a);
+        if (port == 0) port = bound_port(fd);
+    }
+    if (!any)
+        throw ControlError("control channel: cannot listen on " +
+                           host_port(host.empty() ? "*" : host, port) + ": " + errno_text(err));
+}
+
+Listener::~Listener() {
+    close();
+}
+
+uint16_t Listener::port() const {
+    return bound_port(fds_.at(0));
+}
+
 Channel Listener::accept(int timeout_ms) {
+    std::optional<Channel> ch = accept_within(timeout_ms);
+    if (!ch)
+        throw ControlError("control channel: timed out after " + std::to_string(timeout_ms) +
+                           " ms waiting for a client on port " + std::to_string(port()));
+    return std::move(*ch);
+}
+
+std::optional<Channel> Listener::accept_within(int timeout_ms) {
     const Deadline dl(timeout_ms);
     for (;;) {
-        const int fd = accept4(fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd >= 0) {
-            set_nodelay(fd);
-            return Channel(fd);
-        }
-        // A client that gave up between poll and accept is not an error
-        // for the listener: keep waiting for the next one.
-        if (errno == EINTR || errno == ECONNABORTED) continue;
-        if (errno != EAGAIN && errno != EWOULDBLOCK)
+        for (int lfd : fds_) {
+            const int fd = accept4(lfd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+            if (fd >= 0) {
+                set_nodelay(fd);
+                return std::optional<Channel>(std::in_place, fd);
+            }
+            // A client that gave up between poll and accept is not an error
+            // for the listener: keep waiting for the next one.
+            if (errno == EINTR || errno == ECONNABORTED || errno == EAGAIN || errno == EWOULDBLOCK)
+                continue;
             throw ControlError("control channel: accept on port " + std::to_string(port()) +
                                " failed: " + errno_text(errno));
-        const int rc = wait_for(fd_, POLLIN, dl);
-        if (rc == ETIMEDOUT)
-            throw ControlError("control channel: timed out after " + std::to_string(timeout_ms) +
-                               " ms waiting for a client on port " + std::to_string(port()));
-        if (rc != 0)
+        }
+        if (dl.expired()) return std::nullopt;
+        std::vector<pollfd> polls;
+        for (int lfd : fds_)
+            polls.push_back({lfd, POLLIN, 0});
+        const int n = poll(polls.data(), polls.size(), dl.poll_ms());
+        if (n < 0 && errno != EINTR)
             throw ControlError("control channel: waiting for a client on port " +
-                               std::to_string(port()) + " failed: " + errno_text(rc));
+                               std::to_string(port()) + " failed: " + errno_text(errno));
     }
+}
+
+void Listener::close() {
+    for (int fd : fds_)
+        ::close(fd);
+    fds_.clear();
 }
 
 } // namespace cmdbench::control

@@ -7,6 +7,7 @@
 #include "crash_context.hpp"
 #include "host_services.hpp"
 #include "local_node.hpp"
+#include "printable_text.hpp"
 #include "progress.hpp"
 #include "result_sink.hpp"
 #include "run_params.hpp"
@@ -233,7 +234,7 @@ RunResult execute_run(RunState &st, const RunSpec &spec, unsigned repeat) {
             if (answer.type == MsgType::RunEnd) {
                 control::RunEnd refused = control::parse_run_end(answer);
                 r.status = status_from_code(refused.status);
-                r.error = refused.error;
+                r.error = printable_text(refused.error);
             } else if (answer.type != MsgType::RunAccept) {
                 throw ControlError(session.label + " answered the run request with message type " +
                                    std::to_string(unsigned(answer.type)));

@@ -4,6 +4,7 @@
 // value at fault.
 #include "scenario.hpp"
 
+#include "run_limits.hpp"
 #include "toml_kind.hpp"
 
 #include <algorithm>
@@ -19,8 +20,6 @@
 namespace cmdbench {
 namespace {
 
-constexpr double kDefaultTimeout = 60;
-constexpr double kMaxTimeout = 86400;
 constexpr int64_t kMaxRepeat = 1000;
 // The metric families a run's `compare` list may name (comparison.hpp).
 constexpr const char *kCompareFamilies = "latency|bandwidth|connections|steps|cpu";
@@ -182,7 +181,7 @@ std::string seconds_text(double t) {
 
 double timeout_setting(const Setting &s) {
     double t = std::get<double>(parse_setting(run_key_decl("", CMDBENCH_PARAM_DOUBLE), s));
-    if (!(t > 0 && t <= kMaxTimeout))
+    if (!timeout_allowed(t))
         fail(s.value_at, "'timeout' must be > 0 and <= 86400 seconds, got " + seconds_text(t));
     return t;
 }

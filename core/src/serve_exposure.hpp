@@ -6,7 +6,7 @@
 namespace cmdbench {
 
 // Where `serve` listens unless --bind says otherwise: this machine only.
-constexpr const char *kDefaultServeBind = "127.0.0.1";
+constexpr const char *kDefaultServeBind = "127.0.0.1,::1";
 
 // 127.0.0.0/8, ::1, an IPv4-mapped loopback address, or "localhost".
 bool is_loopback_host(const std::string &host);

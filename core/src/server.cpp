@@ -5,8 +5,12 @@
 #include "control_peer.hpp"
 #include "cpu_usage.hpp"
 #include "crash_context.hpp"
+#include "printable_text.hpp"
 #include "report.hpp"
 #include "run_params.hpp"
+#include "run_request_check.hpp"
+#include "serve_clients.hpp"
+#include "session_wait.hpp"
 #include "test_executor.hpp"
 
 #include <cstdio>
@@ -23,7 +27,7 @@ using control::Message;
 using control::MsgType;
 
 void log_line(const std::string &s) {
-    std::fprintf(stderr, "cmdbench serve: %s\n", s.c_str());
+    serve_log(printable_text(s));
 }
 
 // One RunRequest: accept or refuse it, run the server role, close the run.
@@ -35,6 +39,8 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
         ch.send(control::make_run_end({status_code(s), why}), control::kHandshakeTimeoutMs);
         return true;
     };
+    if (auto problem = run_request_problem(req)) return refuse(RunStatus::Failed, *problem);
+    req.run_name = printable_text(req.run_name); // only ever shown
     const cmdbench_test *test = registry.find_test(req.test);
     if (!test) return refuse(RunStatus::Failed, "the server has no test '" + req.test + "'");
     const cmdbench_transport *transport = nullptr;
@@ -70,10 +76,14 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
     ch.send(Message{MsgType::RunAccept, {}}, control::kHandshakeTimeoutMs);
 
     const CpuTime cpu_start = process_cpu_time();
+    // The data plane meets where the client reached us: over the same
+    // address family and interface as the control connection.
+    std::string data_host = ch.local_host();
+    if (data_host.empty()) data_host = opt.bind;
     Execution ex = [&] {
         Blame b = blame(registry, test, "run", run);
         crash_report::Activity running(b.who, b.where);
-        return execute_test(test, transport, ctx, CMDBENCH_ROLE_SERVER, opt.bind);
+        return execute_test(test, transport, ctx, CMDBENCH_ROLE_SERVER, data_host);
     }();
     const CpuTime cpu = cpu_time_since(cpu_start);
     if (ex.abandoned) {
@@ -88,7 +98,7 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
         std::fflush(stdout);
         _exit(1);
     }
-    int wait = int(std::max<int64_t>(remaining_ms(*ctx), 0) + int64_t(kGraceSeconds * 1000));
+    const int wait = clamp_wait_ms(remaining_ms(*ctx) + int64_t(kGraceSeconds * 1000));
     control::RunEnd theirs =
         peer.finish({status_code(ex.status), ex.error, cpu_seconds_to_us(cpu.user_s),
                      cpu_seconds_to_us(cpu.sys_s)},
@@ -114,14 +124,28 @@ void serve_session(const Registry &registry, const ServeOptions &opt, Channel &c
                    const std::atomic<bool> &interrupted) {
     const std::string software =
         control::accept_handshake(ch, opt.token, std::string("cmdbench ") + CMDBENCH_VERSION);
-    if (!opt.quiet) log_line("client " + ch.peer_name() + " (" + software + ") connected");
+    if (!opt.quiet) // a version string, not a megabyte of text in the log
+        log_line("client " + ch.peer_name() + " (" + software.substr(0, 128) + ") connected");
     while (!interrupted) {
-        Message req = ch.recv(opt.idle_timeout_s * 1000);
-        if (req.type == MsgType::Bye) return;
+        std::optional<Message> next = next_request(ch, opt.idle_timeout_s * 1000, interrupted);
+        if (!next || next->type == MsgType::Bye) return;
+        const Message &req = *next;
         if (req.type != MsgType::RunRequest)
             throw ControlError("unexpected message type " + std::to_string(unsigned(req.type)) +
                                " from " + ch.peer_name());
         if (!serve_run(registry, opt, ch, req, interrupted)) return;
+    }
+}
+
+// A whole session, for a session child or --once: its exit code.
+int session_exit_code(const Registry &registry, const ServeOptions &opt, Channel &ch,
+                      const std::atomic<bool> &interrupted) {
+    try {
+        serve_session(registry, opt, ch, interrupted);
+        return 0;
+    } catch (const std::exception &e) {
+        log_line(e.what());
+        return 1;
     }
 }
 
@@ -144,30 +168,22 @@ int serve(const Registry &registry, const ServeOptions &opt, const std::atomic<b
         log_line("listening on " + (opt.bind.empty() ? std::string("*") : opt.bind) + ":" +
                  std::to_string(listener->port()));
     }
-    int sessions = 0;
-    while (!interrupted) {
-        std::unique_ptr<Channel> ch;
-        try {
-            // Short accept waits, so Ctrl-C is noticed.
-            ch = std::make_unique<Channel>(
-                listener->accept(opt.once && sessions == 0 ? 30000 : 500));
-        } catch (const ControlError &e) {
-            if (opt.once) {
-                log_line(std::string("no client came: ") + e.what());
-                return 1;
-            }
-            continue;
-        }
-        ++sessions;
-        try {
-            serve_session(registry, opt, *ch, interrupted);
-        } catch (const std::exception &e) {
-            log_line(e.what());
-            if (opt.once) return 1;
-        }
-        if (opt.once) return 0;
+    if (!opt.once) {
+        // Each session in a child process of its own (serve_clients.hpp).
+        return serve_clients(
+            *listener, {opt.max_clients, opt.quiet},
+            [&](Channel &ch) { return session_exit_code(registry, opt, ch, interrupted); },
+            interrupted);
     }
-    return interrupted ? 130 : 0;
+    // --once (the local server of `cmdbench run`): one session, in this process.
+    std::optional<Channel> ch;
+    try {
+        ch.emplace(listener->accept(30000));
+    } catch (const ControlError &e) {
+        log_line(std::string("no client came: ") + e.what());
+        return 1;
+    }
+    return session_exit_code(registry, opt, *ch, interrupted);
 }
 
 } // namespace cmdbench

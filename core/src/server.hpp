@@ -16,8 +16,9 @@ struct ServeOptions {
     uint16_t port = kDefaultControlPort; // 0 = ephemeral
     bool once = false;                   // exit after the first client session
     int ready_fd = -1;                   // write "<port>\n" here once listening
-    int idle_timeout_s = 3600;           // a silent client session is dropped after this
+    int idle_timeout_s = 600;            // a silent client session is dropped after this
     bool quiet = false;                  // no result tables for server-side rows
+    int max_clients = 1;                 // sessions at once (not with --once)
 
     // Who may use the server and what they may ask of it (docs/security.md);
     // `cmdbench serve` listens on loopback unless --bind says otherwise.

@@ -48,6 +48,8 @@ ServerProcess::ServerProcess(const std::string &exe, const std::vector<std::stri
                                      node,         "--port",  "0",
                                      "--once",     "--quiet", "--no-default-plugins",
                                      "--ready-fd", "3",       "--no-limits"};
+    // Its only client is us: never dropped as idle while other servers run.
+    args.insert(args.end(), {"--idle-timeout", "86400"});
     for (const auto &f : plugin_files) {
         args.push_back("--plugin-dir");
         args.push_back(f);

@@ -93,7 +93,8 @@ Params read_params(const cmdbench_run_env &env) {
         throw RunError(CMDBENCH_ERR, "cm-steps: parameters unavailable");
     p.no_qp_test = no_qp != 0;
     std::string where = bind ? bind : "";
-    // The server falls back to its --bind address (the run's peer_host).
+    // The server falls back to the run's peer_host: the address the client
+    // reached it at.
     if (where.empty() && env.role == CMDBENCH_ROLE_SERVER && env.peer_host) where = env.peer_host;
     if (!where.empty()) {
         p.engine.have_bind = true;

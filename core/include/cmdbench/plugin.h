@@ -236,8 +236,9 @@ struct cmdbench_run_env {
      * USES_TRANSPORT flag. */
     const struct cmdbench_transport *transport;
     /* Client: the server's host name or address. Server: the address to
-     * bind, or NULL for any. Data ports are the test's business (announce
-     * an ephemeral one with exchange). */
+     * bind: the local address the client's control connection reached
+     * (so both sides use one address family), NULL for any. Data ports are
+     * the test's business (announce an ephemeral one with exchange). */
     const char *peer_host;
 };
 
