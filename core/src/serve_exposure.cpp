@@ -18,8 +18,21 @@ bool is_loopback_host(const std::string &host) {
     return false;
 }
 
+// `bind` may be a comma-separated list: loopback only if every entry is.
+bool is_loopback_bind(const std::string &bind) {
+    if (bind.empty()) return false;
+    size_t start = 0;
+    while (start <= bind.size()) {
+        size_t comma = bind.find(',', start);
+        if (comma == std::string::npos) comma = bind.size();
+        if (!is_loopback_host(bind.substr(start, comma - start))) return false;
+        start = comma + 1;
+    }
+    return true;
+}
+
 std::string exposure_warning(const std::string &bind, bool has_token) {
-    if (has_token || is_loopback_host(bind)) return "";
+    if (has_token || is_loopback_bind(bind)) return "";
     const std::string where = bind.empty() ? "every address" : bind;
     return "warning: listening on " + where +
            " without a token: anyone who can reach this port can run tests here (give "
