@@ -10,7 +10,7 @@ namespace cmdbench {
 // Scenarios are hand-written TOML of a few KiB; 16 MiB leaves room for
 // generated ones without letting the TOML parser near a gigabyte.
 constexpr size_t kMaxScenarioBytes = size_t(16) << 20;
-// Results files are about 2 KiB per run row set with histograms; 256 MiB
+// Results files take a few KiB per run (rows, histograms); 256 MiB
 // holds a hundred thousand runs, and nlohmann's tree of it still fits in memory.
 constexpr size_t kMaxResultsBytes = size_t(256) << 20;
 
