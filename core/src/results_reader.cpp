@@ -273,7 +273,7 @@ Report parse_results(const std::string &text, const std::string &name) {
     } catch (const ResultsError &e) { // from refuse_deep_nesting
         throw ResultsError(name + ": " + e.what());
     } catch (const Json::exception &e) {
-        // A number out of double's range (1e400), or nesting past the limit.
+        // A number out of double's range (1e400): not a parse_error in nlohmann.
         throw ResultsError(name + ": not a usable JSON document: " + reason(e.what()));
     }
     const Node root(doc, "", name);
