@@ -7,6 +7,7 @@ build_pkgs=(
   librdmacm-dev libibverbs-dev
   libboost-dev libboost-program-options-dev
   libtomlplusplus-dev catch2 nlohmann-json3-dev
+  clang # tools/fuzz.sh: libFuzzer (libclang_rt.fuzzer comes with it)
 )
 # Reference peers for tests and bench/: Debian's rstream/cmtime, sockperf, iperf3.
 peer_pkgs=(rdmacm-utils ibverbs-utils ibverbs-providers sockperf iperf3 python3 libbenchmark-dev)

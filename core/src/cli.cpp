@@ -2,6 +2,7 @@
 
 #include "comparison.hpp"
 #include "comparison_json.hpp"
+#include "host_port.hpp"
 #include "interrupt.hpp"
 #include "output_file.hpp"
 #include "plugin_listing.hpp"
@@ -213,6 +214,16 @@ bool report_failures(const std::vector<LoadFailure> &failures) {
     return !failures.empty();
 }
 
+// Checked before anything loads or runs: a bad port is a typo, not a run.
+std::string checked_server(const std::string &spec) {
+    HostPort hp;
+    const std::string bad = parse_host_port(spec, kDefaultControlPort, hp);
+    if (!bad.empty())
+        throw UsageError("--server expects " + std::string(kHostPortForms) + ", got '" + spec +
+                         "': " + bad);
+    return spec;
+}
+
 int cmd_run(const std::vector<std::string> &args) {
     po::positional_options_description pos;
     pos.add("positional", -1);
@@ -233,7 +244,7 @@ int cmd_run(const std::vector<std::string> &args) {
     opt.format = vm["format"].as<std::string>();
     if (opt.format != "table" && opt.format != "json" && opt.format != "csv")
         throw UsageError("--format must be one of table, json, csv (got '" + opt.format + "')");
-    if (vm.count("server")) opt.server = vm["server"].as<std::string>();
+    if (vm.count("server")) opt.server = checked_server(vm["server"].as<std::string>());
     if (vm.count("output")) opt.output = vm["output"].as<std::string>();
     if (vm.count("report")) opt.report = vm["report"].as<std::string>();
     opt.quiet = vm.count("quiet") > 0;
@@ -248,11 +259,16 @@ int cmd_run(const std::vector<std::string> &args) {
     Registry registry;
     Scenario scenario;
     try {
-        auto failures = load_all(registry, vm, scenario_plugins(path));
+        // Read once: a scenario from a pipe has no second reading.
+        const std::string text = read_scenario_file(path);
+        auto failures = load_all(registry, vm, scenario_plugins_in(text, path));
         if (report_failures(failures)) return kExitUsage;
-        scenario = load_scenario(path, registry, overrides);
+        scenario = parse_scenario(text, path, registry, overrides);
     } catch (const ScenarioError &e) {
         std::fprintf(stderr, "%s\n", e.what());
+        return kExitUsage;
+    } catch (const std::exception &e) { // anything the parsers let through: no abort
+        std::fprintf(stderr, "cmdbench: %s: cannot load: %s\n", path.c_str(), e.what());
         return kExitUsage;
     }
     const auto &interrupted = install_interrupt_handler();
@@ -298,9 +314,13 @@ int cmd_compare(const std::vector<std::string> &args) {
     std::vector<Report> reports;
     std::vector<const Report *> inputs;
     Comparison c;
+    std::string reading; // the file being read, for an exception the reader lets through
     try {
-        for (const auto &f : files)
+        for (const auto &f : files) {
+            reading = f;
             reports.push_back(read_results_file(f));
+        }
+        reading.clear();
         for (const auto &r : reports)
             inputs.push_back(&r);
         c = build_comparison(inputs, options);
@@ -312,6 +332,8 @@ int cmd_compare(const std::vector<std::string> &args) {
         if (!options.common_only && what.rfind("unknown baseline", 0) != 0)
             std::fprintf(stderr, "(--common compares only the groups and sizes every input has)\n");
         return kExitUsage;
+    } catch (const std::exception &e) {
+        return compare_refused(reading.empty() ? e.what() : reading + ": " + e.what(), {});
     }
     if (format == "json")
         write_comparison_json(std::cout, c);

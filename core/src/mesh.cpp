@@ -1,6 +1,8 @@
 // The multi-peer control plane (see mesh.hpp).
 #include "mesh.hpp"
 
+#include "host_port.hpp"
+
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -161,7 +163,9 @@ std::unique_ptr<Mesh> Mesh::join(const MeshOptions &o) {
     // A leaf: reach the controller within the window (cmtime tries once).
     const int64_t window_end = now_ms() + o.connect_window_ms;
     std::string last;
-    const uint16_t port = uint16_t(std::stoul(o.port));
+    uint16_t port = 0;
+    if (const std::string bad = parse_port(o.port, port); !bad.empty())
+        throw MeshError("controller port: " + bad + " (expected a number in [1, 65535])");
     for (;;) {
         try {
             m->links_.push_back(std::make_unique<Channel>(Channel::connect(o.host, port, 2000)));

@@ -109,9 +109,14 @@ std::string list_error(const cmdbench_param &decl, const std::vector<int64_t> &l
     return {};
 }
 
+// Written so that NaN fails too. NaN and infinities are refused whatever the
+// bounds: where a bound is infinite, "[-inf, inf]" would not say what is wrong.
 std::string double_range_error(const cmdbench_param &decl, double v) {
-    // Written so that NaN fails too.
-    if (v >= decl.min_double && v <= decl.max_double) return {};
+    if (std::isfinite(v) && v >= decl.min_double && v <= decl.max_double) return {};
+    const bool unbounded = std::isinf(decl.min_double) && std::isinf(decl.max_double);
+    if (!std::isfinite(v) && (std::isinf(decl.min_double) || std::isinf(decl.max_double)))
+        return "must be a finite number" + (unbounded ? "" : " in " + range_text(decl)) + ", got " +
+               number_text(v);
     return "must be in " + range_text(decl) + ", got " + number_text(v);
 }
 
@@ -190,8 +195,8 @@ std::string to_text(const ParamValue &v) {
     }
 }
 
-std::variant<ParamValue, std::string> parse_text(const cmdbench_param &decl,
-                                                 const std::string &text) {
+std::variant<ParamValue, std::string> parse_text_unchecked(const cmdbench_param &decl,
+                                                           const std::string &text) {
     std::string doc = "v = " + text;
     toml::table tbl;
     bool parsed = text.find_first_of("\r\n") == std::string::npos;
@@ -205,16 +210,17 @@ std::variant<ParamValue, std::string> parse_text(const cmdbench_param &decl,
     // A bare word is taken as a string, so `--set mode=fast` needs no quotes;
     // text that starts like a quoted string or an array keeps its error.
     bool bare = text.empty() || std::string_view("\"'[{").find(text[0]) == std::string_view::npos;
-    if (!parsed && bare && decl.type == CMDBENCH_PARAM_STRING) {
-        ParamValue v{text};
-        if (auto err = check(decl, v)) return *err;
-        return v;
-    }
+    if (!parsed && bare && decl.type == CMDBENCH_PARAM_STRING) return ParamValue{text};
     if (!parsed) {
         std::string got = text.empty() ? "nothing" : "'" + text + "', which is not a TOML value";
         return "expected " + wanted_kind(decl.type) + ", got " + got;
     }
-    auto converted = from_node(decl, *tbl.get("v"));
+    return from_node(decl, *tbl.get("v"));
+}
+
+std::variant<ParamValue, std::string> parse_text(const cmdbench_param &decl,
+                                                 const std::string &text) {
+    auto converted = parse_text_unchecked(decl, text);
     if (auto *v = std::get_if<ParamValue>(&converted)) {
         if (auto err = check(decl, *v)) return *err;
     }

@@ -4,19 +4,16 @@
 #include "results_reader.hpp"
 
 #include "cmdbench/plugin.h"
+#include "input_file.hpp"
 #include "report.hpp"
 #include "report_format.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 namespace cmdbench {
 namespace {
@@ -247,15 +244,37 @@ std::string parse_reason(const std::string &what) {
     return colon == std::string::npos ? what : what.substr(colon + 2);
 }
 
+// "[json.exception.out_of_range.406] number overflow ..." without the tag.
+std::string reason(const std::string &what) {
+    const size_t tag_end = what.rfind("] ", what.find(' '));
+    return tag_end == std::string::npos ? what : what.substr(tag_end + 2);
+}
+
+// Real results nest about six deep; the bound keeps a hostile file from
+// recursing through dump() and the destructor until the stack runs out.
+constexpr int kMaxJsonDepth = 64;
+
+bool refuse_deep_nesting(int depth, Json::parse_event_t event, Json &) {
+    if (depth > kMaxJsonDepth &&
+        (event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start))
+        throw ResultsError("nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    return true;
+}
+
 } // namespace
 
 Report parse_results(const std::string &text, const std::string &name) {
     Json doc;
     try {
-        doc = Json::parse(text);
+        doc = Json::parse(text, refuse_deep_nesting);
     } catch (const Json::parse_error &e) {
         throw ResultsError(name + ":" + where(text, e.byte) +
                            ": not valid JSON: " + parse_reason(e.what()));
+    } catch (const ResultsError &e) { // from refuse_deep_nesting
+        throw ResultsError(name + ": " + e.what());
+    } catch (const Json::exception &e) {
+        // A number out of double's range (1e400): not a parse_error in nlohmann.
+        throw ResultsError(name + ": not a usable JSON document: " + reason(e.what()));
     }
     const Node root(doc, "", name);
     if (!doc.is_object() || !doc.contains("schema") || !doc["schema"].is_string() ||
@@ -281,12 +300,10 @@ Report read_results_file(const std::string &path) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
         throw ResultsError(path + ": cannot read: is a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw ResultsError(path + ": cannot read: " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw ResultsError(path + ": cannot read: " + std::strerror(errno));
-    return parse_results(text.str(), path);
+    std::string text;
+    const std::string error = read_input_file(path, kMaxResultsBytes, text);
+    if (!error.empty()) throw ResultsError(path + ": " + error);
+    return parse_results(text, path);
 }
 
 } // namespace cmdbench

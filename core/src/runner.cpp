@@ -5,6 +5,7 @@
 #include "control_peer.hpp"
 #include "cpu_usage.hpp"
 #include "crash_context.hpp"
+#include "host_port.hpp"
 #include "host_services.hpp"
 #include "local_node.hpp"
 #include "printable_text.hpp"
@@ -41,24 +42,6 @@ struct Session {
     bool reconnected = false;  // a remote server gets one reconnect
 };
 
-void split_host_port(const std::string &spec, std::string &host, uint16_t &port) {
-    host = spec;
-    port = kDefaultControlPort;
-    // [v6]:port, host:port, or a bare host / v6 address.
-    if (!spec.empty() && spec[0] == '[') {
-        auto close = spec.find(']');
-        host = spec.substr(1, close - 1);
-        if (close != std::string::npos && close + 1 < spec.size() && spec[close + 1] == ':')
-            port = uint16_t(std::stoul(spec.substr(close + 2)));
-        return;
-    }
-    auto colon = spec.find(':');
-    if (colon != std::string::npos && spec.find(':', colon + 1) == std::string::npos) {
-        host = spec.substr(0, colon);
-        port = uint16_t(std::stoul(spec.substr(colon + 1)));
-    }
-}
-
 // `local_node`: where a local server listens and the data plane meets
 // (local_node.hpp). `token`: for a named server; a local one has its own.
 void open_session(Session &s, const std::string &server, const Registry &registry,
@@ -74,7 +57,12 @@ void open_session(Session &s, const std::string &server, const Registry &registr
         port = s.local->port();
         s.label = "the local server";
     } else {
-        split_host_port(server, s.host, port);
+        // cmd_run and the scenario loader have checked it: this is a backstop.
+        HostPort hp;
+        const std::string bad = parse_host_port(server, kDefaultControlPort, hp);
+        if (!bad.empty()) throw ControlError("server '" + server + "': " + bad);
+        s.host = hp.host;
+        port = hp.port;
         s.label = "server " + server;
     }
     s.channel =

@@ -4,11 +4,12 @@
 // value at fault.
 #include "scenario.hpp"
 
+#include "host_port.hpp"
+#include "input_file.hpp"
 #include "run_limits.hpp"
 #include "toml_kind.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -180,10 +181,26 @@ std::string seconds_text(double t) {
 }
 
 double timeout_setting(const Setting &s) {
-    double t = std::get<double>(parse_setting(run_key_decl("", CMDBENCH_PARAM_DOUBLE), s));
+    // Type only: the range check below names timeout's own range, NaN and inf included.
+    auto parsed = parse_text_unchecked(run_key_decl("", CMDBENCH_PARAM_DOUBLE), s.text);
+    if (const auto *err = std::get_if<std::string>(&parsed))
+        fail(s.value_at, about(in_quotes(s.key), *err));
+    const double t = std::get<double>(std::get<ParamValue>(parsed));
     if (!timeout_allowed(t))
         fail(s.value_at, "'timeout' must be > 0 and <= 86400 seconds, got " + seconds_text(t));
     return t;
+}
+
+// Empty means "start a server on loopback"; anything else is checked as
+// --server is, before a run connects to the wrong port.
+std::string server_setting(const Setting &s) {
+    std::string value = string_setting(s);
+    HostPort unused; // only the check matters here; the runner parses it again
+    const std::string bad = value.empty() ? "" : parse_host_port(value, 1, unused);
+    if (!bad.empty())
+        fail(s.value_at, in_quotes(s.key) + " expects " + kHostPortForms + ", got " +
+                             to_text(ParamValue{value}) + ": " + bad);
+    return value;
 }
 
 unsigned repeat_setting(const Setting &s) {
@@ -311,20 +328,6 @@ std::vector<std::string> plugins_of(const toml::table &root, const std::string &
     return out;
 }
 
-std::string read_file(const std::string &path) {
-    std::FILE *f = std::fopen(path.c_str(), "rb");
-    if (!f) fail(path, std::string("cannot read: ") + std::strerror(errno));
-    std::string text;
-    char buf[16384];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
-        text.append(buf, n);
-    int err = std::ferror(f) ? errno : 0;
-    std::fclose(f);
-    if (err) fail(path, std::string("cannot read: ") + std::strerror(err));
-    return text;
-}
-
 // Everything that is the same for every run of one scenario.
 struct Context {
     const std::string &path;
@@ -419,7 +422,7 @@ RunSpec resolve_run(Context &cx, const toml::table &table) {
 
     const Setting *timeout = lookup(cx, run, "timeout");
     spec.timeout_s = timeout ? timeout_setting(*timeout) : kDefaultTimeout;
-    if (const Setting *s = lookup(cx, run, "server")) spec.server = string_setting(*s);
+    if (const Setting *s = lookup(cx, run, "server")) spec.server = server_setting(*s);
     const Setting *name = find_setting(run, "name");
     if (!name) name = find_setting(cx.defaults, "name");
     if (name)
@@ -502,8 +505,19 @@ void check_top_level(const toml::table &root, const std::string &path) {
 
 } // namespace
 
+std::string read_scenario_file(const std::string &path) {
+    std::string text;
+    const std::string error = read_input_file(path, kMaxScenarioBytes, text);
+    if (!error.empty()) fail(path, error);
+    return text;
+}
+
 std::vector<std::string> scenario_plugins(const std::string &path) {
-    toml::table root = parse_document(read_file(path), path);
+    return scenario_plugins_in(read_scenario_file(path), path);
+}
+
+std::vector<std::string> scenario_plugins_in(const std::string &text, const std::string &path) {
+    toml::table root = parse_document(text, path);
     std::filesystem::path dir = std::filesystem::path(path).parent_path();
     std::vector<std::string> out;
     for (const std::string &p : plugins_of(root, path))
@@ -513,7 +527,7 @@ std::vector<std::string> scenario_plugins(const std::string &path) {
 
 Scenario load_scenario(const std::string &path, const Registry &registry,
                        const std::vector<std::string> &overrides) {
-    return parse_scenario(read_file(path), path, registry, overrides);
+    return parse_scenario(read_scenario_file(path), path, registry, overrides);
 }
 
 Scenario parse_scenario(const std::string &text, const std::string &path, const Registry &registry,

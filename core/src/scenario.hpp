@@ -3,6 +3,7 @@
 #pragma once
 #include "params.hpp"
 #include "registry.hpp"
+
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -16,14 +17,14 @@ struct ScenarioError : std::runtime_error {
 };
 
 struct RunSpec {
-    std::string name;      // `name`, else "<test>/<transport>"
+    std::string name; // `name`, else "<test>/<transport>"
     std::string test;
     std::string transport; // empty when the test takes none
     double timeout_s = 60;
-    std::string server;    // `server = "host"`: empty = start one on loopback
-    std::string group;     // `group`, default the test name (comparison rows)
-    std::string variant;   // `variant`, default transport, else test (comparison columns)
-    unsigned repeat = 1;   // `repeat = N`: run the measurement N times
+    std::string server;  // `server = "host"`: empty = start one on loopback
+    std::string group;   // `group`, default the test name (comparison rows)
+    std::string variant; // `variant`, default transport, else test (comparison columns)
+    unsigned repeat = 1; // `repeat = N`: run the measurement N times
     std::vector<std::string> compare; // `compare = [...]`: metrics to compare; empty = all
     // Every declared parameter of the test and of the transport, with its
     // default when the scenario does not set it.
@@ -42,14 +43,19 @@ struct Scenario {
 // Only the `plugins = [...]` list (resolved against the file's directory), so
 // the caller can load them before the full parse. Throws ScenarioError.
 std::vector<std::string> scenario_plugins(const std::string &path);
+// Same, from the file's text: a scenario from a pipe (`run <(gen)`) can be
+// read only once, so `run` reads it with read_scenario_file and parses the text.
+std::vector<std::string> scenario_plugins_in(const std::string &text, const std::string &path);
+// The file's text, at most kMaxScenarioBytes (input_file.hpp). Throws ScenarioError.
+std::string read_scenario_file(const std::string &path);
 
 // `overrides` are --set "key=value" strings (value in TOML syntax) applied to
 // every run that declares the key. Throws ScenarioError.
 Scenario load_scenario(const std::string &path, const Registry &registry,
                        const std::vector<std::string> &overrides);
 // Same, from text (tests, and scenarios built by front ends).
-Scenario parse_scenario(const std::string &text, const std::string &path,
-                        const Registry &registry, const std::vector<std::string> &overrides);
+Scenario parse_scenario(const std::string &text, const std::string &path, const Registry &registry,
+                        const std::vector<std::string> &overrides);
 
 // The effective scenario (all parameters explicit), as TOML text.
 std::string to_toml(const Scenario &s);

@@ -149,8 +149,14 @@ TEST_CASE("to_text reads back through parse_text unchanged") {
                          std::numeric_limits<double>::infinity());
     for (double v : {0.1, -2.5e-10, 1e300, 3.0, 123456789.125, 1.0 / 3})
         CHECK(value_of(d, to_text(v)) == ParamValue{v});
-    CHECK(value_of(d, to_text(std::numeric_limits<double>::infinity())) ==
+    // inf has a text form, but no parameter accepts it (not even an unbounded one).
+    const std::string inf = to_text(std::numeric_limits<double>::infinity());
+    CHECK(std::get<ParamValue>(parse_text_unchecked(d, inf)) ==
           ParamValue{std::numeric_limits<double>::infinity()});
+    CHECK(error_of(d, inf) == "must be a finite number, got inf");
+    CHECK(error_of(d, "nan") == "must be a finite number, got nan");
+    CHECK(error_of(double_decl(0, std::numeric_limits<double>::infinity()), inf) ==
+          "must be a finite number in [0, inf], got inf");
 
     auto s = string_decl();
     for (std::string v : {"", "plain", "quote\" back\\slash", "line\nbreak\r\ttab",

@@ -1,0 +1,21 @@
+// Reads a whole input file (scenario, results) with a bound on its size, so
+// /dev/zero or a runaway pipe ends in a message instead of out of memory.
+// Pipes are fine (`cmdbench run <(gen)`): the bound is on what is read.
+#pragma once
+#include <cstddef>
+#include <string>
+
+namespace cmdbench {
+
+// Scenarios are hand-written TOML of a few KiB; 16 MiB leaves room for
+// generated ones without letting the TOML parser near a gigabyte.
+constexpr size_t kMaxScenarioBytes = size_t(16) << 20;
+// Results files take a few KiB per run (rows, histograms); 256 MiB
+// holds a hundred thousand runs, and nlohmann's tree of it still fits in memory.
+constexpr size_t kMaxResultsBytes = size_t(256) << 20;
+
+// Reads `path` into `text`. Returns "" or what went wrong, without the path:
+// "cannot read: No such file or directory", "larger than the 16777216-byte limit".
+std::string read_input_file(const std::string &path, size_t limit, std::string &text);
+
+} // namespace cmdbench

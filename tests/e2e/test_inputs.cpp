@@ -1,0 +1,181 @@
+// End to end: every input file and address is checked before it is trusted.
+// `cmdbench compare` and `cmdbench run` on malformed, hostile or endless
+// inputs exit 2 with the file and the reason (never an abort, never out of
+// memory), and --server is validated before anything loads or runs.
+#include "process.hpp"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace {
+
+const std::string &dir() {
+    static const std::string d = temp_dir();
+    return d;
+}
+
+std::string write_file(const std::string &name, const std::string &text) {
+    const std::string path = dir() + "/" + name;
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+}
+
+// A sparse file one byte past `limit`: large on paper, cheap on disk.
+std::string sparse_file(const std::string &name, uintmax_t limit) {
+    const std::string path = write_file(name, "");
+    std::filesystem::resize_file(path, limit + 1);
+    return path;
+}
+
+ProcessResult compare(const std::string &file) {
+    return run_process({cmdbench_exe(), "compare", file, file}, 60);
+}
+
+void expect_refused(const ProcessResult &r, const std::string &file, const std::string &reason) {
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(file) != std::string::npos);
+    CHECK(r.err.find(reason) != std::string::npos);
+    CHECK(r.out.empty());
+}
+
+// The smallest results document compare reads, with `params` spliced in.
+std::string results_with_params(const std::string &params) {
+    return R"({"schema": "cmdbench-results", "schema_version": 1, "context": {"host": "h"},
+"runs": [{"name": "a", "test": "t", "status": "ok", "rows": [], "params": )" +
+           params + "}]}";
+}
+
+const std::string kScenario = std::string(CMDBENCH_SOURCE_DIR) + "/configs/tcp-loopback.toml";
+
+ProcessResult run_with_server(const std::string &server, const std::string &scenario) {
+    return run_process({cmdbench_exe(), "run", scenario, "--server", server, "--quiet"}, 60);
+}
+
+} // namespace
+
+TEST_CASE("compare refuses a number out of double's range with exit 2 and no abort") {
+    const std::string f = write_file("overflow.json", R"({"x":1e400})");
+    expect_refused(compare(f), f, "1e400");
+}
+
+TEST_CASE("compare refuses truncated JSON with its position") {
+    const std::string f = write_file(
+        "truncated.json", R"({"schema": "cmdbench-results", "schema_version": 1, "context": {"ho)");
+    expect_refused(compare(f), f + ":1:", "not valid JSON");
+}
+
+TEST_CASE("compare refuses binary garbage") {
+    const std::string f = write_file("garbage.json", std::string("\x00\xff\xfe\x01{[\"", 7));
+    expect_refused(compare(f), f, "not valid JSON");
+}
+
+TEST_CASE("compare refuses JSON nested deeper than results ever are") {
+    const size_t depth = 200000;
+    const std::string f = write_file(
+        "nested.json", results_with_params(std::string(depth, '[') + std::string(depth, ']')));
+    expect_refused(compare(f), f, "nesting deeper than 64 levels");
+}
+
+TEST_CASE("compare refuses a results file over the size limit unread") {
+    const std::string f = sparse_file("huge.json", 256u << 20);
+    const ProcessResult r = compare(f);
+    expect_refused(r, f, "larger than the 268435456-byte limit");
+    CHECK(r.seconds < 10);
+}
+
+TEST_CASE("compare on /dev/zero stops at the size limit") {
+    const ProcessResult r = compare("/dev/zero");
+    expect_refused(r, "/dev/zero", "larger than the 268435456-byte limit");
+    CHECK(r.seconds < 30);
+}
+
+TEST_CASE("run on /dev/zero stops at the scenario size limit") {
+    const ProcessResult r = run_process({cmdbench_exe(), "run", "/dev/zero"}, 60);
+    expect_refused(r, "/dev/zero", "larger than the 16777216-byte limit");
+    CHECK(r.seconds < 10);
+}
+
+TEST_CASE("run refuses an oversized scenario file unread") {
+    const std::string f = sparse_file("huge.toml", 16u << 20);
+    const ProcessResult r = run_process({cmdbench_exe(), "run", f}, 60);
+    expect_refused(r, f, "larger than the 16777216-byte limit");
+    CHECK(r.seconds < 10);
+}
+
+TEST_CASE("run reads a scenario from a pipe and bounds what it reads from one") {
+    const std::string good = write_file("piped.toml", "[[run]]\ntest = \"pingpong\"\n"
+                                                      "transport = \"tcp\"\nsizes = [64]\n"
+                                                      "iterations = 10\ntimeout = 60\n");
+    ProcessResult r = run_process(
+        {"/bin/bash", "-c", "exec \"$0\" run <(cat \"$1\") --quiet", cmdbench_exe(), good}, 120);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 0);
+
+    r = run_process(
+        {"/bin/bash", "-c", "exec \"$0\" run <(head -c 20000000 /dev/zero)", cmdbench_exe()}, 60);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("larger than the 16777216-byte limit") != std::string::npos);
+}
+
+TEST_CASE("run --server refuses a bad address before anything loads or runs") {
+    const char *bad[][2] = {{":99999", "port 99999 is out of range"},
+                            {"localhost:99999", "port 99999 is out of range"},
+                            {"localhost:abc", "port 'abc' is not a number"},
+                            {"localhost:0", "port 0 is out of range"},
+                            {"localhost:", "the port is empty"},
+                            {"localhost:+7", "port '+7' is not a number"},
+                            {"[::1", "'[' without a closing ']'"},
+                            {"[::1]x", "expected ':PORT' after ']'"},
+                            {"[::1]:70000", "port 70000 is out of range"},
+                            {":7470", "the host is empty"},
+                            {"", "the host is empty"},
+                            {"[]:7470", "the host is empty"}};
+    for (const auto &[server, reason] : bad) {
+        INFO("--server '" << server << "'");
+        for (const std::string &scenario : {kScenario, dir() + "/no-such-scenario.toml"}) {
+            const ProcessResult r = run_with_server(server, scenario);
+            INFO("stderr: " << r.err);
+            CHECK(r.exit_code == 2);
+            CHECK(r.err.find("--server expects") != std::string::npos);
+            CHECK(r.err.find("PORT in [1, 65535]") != std::string::npos);
+            CHECK(r.err.find(reason) != std::string::npos);
+            CHECK(r.out.empty());
+            CHECK(r.seconds < 10);
+        }
+    }
+}
+
+TEST_CASE("a scenario's server key is checked as --server is") {
+    const std::string f = write_file("bad-server.toml", "[[run]]\ntest = \"pingpong\"\n"
+                                                        "transport = \"tcp\"\nsizes = [64]\n"
+                                                        "server = \"localhost:abc\"\n");
+    const ProcessResult r = run_process({cmdbench_exe(), "run", f}, 60);
+    expect_refused(r, f + ":5:10", "'server' expects HOST, HOST:PORT");
+}
+
+TEST_CASE("timeout = nan or inf names timeout's real range") {
+    for (const std::string value : {"nan", "inf", "-inf"}) {
+        INFO("timeout = " << value);
+        const std::string f = write_file("timeout.toml", "[[run]]\ntest = \"pingpong\"\n"
+                                                         "transport = \"tcp\"\nsizes = [64]\n"
+                                                         "timeout = " +
+                                                             value + "\n");
+        ProcessResult r = run_process({cmdbench_exe(), "run", f}, 60);
+        expect_refused(r, f + ":5:11", "'timeout' must be > 0 and <= 86400 seconds, got " + value);
+        CHECK(r.err.find("[-inf, inf]") == std::string::npos);
+
+        r = run_process({cmdbench_exe(), "run", kScenario, "--set", "timeout=" + value}, 60);
+        expect_refused(r, "--set timeout=" + value,
+                       "'timeout' must be > 0 and <= 86400 seconds, got " + value);
+    }
+}
+
+TEST_CASE("a float parameter refuses nan and inf with its declared range") {
+    const ProcessResult r =
+        run_process({cmdbench_exe(), "run", kScenario, "--set", "duration=inf"}, 60);
+    expect_refused(r, "--set duration=inf", "'duration' must be in [0, 3600], got inf");
+}
