@@ -163,6 +163,8 @@ class Listener {
     Listener(const Listener &) = delete;
     Listener &operator=(const Listener &) = delete;
     uint16_t port() const;
+    // Where it listens: "127.0.0.1:7470, [::1]:7470".
+    std::string addresses() const;
     // Waits up to timeout_ms (-1 = forever) for a client; throws on timeout.
     Channel accept(int timeout_ms);
     // The same, but no client within timeout_ms is not an error: nullopt.

@@ -416,6 +416,17 @@ uint16_t Listener::port() const {
     return bound_port(fds_.at(0));
 }
 
+std::string Listener::addresses() const {
+    std::string out;
+    for (int fd : fds_) {
+        sockaddr_storage a{};
+        socklen_t len = sizeof a;
+        if (getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len) != 0) continue;
+        out += (out.empty() ? "" : ", ") + format_addr(reinterpret_cast<sockaddr *>(&a), len);
+    }
+    return out;
+}
+
 Channel Listener::accept(int timeout_ms) {
     std::optional<Channel> ch = accept_within(timeout_ms);
     if (!ch)

@@ -165,8 +165,7 @@ int serve(const Registry &registry, const ServeOptions &opt, const std::atomic<b
         if (write(opt.ready_fd, line.data(), line.size()) != ssize_t(line.size())) return 1;
         close(opt.ready_fd);
     } else {
-        log_line("listening on " + (opt.bind.empty() ? std::string("*") : opt.bind) + ":" +
-                 std::to_string(listener->port()));
+        log_line("listening on " + listener->addresses());
     }
     if (!opt.once) {
         // Each session in a child process of its own (serve_clients.hpp).

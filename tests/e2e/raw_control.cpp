@@ -93,8 +93,9 @@ std::string str(const std::string &s) {
     return u32(uint32_t(s.size())) + s;
 }
 
+// Protocol version 3: version, software, and an empty nonce (no token).
 std::string hello_payload(const std::string &software) {
-    return std::string("\x00\x02", 2) + str(software); // protocol version 2
+    return std::string("\x00\x03", 2) + str(software) + str("");
 }
 
 std::string run_request_payload(const std::string &name, const std::string &test,
@@ -103,7 +104,7 @@ std::string run_request_payload(const std::string &name, const std::string &test
 }
 
 bool send_frame(int fd, uint16_t type, const std::string &payload) {
-    std::string frame = u32(0x434d4442) + std::string("\x00\x02", 2);
+    std::string frame = u32(0x434d4442) + std::string("\x00\x03", 2);
     frame += char(type >> 8);
     frame += char(type & 0xff);
     frame += u32(uint32_t(payload.size())) + payload;

@@ -16,7 +16,9 @@ enum Type : uint16_t {
     kRunAccept = 4,
     kRunEnd = 7,
     kError = 8,
-    kBye = 9
+    kBye = 9,
+    kAuth = 10,   // the client's proof of a token: empty without one
+    kAuthAck = 11 // the server's
 };
 
 // Connects to host:port within timeout_ms; -1 on failure.

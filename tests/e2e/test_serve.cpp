@@ -1,6 +1,7 @@
 // `cmdbench serve` against hostile and careless clients: raw sockets that
 // send nonsense timeouts, go silent, flood the listener or carry terminal
 // escapes; real clients over IPv6 loopback.
+#include "../support/loopback_ipv6.hpp"
 #include "process.hpp"
 #include "raw_control.hpp"
 
@@ -101,6 +102,13 @@ int hello(int port, std::string &why, const std::string &software = "raw test cl
         close(fd);
         return -1;
     }
+    // No token on either side: an empty proof each way.
+    if (!raw::send_frame(fd, raw::kAuth, raw::str("")) ||
+        !raw::recv_frame(fd, 3000, type, payload) || type != raw::kAuthAck) {
+        why = "no AuthAck (type " + std::to_string(type) + ")";
+        close(fd);
+        return -1;
+    }
     return fd;
 }
 
@@ -128,17 +136,6 @@ std::vector<pid_t> children_of(pid_t parent) {
     }
     if (d) closedir(d);
     return out;
-}
-
-bool loopback_has_ipv6() {
-    const int fd = socket(AF_INET6, SOCK_STREAM, 0);
-    if (fd < 0) return false;
-    sockaddr_in6 a{};
-    a.sin6_family = AF_INET6;
-    a.sin6_addr = in6addr_loopback;
-    const bool ok = bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0;
-    close(fd);
-    return ok;
 }
 
 } // namespace

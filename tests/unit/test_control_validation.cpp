@@ -1,5 +1,6 @@
 // What `cmdbench serve` accepts from a peer (run_request_check), how it
 // prints peer text (printable_text), and where its Listener listens.
+#include "../support/loopback_ipv6.hpp"
 #include "control.hpp"
 #include "printable_text.hpp"
 #include "run_request_check.hpp"
@@ -21,17 +22,6 @@ namespace {
 
 control::RunRequest request(double timeout_s) {
     return {"latency", "pingpong", "tcp", timeout_s, {}};
-}
-
-bool loopback_has_ipv6() {
-    const int fd = socket(AF_INET6, SOCK_STREAM, 0);
-    if (fd < 0) return false;
-    sockaddr_in6 a{};
-    a.sin6_family = AF_INET6;
-    a.sin6_addr = in6addr_loopback;
-    const bool ok = bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0;
-    close(fd);
-    return ok;
 }
 
 // Connects to host:port through the listener; both ends' views of it.
