@@ -13,6 +13,7 @@
 #include "session_wait.hpp"
 #include "test_executor.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -120,12 +121,18 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
     return true;
 }
 
-void serve_session(const Registry &registry, const ServeOptions &opt, Channel &ch,
-                   const std::atomic<bool> &interrupted) {
+// The handshake of a session: its client's software string.
+std::string greet(const ServeOptions &opt, Channel &ch) {
     const std::string software =
         control::accept_handshake(ch, opt.token, std::string("cmdbench ") + CMDBENCH_VERSION);
     if (!opt.quiet) // a version string, not a megabyte of text in the log
         log_line("client " + ch.peer_name() + " (" + software.substr(0, 128) + ") connected");
+    return software;
+}
+
+// The runs of a session whose handshake is done, until Bye or idle.
+void serve_requests(const Registry &registry, const ServeOptions &opt, Channel &ch,
+                    const std::atomic<bool> &interrupted) {
     while (!interrupted) {
         std::optional<Message> next = next_request(ch, opt.idle_timeout_s * 1000, interrupted);
         if (!next || next->type == MsgType::Bye) return;
@@ -135,6 +142,45 @@ void serve_session(const Registry &registry, const ServeOptions &opt, Channel &c
                                " from " + ch.peer_name());
         if (!serve_run(registry, opt, ch, req, interrupted)) return;
     }
+}
+
+void serve_session(const Registry &registry, const ServeOptions &opt, Channel &ch,
+                   const std::atomic<bool> &interrupted) {
+    greet(opt, ch);
+    serve_requests(registry, opt, ch, interrupted);
+}
+
+// --once (the local server of `cmdbench run`): the first client that gets
+// through the handshake is served, in this process. A stranger that fails
+// it (no or a wrong token, garbage, silence) is logged and does not use up
+// the one session, so it cannot make the real client's run fail.
+int serve_once(const Registry &registry, const ServeOptions &opt, control::Listener &listener,
+               const std::atomic<bool> &interrupted) {
+    const uint64_t give_up = monotonic_ns() + 30 * uint64_t(1000000000);
+    while (!interrupted) {
+        const int64_t left_ms = int64_t(give_up - std::min(give_up, monotonic_ns())) / 1000000;
+        std::optional<Channel> ch;
+        try {
+            ch.emplace(listener.accept(int(std::max<int64_t>(left_ms, 1))));
+        } catch (const ControlError &e) {
+            log_line(std::string("no client came: ") + e.what());
+            return 1;
+        }
+        try {
+            greet(opt, *ch);
+        } catch (const std::exception &e) {
+            log_line(e.what());
+            continue;
+        }
+        try {
+            serve_requests(registry, opt, *ch, interrupted);
+            return 0;
+        } catch (const std::exception &e) {
+            log_line(e.what());
+            return 1;
+        }
+    }
+    return 130;
 }
 
 // A whole session, for a session child or --once: its exit code.
@@ -174,15 +220,7 @@ int serve(const Registry &registry, const ServeOptions &opt, const std::atomic<b
             [&](Channel &ch) { return session_exit_code(registry, opt, ch, interrupted); },
             interrupted);
     }
-    // --once (the local server of `cmdbench run`): one session, in this process.
-    std::optional<Channel> ch;
-    try {
-        ch.emplace(listener->accept(30000));
-    } catch (const ControlError &e) {
-        log_line(std::string("no client came: ") + e.what());
-        return 1;
-    }
-    return session_exit_code(registry, opt, *ch, interrupted);
+    return serve_once(registry, opt, *listener, interrupted);
 }
 
 } // namespace cmdbench

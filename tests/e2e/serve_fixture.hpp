@@ -61,6 +61,13 @@ class ServeProcess {
     std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
     std::string out() const { return read_file(dir_ + "/out"); }
     std::string err() const { return read_file(dir_ + "/err"); }
+    // Waits for it to exit by itself: the exit code (-1 when it had to be killed).
+    int wait_exit(int timeout_s) {
+        if (pid_ <= 0) return code_;
+        code_ = wait_process(pid_, timeout_s);
+        pid_ = -1;
+        return code_;
+    }
     // SIGTERM, then the exit code (-1 when it had to be killed).
     int stop() {
         if (pid_ <= 0) return code_;

@@ -234,3 +234,21 @@ TEST_CASE("the token never crosses the wire: a fake server sees only nonce and M
     CHECK(seen.find(kToken) == std::string::npos);
     CHECK(seen.find(kToken.substr(0, 8)) == std::string::npos);
 }
+
+TEST_CASE("serve --once is not used up by a client that fails the handshake") {
+    // The local server of `cmdbench run` is a `serve --once`: a stranger who
+    // connects first with no or a wrong token must not end it.
+    const std::string token_file = write_text(temp_dir() + "/token", kToken);
+    ServeProcess server({"--once", "--token-file", token_file});
+    auto r = run_against(server, {});
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(first_error(r), Contains("authentication required"));
+    r = run_against(server, {"--token-file",
+                             write_text(temp_dir() + "/other", "another-token-0123456789abcdef")});
+    CHECK(r.exit_code == 1);
+    r = run_against(server, {"--token-file", token_file});
+    INFO(r.err << server.err());
+    CHECK(r.exit_code == 0);
+    CHECK(json::parse(r.out)["runs"][0]["rows"].size() == 1);
+    CHECK(server.wait_exit(10) == 0); // served its one session, then left
+}
