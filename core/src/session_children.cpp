@@ -1,5 +1,6 @@
 #include "session_children.hpp"
 
+#include "crash_report.hpp"
 #include "serve_clients.hpp"
 
 #include <csignal>
@@ -20,11 +21,10 @@ std::string utc_text(std::chrono::system_clock::time_point t) {
     return buf;
 }
 
+// "SIGSEGV, segmentation fault": the same names the crash reports use.
 std::string signal_text(int sig) {
-    const char *abbrev = sigabbrev_np(sig);
-    const char *what = strsignal(sig);
-    return std::string(abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig)) +
-           (what ? std::string(", ") + what : std::string());
+    const std::string meaning = crash_report::signal_meaning(sig);
+    return crash_report::signal_name(sig) + (meaning.empty() ? "" : ", " + meaning);
 }
 
 } // namespace
