@@ -1,25 +1,23 @@
 #include "token_source.hpp"
 
-#include <cerrno>
+#include "input_file.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <sys/stat.h>
 
 namespace cmdbench {
 namespace {
 
+// A token is a line of random text; anything near a KiB is not a token file.
+constexpr size_t kMaxTokenFileBytes = 4096;
+
 std::string read_token_file(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw std::invalid_argument("--token-file: cannot read '" + path +
-                                    "': " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
-    std::string token = text.str();
+    std::string token;
+    const std::string why = read_input_file(path, kMaxTokenFileBytes, token);
+    if (!why.empty()) throw std::invalid_argument("--token-file: '" + path + "': " + why);
     // `echo secret > FILE` leaves a line end that is not part of the secret.
     while (!token.empty() && (token.back() == '\n' || token.back() == '\r'))
         token.pop_back();

@@ -170,7 +170,11 @@ TEST_CASE("bad token options are usage errors naming the option") {
     CHECK_THAT(r.err, Contains("--token has 5 characters; use at least 16"));
     r = run_process({cmdbench_exe(), "serve", "--token-file", "/nonexistent/token"});
     CHECK(r.exit_code == 2);
-    CHECK_THAT(r.err, Contains("--token-file: cannot read '/nonexistent/token'"));
+    CHECK_THAT(r.err, Contains("--token-file: '/nonexistent/token': cannot read"));
+    // Bounded like every input file: /dev/zero is refused, not read forever.
+    r = run_process({cmdbench_exe(), "serve", "--token-file", "/dev/zero"}, 20);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("--token-file: '/dev/zero': larger than the 4096-byte limit"));
     r = run_process({cmdbench_exe(), "run", scenario_file(), "--token", kToken, "--token-file",
                      write_text(temp_dir() + "/token", kToken)});
     CHECK(r.exit_code == 2);
