@@ -78,11 +78,16 @@ void report(const char *verb, const char *detail1, const char *detail2) {
     line.emit();
 }
 
+// The actions in place before install(): the default, or a sanitizer's
+// handler, which then still prints its report after ours.
+struct sigaction g_previous[NSIG];
+
 void on_fatal_signal(int sig) {
     if (!g_reported.exchange(true)) report("crashed", signal_name(sig), signal_meaning(sig));
-    // SA_RESETHAND restored the default action and the signal is blocked
-    // while we run: re-raised, it kills us as soon as we return (a fault
-    // re-executes and kills us either way).
+    // Hand the signal on: restore the previous action; the signal is blocked
+    // while we run, so re-raised it reaches that action as soon as we return
+    // (a fault re-executes and reaches it either way).
+    sigaction(sig, &g_previous[sig], nullptr);
     raise(sig);
 }
 
@@ -116,9 +121,9 @@ void install() {
     struct sigaction sa {};
     sa.sa_handler = on_fatal_signal;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
+    sa.sa_flags = SA_ONSTACK;
     for (int sig : kFatalSignals)
-        sigaction(sig, &sa, nullptr);
+        sigaction(sig, &sa, &g_previous[sig]);
     std::set_terminate(on_terminate);
 }
 
