@@ -4,7 +4,6 @@
 #include "serve_clients.hpp"
 
 #include <csignal>
-#include <cstring>
 #include <ctime>
 #include <sys/wait.h>
 #include <thread>
