@@ -2,8 +2,11 @@
 # Host-side tests of tools/rdma-lab's own behaviour. One test per call:
 #   tests/lab/lab-behaviour.sh TEST
 # TEST: passthrough (boots once: exit status, stdout/stderr kept apart, env
-# vars, files in the cwd both ways), timeout (boots once), lab-failure (boots
-# a kernel with a broken init), missing-qemu, missing-kernel, usage (no boot).
+# vars, files in the cwd both ways), timeout (boots twice: a command that runs
+# too long, a boot that hangs), boot-retry (a first boot that hangs is retried;
+# two that hang give up), suite-unended (a check that cannot be killed does not
+# stall guest-suite.sh), lab-failure (boots a kernel with a broken init),
+# missing-qemu, missing-kernel, usage (no boot).
 # Prints PASS/FAIL lines and "N passed, N failed"; exits non-zero on failure.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -66,16 +69,90 @@ passthrough)
   ;;
 timeout)
   start=$(date +%s)
-  "$lab" --timeout 20 --pidfile qemu.pid -- sleep 600 > out.txt 2> err.txt
+  "$lab" --timeout 45 --pidfile qemu.pid -- sleep 600 > out.txt 2> err.txt
   rc=$?
   secs=$(( $(date +%s) - start ))
   show stderr err.txt
   check "exit status 124 on timeout (got $rc)" [ "$rc" = 124 ]
-  check "stopped soon after the timeout (${secs}s for --timeout 20)" [ "$secs" -lt 45 ]
+  check "stopped soon after the timeout (${secs}s for --timeout 45)" [ "$secs" -lt 70 ]
   check "the message says it timed out" grep -q "timed out" err.txt
+  check "the message says the command had started and for how long" \
+    grep -q "the command had started .* had run for [0-9.]*s" err.txt
+  check "the console's tail is shown (lab: ready)" grep -q "^  lab: ready" err.txt
   pid=$(cat qemu.pid 2>/dev/null)
   check "QEMU's pid was recorded ($pid)" [ -n "$pid" ]
   check "QEMU (and so the guest) is gone" bash -c "! kill -0 ${pid:-0} 2>/dev/null"
+  # A guest that never starts the command (the test hook hangs stage 2), with
+  # no boot deadline: the timeout says the command had not started.
+  CMDBENCH_LAB_APPEND="cmdbench_lab_test=hang-boot" \
+    "$lab" --timeout 60 --boot-timeout 0 -- echo never > out2.txt 2> err2.txt
+  rc=$?
+  show stderr err2.txt
+  check "a hung boot times out with 124 (got $rc)" [ "$rc" = 124 ]
+  check "the message says the command had not started" grep -q "the command had NOT started" err2.txt
+  check "the console's tail shows where the guest hung" grep -q "test hook: hanging" err2.txt
+  check "the command did not run" [ ! -s out2.txt ]
+  ;;
+boot-retry)
+  # The first boot hangs before the command (test hook, first boot only):
+  # after --boot-timeout the lab kills it and boots again; the command runs.
+  start=$(date +%s)
+  CMDBENCH_LAB_APPEND="cmdbench_lab_test=hang-boot-once" \
+    "$lab" --timeout 300 --boot-timeout 60 -- sh -c 'echo ran; exit 3' > out.txt 2> err.txt
+  rc=$?
+  secs=$(( $(date +%s) - start ))
+  show stdout out.txt; show stderr err.txt
+  check "the command's status after a retried boot (got $rc)" [ "$rc" = 3 ]
+  check "the command ran once" [ "$(cat out.txt)" = ran ]
+  check "the hung boot is reported" \
+    grep -q "did not start the command within --boot-timeout 60s (boot 1 of 2)" err.txt
+  check "with the console's tail" grep -q "^  lab: test hook: hanging" err.txt
+  check "and a second boot" grep -q "booting again (boot 2 of 2)" err.txt
+  check "within the boot deadline plus one boot (${secs}s)" [ "$secs" -lt 150 ]
+  # Every boot hangs: two tries, then the lab gives up (125).
+  CMDBENCH_LAB_APPEND="cmdbench_lab_test=hang-boot" \
+    CMDBENCH_LAB_BOOT_TIMEOUT=15 "$lab" --timeout 200 -- echo never > out2.txt 2> err2.txt
+  rc=$?
+  show stderr err2.txt
+  check "two hung boots: exit 125 (got $rc)" [ "$rc" = 125 ]
+  check "CMDBENCH_LAB_BOOT_TIMEOUT is honoured, both boots reported" \
+    grep -q "within --boot-timeout 15s (boot 2 of 2)" err2.txt
+  check "the lab says it gave up" grep -q "giving up" err2.txt
+  check "the command did not run" [ ! -s out2.txt ]
+  ;;
+suite-unended)
+  # A check frozen by the cgroup-v1 freezer sits in D state and cannot be
+  # killed (like a process stuck on 9p); it freezes its timeout(1) too, so
+  # that what the suite waits for never ends. The suite must report it and go
+  # on with the next check.
+  mkdir checks
+  cat > checks/10-frozen.sh <<'CHECK'
+frz=/tmp/lab-freezer
+mkdir -p $frz && mount -t cgroup -o freezer none $frz || fail "no cgroup-v1 freezer"
+mkdir $frz/stuck
+echo $$ > /tmp/frozen.pid
+( sleep 1; echo FROZEN > $frz/stuck/freezer.state ) &
+echo $PPID > $frz/stuck/tasks   # timeout(1)
+echo $$ > $frz/stuck/tasks
+sleep 1000
+CHECK
+  cat > checks/20-after.sh <<'CHECK'
+pid=$(cat /tmp/frozen.pid) || fail "the frozen check did not start"
+grep State: /proc/$pid/status
+grep -q "State:.*D" /proc/$pid/status || fail "the frozen check is not in D state"
+CHECK
+  start=$(date +%s)
+  LAB_SUITE_DIR=$PWD/checks LAB_CHECK_TIMEOUT=5 LAB_SUITE_VERBOSE=1 \
+    "$lab" --timeout 200 -- "$here/guest-suite.sh" > out.txt 2> err.txt
+  rc=$?
+  secs=$(( $(date +%s) - start ))
+  show stdout out.txt; show stderr err.txt
+  check "the suite fails (got $rc)" [ "$rc" = 1 ]
+  check "it announces the number of checks" grep -qx "guest suite: starting 2 checks" out.txt
+  check "the unkillable check is reported" grep -q "^FAIL (did not end after the kill): 10-frozen" out.txt
+  check "the next check ran, and saw the first one in D state" grep -q "^PASS: 20-after" out.txt
+  check "the summary counts both" grep -qx "1 passed, 1 failed" out.txt
+  check "in about check timeout + 15 s plus a boot (${secs}s)" [ "$secs" -lt 90 ]
   ;;
 lab-failure)
   # A kernel command line that names a missing init: the guest panics.

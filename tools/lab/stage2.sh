@@ -8,17 +8,25 @@
 #   argv     the command, NUL-separated
 #   env      the caller's exported environment (export -p)
 #   config   lab settings (LAB_ADDR, LAB_PREFIX, LAB_MTU, LAB_DEV, LAB_NETDEV)
-# It writes "status" there: "exit N" once the command ran, or
-# "setup-failed REASON". It always ends by powering the guest off.
+# It writes "started" there (the guest's uptime) just before running the
+# command, so that the host can tell a boot hang from a command that hangs,
+# then "status": "exit N" once the command ran, or "setup-failed REASON".
+# It always ends by powering the guest off.
 run=/run/cmdbench-lab
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
 uptime() { local u _; read -r u _ < /proc/uptime; echo "$u"; }
 log() { echo "lab: $*" > /dev/console; }
+# nap SECONDS: sleep without starting a program (a hung 9p must not stop us).
+exec {nap_fd}<> <(:)
+nap() { read -r -t "$1" -u "$nap_fd"; }
 poweroff_now() {
-  sync
+  # sync, but do not wait for ever on a file system that hangs.
+  local i
+  sync &
+  for ((i = 0; i < 50; i++)); do kill -0 $! 2>/dev/null || break; nap 0.1; done
   echo o > /proc/sysrq-trigger
-  sleep 30
+  nap 30
 }
 fail() {
   log "FAILED: $*"
@@ -33,6 +41,7 @@ exec < /dev/null > /dev/console 2>&1
 if [ "${LAB_TRACE:-0}" = 1 ]; then PS4='+ ${EPOCHREALTIME} '; set -x; fi
 
 # --- Soft-RoCE on the dummy interface (rxe loops its own traffic back) ------
+log "adding $LAB_DEV (uptime $(uptime) s)"
 rdma link add "$LAB_DEV" type rxe netdev "$LAB_NETDEV" || fail "rdma link add $LAB_DEV"
 for ((i = 0; i < 100; i++)); do
   [ -c /dev/infiniband/uverbs0 ] && [ -c /dev/infiniband/rdma_cm ] && break
@@ -59,7 +68,22 @@ ulimit -l unlimited || fail "ulimit -l unlimited"
 mapfile -d '' argv < "$run/argv"
 [ "${#argv[@]}" -gt 0 ] || fail "empty command"
 
+# A hook for the lab's own tests (tests/lab/lab-behaviour.sh boot-retry):
+# hang here, before the command, like a boot that never finishes.
+case " $(< /proc/cmdline) " in
+  *" cmdbench_lab_test=hang-boot-once "*)
+    if [ ! -e "$run/test-hung-once" ]; then
+      : > "$run/test-hung-once"
+      log "test hook: hanging before the command (this boot only)"
+      while :; do nap 3600; done
+    fi ;;
+  *" cmdbench_lab_test=hang-boot "*)
+    log "test hook: hanging before the command"
+    while :; do nap 3600; done ;;
+esac
+
 log "ready: $LAB_DEV on $LAB_NETDEV $LAB_ADDR (uptime $(uptime) s)"
+uptime > "$run/started"
 (
   # shellcheck source=/dev/null
   . "$run/env" 2>/dev/null
