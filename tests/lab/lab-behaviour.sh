@@ -4,8 +4,8 @@
 # TEST: passthrough (boots once: exit status, stdout/stderr kept apart, env
 # vars, files in the cwd both ways), timeout (boots twice: a command that runs
 # too long, a boot that hangs), boot-retry (a first boot that hangs is retried;
-# two that hang give up), suite-unended (a check that cannot be killed does not
-# stall guest-suite.sh), lab-failure (boots a kernel with a broken init),
+# two that hang give up), suite-unended (a check that does not end after its
+# timeout does not stall guest-suite.sh), lab-failure (boots a kernel with a broken init),
 # missing-qemu, missing-kernel, usage (no boot).
 # Prints PASS/FAIL lines and "N passed, N failed"; exits non-zero on failure.
 set -u
@@ -121,25 +121,21 @@ boot-retry)
   check "the command did not run" [ ! -s out2.txt ]
   ;;
 suite-unended)
-  # A check frozen by the cgroup-v1 freezer sits in D state and cannot be
-  # killed (like a process stuck on 9p); it freezes its timeout(1) too, so
-  # that what the suite waits for never ends. The suite must report it and go
-  # on with the next check.
+  # A check that nothing can end: it stops its own timeout(1) (SIGSTOP), so
+  # what the suite waits for does not end after the check's time, as with a
+  # process stuck in D state on 9p. (A real D state, the cgroup-v1 freezer,
+  # stalled the guest's kernel under TCG once in two runs.) The suite must
+  # report it and go on with the next check.
   mkdir checks
-  cat > checks/10-frozen.sh <<'CHECK'
-frz=/tmp/lab-freezer
-mkdir -p $frz && mount -t cgroup -o freezer none $frz || fail "no cgroup-v1 freezer"
-mkdir $frz/stuck
-echo $$ > /tmp/frozen.pid
-( sleep 1; echo FROZEN > $frz/stuck/freezer.state ) &
-echo $PPID > $frz/stuck/tasks   # timeout(1)
-echo $$ > $frz/stuck/tasks
+  cat > checks/10-stuck.sh <<'CHECK'
+echo $PPID > /tmp/stuck-timeout.pid
+kill -STOP $PPID   # timeout(1)
 sleep 1000
 CHECK
   cat > checks/20-after.sh <<'CHECK'
-pid=$(cat /tmp/frozen.pid) || fail "the frozen check did not start"
-grep State: /proc/$pid/status
-grep -q "State:.*D" /proc/$pid/status || fail "the frozen check is not in D state"
+pid=$(cat /tmp/stuck-timeout.pid) || fail "the stuck check did not start"
+if kill -0 "$pid" 2>/dev/null; then grep State: /proc/$pid/status; fail "the stuck check's timeout is still there"; fi
+echo "the suite removed the stuck check ($pid)"
 CHECK
   start=$(date +%s)
   LAB_SUITE_DIR=$PWD/checks LAB_CHECK_TIMEOUT=5 LAB_SUITE_VERBOSE=1 \
@@ -149,10 +145,10 @@ CHECK
   show stdout out.txt; show stderr err.txt
   check "the suite fails (got $rc)" [ "$rc" = 1 ]
   check "it announces the number of checks" grep -qx "guest suite: starting 2 checks" out.txt
-  check "the unkillable check is reported" grep -q "^FAIL (did not end after the kill): 10-frozen" out.txt
-  check "the next check ran, and saw the first one in D state" grep -q "^PASS: 20-after" out.txt
+  check "the check that did not end is reported" grep -q "^FAIL (did not end after the kill): 10-stuck" out.txt
+  check "the next check ran, and the first one is gone" grep -q "^PASS: 20-after" out.txt
   check "the summary counts both" grep -qx "1 passed, 1 failed" out.txt
-  check "in about check timeout + 15 s plus a boot (${secs}s)" [ "$secs" -lt 90 ]
+  check "in about check timeout + 15 s plus a boot (${secs}s)" [ "$secs" -lt 150 ]
   ;;
 lab-failure)
   # A kernel command line that names a missing init: the guest panics.
