@@ -66,6 +66,7 @@ for check in "${checks[@]}"; do
     { wait "$cpid"; } 2>/dev/null   # no "Killed" notice: the result says it
     rc=$?
   else
+    disown "$cpid"   # no "Killed" notice: the result says it
     kill -KILL -- "-$cpid" "$cpid" 2>/dev/null   # timeout's process group
     rc=unended
   fi

@@ -6,7 +6,9 @@
 # too long, a boot that hangs), boot-retry (a first boot that hangs is retried;
 # two that hang give up), suite-unended (a check that does not end after its
 # timeout does not stall guest-suite.sh), lab-failure (boots a kernel with a broken init),
-# missing-qemu, missing-kernel, usage (no boot).
+# two-guests (two guests see each other over RDMA), two-guests-status (exit
+# status, stopping the peer, timeout; three two-guest boots), missing-qemu,
+# missing-kernel, usage (no boot).
 # Prints PASS/FAIL lines and "N passed, N failed"; exits non-zero on failure.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -119,6 +121,80 @@ boot-retry)
     grep -q "within --boot-timeout 15s (boot 2 of 2)" err2.txt
   check "the lab says it gave up" grep -q "giving up" err2.txt
   check "the command did not run" [ ! -s out2.txt ]
+  ;;
+two-guests)
+  # Two guests joined by the lab's cable: rping from guest 0 to guest 1's
+  # address (which guest 0 does not have), data verified on both sides.
+  # shellcheck disable=SC2016
+  "$lab" --guests 2 --timeout 400 --pidfile qemu.pids \
+    --peer-cmd 'echo "uptime $(cut -d" " -f1 /proc/uptime) guest $CMDBENCH_LAB_GUEST addr $CMDBENCH_RDMA_ADDR peer $CMDBENCH_RDMA_PEER_ADDR"
+                rping -s -a "$CMDBENCH_RDMA_ADDR" -C 3 -v' \
+    -- bash -c '
+      echo "uptime $(cut -d" " -f1 /proc/uptime) guest $CMDBENCH_LAB_GUEST addr $CMDBENCH_RDMA_ADDR peer $CMDBENCH_RDMA_PEER_ADDR"
+      ip -br addr show | grep -q "$CMDBENCH_RDMA_PEER_ADDR/" && echo "the peer address is local!"
+      for i in $(seq 20); do
+        rping -c -a "$CMDBENCH_RDMA_PEER_ADDR" -C 3 -v && break
+        sleep 1
+      done
+      rdma statistic show link rxe0/1 | grep -o "sent_pkts [0-9]*"
+      echo "tx_packets $(cat /sys/class/net/$CMDBENCH_RDMA_NETDEV/statistics/tx_packets)"' > out.txt 2> err.txt
+  rc=$?
+  show stdout out.txt; show stderr err.txt
+  check "exit status 0 (got $rc)" [ "$rc" = 0 ]
+  check "guest 0 has its address and knows its peer's" \
+    grep -q "^uptime [0-9.]* guest 0 addr 192.0.2.1 peer 192.0.2.2$" out.txt
+  check "guest 1's output comes back, prefixed, with its own address" \
+    grep -q "^\[guest 1\] uptime [0-9.]* guest 1 addr 192.0.2.2 peer 192.0.2.1$" out.txt
+  check "the peer's address is not guest 0's own" bash -c '! grep -q "is local" out.txt'
+  check "guest 0's rping client verified 3 pings" grep -q "^ping data: rdma-ping-2: " out.txt
+  check "guest 1's rping server got them" grep -q "^\[guest 1\] server ping data: rdma-ping-2: " out.txt
+  sent=$(sed -n 's/^sent_pkts //p' out.txt) tx=$(sed -n 's/^tx_packets //p' out.txt)
+  check "guest 0's rxe0 sent packets (${sent:-none})" [ "${sent:-0}" -gt 0 ]
+  check "and they left through its NIC (tx_packets ${tx:-none})" [ "${tx:-0}" -ge "${sent:-1}" ]
+  pids=$(cat qemu.pids 2>/dev/null | tr '\n' ' ')
+  check "two QEMUs were started ($pids)" [ "$(wc -l < qemu.pids)" = 2 ]
+  check "both QEMUs are gone" bash -c "! kill -0 $pids 2>/dev/null"
+  ;;
+two-guests-status)
+  # Guest 1's own failure fails the run when guest 0's command succeeds.
+  "$lab" --guests 2 --timeout 300 --peer-cmd 'echo peer; exit 5' -- true > out.txt 2> err.txt
+  rc=$?
+  show stdout out.txt; show stderr err.txt
+  check "guest 1's failure is the exit status (got $rc)" [ "$rc" = 5 ]
+  check "the lab says which guest failed" grep -q "guest 1's command exited with status 5" err.txt
+  check "guest 1's output came back" grep -qx "\[guest 1\] peer" out.txt
+  # Guest 0's status wins; a peer still running when guest 0's command ends
+  # is stopped (SIGTERM), which is not a failure. Same CMD in both guests.
+  start=$(date +%s)
+  # shellcheck disable=SC2016
+  "$lab" --guests 2 --timeout 300 -- bash -c '
+    if [ "$CMDBENCH_LAB_GUEST" = 1 ]; then
+      trap "echo got-term > peer-term.txt; exit 143" TERM
+      echo "peer waiting"; : > "$CMDBENCH_LAB_SHARED/armed"
+      sleep 1000 & wait
+    else
+      # the shared directory: wait until the peer has its trap set
+      for i in $(seq 300); do [ -e "$CMDBENCH_LAB_SHARED/armed" ] && break; sleep 0.2; done
+      exit 3
+    fi' > out2.txt 2> err2.txt
+  rc=$?
+  secs=$(( $(date +%s) - start ))
+  show stdout out2.txt; show stderr err2.txt
+  check "guest 0's status (got $rc)" [ "$rc" = 3 ]
+  check "the same CMD ran in guest 1" grep -qx "\[guest 1\] peer waiting" out2.txt
+  check "guest 1's command got SIGTERM when guest 0's ended" grep -qx got-term peer-term.txt
+  check "and that is not reported as a failure" bash -c '! grep -q "guest 1.s command exited" err2.txt'
+  check "well before the timeout (${secs}s)" [ "$secs" -lt 200 ]
+  # A timeout kills both guests and says, for each, how far it got.
+  "$lab" --guests 2 --timeout 60 --pidfile qemu.pids -- sleep 1000 > out3.txt 2> err3.txt
+  rc=$?
+  show stderr err3.txt
+  check "two guests time out with 124 (got $rc)" [ "$rc" = 124 ]
+  check "the message covers guest 0" grep -q "^rdma-lab: Guest 0: the command had" err3.txt
+  check "and guest 1" grep -q "^rdma-lab: Guest 1: the command had" err3.txt
+  check "with both consoles" grep -q "guest 1's console" err3.txt
+  pids=$(cat qemu.pids 2>/dev/null | tr '\n' ' ')
+  check "both QEMUs are gone ($pids)" bash -c "[ -n '$pids' ] && ! kill -0 $pids 2>/dev/null"
   ;;
 suite-unended)
   # A check that nothing can end: it stops its own timeout(1) (SIGSTOP), so

@@ -15,7 +15,7 @@ rel=$(basename "$moddir")
 # Modules loaded in the initramfs, in this order (their dependencies first,
 # as modprobe --show-depends resolves them). Everything the guest needs to
 # mount the host's file system and to bring up Soft-RoCE.
-wanted=(virtio_pci virtio_console 9pnet_virtio 9p overlay dummy
+wanted=(virtio_pci virtio_console virtio_net 9pnet_virtio 9p overlay dummy
         rdma_rxe rdma_ucm)
 
 die() { echo "build-cache: $*" >&2; exit 1; }

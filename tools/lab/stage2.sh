@@ -7,11 +7,16 @@
 #   cwd      the caller's directory (mounted read-write, 9p tag "labcwd")
 #   argv     the command, NUL-separated
 #   env      the caller's exported environment (export -p)
-#   config   lab settings (LAB_ADDR, LAB_PREFIX, LAB_MTU, LAB_DEV, LAB_NETDEV)
+#   config   lab settings (LAB_ADDR, LAB_PREFIX, LAB_MTU, LAB_DEV, LAB_NETDEV,
+#            LAB_GUEST, LAB_GUESTS, LAB_PEER_ADDR)
 # It writes "started" there (the guest's uptime) just before running the
 # command, so that the host can tell a boot hang from a command that hangs,
 # then "status": "exit N" once the command ran, or "setup-failed REASON".
 # It always ends by powering the guest off.
+# With two guests: it writes "ready" once set up and waits for the host's
+# "go" (both guests start together); the command runs in its own session,
+# and the host's "stop" (guest 0's command has ended) makes stage 2 end it:
+# status "stopped N" then.
 run=/run/cmdbench-lab
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
@@ -82,16 +87,56 @@ case " $(< /proc/cmdline) " in
     while :; do nap 3600; done ;;
 esac
 
-log "ready: $LAB_DEV on $LAB_NETDEV $LAB_ADDR (uptime $(uptime) s)"
-uptime > "$run/started"
-(
+run_command() {
   # shellcheck source=/dev/null
   . "$run/env" 2>/dev/null
   export CMDBENCH_LAB=1 CMDBENCH_RDMA_ADDR="$LAB_ADDR" CMDBENCH_RDMA_DEV="$LAB_DEV" \
-         CMDBENCH_RDMA_NETDEV="$LAB_NETDEV" CMDBENCH_RDMA_PORT=1
+         CMDBENCH_RDMA_NETDEV="$LAB_NETDEV" CMDBENCH_RDMA_PORT=1 \
+         CMDBENCH_LAB_GUEST="${LAB_GUEST:-0}" CMDBENCH_LAB_GUESTS="${LAB_GUESTS:-1}"
+  if [ "${LAB_GUESTS:-1}" -gt 1 ]; then
+    export CMDBENCH_RDMA_PEER_ADDR="$LAB_PEER_ADDR" CMDBENCH_LAB_SHARED=/run/cmdbench-lab-shared
+    exec setsid "${argv[@]}"   # its own process group, to be stopped as a whole
+  fi
   exec "${argv[@]}"
-) < /dev/null > "$out" 2> "$err"
+}
+
+log "ready: $LAB_DEV on $LAB_NETDEV $LAB_ADDR (uptime $(uptime) s)"
+if [ "${LAB_GUESTS:-1}" -le 1 ]; then
+  uptime > "$run/started"
+  ( run_command ) < /dev/null > "$out" 2> "$err"
+  status=$?
+  log "command exited with status $status (uptime $(uptime) s)"
+  echo "exit $status" > "$run/status"
+  poweroff_now
+fi
+
+# Two guests: start together, stop when guest 0's command is done.
+: > "$run/ready"
+until [ -e "$run/go" ]; do
+  if [ -e "$run/stop" ]; then
+    log "stopped before the start: the other guest has gone"
+    echo "not-started" > "$run/status"
+    poweroff_now
+  fi
+  nap 0.1
+done
+uptime > "$run/started"
+( run_command ) < /dev/null > "$out" 2> "$err" &
+cpid=$!
+stopped=
+while kill -0 "$cpid" 2>/dev/null; do
+  if [ -e "$run/stop" ]; then
+    log "stopping the command: guest 0's command has ended"
+    kill -TERM -- "-$cpid" 2>/dev/null
+    for ((i = 0; i < 50; i++)); do kill -0 "$cpid" 2>/dev/null || break; nap 0.1; done
+    kill -KILL -- "-$cpid" 2>/dev/null
+    stopped=1
+    break
+  fi
+  nap 0.2
+done
+wait "$cpid"
 status=$?
-log "command exited with status $status (uptime $(uptime) s)"
-echo "exit $status" > "$run/status"
+log "command exited with status $status${stopped:+ (stopped)} (uptime $(uptime) s)"
+if [ -n "$stopped" ]; then echo "stopped $status"; else echo "exit $status"; fi > "$run/status"
 poweroff_now
