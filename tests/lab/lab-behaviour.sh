@@ -6,7 +6,7 @@
 # too long, a boot that hangs), boot-retry (a first boot that hangs is retried;
 # two that hang give up), suite-unended (a check that does not end after its
 # timeout does not stall guest-suite.sh), lab-failure (boots a kernel with a broken init),
-# two-guests (two guests see each other over RDMA), two-guests-status (exit
+# two-guests-rping (two guests see each other over RDMA), two-guests-status (exit
 # status, stopping the peer, timeout; three two-guest boots), missing-qemu,
 # missing-kernel, usage (no boot).
 # Prints PASS/FAIL lines and "N passed, N failed"; exits non-zero on failure.
@@ -122,7 +122,7 @@ boot-retry)
   check "the lab says it gave up" grep -q "giving up" err2.txt
   check "the command did not run" [ ! -s out2.txt ]
   ;;
-two-guests)
+two-guests-rping)
   # Two guests joined by the lab's cable: rping from guest 0 to guest 1's
   # address (which guest 0 does not have), data verified on both sides.
   # shellcheck disable=SC2016
