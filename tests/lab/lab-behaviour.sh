@@ -267,6 +267,15 @@ usage)
   "$lab" > /dev/null 2>&1
   rc=$?
   check "no command exits 2 (got $rc)" [ "$rc" = 2 ]
+  "$lab" --guests 3 -- true > /dev/null 2> err.txt
+  rc=$?
+  check "--guests 3 exits 2 and names the range (got $rc)" bash -c "[ $rc = 2 ] && grep -q -- '--guests: 1 or 2' err.txt"
+  "$lab" --peer-cmd true -- true > /dev/null 2> err.txt
+  rc=$?
+  check "--peer-cmd without --guests 2 exits 2 (got $rc)" bash -c "[ $rc = 2 ] && grep -q -- '--peer-cmd needs --guests 2' err.txt"
+  "$lab" --boot-timeout soon -- true > /dev/null 2> err.txt
+  rc=$?
+  check "a bad --boot-timeout exits 2 (got $rc)" bash -c "[ $rc = 2 ] && grep -q -- '--boot-timeout' err.txt"
   ;;
 *) echo "unknown test $test" >&2; exit 2 ;;
 esac
