@@ -60,7 +60,8 @@ std::vector<std::string> mpirun_np(int n, std::vector<std::string> cmd) {
 std::set<std::pair<int, int>> pairs_in(const json &doc, const std::string &run) {
     std::set<std::pair<int, int>> out;
     for (const json &r : doc["runs"])
-        if (r["name"] == run) out.insert({r["pair"]["client"], r["pair"]["server"]});
+        if (r["name"] == run)
+            out.insert({r["pair"]["client"].get<int>(), r["pair"]["server"].get<int>()});
     return out;
 }
 
@@ -151,7 +152,7 @@ TEST_CASE("mpirun: a rank killed mid-run does not hang the others") {
     const std::string cmd =
         "echo $$ >> " + pids + "; exec " + cmdbench_exe() + " run " + toml + " -q";
     std::vector<std::string> argv = mpirun_np(4, {"/bin/sh", "-c", cmd});
-    argv.insert(argv.begin() + 1, kRootOk.begin(), kRootOk.end());
+    argv.insert(argv.begin(), kRootOk.begin(), kRootOk.end());
     argv.insert(argv.begin(), "/usr/bin/env");
     const pid_t job = start_process(argv, dir() + "/kill.out", dir() + "/kill.err");
     // Wait for the four ranks, and for the runs to be under way.
@@ -209,7 +210,7 @@ TEST_CASE("mpirun -np 64: all-pairs matrix of 4032 pairs, all filled", "[scale]"
     for (const json &run : doc["runs"]) {
         CHECK(run["status"] == "ok");
         CHECK(run["rows"].size() == 1);
-        pairs.insert({run["pair"]["client"], run["pair"]["server"]});
+        pairs.insert({run["pair"]["client"].get<int>(), run["pair"]["server"].get<int>()});
     }
     CHECK(pairs.size() == 4032);
     CHECK(doc["matrix"]["rounds"] == 126);
