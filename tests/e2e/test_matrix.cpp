@@ -119,7 +119,7 @@ TEST_CASE("mpirun -np 4: all-pairs JSON with 12 pairs per run, table and HTML he
     CHECK(page.find("Slowest links") != std::string::npos);
 }
 
-TEST_CASE("mpirun -np 4: ring and bisection pair sets; --pattern overrides the file") {
+TEST_CASE("mpirun -np 4: ring and bisection pair sets, --pattern overrides the file") {
     const json ring = run_matrix(4, scenario("ring.toml", "ring"), dir() + "/ring.json");
     CHECK(pairs_in(ring, "latency") ==
           std::set<std::pair<int, int>>{{0, 1}, {1, 2}, {2, 3}, {3, 0}});

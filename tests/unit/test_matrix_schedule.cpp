@@ -113,7 +113,7 @@ TEST_CASE("one pair at a time: the same pairs in the same order, one per round")
     }
 }
 
-TEST_CASE("pattern names round-trip; fewer than 2 ranks have no rounds") {
+TEST_CASE("pattern names round-trip, fewer than 2 ranks have no rounds") {
     for (const char *name : {"all-pairs", "ring", "one-to-all", "bisection"})
         CHECK(std::string(to_string(*matrix_pattern_from(name))) == name);
     CHECK_FALSE(matrix_pattern_from("all_pairs"));
