@@ -5,6 +5,8 @@
 #include "comparison_json.hpp"
 #include "host_port.hpp"
 #include "interrupt.hpp"
+#include "job.hpp"
+#include "matrix_runner.hpp"
 #include "output_file.hpp"
 #include "plugin_listing.hpp"
 #include "plugin_loader.hpp"
@@ -107,7 +109,11 @@ po::options_description run_options() {
         "rewritten after every run")("quiet,q", "no progress display")(
         "allow-skip", "runs skipped for lack of a device do not make the exit status non-zero")(
         "report", po::value<std::string>(),
-        "FILE.html: also write the comparison of the variants as a web page");
+        "FILE.html: also write the comparison of the variants as a web page (under a launcher: "
+        "the matrix heatmaps)")("pattern", po::value<std::string>(),
+                                "under a launcher (mpirun, srun): pair the ranks as all-pairs, "
+                                "ring, one-to-all or bisection (overrides [matrix] pattern; "
+                                "docs/matrix.md)");
     d.add(token_options("FILE: the token of the --server (default: CMDBENCH_TOKEN); the "
                         "server started by run itself gets its own"));
     d.add(plugin_options());
@@ -226,6 +232,29 @@ std::string checked_server(const std::string &spec) {
     return spec;
 }
 
+// --pattern NAME: the [matrix] pattern, as if the scenario said so.
+void apply_pattern_option(const std::string &name, Scenario &scenario) {
+    auto p = matrix_pattern_from(name);
+    if (!p)
+        throw UsageError("--pattern must be one of " + std::string(kMatrixPatternNames) +
+                         " (got '" + name + "')");
+    scenario.matrix.given = true;
+    scenario.matrix.pattern = *p;
+}
+
+// In matrix mode the ranks are the servers: a server named elsewhere has no place.
+bool matrix_usable(const RunOptions &opt, const Scenario &scenario) {
+    std::string why;
+    if (!opt.server.empty()) why = "--server cannot be used under a launcher (matrix mode)";
+    for (const RunSpec &r : scenario.runs)
+        if (why.empty() && !r.server.empty())
+            why = scenario.path + ": run '" + r.name + "' names server '" + r.server +
+                  "', which cannot be used under a launcher (matrix mode: the ranks serve)";
+    if (why.empty()) return true;
+    std::fprintf(stderr, "cmdbench: %s\n", why.c_str());
+    return false;
+}
+
 int cmd_run(const std::vector<std::string> &args) {
     po::positional_options_description pos;
     pos.add("positional", -1);
@@ -273,6 +302,20 @@ int cmd_run(const std::vector<std::string> &args) {
         std::fprintf(stderr, "cmdbench: %s: cannot load: %s\n", path.c_str(), e.what());
         return kExitUsage;
     }
+    if (vm.count("pattern")) apply_pattern_option(vm["pattern"].as<std::string>(), scenario);
+    // Under a launcher with two or more ranks: matrix mode (docs/matrix.md).
+    std::unique_ptr<Job> job;
+    try {
+        job = join_job();
+    } catch (const JobError &e) {
+        std::fprintf(stderr, "cmdbench: %s\n", e.what());
+        return kExitUsage;
+    }
+    const bool matrix = job && job->size() >= 2;
+    if (matrix && !matrix_usable(opt, scenario)) return kExitUsage;
+    if (!matrix && scenario.matrix.given)
+        std::fprintf(stderr, "cmdbench: note: [matrix] is ignored without a launcher of two or "
+                             "more ranks (single-pair run)\n");
     const auto &interrupted = install_interrupt_handler();
     RunContext context = collect_context();
     context.cmdbench_version = CMDBENCH_VERSION;
@@ -281,6 +324,7 @@ int cmd_run(const std::vector<std::string> &args) {
     for (const auto &lp : registry.plugins())
         context.plugins.push_back(
             {lp.desc->name, lp.desc->version, lp.file, lp.desc->abi_major, lp.desc->abi_minor});
+    if (matrix) return run_matrix(*job, scenario, registry, context, opt, interrupted);
     return run_scenario(scenario, registry, context, opt, interrupted);
 }
 

@@ -53,6 +53,25 @@ Json optional_json(std::optional<double> v) {
     return v ? Json(*v) : Json(nullptr);
 }
 
+Json pair_json(const RunPair &p) {
+    return {{"client", p.client},
+            {"server", p.server},
+            {"client_node", p.client_node},
+            {"server_node", p.server_node},
+            {"round", p.round}};
+}
+
+Json matrix_json(const MatrixInfo &m) {
+    Json ranks = Json::array();
+    for (const auto &r : m.ranks)
+        ranks.push_back({{"rank", r.rank}, {"node", r.node}, {"address", r.address}});
+    return {{"pattern", m.pattern},
+            {"one_pair_at_a_time", m.one_pair_at_a_time},
+            {"rounds", m.rounds},
+            {"launcher", m.launcher},
+            {"ranks", ranks}};
+}
+
 Json run_json(const RunResult &run) {
     Json params = Json::object();
     for (const auto &[key, value] : run.params)
@@ -60,7 +79,7 @@ Json run_json(const RunResult &run) {
     Json rows = Json::array();
     for (const auto &row : run.rows)
         rows.push_back(row_json(row));
-    return {
+    Json j = {
         {"name", run.name},
         {"test", run.test},
         {"transport", run.transport},
@@ -78,6 +97,8 @@ Json run_json(const RunResult &run) {
         {"cpu_per_gb_s", optional_json(run_cpu_per_gb(run))},
         {"cpu_per_conn_us", optional_json(run_cpu_per_conn_us(run))},
         {"rows", rows}};
+    if (run.pair) j["pair"] = pair_json(*run.pair);
+    return j;
 }
 
 } // namespace
@@ -86,11 +107,12 @@ void write_json(std::ostream &out, const Report &report) {
     Json runs = Json::array();
     for (const auto &run : report.runs)
         runs.push_back(run_json(run));
-    const Json doc = {{"schema", "cmdbench-results"},
-                      {"schema_version", kResultsSchemaVersion},
-                      {"context", context_json(report.context)},
-                      {"baseline", report.baseline},
-                      {"runs", runs}};
+    Json doc = {{"schema", "cmdbench-results"},
+                {"schema_version", kResultsSchemaVersion},
+                {"context", context_json(report.context)},
+                {"baseline", report.baseline}};
+    if (report.matrix) doc["matrix"] = matrix_json(*report.matrix);
+    doc["runs"] = runs;
     // Replace invalid UTF-8 (e.g. a hostile host name) instead of throwing.
     out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
 }

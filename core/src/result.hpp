@@ -1,7 +1,10 @@
 // What a run produced, independent of how it is reported.
 #pragma once
 #include "histogram.hpp"
+#include "matrix_result.hpp"
+
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,7 +24,7 @@ struct HistMetric {
 
 struct Row {
     std::string name;
-    std::vector<Metric> metrics;   // in the order the test set them
+    std::vector<Metric> metrics; // in the order the test set them
     std::vector<HistMetric> hists;
 };
 
@@ -37,12 +40,12 @@ struct CpuTime {
 const char *to_string(RunStatus s);
 
 struct RunResult {
-    std::string name;      // run label (scenario `name`, or test/transport)
+    std::string name; // run label (scenario `name`, or test/transport)
     std::string test;
-    std::string transport; // empty for a test without transport
+    std::string transport;                                   // empty for a test without transport
     std::vector<std::pair<std::string, std::string>> params; // key, value text
     RunStatus status = RunStatus::Ok;
-    std::string error;     // one line; empty when ok
+    std::string error; // one line; empty when ok
     std::vector<Row> rows;
     double wall_seconds = 0;
     // Comparison: runs with the same group are compared across variants
@@ -51,10 +54,11 @@ struct RunResult {
     std::string group;
     std::string variant;
     std::vector<std::string> compare; // metric families to compare; empty = all
-    unsigned repeat = 1;  // 1-based index of this repetition of the run
-    unsigned repeats = 1; // `repeat = N` in the scenario
-    CpuTime cpu_client;   // this process
-    CpuTime cpu_server;   // the server side, as it reported it
+    unsigned repeat = 1;              // 1-based index of this repetition of the run
+    unsigned repeats = 1;             // `repeat = N` in the scenario
+    CpuTime cpu_client;               // this process
+    CpuTime cpu_server;               // the server side, as it reported it
+    std::optional<RunPair> pair;      // matrix mode: who measured
 };
 
 struct PluginInfo {
@@ -79,6 +83,7 @@ struct Report {
     RunContext context;
     std::string baseline; // comparison baseline variant (scenario `baseline`, default "tcp")
     std::vector<RunResult> runs;
+    std::optional<MatrixInfo> matrix; // matrix mode: the job's ranks
 };
 
 } // namespace cmdbench

@@ -170,6 +170,36 @@ void read_comparison_fields(const Node &n, RunResult &r) {
     }
 }
 
+// Matrix mode (schema 2): the ranks and each run's pair.
+RunPair read_pair(const Node &n) {
+    RunPair p;
+    p.client = int(n.at("client").count());
+    p.server = int(n.at("server").count());
+    p.client_node = n.str_or("client_node", "");
+    p.server_node = n.str_or("server_node", "");
+    p.round = unsigned(n.count_or("round", 0));
+    return p;
+}
+
+MatrixInfo read_matrix(const Node &n) {
+    MatrixInfo m;
+    m.pattern = n.at("pattern").str();
+    if (n.has("one_pair_at_a_time")) {
+        const Node b = n.child("one_pair_at_a_time");
+        if (!b.json().is_boolean()) b.fail("expected a boolean");
+        m.one_pair_at_a_time = b.json().get<bool>();
+    }
+    m.rounds = unsigned(n.count_or("rounds", 0));
+    m.launcher = n.str_or("launcher", "");
+    const Node ranks = n.at("ranks");
+    for (size_t i = 0, k = ranks.size(false); i < k; ++i) {
+        const Node r = ranks.element(i);
+        m.ranks.push_back(
+            {int(r.at("rank").count()), r.str_or("node", ""), r.str_or("address", "")});
+    }
+    return m;
+}
+
 RunResult read_run(const Node &n) {
     RunResult r;
     r.name = n.at("name").str();
@@ -189,6 +219,7 @@ RunResult read_run(const Node &n) {
     for (size_t i = 0, k = rows.size(false); i < k; ++i)
         r.rows.push_back(read_row(rows.element(i)));
     read_comparison_fields(n, r);
+    if (n.has("pair")) r.pair = read_pair(n.child("pair"));
     return r;
 }
 
@@ -290,6 +321,7 @@ Report parse_results(const std::string &text, const std::string &name) {
     Report report;
     report.context = read_context(root.at("context"));
     report.baseline = root.str_or("baseline", "tcp");
+    if (root.has("matrix")) report.matrix = read_matrix(root.child("matrix"));
     const Node runs = root.at("runs");
     for (size_t i = 0, k = runs.size(false); i < k; ++i)
         report.runs.push_back(read_run(runs.element(i)));

@@ -7,6 +7,7 @@
 #include "host_port.hpp"
 #include "input_file.hpp"
 #include "run_limits.hpp"
+#include "scenario_matrix.hpp"
 #include "toml_kind.hpp"
 
 #include <algorithm>
@@ -24,8 +25,8 @@ namespace {
 constexpr int64_t kMaxRepeat = 1000;
 // The metric families a run's `compare` list may name (comparison.hpp).
 constexpr const char *kCompareFamilies = "latency|bandwidth|connections|steps|cpu";
-const std::set<std::string> kTopLevelKeys = {"name",     "description", "plugins",
-                                             "defaults", "run",         "baseline"};
+const std::set<std::string> kTopLevelKeys = {"name", "description", "plugins", "defaults",
+                                             "run",  "baseline",    "matrix"};
 // Keys of every run, whatever its test; `transport` only for a test that takes one.
 const std::set<std::string> kRunKeys = {"name",  "test",    "transport", "timeout", "server",
                                         "group", "variant", "repeat",    "compare"};
@@ -543,6 +544,7 @@ Scenario parse_scenario(const std::string &text, const std::string &path, const 
         if (e.key == "baseline") s.baseline = string_setting(e);
     }
     s.plugins = plugins_of(root, path);
+    s.matrix = read_matrix_table(root, path);
 
     Context cx{path, registry, {}, parse_overrides(overrides), {}};
     if (const toml::table *d = root.get_as<toml::table>("defaults"))
@@ -581,6 +583,7 @@ std::string to_toml(const Scenario &s) {
     const std::set<std::string> variants = variants_of(s);
     if (variants.size() <= 1 || variants.count(s.baseline))
         out += "baseline = " + to_text(ParamValue{s.baseline}) + "\n";
+    if (s.matrix.given) out += "\n" + matrix_toml(s.matrix);
     for (const RunSpec &r : s.runs) {
         out += "\n[[run]]\n";
         out += "name = " + to_text(ParamValue{r.name}) + "\n";

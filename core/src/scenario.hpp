@@ -1,6 +1,7 @@
 // Scenario files (TOML, docs/scenarios.md): parsed, validated against the
 // registry, with --set overrides applied, before anything runs.
 #pragma once
+#include "matrix_spec.hpp"
 #include "params.hpp"
 #include "registry.hpp"
 
@@ -38,6 +39,7 @@ struct Scenario {
     std::vector<std::string> plugins; // `plugins = [...]`, relative to the file
     std::vector<RunSpec> runs;
     std::string baseline = "tcp"; // `baseline`: the variant ratios are taken against
+    MatrixSpec matrix;            // `[matrix]`: pairing under a launcher (docs/matrix.md)
 };
 
 // Only the `plugins = [...]` list (resolved against the file's directory), so

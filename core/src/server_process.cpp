@@ -40,14 +40,18 @@ std::string self_executable() {
 }
 
 ServerProcess::ServerProcess(const std::string &exe, const std::vector<std::string> &plugin_files,
-                             const std::string &node) {
+                             const std::string &node, ServerServing serving)
+    : once_(serving.once) {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0)
         throw std::runtime_error(std::string("pipe: ") + strerror(errno));
-    std::vector<std::string> args = {exe,          "serve",   "--bind",
-                                     node,         "--port",  "0",
-                                     "--once",     "--quiet", "--no-default-plugins",
-                                     "--ready-fd", "3",       "--no-limits"};
+    std::vector<std::string> args = {exe,          "serve", "--bind",     node,
+                                     "--port",     "0",     "--quiet",    "--no-default-plugins",
+                                     "--ready-fd", "3",     "--no-limits"};
+    if (serving.once)
+        args.push_back("--once");
+    else
+        args.insert(args.end(), {"--max-clients", std::to_string(serving.max_clients)});
     // Its only client is us: never dropped as idle while other servers run.
     args.insert(args.end(), {"--idle-timeout", "86400"});
     for (const auto &f : plugin_files) {
@@ -129,6 +133,10 @@ void ServerProcess::stop(int timeout_ms) {
     if (crash_fd_ >= 0) close(crash_fd_);
     crash_fd_ = -1;
     if (pid_ <= 0) return;
+    // A server that serves on (not --once) has nothing left to finish when
+    // its owner stops it; its session children end with it (PDEATHSIG).
+    // SIGKILL rather than SIGTERM, which it would announce on stderr.
+    if (!once_) kill(pid_, SIGKILL);
     for (int waited = 0; waited <= timeout_ms; waited += 20) {
         if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
             pid_ = -1;

@@ -9,6 +9,14 @@
 
 namespace cmdbench {
 
+// How long the server serves: `run` wants one session (--once); a rank of
+// a matrix serves its partners one after another, up to max_clients at
+// once, until stop().
+struct ServerServing {
+    bool once = true;
+    int max_clients = 1;
+};
+
 class ServerProcess {
   public:
     // Starts `<exe> serve --bind NODE --port 0 --once --quiet --no-limits` with
@@ -17,7 +25,7 @@ class ServerProcess {
     // through its environment (not argv, which other users can read), so no
     // one else on this machine can use its session. Throws std::runtime_error.
     ServerProcess(const std::string &exe, const std::vector<std::string> &plugin_files,
-                  const std::string &node);
+                  const std::string &node, ServerServing serving = {});
     ~ServerProcess(); // stop(): never leaves the child behind
     ServerProcess(const ServerProcess &) = delete;
     ServerProcess &operator=(const ServerProcess &) = delete;
@@ -41,6 +49,7 @@ class ServerProcess {
     std::string token_;
     int crash_fd_ = -1; // the child's crash report (crash_report.hpp) comes here
     std::optional<Exit> exit_;
+    bool once_ = true; // ends by itself after its session; else stop() asks it to
 };
 
 // The running executable's path (for re-executing ourselves).

@@ -144,7 +144,7 @@ transport = "tcp"
 sizes = [64, 4096]
 iterations = 2000
 )");
-    CHECK(doc["schema_version"] == 1);
+    CHECK(doc["schema_version"] == 2);
     CHECK(doc["context"].contains("kernel"));
     REQUIRE(doc["runs"].size() == 1);
     const json &run = doc["runs"][0];

@@ -1,0 +1,26 @@
+// The `[matrix]` table of a scenario (docs/matrix.md): how a job started by
+// a launcher pairs its ranks. Ignored in single-pair mode.
+#pragma once
+#include "matrix_schedule.hpp"
+
+#include <string>
+
+namespace cmdbench {
+
+struct MatrixSpec {
+    bool given = false; // the scenario has a [matrix] table (or --pattern set one)
+    MatrixPattern pattern = MatrixPattern::AllPairs;
+    bool one_pair_at_a_time = false;
+    // Where each rank's server listens and what it publishes; empty = the
+    // rank's node name resolved (IPv4 first), else 127.0.0.1.
+    std::string address;
+};
+
+// The table as TOML ("[matrix]\n..."), "" when not given: part of the
+// effective scenario text, whose digest every rank compares.
+std::string matrix_toml(const MatrixSpec &m);
+
+// What is wrong with `address` as a published server address, or "".
+std::string matrix_address_problem(const std::string &address);
+
+} // namespace cmdbench

@@ -1,0 +1,249 @@
+#include "run_client.hpp"
+
+#include "control_auth.hpp"
+#include "control_peer.hpp"
+#include "cpu_usage.hpp"
+#include "crash_context.hpp"
+#include "host_port.hpp"
+#include "host_services.hpp"
+#include "printable_text.hpp"
+#include "run_params.hpp"
+#include "server.hpp"
+#include "session_recovery.hpp"
+#include "test_executor.hpp"
+
+#include <cstdio>
+#include <optional>
+
+namespace cmdbench {
+namespace {
+
+using control::Channel;
+using control::ControlError;
+using control::Message;
+using control::MsgType;
+
+// `local_node`: where a local server listens and the data plane meets
+// (local_node.hpp). `token`: for a named server; a local one has its own.
+void open_session(ClientSession &s, const Registry &registry, const std::string &local_node) {
+    const std::string &server = s.server;
+    uint16_t port = 0;
+    if (server.empty()) {
+        s.local_server = true;
+        std::vector<std::string> files;
+        for (const auto &p : registry.plugins())
+            files.push_back(p.file);
+        s.local = std::make_unique<ServerProcess>(self_executable(), files, local_node);
+        s.host = local_node;
+        port = s.local->port();
+        s.label = "the local server";
+    } else {
+        // cmd_run and the scenario loader have checked it: this is a backstop.
+        HostPort hp;
+        const std::string bad = parse_host_port(server, kDefaultControlPort, hp);
+        if (!bad.empty()) throw ControlError("server '" + server + "': " + bad);
+        s.host = hp.host;
+        port = hp.port;
+        if (s.label.empty()) s.label = "server " + server;
+    }
+    s.channel =
+        std::make_unique<Channel>(Channel::connect(s.host, port, control::kHandshakeTimeoutMs));
+    control::open_handshake(*s.channel, s.local ? s.local->token() : s.token,
+                            std::string("cmdbench ") + CMDBENCH_VERSION, s.label);
+}
+
+// A broken session gets a fresh start for the next run: a new local server
+// (the old one crashed, hung or lost its channel), or one reconnect to a
+// remote server. Throws when there is none left.
+void renew_session(ClientSession &s, const std::string &next_run) {
+    if (s.broken.empty()) return;
+    if (!s.local_server && s.reconnected) throw ControlError(s.broken);
+    s.channel.reset();
+    if (s.local_server) {
+        announce_restart(s.broken, next_run);
+        if (s.local) s.local->stop(1000);
+        s.local.reset();
+    } else {
+        std::fprintf(stderr, "cmdbench: reconnecting to %s for %s (%s)\n", s.label.c_str(),
+                     next_run.c_str(), s.broken.c_str());
+        s.reconnected = true;
+    }
+    s.broken.clear();
+}
+
+// Why the control channel of a session failed: the local server's death
+// when that is what happened, else the channel's own error.
+std::string channel_failure(ClientSession &s, const std::exception &e, const std::string &run) {
+    std::string death = s.local ? local_server_death(*s.local, run, 1000) : std::string();
+    return death.empty() ? std::string(e.what()) : death;
+}
+
+// The client's and the server's outcomes make the run's.
+void combine(RunResult &r, const Execution &client, const control::RunEnd &server) {
+    RunStatus theirs = status_from_code(server.status);
+    r.status = client.status;
+    r.error = client.error;
+    if (client.status == RunStatus::Ok && theirs != RunStatus::Ok) {
+        r.status = theirs;
+        r.error = "server: " + server.error;
+    } else if (client.status != RunStatus::Ok && theirs != RunStatus::Ok && !server.error.empty() &&
+               r.error.find(server.error) == std::string::npos) {
+        r.error += " (server: " + server.error + ")";
+    }
+}
+
+// The run lost its server before the server's outcome came: the channel's
+// failure (or the server's death) first, then what this side saw.
+void lost_server(RunResult &r, const Execution &client, const std::string &why) {
+    r.status = client.status == RunStatus::Ok ? RunStatus::Failed : client.status;
+    r.error = why;
+    if (!client.error.empty() && why.find(client.error) == std::string::npos)
+        r.error += " (client: " + client.error + ")";
+}
+
+CpuTime cpu_from_wire(const control::RunEnd &e) {
+    return {cpu_us_to_seconds(e.cpu_user_us), cpu_us_to_seconds(e.cpu_sys_us)};
+}
+
+} // namespace
+
+// The fields every result of a run has, whether it ran or not.
+RunResult result_of(const RunSpec &spec, unsigned repeat) {
+    RunResult r;
+    r.name = spec.name;
+    r.test = spec.test;
+    r.transport = spec.transport;
+    for (const auto &[k, v] : params_to_wire(spec))
+        r.params.emplace_back(k, v);
+    r.group = spec.group;
+    r.variant = spec.variant;
+    r.compare = spec.compare;
+    r.repeat = repeat;
+    r.repeats = spec.repeat;
+    return r;
+}
+
+void close_session(ClientSession &s) {
+    if (s.channel && s.broken.empty()) {
+        try {
+            s.channel->send(Message{MsgType::Bye, {}}, 1000);
+        } catch (const ControlError &) {
+        }
+    }
+    s.channel.reset();
+    if (s.local) s.local->stop();
+}
+
+RunResult run_client(ClientState &st, ClientSession &session, const RunSpec &spec,
+                     unsigned repeat) {
+    RunResult r = result_of(spec, repeat);
+    uint64_t started = monotonic_ns();
+
+    const cmdbench_test *test = st.registry.find_test(spec.test);
+    const cmdbench_transport *transport =
+        spec.transport.empty() ? nullptr : st.registry.find_transport(spec.transport);
+    auto ctx = std::make_shared<cmdbench_ctx>();
+    ctx->params = spec.test_params;
+    ctx->params.insert(spec.transport_params.begin(), spec.transport_params.end());
+    ctx->interrupted = &st.interrupted;
+    ctx->log_prefix = "cmdbench: ";
+    Progress &progress = st.progress;
+    ctx->on_progress = [&progress](uint64_t done, uint64_t total) { progress.update(done, total); };
+    ctx->on_row = [&progress](const Row &row) { progress.row_done(row.name); };
+
+    const std::string run = run_label(spec.name, repeat, spec.repeat);
+    std::optional<Execution> skipped;
+    if (transport) {
+        Blame b = blame(st.registry, transport, "probe", run);
+        crash_report::Activity probing(b.who, b.where);
+        skipped = probe_transport(transport, ctx);
+    }
+    if (skipped) {
+        r.status = skipped->status;
+        r.error = skipped->error;
+    } else {
+        try {
+            renew_session(session, run);
+            ctx->deadline_ns = monotonic_ns() + uint64_t(spec.timeout_s * 1e9);
+            control::RunRequest req{spec.name, spec.test, spec.transport, spec.timeout_s,
+                                    params_to_wire(spec)};
+            Message answer;
+            for (int attempt = 0;; ++attempt) {
+                try {
+                    if (!session.channel) open_session(session, st.registry, st.local_node);
+                    session.channel->send(control::make_run_request(req),
+                                          control::kHandshakeTimeoutMs);
+                    answer = session.channel->recv(control::kHandshakeTimeoutMs);
+                    break;
+                } catch (const ControlError &e) {
+                    // The local server may have ended after the last run (a
+                    // test it had to abandon): nothing ran yet, start anew.
+                    std::string death =
+                        session.local && attempt == 0
+                            ? local_server_death(*session.local, "the previous run", 1000)
+                            : std::string();
+                    if (death.empty()) throw;
+                    session.broken = death;
+                    renew_session(session, run);
+                }
+            }
+            if (answer.type == MsgType::RunEnd) {
+                control::RunEnd refused = control::parse_run_end(answer);
+                r.status = status_from_code(refused.status);
+                r.error = printable_text(refused.error);
+            } else if (answer.type != MsgType::RunAccept) {
+                throw ControlError(session.label + " answered the run request with message type " +
+                                   std::to_string(unsigned(answer.type)));
+            } else {
+                ControlPeer peer(*session.channel, session.label);
+                ctx->peer = &peer;
+                const CpuTime cpu_start = process_cpu_time();
+                Execution ex = [&] {
+                    Blame b = blame(st.registry, test, "run", run);
+                    crash_report::Activity running(b.who, b.where);
+                    return execute_test(test, transport, ctx, CMDBENCH_ROLE_CLIENT, session.host);
+                }();
+                r.cpu_client = cpu_time_since(cpu_start);
+                if (ex.abandoned) {
+                    st.abandoned = true;
+                    session.broken = ex.error;
+                    r.status = ex.status;
+                    r.error = ex.error;
+                } else {
+                    // A second past the server's own grace: a server that has
+                    // to abandon its test says so before this side gives up.
+                    int wait = int(std::max<int64_t>(remaining_ms(*ctx), 0) +
+                                   int64_t(kGraceSeconds * 1000) + 1000);
+                    try {
+                        control::RunEnd ours;
+                        ours.status = status_code(ex.status);
+                        ours.error = ex.error;
+                        control::RunEnd theirs = peer.finish(ours, wait);
+                        combine(r, ex, theirs);
+                        r.cpu_server = cpu_from_wire(theirs);
+                    } catch (const ControlError &e) {
+                        // No word from the server: this side's failure, not
+                        // the server's (the server may be gone, see why).
+                        session.broken = channel_failure(session, e, run);
+                        lost_server(r, ex, session.broken);
+                    }
+                }
+                ctx->peer = nullptr;
+            }
+        } catch (const std::exception &e) {
+            session.broken = channel_failure(session, e, run);
+            r.status = st.interrupted ? RunStatus::Interrupted : RunStatus::Failed;
+            r.error = session.broken;
+        }
+    }
+    {
+        std::lock_guard<std::mutex> lock(ctx->mu);
+        r.rows = ctx->rows;
+    }
+    // A skipped run did no work worth a CPU figure, whichever side skipped it.
+    if (r.status == RunStatus::Skipped) r.cpu_client = r.cpu_server = CpuTime{};
+    r.wall_seconds = double(monotonic_ns() - started) / 1e9;
+    return r;
+}
+
+} // namespace cmdbench

@@ -1,0 +1,217 @@
+// End to end: `cmdbench run` under mpirun runs the matrix (docs/matrix.md):
+// 4 ranks all-pairs over TCP with the JSON, table and HTML reports, ring and
+// bisection pair sets, a scenario mismatch between ranks, a rank killed
+// mid-run, and no launcher (today's single-pair output). The 64-rank case is
+// tagged [scale] and registered separately (label cluster;scale).
+#include "process.hpp"
+
+#include <catch2/catch.hpp>
+#include <csignal>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <thread>
+#include <unistd.h>
+
+using nlohmann::json;
+
+namespace {
+
+const std::vector<std::string> kRootOk = {"OMPI_ALLOW_RUN_AS_ROOT=1",
+                                          "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"};
+
+std::string mpirun() {
+    if (access("/usr/bin/mpirun", X_OK) != 0)
+        FAIL("/usr/bin/mpirun not found: install openmpi-bin and libpmix-dev "
+             "(tools/install-deps.sh)");
+    return "/usr/bin/mpirun";
+}
+
+const std::string &dir() {
+    static const std::string d = temp_dir();
+    return d;
+}
+
+std::string write(const std::string &name, const std::string &text) {
+    const std::string path = dir() + "/" + name;
+    std::ofstream(path) << text;
+    return path;
+}
+
+// Tiny TCP pingpong runs: latency and bandwidth, under `pattern`.
+std::string scenario(const std::string &name, const std::string &pattern, int iterations = 200) {
+    return write(name, "[matrix]\npattern = \"" + pattern +
+                           "\"\naddress = \"127.0.0.1\"\n\n[defaults]\ntransport = \"tcp\"\n"
+                           "timeout = 60\n\n[[run]]\nname = \"latency\"\ntest = \"pingpong\"\n"
+                           "sizes = [64]\niterations = " +
+                           std::to_string(iterations) +
+                           "\ntransfer_count = 1\n\n[[run]]\nname = \"bandwidth\"\n"
+                           "test = \"pingpong\"\nsizes = [4096]\niterations = 5\n"
+                           "transfer_count = 0\n");
+}
+
+std::vector<std::string> mpirun_np(int n, std::vector<std::string> cmd) {
+    std::vector<std::string> argv = {mpirun(), "--oversubscribe", "-np", std::to_string(n)};
+    argv.insert(argv.end(), cmd.begin(), cmd.end());
+    return argv;
+}
+
+std::set<std::pair<int, int>> pairs_in(const json &doc, const std::string &run) {
+    std::set<std::pair<int, int>> out;
+    for (const json &r : doc["runs"])
+        if (r["name"] == run)
+            out.insert({r["pair"]["client"].get<int>(), r["pair"]["server"].get<int>()});
+    return out;
+}
+
+json run_matrix(int n, const std::string &toml, const std::string &out_json,
+                std::vector<std::string> extra = {}, int timeout = 240) {
+    std::vector<std::string> cmd = {cmdbench_exe(), "run", toml, "-o", out_json, "-q"};
+    cmd.insert(cmd.end(), extra.begin(), extra.end());
+    const ProcessResult r = run_process(mpirun_np(n, cmd), timeout, kRootOk);
+    INFO("exit " << r.exit_code << "\nstdout: " << r.out << "\nstderr: " << r.err);
+    REQUIRE(r.exit_code == 0);
+    return json::parse(read_file(out_json));
+}
+
+} // namespace
+
+TEST_CASE("mpirun -np 4: all-pairs JSON with 12 pairs per run, table and HTML heatmap") {
+    const std::string out = dir() + "/all.json", html = dir() + "/all.html";
+    const std::string toml = scenario("all.toml", "all-pairs");
+    const ProcessResult r =
+        run_process(mpirun_np(4, {cmdbench_exe(), "run", toml, "-o", out, "--report", html, "-q"}),
+                    240, kRootOk);
+    INFO("exit " << r.exit_code << "\nstdout: " << r.out << "\nstderr: " << r.err);
+    REQUIRE(r.exit_code == 0);
+    const json doc = json::parse(read_file(out));
+    CHECK(doc["schema_version"] == 2);
+    CHECK(doc["matrix"]["pattern"] == "all-pairs");
+    CHECK(doc["matrix"]["rounds"] == 6);
+    REQUIRE(doc["matrix"]["ranks"].size() == 4);
+    REQUIRE(doc["runs"].size() == 24);
+    std::set<std::pair<int, int>> expected;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+            if (i != j) expected.insert({i, j});
+    CHECK(pairs_in(doc, "latency") == expected);
+    CHECK(pairs_in(doc, "bandwidth") == expected);
+    for (const json &run : doc["runs"]) {
+        CHECK(run["status"] == "ok");
+        REQUIRE(run["rows"].size() == 1);
+    }
+    // Rank 0 alone prints: one table with the 4x4 matrix and slowest links.
+    CHECK(r.out.find("matrix: all-pairs, 4 ranks, 6 rounds per run") != std::string::npos);
+    CHECK(r.out.rfind("matrix: all-pairs") == r.out.find("matrix: all-pairs"));
+    CHECK(r.out.find("latency (pingpong/tcp): latency_p50 (us) of row 64_lat; 12 of 12 pairs") !=
+          std::string::npos);
+    CHECK(r.out.find("bandwidth (pingpong/tcp): bandwidth (Gb/s) of row 4k_bw; 12 of 12 pairs") !=
+          std::string::npos);
+    CHECK(r.out.find("slowest links (ratio to the median") != std::string::npos);
+    CHECK(r.out.find("FAIL") == std::string::npos);
+    const std::string page = read_file(html);
+    size_t cells = 0;
+    for (size_t at = page.find("<td style="); at != std::string::npos;
+         at = page.find("<td style=", at + 1))
+        ++cells;
+    CHECK(cells == 24);
+    CHECK(page.find("Slowest links") != std::string::npos);
+}
+
+TEST_CASE("mpirun -np 4: ring and bisection pair sets, --pattern overrides the file") {
+    const json ring = run_matrix(4, scenario("ring.toml", "ring"), dir() + "/ring.json");
+    CHECK(pairs_in(ring, "latency") ==
+          std::set<std::pair<int, int>>{{0, 1}, {1, 2}, {2, 3}, {3, 0}});
+    CHECK(ring["matrix"]["rounds"] == 2);
+    const json bis = run_matrix(4, scenario("bis.toml", "ring"), dir() + "/bis.json",
+                                {"--pattern", "bisection"});
+    CHECK(bis["matrix"]["pattern"] == "bisection");
+    CHECK(pairs_in(bis, "bandwidth") ==
+          std::set<std::pair<int, int>>{{0, 2}, {1, 3}, {2, 0}, {3, 1}});
+}
+
+TEST_CASE("mpirun: ranks with different scenarios fail cleanly with exit 2") {
+    const std::string a = scenario("a.toml", "all-pairs");
+    // Rank 1 runs other --set options: a different effective scenario.
+    const ProcessResult r =
+        run_process({mpirun(), "--oversubscribe", "-np", "1", cmdbench_exe(), "run", a, "-q", ":",
+                     "-np", "1", cmdbench_exe(), "run", a, "-q", "--set", "iterations=7"},
+                    120, kRootOk);
+    INFO("stdout: " << r.out << "\nstderr: " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("runs a different scenario than rank 0") != std::string::npos);
+    CHECK(r.seconds < 60);
+    CHECK_FALSE(process_running_with(a));
+}
+
+TEST_CASE("mpirun: a rank killed mid-run does not hang the others") {
+    const std::string toml = scenario("kill.toml", "all-pairs", 2000000);
+    const std::string pids = dir() + "/pids";
+    std::remove(pids.c_str());
+    const std::string cmd =
+        "echo $$ >> " + pids + "; exec " + cmdbench_exe() + " run " + toml + " -q";
+    std::vector<std::string> argv = mpirun_np(4, {"/bin/sh", "-c", cmd});
+    argv.insert(argv.begin(), kRootOk.begin(), kRootOk.end());
+    argv.insert(argv.begin(), "/usr/bin/env");
+    const pid_t job = start_process(argv, dir() + "/kill.out", dir() + "/kill.err");
+    // Wait for the four ranks, and for the runs to be under way.
+    for (int i = 0; i < 200; ++i) {
+        std::ifstream in(pids);
+        int lines = 0;
+        for (std::string l; std::getline(in, l);)
+            ++lines;
+        if (lines == 4) break;
+        usleep(50000);
+    }
+    sleep(3);
+    std::ifstream in(pids);
+    std::string first, second;
+    std::getline(in, first);
+    std::getline(in, second);
+    REQUIRE(!second.empty());
+    REQUIRE(kill(std::stoi(second), SIGKILL) == 0);
+    const int code = wait_process(job, 90);
+    INFO("stderr: " << read_file(dir() + "/kill.err"));
+    CHECK(code != 0);
+    CHECK(code != -1); // -1: still running after 90 s, killed by the test
+    sleep(1);
+    CHECK_FALSE(process_running_with(toml));
+}
+
+TEST_CASE("no launcher: today's single-pair run, with a note about [matrix]") {
+    const std::string out = dir() + "/single.json";
+    const ProcessResult r =
+        run_process({cmdbench_exe(), "run", scenario("single.toml", "ring"), "-o", out, "-q"}, 120);
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err.find("[matrix] is ignored without a launcher") != std::string::npos);
+    const json doc = json::parse(read_file(out));
+    CHECK_FALSE(doc.contains("matrix"));
+    REQUIRE(doc["runs"].size() == 2);
+    CHECK_FALSE(doc["runs"][0].contains("pair"));
+    CHECK(r.out.find("matrix:") == std::string::npos);
+}
+
+TEST_CASE("mpirun -np 64: all-pairs matrix of 4032 pairs, all filled", "[scale]") {
+    const std::string out = dir() + "/scale.json";
+    const std::string toml = write(
+        "scale.toml", "[matrix]\naddress = \"127.0.0.1\"\n\n[[run]]\nname = \"latency\"\n"
+                      "test = \"pingpong\"\ntransport = \"tcp\"\nsizes = [64]\niterations = 20\n"
+                      "transfer_count = 1\ntimeout = 120\n");
+    const ProcessResult r = run_process(
+        mpirun_np(64, {cmdbench_exe(), "run", toml, "-o", out, "-q", "--format", "json"}), 1700,
+        kRootOk);
+    INFO("exit " << r.exit_code << "\nstderr: " << r.err.substr(0, 4000));
+    REQUIRE(r.exit_code == 0);
+    const json doc = json::parse(read_file(out));
+    REQUIRE(doc["runs"].size() == 4032);
+    std::set<std::pair<int, int>> pairs;
+    for (const json &run : doc["runs"]) {
+        CHECK(run["status"] == "ok");
+        CHECK(run["rows"].size() == 1);
+        pairs.insert({run["pair"]["client"].get<int>(), run["pair"]["server"].get<int>()});
+    }
+    CHECK(pairs.size() == 4032);
+    CHECK(doc["matrix"]["rounds"] == 126);
+}

@@ -1,0 +1,187 @@
+// Matrix reports from a hand-made Report: the metric each run shows, the
+// N x N cells, the slowest links and their ratios, the text table, the HTML
+// heatmap, and the JSON round trip (schema 2: `matrix` and per-run `pair`).
+#include "matrix_view.hpp"
+#include "report.hpp"
+#include "report_matrix.hpp"
+#include "results_reader.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmdbench/plugin.h>
+#include <sstream>
+
+using namespace cmdbench;
+
+namespace {
+
+// A pingpong latency row: one-way p50 = rtt p50 / 2.
+Row latency_row(const std::string &name, double bytes, double one_way_us) {
+    Row row;
+    row.name = name;
+    row.metrics.push_back({"bytes", bytes, CMDBENCH_UNIT_BYTES});
+    HistSummary s;
+    s.count = 100;
+    s.min = s.p50 = s.p90 = s.p99 = s.p999 = s.p9999 = s.max = uint64_t(one_way_us * 2000);
+    row.hists.push_back({"rtt", s});
+    return row;
+}
+
+Row bandwidth_row(const std::string &name, double bytes, double gbps) {
+    Row row;
+    row.name = name;
+    row.metrics = {{"bytes", bytes, CMDBENCH_UNIT_BYTES},
+                   {"xfers", 100, CMDBENCH_UNIT_COUNT},
+                   {"Gb/sec", gbps, CMDBENCH_UNIT_GBPS}};
+    return row;
+}
+
+RunResult pair_run(const std::string &name, int client, int server, std::vector<Row> rows,
+                   RunStatus status = RunStatus::Ok) {
+    RunResult r;
+    r.name = name;
+    r.test = "pingpong";
+    r.transport = "tcp";
+    r.group = "pingpong";
+    r.variant = "tcp";
+    r.status = status;
+    if (status != RunStatus::Ok) r.error = "connection refused";
+    r.rows = std::move(rows);
+    r.pair = RunPair{client, server, "node" + std::to_string(client),
+                     "node" + std::to_string(server), 1};
+    return r;
+}
+
+// 4 ranks, all pairs: latency 10 us everywhere except 2 -> 3 (40 us) and
+// 1 -> 0 (20 us); bandwidth 10 Gb/s except 3 -> 1 (2 Gb/s); pair 0 -> 1 of
+// the bandwidth run failed.
+Report four_ranks() {
+    Report rep;
+    rep.context.hostname = "node0";
+    MatrixInfo m;
+    m.pattern = "all-pairs";
+    m.rounds = 6;
+    m.launcher = "PMIx test";
+    for (int r = 0; r < 4; ++r)
+        m.ranks.push_back({r, "node" + std::to_string(r), "10.0.0." + std::to_string(r) + ":7000"});
+    rep.matrix = m;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) {
+            if (i == j) continue;
+            const double lat = i == 2 && j == 3 ? 40 : i == 1 && j == 0 ? 20 : 10;
+            rep.runs.push_back(
+                pair_run("latency", i, j,
+                         {latency_row("64_lat", 64, lat), latency_row("4k_lat", 4096, 99)}));
+        }
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) {
+            if (i == j) continue;
+            const double bw = i == 3 && j == 1 ? 2 : 10;
+            if (i == 0 && j == 1)
+                rep.runs.push_back(pair_run("bandwidth", i, j, {}, RunStatus::Failed));
+            else
+                rep.runs.push_back(pair_run(
+                    "bandwidth", i, j,
+                    {bandwidth_row("64_bw", 64, 0.5), bandwidth_row("64k_bw", 65536, bw)}));
+        }
+    return rep;
+}
+
+} // namespace
+
+TEST_CASE("matrix view: latency p50 of the smallest row, slowest links by ratio to the median") {
+    const auto views = matrix_views(four_ranks());
+    REQUIRE(views.size() == 2);
+    const MatrixView &lat = views[0];
+    CHECK(lat.run == "latency");
+    REQUIRE(lat.metric);
+    CHECK(*lat.metric == CompareMetric::LatencyP50);
+    CHECK(lat.item == "64_lat");
+    CHECK(lat.pairs == 12);
+    CHECK(lat.filled == 12);
+    CHECK(*lat.cells[2][3].value == Approx(40));
+    CHECK_FALSE(lat.cells[1][1].scheduled);
+    REQUIRE(lat.median);
+    CHECK(*lat.median == Approx(10));
+    REQUIRE(lat.slowest.size() == kSlowLinks);
+    CHECK((lat.slowest[0].client == 2 && lat.slowest[0].server == 3));
+    CHECK(lat.slowest[0].ratio == Approx(4));
+    CHECK((lat.slowest[1].client == 1 && lat.slowest[1].server == 0));
+    CHECK(lat.slowest[1].ratio == Approx(2));
+}
+
+TEST_CASE("matrix view: bandwidth of the largest row, lowest is slowest, failures kept") {
+    const MatrixView bw = matrix_views(four_ranks())[1];
+    REQUIRE(bw.metric);
+    CHECK(*bw.metric == CompareMetric::Bandwidth);
+    CHECK(bw.item == "64k_bw");
+    CHECK(bw.pairs == 12);
+    CHECK(bw.filled == 11);
+    CHECK_FALSE(bw.cells[0][1].value);
+    CHECK(bw.cells[0][1].problem == "failed: connection refused");
+    CHECK((bw.slowest[0].client == 3 && bw.slowest[0].server == 1));
+    CHECK(bw.slowest[0].ratio == Approx(0.2));
+}
+
+TEST_CASE("matrix table: the 4x4 matrix, slowest links with nodes and ratios, failures") {
+    std::ostringstream out;
+    write_matrix_table(out, four_ranks());
+    const std::string t = out.str();
+    INFO(t);
+    CHECK(t.find("matrix: all-pairs, 4 ranks, 6 rounds per run") != std::string::npos);
+    CHECK(t.find("latency (pingpong/tcp): latency_p50 (us) of row 64_lat; 12 of 12 pairs") !=
+          std::string::npos);
+    // Row 2 of the latency matrix: diagonal dot, 40 in column 3.
+    CHECK(t.find("\n   2 10.0 10.0    . 40.0\n") != std::string::npos);
+    CHECK(t.find("  2 -> 3  (node2 -> node3)  40.0 us  4.00x") != std::string::npos);
+    CHECK(t.find("  3 -> 1  (node3 -> node1)  2.00 Gb/s  0.20x") != std::string::npos);
+    CHECK(t.find("FAIL") != std::string::npos);
+    CHECK(t.find("  0 -> 1: failed: connection refused") != std::string::npos);
+}
+
+TEST_CASE("matrix HTML: a heatmap cell per pair, the slowest links, no script") {
+    std::ostringstream out;
+    write_matrix_html(out, four_ranks());
+    const std::string h = out.str();
+    CHECK(h.find("<table class=\"heatmap\">") != std::string::npos);
+    CHECK(h.find("title=\"2 (node2) → 3 (node3): 40.0 us\"") != std::string::npos);
+    // The worst latency is red, the best green.
+    CHECK(h.find("background:hsl(0,70%,72%)\" title=\"2 (node2) → 3 (node3)") != std::string::npos);
+    CHECK(h.find("background:hsl(120,70%,72%)\" title=\"0 (node0) → 1 (node1)") !=
+          std::string::npos);
+    CHECK(h.find("<li>2 (node2) → 3 (node3): 40.0 us, 4.00×</li>") != std::string::npos);
+    CHECK(h.find("class=\"fail\"") != std::string::npos);
+    CHECK(h.find("<script") == std::string::npos);
+    size_t cells = 0;
+    for (size_t at = h.find("<td style="); at != std::string::npos;
+         at = h.find("<td style=", at + 1))
+        ++cells;
+    CHECK(cells == 12 + 11);
+}
+
+TEST_CASE("matrix JSON: schema 2 with matrix and pair, read back as written") {
+    std::ostringstream out;
+    const Report rep = four_ranks();
+    write_json(out, rep);
+    const Report back = parse_results(out.str(), "m.json");
+    REQUIRE(back.matrix);
+    CHECK(back.matrix->pattern == "all-pairs");
+    CHECK(back.matrix->rounds == 6);
+    CHECK(back.matrix->launcher == "PMIx test");
+    REQUIRE(back.matrix->ranks.size() == 4);
+    CHECK(back.matrix->ranks[3].address == "10.0.0.3:7000");
+    REQUIRE(back.runs.size() == 24);
+    REQUIRE(back.runs[5].pair);
+    CHECK(back.runs[5].pair->client == rep.runs[5].pair->client);
+    CHECK(back.runs[5].pair->server == rep.runs[5].pair->server);
+    CHECK(back.runs[5].pair->server_node == rep.runs[5].pair->server_node);
+    CHECK(out.str().find("\"schema_version\": 2") != std::string::npos);
+    // Single-pair documents have neither.
+    Report single = rep;
+    single.matrix.reset();
+    for (auto &r : single.runs)
+        r.pair.reset();
+    std::ostringstream plain;
+    write_json(plain, single);
+    CHECK(plain.str().find("\"matrix\"") == std::string::npos);
+    CHECK(plain.str().find("\"pair\"") == std::string::npos);
+}
