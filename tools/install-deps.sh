@@ -14,6 +14,10 @@ peer_pkgs=(rdmacm-utils ibverbs-utils ibverbs-providers sockperf iperf3 python3 
 # The HTML report's tests: xmllint (well-formed markup) and headless Chromium
 # (label `html`; its dependencies bring a font through fontconfig).
 html_test_pkgs=(libxml2-utils chromium)
+# Cluster launchers (docs/cluster.md, tests/cluster/): PMIx for the build,
+# mpirun, single-node Slurm. libpmix-dev also for Slurm's pmix plugin, which
+# dlopens the unversioned libpmix.so only that package ships.
+cluster_pkgs=(libpmix-dev libpmix-bin openmpi-bin slurmctld slurmd slurm-client munge)
 # The Soft-RoCE lab (tools/rdma-lab).
 lab_pkgs=(qemu-system-x86 linux-image-amd64 busybox-static kmod iproute2 xz-utils util-linux rdma-core ibverbs-providers ibverbs-utils rdmacm-utils)
 
@@ -21,4 +25,4 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -q
-$sudo apt-get install -y -q --no-install-recommends "${build_pkgs[@]}" "${peer_pkgs[@]}" "${html_test_pkgs[@]}" "${lab_pkgs[@]}"
+$sudo apt-get install -y -q --no-install-recommends "${build_pkgs[@]}" "${peer_pkgs[@]}" "${html_test_pkgs[@]}" "${lab_pkgs[@]}" "${cluster_pkgs[@]}"

@@ -1,5 +1,6 @@
 #include "cli.hpp"
 
+#include "cmd_job.hpp"
 #include "comparison.hpp"
 #include "comparison_json.hpp"
 #include "host_port.hpp"
@@ -46,6 +47,7 @@ Commands:
                  to the baseline (also files from different machines)
   serve          serve runs for `cmdbench run --server` clients
   plugins        list plugins, their transports, tests and parameters
+  job            under mpirun / srun --mpi=pmix: list the job's ranks (docs/cluster.md)
   help COMMAND   options of one command
   rstream, ...   front ends installed in <prefix>/libexec/cmdbench (cmdbench-NAME)
 
@@ -442,6 +444,8 @@ int help(const std::string &command) {
         std::cout << "Usage: cmdbench plugins [options]\n\n" << plugins_options();
     else if (command == "compare")
         std::cout << "Usage: cmdbench compare FILE.json... [options]\n\n" << compare_options();
+    else if (command == "job")
+        print_job_help(std::cout);
     else {
         std::cout << kMainHelp;
         return command.empty() ? 0 : kExitUsage;
@@ -471,6 +475,7 @@ int cli_main(int argc, char **argv) {
         if (command == "serve") return cmd_serve(args);
         if (command == "plugins") return cmd_plugins(args);
         if (command == "compare") return cmd_compare(args);
+        if (command == "job") return cmd_job(args);
         // Front ends (e.g. `cmdbench rstream`) are executables of their own.
         if (command.find('/') == std::string::npos && command[0] != '-') {
             std::string exe = frontend_path(command);
@@ -484,7 +489,8 @@ int cli_main(int argc, char **argv) {
             }
         }
         throw UsageError("unknown command '" + command +
-                         "' (commands: run, compare, serve, plugins, help" + frontend_list() + ")");
+                         "' (commands: run, compare, serve, plugins, job, help" + frontend_list() +
+                         ")");
     } catch (const UsageError &e) {
         bool known =
             command == "run" || command == "serve" || command == "plugins" || command == "compare";
