@@ -15,6 +15,8 @@
 namespace cmtime_frontend {
 namespace {
 
+constexpr double kRefusalBarrierS = 10;
+
 // Refusals every rank meets alike (options against the job's size): rank 0
 // says why, every rank ends with the same status.
 std::string job_usage_problem(const Options &o, int size) {
@@ -65,12 +67,18 @@ void say(const std::string &who, const std::string &what) {
 
 } // namespace
 
-int launcher_rank_hint() {
-    const char *rank = std::getenv("PMIX_RANK");
-    if (!rank || !*rank) return -1;
-    char *end = nullptr;
-    const long v = std::strtol(rank, &end, 10);
-    return *end || v < 0 ? -1 : int(v);
+int refuse_in_job(cmdbench::Job &job, const std::string &message, bool usage) {
+    if (job.rank() == 0) {
+        if (!message.empty()) say("", message);
+        if (usage) std::printf("%s", usage_text().c_str());
+        std::fflush(stdout);
+    }
+    try {
+        job.barrier(kRefusalBarrierS);
+    } catch (const std::exception &) {
+        // A rank that did not come: the launcher ends the job anyway.
+    }
+    return 1;
 }
 
 void Instance::test_stop_point() const {
@@ -83,10 +91,8 @@ int run_cmtime_launched(const Options &o, cmdbench::Job &job) {
     const uint64_t deadline = cmtime::now_ns() + uint64_t(o.wait_s) * 1000000000ull;
     const int rank = job.rank(), size = job.size();
     const bool speaker = rank == 0;
-    if (const std::string problem = job_usage_problem(o, size); !problem.empty()) {
-        if (speaker) say("", problem);
-        return 1;
-    }
+    if (const std::string problem = job_usage_problem(o, size); !problem.empty())
+        return refuse_in_job(job, problem, false);
     if (speaker)
         for (const std::string &note : o.ignored)
             say("", "note: " + note);

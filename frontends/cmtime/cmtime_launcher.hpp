@@ -19,6 +19,8 @@
 #pragma once
 #include "cmtime_options.hpp"
 
+#include <string>
+
 namespace cmdbench {
 class Job;
 }
@@ -28,8 +30,10 @@ namespace cmtime_frontend {
 // The exit status (0, or 1 for usage errors and failures, as cmtime).
 int run_cmtime_launched(const Options &options, cmdbench::Job &job);
 
-// This process's rank as the launcher's environment says (PMIX_RANK), -1
-// when it does not: only rank 0 prints usage errors, which every rank meets.
-int launcher_rank_hint();
+// A usage error every rank meets alike: rank 0 prints it (and the usage
+// text with `usage`); every rank then waits for the others at a barrier
+// (bounded), so that no rank's exit makes the launcher end the job before
+// rank 0 has spoken. Returns 1.
+int refuse_in_job(cmdbench::Job &job, const std::string &message, bool usage);
 
 } // namespace cmtime_frontend
