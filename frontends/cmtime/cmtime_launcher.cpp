@@ -16,6 +16,7 @@ namespace cmtime_frontend {
 namespace {
 
 constexpr double kRefusalBarrierS = 10;
+constexpr int kVerdictGraceMs = 5000;
 
 // Refusals every rank meets alike (options against the job's size): rank 0
 // says why, every rank ends with the same status.
@@ -88,8 +89,13 @@ void Instance::test_stop_point() const {
 }
 
 int run_cmtime_launched(const Options &o, cmdbench::Job &job) {
-    const uint64_t deadline = cmtime::now_ns() + uint64_t(o.wait_s) * 1000000000ull;
     const int rank = job.rank(), size = job.size();
+    // Only the controller knows who is late: its waits for a rank end at
+    // --timeout, everybody else's a little later, so that a rank that stops
+    // answering is named to all (instead of each rank timing out alone).
+    const int grace_ms = rank == 0 ? 0 : kVerdictGraceMs;
+    const uint64_t deadline =
+        cmtime::now_ns() + (uint64_t(o.wait_s) * 1000 + kVerdictGraceMs) * 1000000ull;
     const bool speaker = rank == 0;
     if (const std::string problem = job_usage_problem(o, size); !problem.empty())
         return refuse_in_job(job, problem, false);
@@ -107,8 +113,8 @@ int run_cmtime_launched(const Options &o, cmdbench::Job &job) {
     cmdbench::MeshOptions mo;
     mo.host = bind.text;
     mo.terms = terms(o, size);
-    mo.timeout_ms = o.wait_s * 1000;
-    mo.connect_window_ms = std::min(30000, mo.timeout_ms);
+    mo.timeout_ms = o.wait_s * 1000 + grace_ms;
+    mo.connect_window_ms = std::min(30000, o.wait_s * 1000);
     std::unique_ptr<cmdbench::Mesh> mesh;
     try {
         mesh = cmdbench::Mesh::join_job(job, mo, failure);

@@ -8,8 +8,10 @@
 #include <chrono>
 #include <csignal>
 #include <dirent.h>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 
@@ -253,4 +255,59 @@ TEST_CASE("cmtime under mpirun: a rank killed mid-run ends every other rank nami
         CHECK_THAT(err.substr(at, err.find('\n', at) - at), Catch::Contains(lost));
     }
     CHECK_THAT(out, !Catch::Contains("Mesh sockets test"));
+}
+
+TEST_CASE("cmtime under mpirun: a rank that stops answering is named by every rank, bounded") {
+    // Rank 3 stops itself and is never killed: the controller's wait for it
+    // ends at --timeout and it tells everyone who was late.
+    auto r = run_process(launch(4, {"-S", "--servers", "2", "-c", "50", "--timeout", "3"},
+                                {"-x", "CMDBENCH_CMTIME_TEST_STOP_RANK=3"}),
+                         60);
+    INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+    CHECK(r.exit_code != 0);
+    CHECK(r.exit_code != -1);
+    CHECK(r.seconds < 20); // --timeout 3, plus 5 s for the others at most
+    for (int survivor = 0; survivor < 3; ++survivor)
+        CHECK_THAT(r.err,
+                   Catch::Contains("cmdbench cmtime (rank " + std::to_string(survivor) + " on " +
+                                   hostname() + "): rank 3 on " + hostname() + " did not answer"));
+}
+
+TEST_CASE("cmtime under mpirun: a rank that cannot take part is named by every rank") {
+    auto r = run_process(launch(2, {"-S", "-B", "nosuchif0", "--timeout", "30"}), 60);
+    INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.seconds < 20);
+    for (int rank = 0; rank < 2; ++rank)
+        CHECK_THAT(r.err, Catch::Contains("cmdbench cmtime (rank " + std::to_string(rank) + " on " +
+                                          hostname() + "): rank 0 on " + hostname() +
+                                          " cannot take part: Failed to find IP address for "
+                                          "interface: nosuchif0; rank 1 on "));
+    CHECK_THAT(r.out, !Catch::Contains("Mesh sockets test"));
+}
+
+TEST_CASE("cmtime under mpirun: two nodes (a fake ssh launch agent), ranks named by node") {
+    // mpirun treats 127.0.0.2 as another node and starts its daemon through
+    // the launch agent, which runs it here: two PMIx servers, one job.
+    const std::string agent = temp_dir() + "/fake-ssh";
+    {
+        std::ofstream f(agent);
+        f << "#!/bin/sh\n# ssh [options] host command: run the command here\n"
+             "while [ $# -gt 0 ]; do case \"$1\" in -*) shift;; *) break;; esac; done\n"
+             "shift\nexec sh -c \"$*\"\n";
+    }
+    REQUIRE(chmod(agent.c_str(), 0755) == 0);
+    auto r = run_process(launch(4, {"-S", "--servers", "2", "-c", "25", "--timeout", "60"},
+                                {"--host", "localhost:2,127.0.0.2:2", "--map-by", "node", "--mca",
+                                 "plm_rsh_agent", agent}),
+                         120);
+    INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
+    REQUIRE(r.exit_code == 0);
+    // By node: ranks 0 and 2 here, 1 and 3 on the other node; a server on each.
+    CHECK_THAT(r.out, Catch::Contains("\n  " + hostname() + " ("));
+    CHECK_THAT(r.out, Catch::Contains("): ranks 0, 2\n"));
+    CHECK_THAT(r.out, Catch::Contains("\n  127.0.0.2 ("));
+    CHECK_THAT(r.out, Catch::Contains("): ranks 1, 3\n"));
+    CHECK(count(r.out, "Mesh sockets test: 100 client connections of 2 clients\n") == 1);
+    CHECK(count(r.out, "Mesh sockets test: 100 accepted connections of 2 servers\n") == 1);
 }
