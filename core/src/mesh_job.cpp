@@ -2,6 +2,7 @@
 // no election and no well-known port. Rank 0 listens on an ephemeral port of
 // its address; one Job::allgather tells every rank where that is, which node
 // each rank runs on (for messages) and whether any rank cannot take part.
+#include "host_port.hpp"
 #include "job.hpp"
 #include "mesh.hpp"
 
@@ -167,7 +168,9 @@ std::unique_ptr<Mesh> Mesh::join_job(Job &job, const MeshOptions &o,
     }
 
     const int64_t window_end = now_ms() + o.connect_window_ms;
-    const uint16_t port = uint16_t(std::stoi(cards[0].port));
+    uint16_t port = 0;
+    if (const std::string bad = parse_port(cards[0].port, port); !bad.empty())
+        throw MeshError(m->peer_label(0) + " published no usable port (" + bad + ")");
     std::string last;
     for (;;) {
         try {
