@@ -77,6 +77,11 @@ class Mesh {
     std::vector<std::vector<uint8_t>> allgather(const std::vector<uint8_t> &mine);
     // Tells the other peers that this one failed (best effort, no wait).
     void abort(const std::string &why);
+    // After a failure has been reported, before the process exits: a
+    // launcher ends the whole job once one rank exits with an error, so the
+    // ranks leave in order. A leaf says Bye and waits for the controller to
+    // leave; the controller waits for every leaf's Bye (or end). At most ms.
+    void farewell(int ms);
 
   private:
     Mesh() = default;

@@ -17,6 +17,8 @@ namespace {
 
 constexpr double kRefusalBarrierS = 10;
 constexpr int kVerdictGraceMs = 5000;
+// How long a failed rank waits for the others to report before it exits.
+constexpr int kLeaveS = 3;
 
 // Refusals every rank meets alike (options against the job's size): rank 0
 // says why, every rank ends with the same status.
@@ -120,6 +122,12 @@ int run_cmtime_launched(const Options &o, cmdbench::Job &job) {
         mesh = cmdbench::Mesh::join_job(job, mo, failure);
     } catch (const std::exception &e) {
         say(me, e.what());
+        // Every rank that can hears the same: let each say it before any
+        // exit makes the launcher end the job.
+        try {
+            job.barrier(kLeaveS);
+        } catch (const std::exception &) {
+        }
         return 1;
     }
 
@@ -134,11 +142,13 @@ int run_cmtime_launched(const Options &o, cmdbench::Job &job) {
             run_rdma(in, bind);
     } catch (const cmdbench::MeshError &e) {
         say(me, e.what()); // the mesh has told everyone
+        mesh->farewell(kLeaveS * 1000);
         return 1;
     } catch (const std::exception &e) {
         // The controller names us to everyone; it names itself.
         mesh->abort(speaker ? mesh->peer_label(0) + " failed: " + e.what() : e.what());
         say(me, e.what());
+        mesh->farewell(kLeaveS * 1000);
         return 1;
     }
     if (o.json && speaker) std::fputs(format_json(in.tests, size, &summary).c_str(), stdout);
