@@ -42,7 +42,7 @@ std::string usage_text() {
            "\t[-m mimic_qp_delay_us] simulate QPs with this delay\n"
            "\t[-r retries]     address/route resolution retries (default 2)\n"
            "\t[-t timeout_ms]  address/route resolution timeout (default 2000)\n"
-           "\t[-S]             TCP socket baseline (only with -P 2)\n"
+           "\t[-S]             TCP socket baseline (only with -P 2; a mesh under a launcher)\n"
            "\t[--format table|json] output (json: one document from the controller)\n"
            "\t[--timeout seconds] bound of every wait for a peer (default 300)\n"
            "\t[--max-pending n] client: most connects (disconnects) awaiting the server's\n"
