@@ -195,6 +195,9 @@ std::unique_ptr<Mesh> Mesh::join(const MeshOptions &o) {
 }
 
 std::string Mesh::peer_label(int index) const {
+    if (size_t(index) < nodes_.size())
+        return "rank " + std::to_string(index) + " on " + nodes_[index] +
+               (index == 0 ? " (the controller)" : "");
     if (index == 0) return "the controller (" + controller_name_ + ")";
     const std::string name = size_t(index) < names_.size() ? " (" + names_[index] + ")" : "";
     return "peer " + std::to_string(index) + name;
@@ -241,6 +244,7 @@ void Mesh::abort(const std::string &why) {
     const Message m = control::make_string(MsgType::Error, why);
     std::lock_guard<std::mutex> lock(send_mu);
     for (auto &ch : links_) {
+        if (!ch) continue; // a rank not connected yet (join_job)
         try {
             ch->send(m, kAbortMs);
         } catch (const ControlError &) {

@@ -8,6 +8,8 @@
 //  - barriers, gather to the controller and all-gather across the mesh;
 //  - every wait is bounded; a failed or vanished peer is reported to every
 //    survivor as an error naming that peer.
+// Under a launcher (mpirun, srun --mpi=pmix) join_job() replaces the
+// election: rank 0 is the controller and the peer index is the rank.
 #pragma once
 #include "control.hpp"
 
@@ -17,6 +19,8 @@
 #include <vector>
 
 namespace cmdbench {
+
+class Job;
 
 struct MeshOptions {
     std::string host;              // controller address (-C)
@@ -37,13 +41,33 @@ class Mesh {
   public:
     // Elects, connects and checks the terms; throws MeshError.
     static std::unique_ptr<Mesh> join(const MeshOptions &options);
+    // The same mesh wired through a launcher's job (mesh_job.cpp): rank 0
+    // listens on an ephemeral port of options.host and publishes it with
+    // Job::allgather; the other ranks connect. Index = rank; options.port
+    // and options.peers are not used (the job's size is). A rank whose
+    // `local_failure` is not empty (it cannot take part: no device, no
+    // address...) still joins the allgather, so that every rank ends with
+    // an error naming it instead of waiting for it. Throws MeshError.
+    static std::unique_ptr<Mesh> join_job(Job &job, const MeshOptions &options,
+                                          const std::string &local_failure = "");
     ~Mesh();
 
     bool controller() const { return controller_; }
     int index() const { return index_; } // controller 0, leaves 1..P-1 in accept order
     int peers() const { return peers_; }
-    // "peer 2 (10.0.0.3:41000)" / "the controller (10.0.0.1:7471)".
+    // "peer 2 (10.0.0.3:41000)" / "the controller (10.0.0.1:7471)"; in a
+    // job "rank 2 on node3" / "rank 0 on node1 (the controller)".
     std::string peer_label(int index) const;
+    // In a job: every rank's node and the address it gave (its -b, -B or
+    // default), by rank; empty otherwise.
+    const std::vector<std::string> &nodes() const { return nodes_; }
+    const std::vector<std::string> &addresses() const { return addresses_; }
+
+    // Does not wait: throws MeshError when a peer's control connection
+    // closed (it ended) or an error from a peer is waiting, so a wait on the
+    // data plane (accepts from a client that died) ends at once, naming it.
+    // At most one look every 50 ms; data waiting otherwise is left alone.
+    void check_peers();
 
     // Returns once every peer reached the barrier `name`.
     void barrier(const std::string &name);
@@ -53,6 +77,11 @@ class Mesh {
     std::vector<std::vector<uint8_t>> allgather(const std::vector<uint8_t> &mine);
     // Tells the other peers that this one failed (best effort, no wait).
     void abort(const std::string &why);
+    // After a failure has been reported, before the process exits: a
+    // launcher ends the whole job once one rank exits with an error, so the
+    // ranks leave in order. A leaf says Bye and waits for the controller to
+    // leave; the controller waits for every leaf's Bye (or end). At most ms.
+    void farewell(int ms);
 
   private:
     Mesh() = default;
@@ -71,6 +100,9 @@ class Mesh {
     // controller's channel in slot 0.
     std::vector<std::unique_ptr<control::Channel>> links_;
     std::vector<std::string> names_; // peer addresses, by index (controller only)
+    // In a job, by rank (see join_job).
+    std::vector<std::string> nodes_, addresses_;
+    int64_t last_check_ms_ = 0;
 };
 
 } // namespace cmdbench

@@ -11,7 +11,7 @@
 
 namespace cmtime_frontend {
 
-BindAddress bind_address(const Options &o) {
+BindAddress bind_address(const Options &o, bool announce) {
     BindAddress b;
     b.text = o.bind;
     if (!o.bind_interface.empty()) {
@@ -33,8 +33,9 @@ BindAddress bind_address(const Options &o) {
         if (b.text.empty())
             throw std::runtime_error("Failed to find IP address for interface: " +
                                      o.bind_interface);
-        std::printf("Picking source address %s for interface %s\n", b.text.c_str(),
-                    o.bind_interface.c_str());
+        if (announce)
+            std::printf("Picking source address %s for interface %s\n", b.text.c_str(),
+                        o.bind_interface.c_str());
     }
     b.addr = cmtime::resolve_tcp(b.text.c_str(), "0", true, b.len);
     return b;

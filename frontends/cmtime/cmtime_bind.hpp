@@ -15,6 +15,7 @@ struct BindAddress {
 };
 
 // Throws std::runtime_error ("Failed to find IP address for interface: X").
-BindAddress bind_address(const Options &options);
+// `announce`: print cmtime's "Picking source address ..." line for -B.
+BindAddress bind_address(const Options &options, bool announce = true);
 
 } // namespace cmtime_frontend

@@ -42,20 +42,24 @@ std::string usage_text() {
            "\t[-m mimic_qp_delay_us] simulate QPs with this delay\n"
            "\t[-r retries]     address/route resolution retries (default 2)\n"
            "\t[-t timeout_ms]  address/route resolution timeout (default 2000)\n"
-           "\t[-S]             TCP socket baseline (only with -P 2)\n"
+           "\t[-S]             TCP socket baseline (only with -P 2; a mesh under a launcher)\n"
            "\t[--format table|json] output (json: one document from the controller)\n"
            "\t[--timeout seconds] bound of every wait for a peer (default 300)\n"
            "\t[--max-pending n] client: most connects (disconnects) awaiting the server's\n"
-           "\t                answer at a time; 0 = all at once, as cmtime (default 0)\n";
+           "\t                answer at a time; 0 = all at once, as cmtime (default 0)\n"
+           "\t[--servers M]   under mpirun / srun --mpi=pmix: ranks 0..M-1 serve, the rest\n"
+           "\t                connect (default 1); no -C, -L or -p then, -P = ranks\n";
 }
 
-Options parse_options(int argc, char **argv) {
+Options parse_options(int argc, char **argv, bool launcher) {
     Options o;
+    o.launcher = launcher;
     bool have_b = false, have_B = false, have_q = false;
     std::string q_text;
     static const option longs[] = {{"format", required_argument, nullptr, 'F'},
                                    {"timeout", required_argument, nullptr, 'T'},
                                    {"max-pending", required_argument, nullptr, 'M'},
+                                   {"servers", required_argument, nullptr, 'V'},
                                    {"help", no_argument, nullptr, 'h'},
                                    {nullptr, 0, nullptr, 0}};
     optind = 1;
@@ -65,6 +69,9 @@ Options parse_options(int argc, char **argv) {
         switch (c) {
         case 'C':
             o.controller = optarg;
+            if (launcher)
+                o.ignored.push_back("-C " + o.controller +
+                                    " is ignored under a launcher: rank 0 is the controller");
             break;
         case 'b':
         case 'B':
@@ -74,6 +81,10 @@ Options parse_options(int argc, char **argv) {
             (c == 'b' ? o.bind : o.bind_interface) = optarg;
             break;
         case 'L':
+            if (launcher)
+                throw UsageError("-L cannot pick roles under a launcher (every rank gets the same "
+                                 "options): use --servers M, ranks 0..M-1 serve and the rest "
+                                 "connect");
             o.server = true;
             break;
         case 'c':
@@ -81,10 +92,15 @@ Options parse_options(int argc, char **argv) {
             break;
         case 'P':
             o.peers = int(number("-P", optarg, 2, 1024));
+            o.peers_given = true;
             break;
         case 'p':
             o.port = optarg;
             number("-p", optarg, 1, 65535);
+            if (launcher)
+                o.ignored.push_back("-p " + o.port +
+                                    " is ignored under a launcher: every listener takes a free "
+                                    "port and the ranks learn it through the launcher");
             break;
         case 'q':
             have_q = true;
@@ -117,6 +133,13 @@ Options parse_options(int argc, char **argv) {
         case 'M':
             o.max_pending = uint64_t(number("--max-pending", optarg, 0, kMaxPending));
             break;
+        case 'V':
+            if (!launcher)
+                throw UsageError("--servers picks roles by rank under a launcher (mpirun, srun "
+                                 "--mpi=pmix); without one, start each server with -L");
+            // The range depends on the job's size: checked once it is known.
+            o.servers = int(number("--servers", optarg, 0, 1 << 20));
+            break;
         case 'h':
             throw UsageError("");
         default:
@@ -126,9 +149,15 @@ Options parse_options(int argc, char **argv) {
         }
     }
     if (optind < argc) throw UsageError(std::string("unexpected argument '") + argv[optind] + "'");
-    if (o.controller.empty()) throw UsageError("-C controller_address is required");
-    if (!have_b && !have_B) throw UsageError("one of -b bind_address or -B interface is required");
-    if (o.sockets && o.peers != 2)
+    if (launcher) {
+        // -b / -B optional (each rank's default: cmtime_node_address.hpp);
+        // -S meshes any number of ranks; -P is checked against the job.
+    } else if (o.controller.empty()) {
+        throw UsageError("-C controller_address is required");
+    } else if (!have_b && !have_B) {
+        throw UsageError("one of -b bind_address or -B interface is required");
+    }
+    if (o.sockets && o.peers != 2 && !launcher)
         throw UsageError("-S runs between exactly 2 peers: -P must be 2 with -S, got " +
                          std::to_string(o.peers));
     if (have_q)

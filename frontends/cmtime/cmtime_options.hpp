@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace cmtime_frontend {
 
@@ -27,6 +28,14 @@ struct Options {
     // (disconnects) waiting for the server's answer; 0 = all at once, as
     // cmtime. Bursts of tens of thousands outrun an emulated server.
     uint64_t max_pending = 0;
+    // Under a launcher (mpirun, srun --mpi=pmix; cmtime_launcher.hpp): every
+    // rank gets the same options, so roles go by rank: ranks 0..servers-1
+    // serve (--servers; its range, 1 .. ranks-1, is checked against the job).
+    bool launcher = false;
+    int servers = 1;
+    bool peers_given = false; // -P given (under a launcher it must match)
+    // Options that mean nothing under a launcher (-C, -p): rank 0 says so.
+    std::vector<std::string> ignored;
 };
 
 // A usage error: the message (may be empty) then the usage text, exit 1.
@@ -34,7 +43,9 @@ struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-Options parse_options(int argc, char **argv);
+// `launcher`: a launcher started this process (cmdbench::launched_by_pmix()):
+// no -C needed, -L refused, --servers allowed.
+Options parse_options(int argc, char **argv, bool launcher = false);
 std::string usage_text();
 
 } // namespace cmtime_frontend

@@ -1,6 +1,7 @@
 // Aggregated tables and JSON of cmdbench-cmtime (see cmtime_report.hpp).
 #include "cmtime_report.hpp"
 
+#include "cmtime_job_report.hpp"
 #include "histogram.hpp"
 
 #include <cstdio>
@@ -96,8 +97,9 @@ std::string format_mesh(const MeshTest &test) {
     return out;
 }
 
-std::string format_json(const std::vector<MeshTest> &tests, int peers) {
+std::string format_json(const std::vector<MeshTest> &tests, int peers, const JobSummary *job) {
     nlohmann::json doc = {{"schema", "cmdbench-cmtime"}, {"schema_version", 1}, {"peers", peers}};
+    if (job) doc["job"] = job_json(*job);
     nlohmann::json list = nlohmann::json::array();
     for (const MeshTest &t : tests) {
         nlohmann::json per_peer = nlohmann::json::array();

@@ -27,6 +27,9 @@ std::string format_aggregate(const cmtime::StepReport &merged);
 // "Mesh: all N client connections of C clients" tables for both roles.
 std::string format_mesh(const MeshTest &test);
 
-std::string format_json(const std::vector<MeshTest> &tests, int peers);
+struct JobSummary;
+// `job`: under a launcher, the document's "job" object (cmtime_job_report.hpp).
+std::string format_json(const std::vector<MeshTest> &tests, int peers,
+                        const JobSummary *job = nullptr);
 
 } // namespace cmtime_frontend

@@ -4,9 +4,7 @@
 
 #include "cm_engine.hpp"
 #include "cm_steps_setup.hpp"
-#include "cmtime_bind.hpp"
-#include "cmtime_report.hpp"
-#include "mesh.hpp"
+#include "cmtime_instance.hpp"
 #include "sock_engine.hpp"
 
 #include <algorithm>
@@ -20,61 +18,31 @@ namespace {
 
 constexpr uint64_t kMaxQpn = (1u << 24) - 1;
 
-// Progress lines and tables on stdout; nothing but the controller's JSON
-// document with --format json.
-class Console {
-  public:
-    explicit Console(bool quiet) : quiet_(quiet) {}
-    void line(const std::string &text) {
-        if (quiet_) return;
-        std::lock_guard<std::mutex> lock(mu_);
-        std::printf("%s\n", text.c_str());
-        std::fflush(stdout);
-    }
-    void text(const std::string &text) {
-        if (quiet_) return;
-        std::lock_guard<std::mutex> lock(mu_);
-        std::fputs(text.c_str(), stdout);
-        std::fflush(stdout);
-    }
+} // namespace
 
-  private:
-    bool quiet_;
-    std::mutex mu_;
-};
+void Instance::check_stop(const char *what) {
+    if (cmtime::now_ns() > deadline_ns)
+        throw std::runtime_error(std::string(what) + ": timed out after " +
+                                 std::to_string(o.wait_s) + " s (--timeout)");
+    if (in_job) mesh.check_peers();
+}
 
-struct Instance {
-    const Options &o;
-    cmdbench::Mesh &mesh;
-    Console &console;
-    uint64_t deadline_ns;
-    std::vector<MeshTest> tests;
-
-    void check_stop(const char *what) const {
-        if (cmtime::now_ns() > deadline_ns)
-            throw std::runtime_error(std::string(what) + ": timed out after " +
-                                     std::to_string(o.wait_s) + " s (--timeout)");
+void Instance::publish(const std::string &name, const cmtime::StepReport &mine) {
+    console.text(cmtime::format_table(mine));
+    std::vector<uint8_t> blob = cmtime::encode_report(mine);
+    blob.insert(blob.begin(), uint8_t(server ? 1 : 0));
+    const auto all = mesh.gather(blob);
+    if (!mesh.controller()) return;
+    MeshTest test{name, {}};
+    for (size_t i = 0; i < all.size(); ++i) {
+        if (all[i].empty()) throw std::runtime_error("empty result from a peer");
+        test.peers.push_back(
+            {int(i), all[i][0] != 0,
+             cmtime::decode_report(std::vector<uint8_t>(all[i].begin() + 1, all[i].end()))});
     }
-
-    // Own table as cmtime prints it, then every peer's figures to the
-    // controller, which prints the mesh's aggregated tables.
-    void publish(const std::string &name, const cmtime::StepReport &mine) {
-        console.text(cmtime::format_table(mine));
-        std::vector<uint8_t> blob = cmtime::encode_report(mine);
-        blob.insert(blob.begin(), uint8_t(o.server ? 1 : 0));
-        const auto all = mesh.gather(blob);
-        if (!mesh.controller()) return;
-        MeshTest test{name, {}};
-        for (size_t i = 0; i < all.size(); ++i) {
-            if (all[i].empty()) throw std::runtime_error("empty result from a peer");
-            test.peers.push_back(
-                {int(i), all[i][0] != 0,
-                 cmtime::decode_report(std::vector<uint8_t>(all[i].begin() + 1, all[i].end()))});
-        }
-        console.text(format_mesh(test));
-        tests.push_back(std::move(test));
-    }
-};
+    report.text(format_mesh(test));
+    tests.push_back(std::move(test));
+}
 
 void run_rdma(Instance &in, const BindAddress &bind) {
     const Options &o = in.o;
@@ -93,10 +61,10 @@ void run_rdma(Instance &in, const BindAddress &bind) {
 
     // Peer records (§5.3): servers publish their CM listener, port included.
     cmtime::PeerSetup mine;
-    mine.server = o.server;
+    mine.server = in.server;
     mine.count = o.conns;
     mine.base_qpn = o.base_qpn;
-    if (o.server) mine.listen = engine.listen();
+    if (in.server) mine.listen = engine.listen();
     std::vector<cmtime::PeerSetup> table;
     for (const auto &blob : in.mesh.allgather(cmtime::encode_setup(mine)))
         table.push_back(cmtime::decode_setup(blob));
@@ -106,7 +74,7 @@ void run_rdma(Instance &in, const BindAddress &bind) {
     const uint64_t L = listeners.size(), C = table.size() - L, P = table.size();
     if (L == P) throw std::runtime_error("cannot have all listeners");
     if (L == 0) throw std::runtime_error("need at least 1 listener");
-    const uint64_t n = o.server ? uint64_t(o.conns) * C : uint64_t(o.conns) * L;
+    const uint64_t n = in.server ? uint64_t(o.conns) * C : uint64_t(o.conns) * L;
 
     // Peers share devices in the lab: each announces its own fake QP range,
     // or the CM rejects one end as stale (spec appendix).
@@ -118,17 +86,18 @@ void run_rdma(Instance &in, const BindAddress &bind) {
     const uint32_t base = uint32_t(o.base_qpn + uint64_t(in.mesh.index()) * span);
 
     std::vector<sockaddr_storage> targets;
-    for (uint64_t i = 0; i < (o.server ? 0 : n); ++i)
+    for (uint64_t i = 0; i < (in.server ? 0 : n); ++i)
         targets.push_back(listeners[i % L]);
     auto iteration = [&](uint64_t count, cmtime::QpMode mode) {
-        if (o.server) return engine.run_server(count, mode);
+        if (in.server) return engine.run_server(count, mode);
         return engine.run_client(
             std::vector<sockaddr_storage>(targets.begin(), targets.begin() + long(count)), mode);
     };
-    const char *verb = o.server ? "Accept" : "Connect";
+    const char *verb = in.server ? "Accept" : "Connect";
 
-    in.console.line(o.server ? "Server warmup" : "Client warmup");
-    iteration(o.server ? C : L, cmtime::QpMode{});
+    in.test_stop_point();
+    in.console.line(in.server ? "Server warmup" : "Client warmup");
+    iteration(in.server ? C : L, cmtime::QpMode{});
 
     cmtime::QpMode main_mode;
     if (o.mimic_us >= 0) {
@@ -151,6 +120,7 @@ void run_rdma(Instance &in, const BindAddress &bind) {
 }
 
 void run_sockets(Instance &in, const BindAddress &bind) {
+    if (in.in_job) return run_socket_mesh(in, bind);
     const Options &o = in.o;
     cmtime::ensure_fd_limit(o.conns);
     cmtime::SockHooks hooks;
@@ -161,7 +131,7 @@ void run_sockets(Instance &in, const BindAddress &bind) {
     };
     hooks.connected_barrier = [&in] { in.mesh.barrier("sockets connected"); };
     cmtime::StepReport report;
-    if (o.server) {
+    if (in.server) {
         in.console.line("Server baseline socket setup");
         socklen_t len = 0;
         const sockaddr_storage addr = cmtime::resolve_tcp(bind.text.c_str(), o.port, true, len);
@@ -192,8 +162,6 @@ void run_sockets(Instance &in, const BindAddress &bind) {
     in.publish("sockets", report);
 }
 
-} // namespace
-
 int run_cmtime(const Options &o) {
     if (!o.sockets) {
         const std::string problem = cmtime::rdma_device_problem();
@@ -220,7 +188,7 @@ int run_cmtime(const Options &o) {
         if (controller) console.line("Running as OOB root");
     };
     std::unique_ptr<cmdbench::Mesh> mesh = cmdbench::Mesh::join(mo);
-    Instance in{o, *mesh, console, deadline, {}};
+    Instance in{o, *mesh, console, console, deadline, o.server, false, {}};
     try {
         if (o.sockets)
             run_sockets(in, bind);

@@ -156,6 +156,12 @@ uint16_t sock_port(int fd) {
 
 StepReport sock_client(const SockClientConfig &p, const sockaddr_storage &target,
                        socklen_t target_len, const SockHooks &hooks) {
+    return sock_client(p, std::vector<SockTarget>{{target, target_len}}, hooks);
+}
+
+StepReport sock_client(const SockClientConfig &p, const std::vector<SockTarget> &targets,
+                       const SockHooks &hooks) {
+    if (targets.empty()) throw std::runtime_error("sock_client: no server to connect to");
     StepTimes times(p.count);
     Sockets socks;
     socks.fd.assign(p.count, -1);
@@ -173,8 +179,9 @@ StepReport sock_client(const SockClientConfig &p, const sockaddr_storage &target
     times.total[kCreateId].begin();
     for_each_conn(queue, p.threads, p.count, [&](uint64_t i) {
         Interval &t = times.conn[i].step[kCreateId];
+        const int family = targets[i % targets.size()].addr.ss_family;
         t.begin();
-        const int fd = ::socket(target.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        const int fd = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
         t.finish();
         if (fd < 0) fail_errno("socket", errno);
         socks.fd[i] = fd;
@@ -200,9 +207,9 @@ StepReport sock_client(const SockClientConfig &p, const sockaddr_storage &target
     times.total[kConnect].begin();
     for_each_conn(queue, p.threads, p.count, [&](uint64_t i) {
         Interval &t = times.conn[i].step[kConnect];
+        const SockTarget &to = targets[i % targets.size()];
         t.begin();
-        const int rc =
-            ::connect(socks.fd[i], reinterpret_cast<const sockaddr *>(&target), target_len);
+        const int rc = ::connect(socks.fd[i], reinterpret_cast<const sockaddr *>(&to.addr), to.len);
         t.finish();
         if (rc != 0) fail_errno("connect", errno);
         connected.complete(p.count, times.total[kConnect], &times.total[kFullConnect]);

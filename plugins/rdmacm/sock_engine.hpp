@@ -9,6 +9,7 @@
 #include <functional>
 #include <string>
 #include <sys/socket.h>
+#include <vector>
 
 namespace cmtime {
 
@@ -42,6 +43,15 @@ uint16_t sock_port(int fd);
 
 StepReport sock_client(const SockClientConfig &config, const sockaddr_storage &target,
                        socklen_t target_len, const SockHooks &hooks);
+// A client of several servers (cmdbench cmtime -S under a launcher):
+// connection i goes to targets[i % targets.size()], as cm-steps' clients
+// spread their connections over the listeners.
+struct SockTarget {
+    sockaddr_storage addr{};
+    socklen_t len = 0;
+};
+StepReport sock_client(const SockClientConfig &config, const std::vector<SockTarget> &targets,
+                       const SockHooks &hooks);
 // Accepts `count` connections on `listener` (which it closes), then closes
 // them.
 StepReport sock_server(int listener, uint64_t count, const SockHooks &hooks);

@@ -1,0 +1,158 @@
+// cmdbench cmtime under a launcher (see cmtime_launcher.hpp).
+#include "cmtime_launcher.hpp"
+
+#include "cm_engine.hpp"
+#include "cmtime_instance.hpp"
+#include "cmtime_job_report.hpp"
+#include "cmtime_node_address.hpp"
+#include "job.hpp"
+
+#include <algorithm>
+#include <csignal>
+#include <cstdlib>
+#include <memory>
+
+namespace cmtime_frontend {
+namespace {
+
+constexpr double kRefusalBarrierS = 10;
+constexpr int kVerdictGraceMs = 5000;
+// How long a failed rank waits for the others to report before it exits.
+constexpr int kLeaveS = 3;
+
+// Refusals every rank meets alike (options against the job's size): rank 0
+// says why, every rank ends with the same status.
+std::string job_usage_problem(const Options &o, int size) {
+    if (size < 2)
+        return "cmtime under a launcher needs at least 2 ranks (a server and a client), the "
+               "launcher started " +
+               std::to_string(size);
+    if (o.peers_given && o.peers != size)
+        return "-P " + std::to_string(o.peers) + " does not match the " + std::to_string(size) +
+               " ranks the launcher started: leave -P out under a launcher, or give -P " +
+               std::to_string(size);
+    if (o.servers < 1 || o.servers > size - 1)
+        return "--servers must be in [1, " + std::to_string(size - 1) + "] (one rank at least " +
+               "must connect) for the " + std::to_string(size) +
+               " ranks the launcher started, got " + std::to_string(o.servers);
+    return "";
+}
+
+// This rank's address: -b / -B as given, or the node's default. Returns
+// what is wrong instead of throwing: the other ranks must hear it.
+std::string local_bind(const Options &o, BindAddress &bind) {
+    try {
+        if (!o.bind.empty() || !o.bind_interface.empty()) {
+            bind = bind_address(o, false);
+            return "";
+        }
+        const NodeAddress node = o.sockets ? default_route_address() : rdma_device_address();
+        if (node.address.empty())
+            return "no address to bind: " + node.why + "; give one with -b or -B interface";
+        Options with = o;
+        with.bind = node.address;
+        bind = bind_address(with, false);
+        return "";
+    } catch (const std::exception &e) {
+        return e.what();
+    }
+}
+
+std::string terms(const Options &o, int size) {
+    return "version=1 launcher=pmix -P=" + std::to_string(size) + " -c=" + std::to_string(o.conns) +
+           " -S=" + (o.sockets ? "on" : "off") + " --servers=" + std::to_string(o.servers);
+}
+
+void say(const std::string &who, const std::string &what) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "cmdbench cmtime%s: %s\n", who.c_str(), what.c_str());
+}
+
+} // namespace
+
+int refuse_in_job(cmdbench::Job &job, const std::string &message, bool usage) {
+    if (job.rank() == 0) {
+        if (!message.empty()) say("", message);
+        if (usage) std::printf("%s", usage_text().c_str());
+        std::fflush(stdout);
+    }
+    try {
+        job.barrier(kRefusalBarrierS);
+    } catch (const std::exception &) {
+        // A rank that did not come: the launcher ends the job anyway.
+    }
+    return 1;
+}
+
+void Instance::test_stop_point() const {
+    if (!in_job) return;
+    const char *rank = std::getenv("CMDBENCH_CMTIME_TEST_STOP_RANK");
+    if (rank && std::to_string(mesh.index()) == rank) std::raise(SIGSTOP);
+}
+
+int run_cmtime_launched(const Options &o, cmdbench::Job &job) {
+    const int rank = job.rank(), size = job.size();
+    // Only the controller knows who is late: its waits for a rank end at
+    // --timeout, everybody else's a little later, so that a rank that stops
+    // answering is named to all (instead of each rank timing out alone).
+    const int grace_ms = rank == 0 ? 0 : kVerdictGraceMs;
+    const uint64_t deadline =
+        cmtime::now_ns() + (uint64_t(o.wait_s) * 1000 + kVerdictGraceMs) * 1000000ull;
+    const bool speaker = rank == 0;
+    if (const std::string problem = job_usage_problem(o, size); !problem.empty())
+        return refuse_in_job(job, problem, false);
+    if (speaker)
+        for (const std::string &note : o.ignored)
+            say("", "note: " + note);
+    const std::string me = " (rank " + std::to_string(rank) + " on " + job.node() + ")";
+
+    BindAddress bind;
+    std::string failure = local_bind(o, bind);
+    if (failure.empty() && !o.sockets) {
+        const std::string problem = cmtime::rdma_device_problem();
+        if (!problem.empty()) failure = "No RDMA devices were detected (" + problem + ")";
+    }
+    cmdbench::MeshOptions mo;
+    mo.host = bind.text;
+    mo.terms = terms(o, size);
+    mo.timeout_ms = o.wait_s * 1000 + grace_ms;
+    mo.connect_window_ms = std::min(30000, o.wait_s * 1000);
+    std::unique_ptr<cmdbench::Mesh> mesh;
+    try {
+        mesh = cmdbench::Mesh::join_job(job, mo, failure);
+    } catch (const std::exception &e) {
+        say(me, e.what());
+        // Every rank that can hears the same: let each say it before any
+        // exit makes the launcher end the job.
+        try {
+            job.barrier(kLeaveS);
+        } catch (const std::exception &) {
+        }
+        return 1;
+    }
+
+    JobSummary summary{job.describe(), o.servers, o.conns, mesh->nodes(), mesh->addresses()};
+    Console quiet(true), report(o.json || !speaker);
+    report.text(format_job_summary(summary));
+    Instance in{o, *mesh, quiet, report, deadline, rank < o.servers, true, {}};
+    try {
+        if (o.sockets)
+            run_sockets(in, bind);
+        else
+            run_rdma(in, bind);
+    } catch (const cmdbench::MeshError &e) {
+        say(me, e.what()); // the mesh has told everyone
+        mesh->farewell(kLeaveS * 1000);
+        return 1;
+    } catch (const std::exception &e) {
+        // The controller names us to everyone; it names itself.
+        mesh->abort(speaker ? mesh->peer_label(0) + " failed: " + e.what() : e.what());
+        say(me, e.what());
+        mesh->farewell(kLeaveS * 1000);
+        return 1;
+    }
+    if (o.json && speaker) std::fputs(format_json(in.tests, size, &summary).c_str(), stdout);
+    return 0;
+}
+
+} // namespace cmtime_frontend
