@@ -2,6 +2,7 @@
 // ranks, they find each other through PMIx, rank 0 prints the mesh's
 // tables. Sockets mode (-S), so it runs on any host; the RDMA version runs
 // in the lab (tests/lab/guest.d/55-cmtime-launcher.sh).
+#include "launchers.hpp"
 #include "process.hpp"
 
 #include <catch2/catch.hpp>
@@ -18,16 +19,6 @@
 using nlohmann::json;
 
 namespace {
-
-// mpirun from PATH; a missing one fails the test with what to install.
-std::string mpirun() {
-    const char *path = std::getenv("PATH");
-    std::stringstream dirs(path ? path : "/usr/bin");
-    for (std::string dir; std::getline(dirs, dir, ':');)
-        if (access((dir + "/mpirun").c_str(), X_OK) == 0) return dir + "/mpirun";
-    FAIL("mpirun not found: install openmpi-bin and libpmix-dev (tools/install-deps.sh)");
-    return "";
-}
 
 // `mpirun -np N cmdbench cmtime ARGS` as root on a small host (the two
 // variables allow root, --oversubscribe more ranks than cores). `mpi`: more

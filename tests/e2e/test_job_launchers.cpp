@@ -3,6 +3,7 @@
 // node, mpirun across two "nodes" through a fake ssh, srun --mpi=pmix
 // against a single-node Slurm the test starts and stops, and no launcher or
 // a broken one (exit 2, a clear message, no hang).
+#include "launchers.hpp"
 #include "process.hpp"
 
 #include <catch2/catch.hpp>
@@ -12,19 +13,6 @@
 #include <unistd.h>
 
 namespace {
-
-const std::vector<std::string> kRootOk = {"OMPI_ALLOW_RUN_AS_ROOT=1",
-                                          "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"};
-
-std::string need(const std::string &path, const std::string &package) {
-    if (access(path.c_str(), X_OK) != 0)
-        FAIL(path << " not found: install " << package << " (tools/install-deps.sh)");
-    return path;
-}
-
-std::string mpirun() {
-    return need("/usr/bin/mpirun", "openmpi-bin");
-}
 
 std::string job_probe() {
     return std::string(CMDBENCH_BINARY_DIR) + "/bin/job_probe";
@@ -54,26 +42,6 @@ nlohmann::json check_job_json(const ProcessResult &r, int n) {
     CHECK(j["wireup_ms"]["allgather_max"].get<double>() > 0);
     return j;
 }
-
-// A single-node Slurm under a temp dir, stopped by pid however the test ends.
-struct Slurm {
-    std::string dir = temp_dir() + "/slurm";
-    std::string conf() const { return "SLURM_CONF=" + dir + "/slurm.conf"; }
-    Slurm() {
-        need("/usr/bin/srun", "slurm-client");
-        need("/usr/sbin/slurmctld", "slurmctld");
-        need("/usr/sbin/slurmd", "slurmd");
-        need("/usr/sbin/munged", "munge");
-        if (geteuid() != 0) FAIL("the Slurm tests start slurmd, which needs root");
-        auto r = run_process({source_path("tests/cluster/slurm-start.sh"), dir}, 120);
-        if (r.exit_code != 0) {
-            stop();
-            FAIL("slurm-start.sh failed (" << r.exit_code << "): " << r.err);
-        }
-    }
-    ~Slurm() { stop(); }
-    void stop() { run_process({source_path("tests/cluster/slurm-stop.sh"), dir}, 90); }
-};
 
 } // namespace
 

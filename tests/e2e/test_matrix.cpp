@@ -3,6 +3,7 @@
 // bisection pair sets, a scenario mismatch between ranks, a rank killed
 // mid-run, and no launcher (today's single-pair output). The 64-rank case is
 // tagged [scale] and registered separately (label cluster;scale).
+#include "launchers.hpp"
 #include "process.hpp"
 
 #include <catch2/catch.hpp>
@@ -17,16 +18,6 @@
 using nlohmann::json;
 
 namespace {
-
-const std::vector<std::string> kRootOk = {"OMPI_ALLOW_RUN_AS_ROOT=1",
-                                          "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"};
-
-std::string mpirun() {
-    if (access("/usr/bin/mpirun", X_OK) != 0)
-        FAIL("/usr/bin/mpirun not found: install openmpi-bin and libpmix-dev "
-             "(tools/install-deps.sh)");
-    return "/usr/bin/mpirun";
-}
 
 const std::string &dir() {
     static const std::string d = temp_dir();
@@ -49,12 +40,6 @@ std::string scenario(const std::string &name, const std::string &pattern, int it
                            "\ntransfer_count = 1\n\n[[run]]\nname = \"bandwidth\"\n"
                            "test = \"pingpong\"\nsizes = [4096]\niterations = 5\n"
                            "transfer_count = 0\n");
-}
-
-std::vector<std::string> mpirun_np(int n, std::vector<std::string> cmd) {
-    std::vector<std::string> argv = {mpirun(), "--oversubscribe", "-np", std::to_string(n)};
-    argv.insert(argv.end(), cmd.begin(), cmd.end());
-    return argv;
 }
 
 std::set<std::pair<int, int>> pairs_in(const json &doc, const std::string &run) {

@@ -1,0 +1,79 @@
+// Matrix mode under the other launch paths: srun --mpi=pmix against a
+// single-node Slurm, and mpirun across two "nodes" (a fake ssh agent), where
+// a loopback address cannot work and must be refused before any run.
+#include "launchers.hpp"
+#include "process.hpp"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+using nlohmann::json;
+
+namespace {
+
+std::string write_scenario(const std::string &dir, const std::string &address) {
+    const std::string path = dir + "/matrix.toml";
+    std::ofstream(path) << "[matrix]\naddress = \"" << address
+                        << "\"\n\n[[run]]\nname = \"latency\"\ntest = \"pingpong\"\n"
+                           "transport = \"tcp\"\nsizes = [64]\niterations = 100\n"
+                           "transfer_count = 1\ntimeout = 60\n";
+    return path;
+}
+
+} // namespace
+
+TEST_CASE("srun -n 3 --mpi=pmix: an all-pairs matrix of 6 pairs, like mpirun's", "[cluster]") {
+    Slurm slurm;
+    const std::string dir = temp_dir(), out = dir + "/srun.json";
+    const std::string toml = write_scenario(dir, "127.0.0.1");
+    const ProcessResult r = run_process(
+        {"/usr/bin/srun", "-O", "-n", "3", "--mpi=pmix", cmdbench_exe(), "run", toml, "-o", out},
+        240, {slurm.conf()});
+    INFO("exit " << r.exit_code << "\nstdout: " << r.out << "\nstderr: " << r.err);
+    REQUIRE(r.exit_code == 0);
+    const json doc = json::parse(read_file(out));
+    CHECK(doc["schema_version"] == 2);
+    CHECK(doc["matrix"]["ranks"].size() == 3);
+    std::set<std::pair<int, int>> pairs;
+    for (const json &run : doc["runs"]) {
+        CHECK(run["status"] == "ok");
+        REQUIRE(run["rows"].size() == 1);
+        CHECK(run["rows"][0]["metrics"]["usec/xfer"]["value"].get<double>() > 0);
+        CHECK(run["rows"][0]["histograms"]["rtt"]["count"] == 100);
+        pairs.insert({run["pair"]["client"].get<int>(), run["pair"]["server"].get<int>()});
+    }
+    CHECK(pairs.size() == 6);
+    // Rank 0 alone prints the matrix table.
+    CHECK(r.out.find("matrix: all-pairs, 3 ranks") != std::string::npos);
+    CHECK(r.out.rfind("matrix: all-pairs") == r.out.find("matrix: all-pairs"));
+}
+
+TEST_CASE("mpirun across two nodes: a loopback address is refused before any run", "[cluster]") {
+    const std::string dir = temp_dir(), out = dir + "/two-nodes.json";
+    const std::string toml = write_scenario(dir, "127.0.0.1");
+    std::vector<std::string> argv = {mpirun(),
+                                     "--host",
+                                     "localhost:2,127.0.0.2:2",
+                                     "--mca",
+                                     "plm_rsh_agent",
+                                     source_path("tests/cluster/fakessh.sh"),
+                                     "-np",
+                                     "4",
+                                     cmdbench_exe(),
+                                     "run",
+                                     toml,
+                                     "-o",
+                                     out};
+    const ProcessResult r = run_process(argv, 120, kRootOk);
+    INFO("exit " << r.exit_code << "\nstdout: " << r.out << "\nstderr: " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("cmdbench: matrix: rank 2 (127.0.0.2) would serve on the loopback address "
+                     "127.0.0.1:") != std::string::npos);
+    CHECK(r.err.find("but the job spans 2 nodes: set [matrix] address") != std::string::npos);
+    CHECK(r.seconds < 60);
+    CHECK(r.out.find("matrix:") == std::string::npos);
+    CHECK_FALSE(process_running_with(toml));
+}
