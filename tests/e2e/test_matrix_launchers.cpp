@@ -5,10 +5,12 @@
 #include "process.hpp"
 
 #include <catch2/catch.hpp>
+#include <csignal>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <unistd.h>
 
 using nlohmann::json;
 
@@ -75,5 +77,40 @@ TEST_CASE("mpirun across two nodes: a loopback address is refused before any run
     CHECK(r.err.find("but the job spans 2 nodes: set [matrix] address") != std::string::npos);
     CHECK(r.seconds < 60);
     CHECK(r.out.find("matrix:") == std::string::npos);
+    CHECK_FALSE(process_running_with(toml));
+}
+
+TEST_CASE("mpirun interrupted (SIGINT): the results file still has every pair", "[cluster]") {
+    const std::string dir = temp_dir(), out = dir + "/interrupted.json";
+    const std::string toml = dir + "/long.toml";
+    std::ofstream(toml) << "[matrix]\naddress = \"127.0.0.1\"\n\n[[run]]\nname = \"latency\"\n"
+                           "test = \"pingpong\"\ntransport = \"tcp\"\nsizes = [64]\n"
+                           "iterations = 5000000\ntransfer_count = 1\ntimeout = 120\n";
+    std::vector<std::string> argv = {"/usr/bin/env"};
+    argv.insert(argv.end(), kRootOk.begin(), kRootOk.end());
+    for (const std::string &a : mpirun_np(3, {cmdbench_exe(), "run", toml, "-o", out}))
+        argv.push_back(a);
+    const pid_t job = start_process(argv, dir + "/int.out", dir + "/int.err");
+    // Interrupt once the first round is under way.
+    for (int i = 0; i < 600 && read_file(dir + "/int.err").find("run 1/1") == std::string::npos;
+         ++i)
+        usleep(50000);
+    sleep(2);
+    REQUIRE(kill(job, SIGINT) == 0);
+    const int code = wait_process(job, 60);
+    INFO("exit " << code << "\nstdout: " << read_file(dir + "/int.out")
+                 << "\nstderr: " << read_file(dir + "/int.err"));
+    CHECK(code != -1); // -1: mpirun still running after 60 s
+    const json doc = json::parse(read_file(out));
+    std::set<std::pair<int, int>> pairs;
+    int interrupted = 0;
+    for (const json &run : doc["runs"]) {
+        CHECK(run["status"] != "ok");
+        if (run["status"] == "interrupted") ++interrupted;
+        pairs.insert({run["pair"]["client"].get<int>(), run["pair"]["server"].get<int>()});
+    }
+    CHECK(pairs.size() == 6);
+    CHECK(interrupted >= 5); // the pair in flight may end as failed: its server went first
+    sleep(1);
     CHECK_FALSE(process_running_with(toml));
 }
