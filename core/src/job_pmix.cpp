@@ -217,3 +217,8 @@ std::unique_ptr<Job> join_job() {
 extern "C" const char *__lsan_default_suppressions() {
     return "leak:libpmix.so\n";
 }
+
+// Nor print a "Suppressions used" table for them at every exit.
+extern "C" const char *__lsan_default_options() {
+    return "print_suppressions=0";
+}
