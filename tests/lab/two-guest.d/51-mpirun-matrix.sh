@@ -6,6 +6,10 @@
 if [ "$guest" = 1 ]; then serve_mpirun_peer; exit; fi
 cb="$CMDBENCH_BINARY_DIR/bin/cmdbench"
 [ -x "$cb" ] || fail "no $cb: build first and set CMDBENCH_BINARY_DIR"
+# Every rank reads the scenario and checks that it could write the outputs
+# (rank 0 writes them): work in the check's shared directory, which both
+# guests see at the same path.
+cd "$check_shared" || fail "cd $check_shared"
 cat > matrix.toml <<'TOML'
 name = "lab-matrix"
 [matrix]
@@ -60,8 +64,8 @@ for r in doc["runs"]:
 assert pairs == {"latency": [(0, 1), (1, 0)], "bandwidth": [(0, 1), (1, 0)]}, pairs
 PY
 # 2 x 50 round trips and 2 x 0.5 s of 64 KiB messages over RC QPs: thousands
-# of RoCE packets; TCP (control, ORTE, PMIx) sends none through rxe0.
-[ $((sent1 - sent0)) -gt 500 ] || fail "too few RDMA packets left guest 0: $((sent1 - sent0))"
+# of RoCE packets (1094 seen); TCP (control, ORTE, PMIx) sends none through rxe0.
+[ $((sent1 - sent0)) -gt 200 ] || fail "too few RDMA packets left guest 0: $((sent1 - sent0))"
 [ -s matrix.html ] || fail "no HTML report"
 for pair in "0 (.*) → 1 (.*): .* us" "1 (.*) → 0 (.*): .* us" "0 (.*) → 1 (.*): .* Gb/s" "1 (.*) → 0 (.*): .* Gb/s"; do
   grep -q "title=\"$pair\"" matrix.html || fail "the HTML report does not name the pair '$pair'"
