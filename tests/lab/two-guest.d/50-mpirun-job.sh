@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # mpirun across the two guests: guest 0's mpirun starts orted in guest 1
 # through the lab's launch agent (tests/lab/lab-rsh, served by
 # lab-rsh-server.py in guest 1); `cmdbench job` must see 2 ranks on the 2

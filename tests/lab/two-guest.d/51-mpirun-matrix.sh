@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Matrix mode across the two guests: `cmdbench run` under mpirun, one rank
 # per guest, all-pairs over rsockets (RDMA over rxe): both ordered pairs
 # (0 -> 1, 1 -> 0) measure latency and bandwidth between two real kernels.

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # `cmdbench cmtime` under mpirun across the two guests: rank 0 (guest 0)
 # serves, rank 1 (guest 1) makes 20 RDMA CM connections to it over rxe; rank
 # 0 prints the summary and the cm-step tables.
