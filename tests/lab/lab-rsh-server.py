@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The server half of the lab's launch agent (docs/rdma-lab.md, "mpirun
 across the two guests"); the client is tests/lab/lab-rsh.
 

@@ -25,13 +25,17 @@ rxe_sent() { rdma statistic show link "$dev/1" | sed -n 's/.* sent_pkts \([0-9]*
 # The guests have no sshd: guest 1 runs the lab's launch agent server
 # (tests/lab/lab-rsh-server.py) and guest 0's mpirun starts orted there through
 # its client, tests/lab/lab-rsh, as `--mca plm_rsh_agent`.
+# Both are /usr/bin/python3 scripts (tools/install-deps.sh installs python3):
+# not a PATH python3, which may be a pyenv shim that takes ~12 s to start
+# under TCG. Checks use $lab_python for the same reason.
 lab_rsh=$CMDBENCH_SOURCE_DIR/tests/lab/lab-rsh
 lab_rsh_port=7610
+lab_python=/usr/bin/python3
 
 # serve_mpirun_peer: (guest 1) the whole peer part of an mpirun check: run the
 # agent server, tell guest 0, and serve until the suite stops this part.
 serve_mpirun_peer() {
-  python3 "$CMDBENCH_SOURCE_DIR/tests/lab/lab-rsh-server.py" --bind "$addr" --port "$lab_rsh_port" &
+  "$CMDBENCH_SOURCE_DIR/tests/lab/lab-rsh-server.py" --bind "$addr" --port "$lab_rsh_port" &
   wait_listen "$lab_rsh_port" 60 || fail "lab-rsh-server.py did not listen on $addr:$lab_rsh_port"
   peer_ready
   wait

@@ -13,7 +13,7 @@ rc=$?
 echo "mpirun cmdbench job: exit $rc in $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.1f", b-a}') s"
 cat job.json job.err
 [ "$rc" = 0 ] || fail "mpirun -np 2 cmdbench job across the guests exited $rc"
-python3 - job.json <<'PY' || fail "cmdbench job does not show 2 ranks on 2 nodes"
+"$lab_python" - job.json <<'PY' || fail "cmdbench job does not show 2 ranks on 2 nodes"
 import json, sys
 ranks = json.load(open(sys.argv[1]))["ranks"]
 nodes = [r["node"] for r in ranks]

@@ -40,7 +40,7 @@ echo "mpirun cmdbench run (matrix): exit $rc in $(awk -v a="$t0" -v b="$EPOCHREA
   "rxe0 sent $((sent1 - sent0)) packets"
 cat matrix.out matrix.err
 [ "$rc" = 0 ] || fail "mpirun -np 2 cmdbench run matrix.toml exited $rc"
-python3 - matrix.json "$addr" "$peer_addr" <<'PY' || fail "the matrix results are not both pairs' RDMA figures"
+"$lab_python" - matrix.json "$addr" "$peer_addr" <<'PY' || fail "the matrix results are not both pairs' RDMA figures"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 m = doc["matrix"]
