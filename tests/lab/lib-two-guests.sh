@@ -20,3 +20,37 @@ wait_peer_ready() {
 
 # rxe_sent: packets rxe0 has sent so far.
 rxe_sent() { rdma statistic show link "$dev/1" | sed -n 's/.* sent_pkts \([0-9]*\).*/\1/p'; }
+
+# --- mpirun across the two guests (docs/rdma-lab.md) --------------------------
+# The guests have no sshd: guest 1 runs the lab's launch agent server
+# (tests/lab/lab-rsh-server.py) and guest 0's mpirun starts orted there through
+# its client, tests/lab/lab-rsh, as `--mca plm_rsh_agent`.
+# Both are /usr/bin/python3 scripts (tools/install-deps.sh installs python3):
+# not a PATH python3, which may be a pyenv shim that takes ~12 s to start
+# under TCG. Checks use $lab_python for the same reason.
+lab_rsh=$CMDBENCH_SOURCE_DIR/tests/lab/lab-rsh
+lab_rsh_port=7610
+lab_python=/usr/bin/python3
+
+# serve_mpirun_peer: (guest 1) the whole peer part of an mpirun check: run the
+# agent server, tell guest 0, and serve until the suite stops this part.
+serve_mpirun_peer() {
+  "$CMDBENCH_SOURCE_DIR/tests/lab/lab-rsh-server.py" --bind "$addr" --port "$lab_rsh_port" &
+  wait_listen "$lab_rsh_port" 60 || fail "lab-rsh-server.py did not listen on $addr:$lab_rsh_port"
+  peer_ready
+  wait
+}
+
+# lab_mpirun SECONDS ARGS...: (guest 0) mpirun with one rank in each guest
+# (-np 2, guest 0's rank 0), bounded by SECONDS. The ranks start in /tmp (the
+# check's directory exists in guest 0 only): give them absolute paths.
+lab_mpirun() {
+  local secs=$1; shift
+  command -v mpirun > /dev/null ||
+    fail "no mpirun: install openmpi-bin and libpmix-dev (tools/install-deps.sh)"
+  printf '%s slots=1\n%s slots=1\n' "$addr" "$peer_addr" > "$PWD/lab-hosts"
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 LAB_RSH_PORT=$lab_rsh_port \
+    timeout -k 5 "$secs" mpirun --hostfile "$PWD/lab-hosts" -np 2 --map-by ppr:1:node \
+    --mca oob_tcp_if_include "$CMDBENCH_RDMA_NETDEV" --mca plm_rsh_agent "$lab_rsh" \
+    --wdir /tmp "$@"
+}

@@ -67,6 +67,14 @@ port() {
 out=$(port cmdbench.out) || fail "no virtio port cmdbench.out"
 err=$(port cmdbench.err) || fail "no virtio port cmdbench.err"
 
+# Two guests: each resolves both guests' names (cmdbench-lab0/1) to their lab0
+# addresses, as cluster nodes do; mpirun and matrix mode name nodes by host
+# name. /etc is the overlay's, so this stays in the guest.
+if [ "${LAB_GUESTS:-1}" -gt 1 ]; then
+  printf '%s cmdbench-lab%s\n' "$LAB_ADDR" "$LAB_GUEST" "$LAB_PEER_ADDR" "$((1 - LAB_GUEST))" \
+    >> /etc/hosts || fail "add the guests' names to /etc/hosts"
+fi
+
 read -r cwd < "$run/cwd"
 cd "$cwd" || fail "cd $cwd"
 ulimit -l unlimited || fail "ulimit -l unlimited"

@@ -1,0 +1,23 @@
+# shellcheck shell=bash
+# mpirun across the two guests: guest 0's mpirun starts orted in guest 1
+# through the lab's launch agent (tests/lab/lab-rsh, served by
+# lab-rsh-server.py in guest 1); `cmdbench job` must see 2 ranks on the 2
+# guests, each on its own node.
+if [ "$guest" = 1 ]; then serve_mpirun_peer; exit; fi
+cb="$CMDBENCH_BINARY_DIR/bin/cmdbench"
+[ -x "$cb" ] || fail "no $cb: build first and set CMDBENCH_BINARY_DIR"
+wait_peer_ready 60 || fail "guest 1's lab-rsh-server.py did not come up"
+t0=$EPOCHREALTIME
+lab_mpirun 120 "$cb" job --format json > job.json 2> job.err
+rc=$?
+echo "mpirun cmdbench job: exit $rc in $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.1f", b-a}') s"
+cat job.json job.err
+[ "$rc" = 0 ] || fail "mpirun -np 2 cmdbench job across the guests exited $rc"
+"$lab_python" - job.json <<'PY' || fail "cmdbench job does not show 2 ranks on 2 nodes"
+import json, sys
+ranks = json.load(open(sys.argv[1]))["ranks"]
+nodes = [r["node"] for r in ranks]
+print("nodes:", nodes)
+assert [r["rank"] for r in ranks] == [0, 1], ranks
+assert len(set(nodes)) == 2, nodes
+PY
