@@ -88,9 +88,10 @@ TEST_CASE("mpirun interrupted (SIGINT): the results file still has every pair", 
                            "iterations = 5000000\ntransfer_count = 1\ntimeout = 120\n";
     std::vector<std::string> argv = {"/usr/bin/env"};
     argv.insert(argv.end(), kRootOk.begin(), kRootOk.end());
-    // Open MPI sends the ranks SIGTERM, then SIGKILL after
-    // odls_base_sigkill_timeout (1 s): enough for rank 0 to gather and write
-    // the results, but not in sanitizer builds. 10 s, as docs/matrix.md says.
+    // Open MPI sends the ranks SIGTERM, then SIGKILL
+    // odls_base_sigkill_timeout (1 s) later: enough for rank 0 to gather and
+    // write the results, but not always under TSan. 10 s, as docs/matrix.md
+    // advises.
     for (const std::string &a : mpirun_np(3, {"--mca", "odls_base_sigkill_timeout", "10",
                                               cmdbench_exe(), "run", toml, "-o", out}))
         argv.push_back(a);
