@@ -212,11 +212,13 @@ TEST_CASE("cmtime under mpirun: a rank killed mid-run ends every other rank nami
     const std::string dir = temp_dir();
     // Rank 3 (a client) stops itself once the mesh is wired; the others wait
     // for it (servers accepting, rank 2 in a barrier); the test kills it.
-    // Open MPI's own reaction (end the job once a rank failed, about 1 s
-    // later) is left as it is: the survivors must have spoken before.
+    // Open MPI ends the job once a rank failed: SIGTERM, SIGKILL
+    // odls_base_sigkill_timeout later (1 s). The survivors must speak before
+    // that; 5 s, so that a loaded TSan host (seen) does not cut them short.
     std::vector<std::string> argv =
         launch(4, {"-S", "--servers", "2", "-c", "50", "--timeout", "120"},
-               {"-x", "CMDBENCH_CMTIME_TEST_STOP_RANK=3", "-x", tag});
+               {"-x", "CMDBENCH_CMTIME_TEST_STOP_RANK=3", "-x", tag, "--mca",
+                "odls_base_sigkill_timeout", "5"});
     const pid_t job = start_process(argv, dir + "/out", dir + "/err");
     pid_t victim = -1;
     for (int i = 0; i < 600 && (victim < 0 || process_state(victim) != 'T'); ++i) {
