@@ -7,6 +7,7 @@
 #include "cmtime_options.hpp"
 #include "cmtime_report.hpp"
 #include "mesh.hpp"
+#include "sock_engine.hpp"
 
 #include <cstdio>
 #include <mutex>
@@ -55,6 +56,10 @@ struct Instance {
     // Where a test may stop this rank (see cmtime_launcher.hpp).
     void test_stop_point() const;
 };
+
+// The socket engine's hooks into this instance: stop checks, time left, the
+// barrier once every connection is up.
+cmtime::SockHooks sock_hooks(Instance &in);
 
 void run_rdma(Instance &in, const BindAddress &bind);
 // -S: one server and one client (cmtime's baseline) or, in a job, every

@@ -119,10 +119,7 @@ void run_rdma(Instance &in, const BindAddress &bind) {
     }
 }
 
-void run_sockets(Instance &in, const BindAddress &bind) {
-    if (in.in_job) return run_socket_mesh(in, bind);
-    const Options &o = in.o;
-    cmtime::ensure_fd_limit(o.conns);
+cmtime::SockHooks sock_hooks(Instance &in) {
     cmtime::SockHooks hooks;
     hooks.check_stop = [&in](const char *what) { in.check_stop(what); };
     hooks.remaining_ms = [&in] {
@@ -130,6 +127,14 @@ void run_sockets(Instance &in, const BindAddress &bind) {
         return int64_t(now < in.deadline_ns ? (in.deadline_ns - now) / 1000000 : 0);
     };
     hooks.connected_barrier = [&in] { in.mesh.barrier("sockets connected"); };
+    return hooks;
+}
+
+void run_sockets(Instance &in, const BindAddress &bind) {
+    if (in.in_job) return run_socket_mesh(in, bind);
+    const Options &o = in.o;
+    cmtime::ensure_fd_limit(o.conns);
+    cmtime::SockHooks hooks = sock_hooks(in);
     cmtime::StepReport report;
     if (in.server) {
         in.console.line("Server baseline socket setup");

@@ -29,13 +29,7 @@ socklen_t addr_len(const sockaddr_storage &addr) {
 
 void run_socket_mesh(Instance &in, const BindAddress &bind) {
     const Options &o = in.o;
-    cmtime::SockHooks hooks;
-    hooks.check_stop = [&in](const char *what) { in.check_stop(what); };
-    hooks.remaining_ms = [&in] {
-        const uint64_t now = cmtime::now_ns();
-        return int64_t(now < in.deadline_ns ? (in.deadline_ns - now) / 1000000 : 0);
-    };
-    hooks.connected_barrier = [&in] { in.mesh.barrier("sockets connected"); };
+    cmtime::SockHooks hooks = sock_hooks(in);
 
     const uint64_t P = uint64_t(in.mesh.peers()), L = uint64_t(o.servers), C = P - L;
     const uint64_t n = uint64_t(o.conns) * (in.server ? C : L);
