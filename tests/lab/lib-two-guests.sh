@@ -54,3 +54,20 @@ lab_mpirun() {
     --mca oob_tcp_if_include "$CMDBENCH_RDMA_NETDEV" --mca plm_rsh_agent "$lab_rsh" \
     --wdir /tmp "$@"
 }
+
+# measured_mpirun NAME SECONDS ARGS...: (guest 0) lab_mpirun ARGS with stdout
+# in NAME.out and stderr in NAME.err; prints its exit status, wall time and
+# the packets rxe0 sent meanwhile, then both outputs. Sets $rc and
+# $rdma_packets.
+measured_mpirun() {
+  local name=$1 secs=$2 t0 sent0
+  shift 2
+  sent0=$(rxe_sent)
+  t0=$EPOCHREALTIME
+  lab_mpirun "$secs" "$@" > "$name.out" 2> "$name.err"
+  rc=$?
+  rdma_packets=$(($(rxe_sent) - sent0))
+  echo "mpirun $name: exit $rc in $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.1f", b-a}') s;" \
+    "rxe0 sent $rdma_packets packets"
+  cat "$name.out" "$name.err"
+}

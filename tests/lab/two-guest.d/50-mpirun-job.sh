@@ -7,13 +7,9 @@ if [ "$guest" = 1 ]; then serve_mpirun_peer; exit; fi
 cb="$CMDBENCH_BINARY_DIR/bin/cmdbench"
 [ -x "$cb" ] || fail "no $cb: build first and set CMDBENCH_BINARY_DIR"
 wait_peer_ready 60 || fail "guest 1's lab-rsh-server.py did not come up"
-t0=$EPOCHREALTIME
-lab_mpirun 120 "$cb" job --format json > job.json 2> job.err
-rc=$?
-echo "mpirun cmdbench job: exit $rc in $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.1f", b-a}') s"
-cat job.json job.err
+measured_mpirun job 120 "$cb" job --format json
 [ "$rc" = 0 ] || fail "mpirun -np 2 cmdbench job across the guests exited $rc"
-"$lab_python" - job.json <<'PY' || fail "cmdbench job does not show 2 ranks on 2 nodes"
+"$lab_python" - job.out <<'PY' || fail "cmdbench job does not show 2 ranks on 2 nodes"
 import json, sys
 ranks = json.load(open(sys.argv[1]))["ranks"]
 nodes = [r["node"] for r in ranks]

@@ -30,15 +30,8 @@ sizes = [65536]
 duration = 0.5
 TOML
 wait_peer_ready 60 || fail "guest 1's lab-rsh-server.py did not come up"
-sent0=$(rxe_sent)
-t0=$EPOCHREALTIME
-lab_mpirun 240 "$cb" run "$PWD/matrix.toml" -o "$PWD/matrix.json" --report "$PWD/matrix.html" \
-  > matrix.out 2> matrix.err
-rc=$?
-sent1=$(rxe_sent)
-echo "mpirun cmdbench run (matrix): exit $rc in $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.1f", b-a}') s;" \
-  "rxe0 sent $((sent1 - sent0)) packets"
-cat matrix.out matrix.err
+measured_mpirun matrix 240 "$cb" run "$PWD/matrix.toml" -o "$PWD/matrix.json" \
+  --report "$PWD/matrix.html"
 [ "$rc" = 0 ] || fail "mpirun -np 2 cmdbench run matrix.toml exited $rc"
 "$lab_python" - matrix.json "$addr" "$peer_addr" <<'PY' || fail "the matrix results are not both pairs' RDMA figures"
 import json, sys
@@ -67,7 +60,7 @@ PY
 # Guest 0 sends at least 100 RoCE packets in the 2 x 50 round trips alone,
 # plus the 64 KiB messages and acks (1094 in all under TCG); TCP (control,
 # ORTE, PMIx) sends none through rxe0.
-[ $((sent1 - sent0)) -gt 200 ] || fail "too few RDMA packets left guest 0: $((sent1 - sent0))"
+[ "$rdma_packets" -gt 200 ] || fail "too few RDMA packets left guest 0: $rdma_packets"
 [ -s matrix.html ] || fail "no HTML report"
 for pair in "0 (.*) → 1 (.*): .* us" "1 (.*) → 0 (.*): .* us" "0 (.*) → 1 (.*): .* Gb/s" "1 (.*) → 0 (.*): .* Gb/s"; do
   grep -q "title=\"$pair\"" matrix.html || fail "the HTML report does not name the pair '$pair'"

@@ -6,14 +6,7 @@ if [ "$guest" = 1 ]; then serve_mpirun_peer; exit; fi
 cb="$CMDBENCH_BINARY_DIR/bin/cmdbench"
 [ -x "$cb" ] || fail "no $cb: build first and set CMDBENCH_BINARY_DIR"
 wait_peer_ready 60 || fail "guest 1's lab-rsh-server.py did not come up"
-sent0=$(rxe_sent)
-t0=$EPOCHREALTIME
-lab_mpirun 200 "$cb" cmtime --servers 1 -c 20 --timeout 150 > cmtime.out 2> cmtime.err
-rc=$?
-sent1=$(rxe_sent)
-echo "mpirun cmdbench cmtime: exit $rc in $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.1f", b-a}') s;" \
-  "rxe0 sent $((sent1 - sent0)) packets"
-cat cmtime.out cmtime.err
+measured_mpirun cmtime 200 "$cb" cmtime --servers 1 -c 20 --timeout 150
 [ "$rc" = 0 ] || fail "mpirun -np 2 cmdbench cmtime --servers 1 -c 20 exited $rc"
 [ "$(grep -c '^cmtime under a launcher' cmtime.out)" = 1 ] || fail "the summary is not printed once"
 grep -q "^  .* ($addr): rank 0$" cmtime.out || fail "rank 0 is not on guest 0 ($addr)"
@@ -27,4 +20,4 @@ done
 qp_us=$(awk '$1 == "create" && $2 == "qp" { print $4; exit }' cmtime.out)
 [ "${qp_us:-0}" -gt 0 ] || fail "the client created no QPs (create qp total: ${qp_us:-none})"
 # 20 connections and disconnections: CM MADs and RC handshakes over rxe.
-[ $((sent1 - sent0)) -ge 40 ] || fail "too few RDMA packets left guest 0: $((sent1 - sent0))"
+[ "$rdma_packets" -ge 40 ] || fail "too few RDMA packets left guest 0: $rdma_packets"
