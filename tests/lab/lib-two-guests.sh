@@ -35,8 +35,17 @@ lab_python=/usr/bin/python3
 # serve_mpirun_peer: (guest 1) the whole peer part of an mpirun check: run the
 # agent server, tell guest 0, and serve until the suite stops this part.
 serve_mpirun_peer() {
+  # The previous mpirun check's server may still be ending: its listener
+  # would pass wait_listen and then vanish under guest 0's mpirun.
+  local i server
+  for ((i = 0; i < 150; i++)); do
+    ss -Hltn "sport = :$lab_rsh_port" 2>/dev/null | grep -q . || break
+    sleep 0.2
+  done
   "$CMDBENCH_SOURCE_DIR/tests/lab/lab-rsh-server.py" --bind "$addr" --port "$lab_rsh_port" &
-  wait_listen "$lab_rsh_port" 60 || fail "lab-rsh-server.py did not listen on $addr:$lab_rsh_port"
+  server=$!
+  wait_listen "$lab_rsh_port" 60 && kill -0 "$server" 2> /dev/null ||
+    fail "lab-rsh-server.py did not listen on $addr:$lab_rsh_port"
   peer_ready
   wait
 }
