@@ -18,8 +18,9 @@ html_test_pkgs=(libxml2-utils chromium)
 # mpirun, single-node Slurm. libpmix-dev also for Slurm's pmix plugin, which
 # dlopens the unversioned libpmix.so only that package ships.
 cluster_pkgs=(libpmix-dev libpmix-bin openmpi-bin slurmctld slurmd slurm-client munge)
-# The Soft-RoCE lab (tools/rdma-lab).
-lab_pkgs=(qemu-system-x86 linux-image-amd64 busybox-static kmod iproute2 xz-utils util-linux rdma-core ibverbs-providers ibverbs-utils rdmacm-utils)
+# The Soft-RoCE lab (tools/rdma-lab); perftest (ib_send_lat, ib_write_bw, ...)
+# is the reference of bench/verbs-lab.sh.
+lab_pkgs=(qemu-system-x86 linux-image-amd64 busybox-static kmod iproute2 xz-utils util-linux rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest)
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo

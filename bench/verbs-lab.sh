@@ -1,0 +1,229 @@
+#!/usr/bin/env bash
+# cmdbench's verbs tests against Debian's perftest, inside the RDMA lab, in
+# one run. Prints a comparison table and writes the raw figures as JSON.
+set -uo pipefail
+
+usage() {
+    cat <<'EOF'
+Usage: tools/rdma-lab --timeout 1800 -- bench/verbs-lab.sh [--reps N] [--quick]
+           [--ops LIST] [--build-dir DIR] [-o FILE] [--keep]
+
+Inside the lab (Soft-RoCE rxe0), for 64 B, 4 KiB and 64 KiB, the same
+measurement by both tools, alternating which goes first, every repetition:
+
+  latency    cmdbench verbs-lat op=send|write|read  vs  ib_send_lat,
+             ib_write_lat, ib_read_lat -R (rdma_cm)
+  bandwidth  cmdbench verbs-bw op=write|send|read   vs  ib_write_bw,
+             ib_send_bw, ib_read_bw -R --report_gbits
+
+Same iterations, no warm-up (perftest's latency tests have none), no inline
+data (perftest turns it off on rxe), tx depth 128, CQ moderation 100 up to
+8 KiB and 1 above (perftest's own rule, passed to both explicitly), busy
+polling (perftest's default). Compared like with like:
+
+  median      send/write: cmdbench rtt p50 / 2 vs t_typical (perftest halves
+              its round trips); read: rtt p50 vs t_typical (one READ is the
+              whole round trip, neither halves it)
+  average     cmdbench usec/xfer vs t_avg (perftest drops its 2 largest
+              samples from the average, cmdbench keeps every sample)
+  bandwidth   cmdbench Gb/sec vs BW average[Gb/sec], both at the sender
+
+Every figure is the median of the repetitions; the 90% interval of each ratio
+cmdbench / perftest is bench/report.py's bootstrap. Targets: latency ratio
+<= 1.02, bandwidth ratio >= 0.98. Soft-RoCE under emulation is 100-1000x
+slower than hardware and swings between repetitions: read the ratios.
+
+Exit status 0 whether or not a target is met (a measurement: missed targets
+print `*** MISSED`, misses within the interval `*** not met, within the
+noise`); 2 for a bad option, outside the lab, or a missing tool.
+
+Options:
+  --reps N         repetitions of every measurement, 1..99 (default 3; --quick: 1)
+  --quick          fewer iterations and 1 repetition: a smoke test, not figures
+  --ops LIST       comma-separated subset of send,write,read (default all three)
+  --build-dir DIR  build tree with bin/cmdbench (default $CMDBENCH_BINARY_DIR,
+                   else <repo>/build)
+  -o FILE          write the JSON here (default bench/results/verbs-<UTC time>.json)
+  --keep           keep the raw outputs (path printed at the end)
+  -h, --help       this text
+EOF
+}
+
+die() { echo "bench/verbs-lab.sh: $*" >&2; exit 2; }
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+reps="" quick=0 out="" keep=0 ops_arg=send,write,read
+build=${CMDBENCH_BINARY_DIR:-$root/build}
+while [ $# -gt 0 ]; do
+    case $1 in
+        --reps) [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]?$ ]] || die "--reps needs a number in [1, 99], got '${2:-}'"
+                reps=$2; shift ;;
+        --quick) quick=1 ;;
+        --ops) [ $# -ge 2 ] && [[ $2 =~ ^(send|write|read)(,(send|write|read))*$ ]] ||
+                   die "--ops needs a comma-separated list of send, write, read; got '${2:-}'"
+               ops_arg=$2; shift ;;
+        --build-dir) [ $# -ge 2 ] || die "--build-dir needs a directory"; build=$2; shift ;;
+        -o) [ $# -ge 2 ] || die "-o needs a file"; out=$2; shift ;;
+        --keep) keep=1 ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "bench/verbs-lab.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+    esac
+    shift
+done
+IFS=, read -r -a ops <<< "$ops_arg"
+addr=${CMDBENCH_RDMA_ADDR:-}
+[ -n "$addr" ] || die "run me inside the lab: tools/rdma-lab --timeout 1800 -- $0"
+cb=$(realpath -m "$build")/bin/cmdbench
+[ -x "$cb" ] || die "no $cb (build first or pass --build-dir)"
+for tool in python3 timeout rdma ib_send_lat ib_write_lat ib_read_lat ib_write_bw ib_send_bw ib_read_bw; do
+    command -v $tool > /dev/null || die "$tool not found (tools/install-deps.sh: perftest, iproute2)"
+done
+dev=$(rdma link show 2>/dev/null | awk '{split($2, a, "/"); print a[1]; exit}')
+[ -n "$dev" ] || die "no RDMA device (rdma link show lists none)"
+
+sizes=(64 4096 65536)
+if [ $quick = 1 ]; then
+    : "${reps:=1}"
+    declare -A lat_iters=([64]=100 [4096]=100 [65536]=50)
+    declare -A bw_iters=([64]=500 [4096]=300 [65536]=100)
+    client_timeout=120
+else
+    : "${reps:=3}"
+    declare -A lat_iters=([64]=500 [4096]=500 [65536]=200)
+    declare -A bw_iters=([64]=2000 [4096]=1000 [65536]=300)
+    client_timeout=300
+fi
+cq_mod() { if [ "$1" -le 8192 ]; then echo 100; else echo 1; fi; } # perftest's rule
+tx_depth=128
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/verbs-lab.XXXXXX")
+mkdir -p "$work/raw"
+server="" client=""
+stop() { # pid: its group (timeout leads one), then reap it
+    kill -TERM -- "-$1" 2>/dev/null || kill -TERM "$1" 2>/dev/null || true
+    wait "$1" 2>/dev/null || true
+}
+cleanup() {
+    [ -z "$client" ] || stop "$client"
+    [ -z "$server" ] || stop "$server"
+    if [ $keep = 1 ]; then echo "raw outputs kept in $work" >&2; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+trap 'echo "interrupted" >&2; exit 130' INT TERM
+log() { printf '%s\n' "$*" >&2; }
+
+# bounded SECS OUT CMD...: CMD under timeout, stdout and stderr to OUT, its
+# status in $rc; waited for in the background so a signal reaches the trap.
+bounded() {
+    local secs=$1 o=$2; shift 2
+    timeout "$secs" "$@" > "$o" 2>&1 &
+    client=$!
+    rc=0
+    wait "$client" || rc=$?
+    client=""
+}
+
+# An rdma_cm listener shows up in `rdma resource show cm_id`; waiting for it
+# never takes the one client perftest's server serves.
+wait_cm_listen() { # port pid
+    local i
+    for ((i = 0; i < 300; i++)); do
+        rdma resource show cm_id 2>/dev/null | grep -q "state LISTEN .*:$1 *\$" && return 0
+        kill -0 "$2" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
+
+port=18500
+# perftest_one NAME TOOL ARGS...: one server (bound to every address: perftest
+# has no bind option for its -R server) and one client to $addr. The client
+# is retried twice while the server still waits: under emulation a connect
+# is now and then rejected before the listener is ready.
+perftest_one() {
+    local name=$1 tool=$2; shift 2
+    local -a args=(-d "$dev" -R -F "$@")
+    local o=$work/raw/perftest.$name.out try
+    port=$((port + 1))
+    timeout "$((client_timeout + 60))" "$tool" "${args[@]}" -p "$port" > "$work/server.log" 2>&1 &
+    server=$!
+    if ! wait_cm_listen "$port" "$server"; then
+        log "  $tool server did not listen on port $port"; cat "$work/server.log" >&2
+        stop "$server"; server=""
+        return
+    fi
+    for try in 1 2 3; do
+        bounded "$client_timeout" "$o" "$tool" "${args[@]}" -p "$port" "$addr"
+        [ $rc = 0 ] && break
+        kill -0 "$server" 2>/dev/null || break
+        log "  $tool client failed (exit $rc, try $try); the server still waits"
+        sleep 1
+    done
+    [ $rc = 0 ] || { log "  FAILED: $tool ${args[*]}"; tail -n 4 "$o" | sed 's/^/    /' >&2; }
+    # The server ends with its client; give it a moment, then end it.
+    for ((try = 0; try < 100; try++)); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
+    stop "$server"; server=""
+}
+
+# cmdbench_one NAME TEST OP SIZE ITERS [KEY=VALUE...]: one scenario, one run,
+# `cmdbench run` with its own server (the verbs plugin meets on the device's
+# address); JSON on stdout.
+cmdbench_one() {
+    local name=$1 test=$2 op=$3 size=$4 iters=$5; shift 5
+    local f=$work/$name.toml kv
+    {
+        printf '[defaults]\ntimeout = %s\n' "$client_timeout"
+        printf '[[run]]\nname = "%s"\ntest = "%s"\nop = "%s"\nsizes = [%s]\n' "$name" "$test" "$op" "$size"
+        printf 'iterations = %s\nwarmup = 0\ninline_size = 0\nmode = "poll"\n' "$iters"
+        for kv in "$@"; do printf '%s\n' "$kv"; done
+    } > "$f"
+    bounded "$((client_timeout + 60))" "$work/raw/cmdbench.$name.out" \
+        "$cb" run "$f" --format json -q
+    [ $rc = 0 ] || { log "  FAILED: cmdbench verbs $name (exit $rc)"
+                     tail -n 4 "$work/raw/cmdbench.$name.out" | sed 's/^/    /' >&2; }
+}
+
+declare -A lat_tool=([send]=ib_send_lat [write]=ib_write_lat [read]=ib_read_lat)
+declare -A bw_tool=([send]=ib_send_bw [write]=ib_write_bw [read]=ib_read_bw)
+measure() { # tool kind op size rep
+    local tool=$1 kind=$2 op=$3 size=$4 rep=$5 n q
+    local name=$kind-$op-$size.$rep
+    log "rep $rep/$reps: $tool $kind $op $size"
+    if [ "$kind" = lat ]; then
+        n=${lat_iters[$size]}
+        if [ "$tool" = perftest ]; then perftest_one "$name" "${lat_tool[$op]}" -s "$size" -n "$n"
+        else cmdbench_one "$name" verbs-lat "$op" "$size" "$n"; fi
+    else
+        n=${bw_iters[$size]} q=$(cq_mod "$size")
+        if [ "$tool" = perftest ]; then
+            perftest_one "$name" "${bw_tool[$op]}" -s "$size" -n "$n" -t $tx_depth -Q "$q" --report_gbits
+        else cmdbench_one "$name" verbs-bw "$op" "$size" "$n" "tx_depth = $tx_depth" "cq_mod = $q"; fi
+    fi
+}
+
+start=$EPOCHREALTIME
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+for ((r = 1; r <= reps; r++)); do
+    for kind in lat bw; do
+        for op in "${ops[@]}"; do
+            for size in "${sizes[@]}"; do
+                # Alternate which tool goes first, so drift hits both alike.
+                if ((r % 2)); then order=(perftest cmdbench); else order=(cmdbench perftest); fi
+                for tool in "${order[@]}"; do measure "$tool" $kind "$op" "$size" $r; done
+            done
+        done
+    done
+done
+secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.0f", b-a}')
+
+if [ -z "$out" ]; then
+    mkdir -p "$root/bench/results"
+    out=$root/bench/results/verbs-$(date -u +%Y-%m-%dT%H%M%SZ).json
+fi
+lat_list=$(for s in "${sizes[@]}"; do printf '%s=%s,' "$s" "${lat_iters[$s]}"; done)
+bw_list=$(for s in "${sizes[@]}"; do printf '%s=%s,' "$s" "${bw_iters[$s]}"; done)
+python3 "$root/bench/verbs_report.py" --raw "$work/raw" --out "$out" --reps "$reps" \
+    --quick "$quick" --ops "$ops_arg" --sizes "$(IFS=,; echo "${sizes[*]}")" \
+    --lat-iters "${lat_list%,}" --bw-iters "${bw_list%,}" --seconds "$secs" \
+    --load "$load_before / $(cut -d' ' -f1-3 /proc/loadavg)" --cmdbench "$cb" --device "$dev"
+exit 0
