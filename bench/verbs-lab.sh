@@ -44,7 +44,8 @@ Options:
   --build-dir DIR  build tree with bin/cmdbench (default $CMDBENCH_BINARY_DIR,
                    else <repo>/build)
   -o FILE          write the JSON here (default bench/results/verbs-<UTC time>.json)
-  --keep           keep the raw outputs (path printed at the end)
+  --keep           keep the raw outputs next to the JSON (FILE without .json,
+                   plus .raw/)
   -h, --help       this text
 EOF
 }
@@ -106,7 +107,11 @@ stop() { # pid: its group (timeout leads one), then reap it
 cleanup() {
     [ -z "$client" ] || stop "$client"
     [ -z "$server" ] || stop "$server"
-    if [ $keep = 1 ]; then echo "raw outputs kept in $work" >&2; else rm -rf "$work"; fi
+    if [ $keep = 1 ] && [ -n "$out" ]; then
+        rm -rf "${out%.json}.raw"; mv "$work/raw" "${out%.json}.raw" &&
+            echo "raw outputs kept in ${out%.json}.raw" >&2
+    fi
+    rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'echo "interrupted" >&2; exit 130' INT TERM

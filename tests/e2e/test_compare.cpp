@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -235,7 +236,7 @@ TEST_CASE("run: the comparison of its variants follows the results") {
 TEST_CASE("run: configs/rdma-vs-tcp.toml without an RDMA device measures the tcp side") {
     if (rdma_device_present())
         FAIL("this test assumes a machine without an RDMA device, as CI machines are, but "
-             "/sys/class/infiniband lists one: here the rdma runs would not be skipped. The "
+             "/sys/class/infiniband lists one: here the RDMA runs would not be skipped. The "
              "scenario with RDMA is checked in the lab (tests/lab/guest.d/60-rdma-vs-tcp.sh).");
     // The shipped file, made quick: every run once, fewer round trips,
     // shorter streams, fewer connections.
@@ -250,30 +251,49 @@ TEST_CASE("run: configs/rdma-vs-tcp.toml without an RDMA device measures the tcp
     {
         INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
         CHECK(r.exit_code == 1);
-        CHECK_THAT(r.err, Catch::Contains("3 of 6 runs were skipped (pass --allow-skip"));
+        CHECK_THAT(r.err, Catch::Contains("5 of 8 runs were skipped (pass --allow-skip"));
         CHECK_THAT(r.err, !Catch::Contains("did not succeed"));
         // No device, no device address: the local server stays on loopback.
         CHECK_THAT(r.err, !Catch::Contains("meet at"));
     }
     const json doc = json::parse(read_file(dir() + "/rdma-vs-tcp.json"));
-    REQUIRE(doc["runs"].size() == 6);
+    REQUIRE(doc["runs"].size() == 8);
+    std::map<std::string, const json *> by_name;
     for (const auto &run : doc["runs"]) {
         INFO(run["name"] << ": " << run["status"] << ": " << run["error"]);
+        by_name[run["name"].get<std::string>()] = &run;
         CHECK(run["repeats"] == 1);
-        if (run["variant"] == "rdma") {
-            CHECK(run["status"] == "skipped");
-            CHECK_THAT(run["error"].get<std::string>(),
-                       Catch::Contains("no RDMA device") && Catch::Contains("tools/rdma-lab"));
-            CHECK(run["rows"].empty());
-        } else {
-            CHECK(run["variant"] == "tcp");
+        const std::string variant = run["variant"].get<std::string>();
+        if (variant == "tcp") {
             CHECK(run["status"] == "ok");
             CHECK_FALSE(run["rows"].empty());
+            continue;
+        }
+        CHECK(run["status"] == "skipped");
+        CHECK(run["rows"].empty());
+        const std::string error = run["error"].get<std::string>();
+        CHECK_THAT(error, Catch::Contains("tools/rdma-lab"));
+        if (run["test"] == "verbs-lat" || run["test"] == "verbs-bw") {
+            CHECK(variant == "verbs");
+            CHECK_THAT(error, Catch::StartsWith("needs an RDMA device:"));
+        } else {
+            CHECK((variant == "rsocket" || (variant == "verbs" && run["test"] == "cm-steps")));
+            CHECK_THAT(error, Catch::Contains("no RDMA device"));
         }
     }
+    // Every group has its three (connect: two) variants, in file order.
+    for (const char *name :
+         {"latency/tcp", "latency/rsocket", "latency/verbs", "bandwidth/tcp", "bandwidth/rsocket",
+          "bandwidth/verbs", "connect/tcp", "connect/verbs"})
+        CHECK(by_name.count(name) == 1);
+    REQUIRE(by_name.count("latency/verbs"));
+    CHECK((*by_name["latency/verbs"])["params"]["op"] == "\"send\"");
+    REQUIRE(by_name.count("bandwidth/verbs"));
+    CHECK((*by_name["bandwidth/verbs"])["params"]["op"] == "\"write\"");
+
     // The --set values reached the runs that have those parameters.
-    const json &latency = doc["runs"][1], &bandwidth = doc["runs"][3], &connect = doc["runs"][5];
-    REQUIRE(latency["name"] == "latency/tcp");
+    REQUIRE(by_name.count("latency/tcp"));
+    const json &latency = *by_name["latency/tcp"];
     REQUIRE(latency["rows"].size() == 3);
     for (const char *name : {"64_lat", "4k_lat", "64k_lat"}) {
         INFO(name);
@@ -282,21 +302,25 @@ TEST_CASE("run: configs/rdma-vs-tcp.toml without an RDMA device measures the tcp
         CHECK((*row)["metrics"]["iters"]["value"] == 200);
         CHECK((*row)["histograms"]["rtt"]["count"] == 200);
     }
-    REQUIRE(bandwidth["name"] == "bandwidth/tcp");
+    CHECK((*by_name["latency/verbs"])["params"]["iterations"] == "200");
+    REQUIRE(by_name.count("bandwidth/tcp"));
+    const json &bandwidth = *by_name["bandwidth/tcp"];
     CHECK(bandwidth["params"]["duration"] == "0.3");
+    CHECK((*by_name["bandwidth/verbs"])["params"]["duration"] == "0.3");
     REQUIRE(bandwidth["rows"].size() == 3);
     for (const auto &row : bandwidth["rows"]) {
         INFO(row["name"]);
         CHECK(row["metrics"]["Gb/sec"]["value"] > 0);
         CHECK(row["metrics"]["time"]["value"] < 1.0); // the file says 1.0 s
     }
-    REQUIRE(connect["name"] == "connect/tcp");
-    const json *full = find_row(connect, "full connect");
+    REQUIRE(by_name.count("connect/tcp"));
+    const json *full = find_row(*by_name["connect/tcp"], "full connect");
     REQUIRE(full);
     CHECK((*full)["metrics"]["conns"]["value"] == 50);
 
     // With --allow-skip the same is a success, and the comparison at the end
-    // has the tcp column filled, the rdma column empty, and says why.
+    // has the tcp column filled, the rsocket and verbs columns empty, and
+    // says why.
     argv.push_back("--allow-skip");
     r = run_process(argv, 300);
     INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
@@ -307,13 +331,14 @@ TEST_CASE("run: configs/rdma-vs-tcp.toml without an RDMA device measures the tcp
     const std::string table = r.out.substr(at);
     for (const char *group : {"\nlatency\n", "\nbandwidth\n", "\nconnect\n"})
         CHECK_THAT(table, Catch::Contains(group));
-    // A header per group, with both columns and the ratio.
-    const std::regex header("\\n  item +metric +unit +rdma +tcp +rdma/tcp\\n");
+    // A header per group, with the three columns and the two ratios.
+    const std::regex header(
+        "\\n  item +metric +unit +tcp +rsocket +verbs +rsocket/tcp +verbs/tcp\\n");
     CHECK(std::distance(std::sregex_iterator(table.begin(), table.end(), header),
                         std::sregex_iterator()) == 3);
     const std::vector<std::string> rows = comparison_rows(table);
-    // Every row: rdma missing, a tcp value, no ratio.
-    const std::regex tcp_only(" - +[0-9][0-9.]* +-$");
+    // Every row: a tcp value, rsocket and verbs missing, no ratios.
+    const std::regex tcp_only(" [0-9][0-9.]* +- +- +- +-$");
     std::set<std::string> seen;
     for (const auto &line : rows) {
         INFO(line);
@@ -330,7 +355,8 @@ TEST_CASE("run: configs/rdma-vs-tcp.toml without an RDMA device measures the tcp
          {"64_lat", "4k_lat", "64k_lat", "4k", "64k", "1m", "whole", "full", "create", "destroy"})
         CHECK(seen.count(item) == 1);
     for (const char *note :
-         {"rdma latency: skipped: no RDMA device", "rdma bandwidth: skipped: no RDMA device",
-          "rdma connect: skipped: no RDMA device"})
+         {"rsocket latency: skipped: no RDMA device", "rsocket bandwidth: skipped: no RDMA device",
+          "verbs connect: skipped: no RDMA device", "verbs latency: skipped: needs an RDMA device:",
+          "verbs bandwidth: skipped: needs an RDMA device:"})
         CHECK_THAT(table, Catch::Contains(std::string("notes:\n")) && Catch::Contains(note));
 }
