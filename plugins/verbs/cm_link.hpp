@@ -1,0 +1,55 @@
+// The rdma_cm event channel with bounded waits, and the addresses the peers
+// swap over the control channel to meet.
+#ifndef CMDBENCH_VERBS_CM_LINK_HPP
+#define CMDBENCH_VERBS_CM_LINK_HPP
+
+#include "verbs_run.hpp"
+
+#include <rdma/rdma_cma.h>
+#include <string>
+#include <sys/socket.h>
+#include <vector>
+
+namespace verbs {
+
+// One rdma_cm event, copied out and acknowledged already.
+struct CmEvent {
+    rdma_cm_event_type type;
+    rdma_cm_id *id;
+    int status;
+    std::vector<uint8_t> private_data;
+};
+
+class CmChannel {
+  public:
+    // Skips the run (needs an RDMA device) when rdma_cm is not there at all.
+    CmChannel();
+    ~CmChannel();
+    CmChannel(const CmChannel &) = delete;
+    CmChannel &operator=(const CmChannel &) = delete;
+
+    rdma_event_channel *get() const { return channel_; }
+    // The next event, waiting at most until the run's deadline.
+    CmEvent next(const Stopper &stop, const char *what);
+    // The next event, which must be `want` (for `id` when given).
+    CmEvent expect(rdma_cm_event_type want, rdma_cm_id *id, const Stopper &stop, const char *what);
+    // Acknowledges whatever is queued, without waiting.
+    void drain();
+
+  private:
+    rdma_event_channel *channel_ = nullptr;
+};
+
+// host:port as a socket address (numeric or a name).
+sockaddr_storage resolve_ip(const std::string &host, uint16_t port, bool passive);
+bool is_any_address(const sockaddr_storage &addr);
+void set_port(sockaddr_storage &addr, uint16_t port);
+std::string address_text(const sockaddr_storage &addr);
+
+// The server's listening address, as sent over the control channel.
+std::vector<uint8_t> encode_address(const sockaddr_storage &addr);
+sockaddr_storage decode_address(const std::vector<uint8_t> &bytes);
+
+} // namespace verbs
+
+#endif

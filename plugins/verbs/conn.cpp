@@ -1,0 +1,317 @@
+// RC QPs over rdma_cm (see conn.hpp).
+#include "conn.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+
+namespace verbs {
+namespace {
+
+constexpr uint32_t kMagic = 0x56524253; // "VRBS"
+constexpr size_t kPrivateLen = 32;
+constexpr int kResolveMs = 2000;
+
+void put(std::vector<uint8_t> &out, uint64_t v, int bytes) {
+    for (int i = bytes - 1; i >= 0; --i)
+        out.push_back(uint8_t(v >> (8 * i)));
+}
+
+uint64_t get(const uint8_t *&p, int bytes) {
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; ++i)
+        v = v << 8 | *p++;
+    return v;
+}
+
+bool no_device_errno(int err) {
+    return err == ENODEV || err == EADDRNOTAVAIL || err == ENOENT;
+}
+
+} // namespace
+
+Conn::Conn(rdma_cm_id *id, const ConnSpec &spec, uint32_t index)
+    : id_(id), index_(index), region_(spec.region) {
+    try {
+        if (!id->verbs) fail("verbs: the rdma_cm connection has no RDMA device");
+        ibv_device_attr attr{};
+        if (ibv_query_device(id->verbs, &attr) != 0) fail_errno("ibv_query_device", errno);
+        rd_atomic_ = uint8_t(std::min({attr.max_qp_rd_atom, attr.max_qp_init_rd_atom, 255}));
+        pd_ = ibv_alloc_pd(id->verbs);
+        if (!pd_) fail_errno("ibv_alloc_pd", errno);
+        channel_ = ibv_create_comp_channel(id->verbs);
+        if (!channel_) fail_errno("ibv_create_comp_channel", errno);
+        const int flags = fcntl(channel_->fd, F_GETFL);
+        if (flags < 0 || fcntl(channel_->fd, F_SETFL, flags | O_NONBLOCK) < 0)
+            fail_errno("fcntl O_NONBLOCK on the completion channel", errno);
+        const int cqe = spec.send_depth + spec.recv_depth + 16;
+        cq_ = ibv_create_cq(id->verbs, cqe, nullptr, channel_, 0);
+        if (!cq_) fail_errno("ibv_create_cq (" + std::to_string(cqe) + " entries)", errno);
+        void *mem = nullptr;
+        if (posix_memalign(&mem, 4096, 2 * region_) != 0) fail("verbs: out of memory for buffers");
+        buf_ = static_cast<uint8_t *>(mem);
+        std::memset(buf_, 0, 2 * region_);
+        mr_ = ibv_reg_mr(pd_, buf_, 2 * region_,
+                         IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+        if (!mr_) fail_errno("ibv_reg_mr (" + std::to_string(2 * region_) + " bytes)", errno);
+        create_qp(spec);
+    } catch (...) {
+        id_ = nullptr; // the caller still owns the id
+        release();
+        throw;
+    }
+}
+
+Conn::~Conn() {
+    release();
+}
+
+void Conn::release() {
+    if (id_ && id_->qp) rdma_destroy_qp(id_);
+    if (mr_) ibv_dereg_mr(mr_);
+    if (cq_) ibv_destroy_cq(cq_);
+    if (channel_) ibv_destroy_comp_channel(channel_);
+    if (pd_) ibv_dealloc_pd(pd_);
+    std::free(buf_);
+    if (id_) rdma_destroy_id(id_);
+    mr_ = nullptr, cq_ = nullptr, channel_ = nullptr, pd_ = nullptr, buf_ = nullptr, id_ = nullptr;
+}
+
+void Conn::create_qp(const ConnSpec &spec) {
+    auto attempt = [&](uint32_t inline_bytes) {
+        ibv_qp_init_attr attr{};
+        attr.send_cq = cq_;
+        attr.recv_cq = cq_;
+        attr.qp_type = IBV_QPT_RC;
+        attr.cap.max_send_wr = uint32_t(spec.send_depth);
+        attr.cap.max_recv_wr = uint32_t(spec.recv_depth);
+        attr.cap.max_send_sge = 1;
+        attr.cap.max_recv_sge = 1;
+        attr.cap.max_inline_data = inline_bytes;
+        return rdma_create_qp(id_, pd_, &attr) == 0;
+    };
+    const uint32_t want = uint32_t(spec.inline_size);
+    if (attempt(want)) {
+        inline_max_ = want;
+        return;
+    }
+    const int err = errno;
+    if (want == 0 || !attempt(0))
+        fail_errno("rdma_create_qp (send_wr " + std::to_string(spec.send_depth) + ", recv_wr " +
+                       std::to_string(spec.recv_depth) + ", inline " + std::to_string(want) + ")",
+                   err);
+    // The QP works without inline data: find the most it accepts.
+    rdma_destroy_qp(id_);
+    uint32_t lo = 0, hi = want; // lo accepted, hi refused
+    while (hi - lo > 1) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (attempt(mid)) {
+            rdma_destroy_qp(id_);
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    if (spec.inline_explicit)
+        fail("verbs: inline_size = " + std::to_string(want) + " is more than this QP accepts on " +
+             ibv_get_device_name(id_->verbs->device) + ": inline_size must be in [0, " +
+             std::to_string(lo) + "] (or -1 for the most it accepts)");
+    if (!attempt(lo)) fail_errno("rdma_create_qp", errno);
+    inline_max_ = lo;
+}
+
+std::vector<uint8_t> Conn::private_data() const {
+    std::vector<uint8_t> out;
+    put(out, kMagic, 4);
+    put(out, index_, 4);
+    put(out, mr_->rkey, 4);
+    put(out, region_, 4);
+    put(out, reinterpret_cast<uintptr_t>(send_buf()), 8);
+    put(out, reinterpret_cast<uintptr_t>(recv_buf()), 8);
+    return out;
+}
+
+RemoteBuffer decode_private_data(const std::vector<uint8_t> &data, const char *what) {
+    // IB pads the private data; only our first bytes matter.
+    if (data.size() < kPrivateLen)
+        fail(std::string(what) + ": the peer's connection carries no buffer description (" +
+             std::to_string(data.size()) + " bytes of private data)");
+    const uint8_t *p = data.data();
+    if (get(p, 4) != kMagic)
+        fail(std::string(what) + ": the peer is not a verbs-lat / verbs-bw peer");
+    RemoteBuffer r;
+    r.index = uint32_t(get(p, 4));
+    r.rkey = uint32_t(get(p, 4));
+    r.region = uint32_t(get(p, 4));
+    r.send_addr = get(p, 8);
+    r.recv_addr = get(p, 8);
+    return r;
+}
+
+rdma_conn_param Conn::conn_param(const std::vector<uint8_t> &data) const {
+    rdma_conn_param param{};
+    param.private_data = data.data();
+    param.private_data_len = uint8_t(data.size());
+    param.responder_resources = rd_atomic_;
+    param.initiator_depth = rd_atomic_;
+    param.retry_count = 7;
+    param.rnr_retry_count = 7; // infinite: a busy receiver slows SEND down, never fails it
+    return param;
+}
+
+void Conn::post(ibv_wr_opcode opcode, uint32_t len, bool signaled, uint64_t wr_id) {
+    const bool read = opcode == IBV_WR_RDMA_READ;
+    ibv_sge sge{reinterpret_cast<uintptr_t>(read ? recv_buf() : send_buf()), len, mr_->lkey};
+    ibv_send_wr wr{};
+    wr.wr_id = wr_id;
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    wr.opcode = opcode;
+    wr.send_flags = signaled ? IBV_SEND_SIGNALED : 0;
+    if (!read && len <= inline_max_) wr.send_flags |= IBV_SEND_INLINE;
+    if (opcode != IBV_WR_SEND) {
+        wr.wr.rdma.remote_addr = read ? remote_.send_addr : remote_.recv_addr;
+        wr.wr.rdma.rkey = remote_.rkey;
+    }
+    ibv_send_wr *bad = nullptr;
+    const int rc = ibv_post_send(id_->qp, &wr, &bad);
+    if (rc != 0) fail_errno("ibv_post_send", rc);
+}
+
+void Conn::post_recv(uint64_t wr_id) {
+    ibv_sge sge{reinterpret_cast<uintptr_t>(recv_buf()), uint32_t(region_), mr_->lkey};
+    ibv_recv_wr wr{};
+    wr.wr_id = wr_id;
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    ibv_recv_wr *bad = nullptr;
+    const int rc = ibv_post_recv(id_->qp, &wr, &bad);
+    if (rc != 0) fail_errno("ibv_post_recv", rc);
+}
+
+rdma_cm_id *listen_for_clients(CmChannel &channel, const Run &run, const Params &p) {
+    std::string where = p.bind_address;
+    if (where.empty() && run.peer_host()) where = run.peer_host();
+    sockaddr_storage addr = resolve_ip(where, uint16_t(p.port), true);
+    rdma_cm_id *id = nullptr;
+    if (rdma_create_id(channel.get(), &id, nullptr, RDMA_PS_TCP) != 0)
+        fail_errno("rdma_create_id", errno);
+    if (rdma_bind_addr(id, reinterpret_cast<sockaddr *>(&addr)) != 0) {
+        const int err = errno;
+        rdma_destroy_id(id);
+        const std::string what = "rdma_bind_addr " + address_text(addr) + ": " + std::strerror(err);
+        if (no_device_errno(err))
+            skip_no_device(what + " (not an address of an RDMA device; set bind_address)");
+        fail(what);
+    }
+    if (!is_any_address(addr) && !id->verbs) {
+        rdma_destroy_id(id);
+        skip_no_device(address_text(addr) +
+                       " is not an address of an RDMA device; set bind_address to one");
+    }
+    if (rdma_listen(id, p.qps) != 0) {
+        const int err = errno;
+        rdma_destroy_id(id);
+        fail_errno("rdma_listen " + address_text(addr), err);
+    }
+    return id;
+}
+
+Conns connect_to_server(CmChannel &channel, const Run &run, const Params &p,
+                        const sockaddr_storage &server, const ConnSpec &spec) {
+    sockaddr_storage source{};
+    const bool bind = !p.bind_address.empty();
+    if (bind) source = resolve_ip(p.bind_address, 0, true);
+    sockaddr_storage target = server;
+    Stopper &stop = const_cast<Run &>(run).stopper();
+    Conns conns;
+    for (int i = 0; i < p.qps; ++i) {
+        rdma_cm_id *id = nullptr;
+        if (rdma_create_id(channel.get(), &id, nullptr, RDMA_PS_TCP) != 0)
+            fail_errno("rdma_create_id", errno);
+        std::unique_ptr<Conn> conn;
+        try {
+            const std::string to = address_text(target);
+            if (rdma_resolve_addr(id, bind ? reinterpret_cast<sockaddr *>(&source) : nullptr,
+                                  reinterpret_cast<sockaddr *>(&target), kResolveMs) != 0) {
+                const int err = errno;
+                const std::string what = "rdma_resolve_addr " + to + ": " + std::strerror(err);
+                if (no_device_errno(err)) skip_no_device(what);
+                fail(what);
+            }
+            channel.expect(RDMA_CM_EVENT_ADDR_RESOLVED, id, stop, ("resolving " + to).c_str());
+            if (rdma_resolve_route(id, kResolveMs) != 0)
+                fail_errno("rdma_resolve_route " + to, errno);
+            channel.expect(RDMA_CM_EVENT_ROUTE_RESOLVED, id, stop, ("route to " + to).c_str());
+            conn = std::make_unique<Conn>(id, spec, uint32_t(i));
+        } catch (...) {
+            if (!conn) rdma_destroy_id(id);
+            throw;
+        }
+        const std::vector<uint8_t> data = conn->private_data();
+        rdma_conn_param param = conn->conn_param(data);
+        if (rdma_connect(id, &param) != 0)
+            fail_errno("rdma_connect " + address_text(target), errno);
+        Conn &c = *conn;
+        conns.push_back(std::move(conn));
+        const CmEvent e = channel.expect(RDMA_CM_EVENT_ESTABLISHED, id, stop,
+                                         ("connecting QP " + std::to_string(i)).c_str());
+        c.set_remote(decode_private_data(e.private_data, "rdma_connect"));
+    }
+    return conns;
+}
+
+Conns accept_clients(CmChannel &channel, const Run &run, rdma_cm_id *listener, const Params &p,
+                     const ConnSpec &spec) {
+    (void)listener;
+    Stopper &stop = const_cast<Run &>(run).stopper();
+    Conns conns(size_t(p.qps));
+    int established = 0;
+    while (established < p.qps) {
+        const CmEvent e = channel.next(stop, "waiting for the client's QPs");
+        if (e.type == RDMA_CM_EVENT_ESTABLISHED) {
+            ++established;
+            continue;
+        }
+        if (e.type != RDMA_CM_EVENT_CONNECT_REQUEST)
+            fail(std::string("verbs: while accepting QPs: unexpected rdma_cm event ") +
+                 rdma_event_str(e.type) + " (status " + std::to_string(e.status) + ")");
+        std::unique_ptr<Conn> conn;
+        try {
+            const RemoteBuffer remote = decode_private_data(e.private_data, "connect request");
+            if (remote.index >= uint32_t(p.qps) || conns[remote.index])
+                fail("verbs: the client sent QP index " + std::to_string(remote.index) +
+                     " twice or out of [0, qps)");
+            conn = std::make_unique<Conn>(e.id, spec, remote.index);
+            conn->set_remote(remote);
+        } catch (...) {
+            rdma_reject(e.id, nullptr, 0);
+            if (!conn) rdma_destroy_id(e.id);
+            throw;
+        }
+        const std::vector<uint8_t> data = conn->private_data();
+        rdma_conn_param param = conn->conn_param(data);
+        const uint32_t index = conn->index();
+        conns[index] = std::move(conn);
+        if (rdma_accept(e.id, &param) != 0) fail_errno("rdma_accept", errno);
+    }
+    return conns;
+}
+
+void close_all(CmChannel &channel, Conns &conns) {
+    for (auto &c : conns)
+        if (c) rdma_disconnect(c->id());
+    channel.drain();
+    conns.clear();
+}
+
+std::vector<Conn *> conns_of_thread(const Conns &conns, int thread, int threads) {
+    std::vector<Conn *> out;
+    for (size_t i = size_t(thread); i < conns.size(); i += size_t(threads))
+        out.push_back(conns[i].get());
+    return out;
+}
+
+} // namespace verbs

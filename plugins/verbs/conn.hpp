@@ -1,0 +1,103 @@
+// One RC QP over its own rdma_cm connection: protection domain, completion
+// channel and CQ, the QP, and one registered buffer split into a send region
+// and a receive region (each as large as the largest message). The peers swap
+// the address and rkey of both regions in the connection's private data.
+#ifndef CMDBENCH_VERBS_CONN_HPP
+#define CMDBENCH_VERBS_CONN_HPP
+
+#include "cm_link.hpp"
+#include "verbs_params.hpp"
+
+#include <infiniband/verbs.h>
+#include <memory>
+#include <rdma/rdma_cma.h>
+#include <vector>
+
+namespace verbs {
+
+// The peer's buffer, as its private data announced it.
+struct RemoteBuffer {
+    uint32_t index = 0; // the QP's number in the run, 0 .. qps-1
+    uint32_t rkey = 0;
+    uint64_t send_addr = 0; // what RDMA READ reads
+    uint64_t recv_addr = 0; // where RDMA WRITE lands
+    uint32_t region = 0;
+};
+
+// What every QP of a run is made with.
+struct ConnSpec {
+    size_t region = 0;  // bytes per buffer region
+    int send_depth = 0; // max_send_wr
+    int recv_depth = 0; // max_recv_wr
+    int64_t inline_size = 0;
+    bool inline_explicit = false;
+    bool rdma_read = false; // ask for RDMA READ resources in the CM handshake
+};
+
+class Conn {
+  public:
+    Conn(rdma_cm_id *id, const ConnSpec &spec, uint32_t index);
+    ~Conn();
+    Conn(const Conn &) = delete;
+    Conn &operator=(const Conn &) = delete;
+
+    uint32_t index() const { return index_; }
+    rdma_cm_id *id() const { return id_; }
+    ibv_cq *cq() const { return cq_; }
+    ibv_comp_channel *channel() const { return channel_; }
+    uint8_t *send_buf() const { return buf_; }
+    uint8_t *recv_buf() const { return buf_ + region_; }
+    uint32_t inline_max() const { return inline_max_; }
+    const RemoteBuffer &remote() const { return remote_; }
+    void set_remote(const RemoteBuffer &r) { remote_ = r; }
+    bool armed = false; // the CQ was armed with ibv_req_notify_cq (event mode)
+
+    // Our private data for rdma_connect / rdma_accept.
+    std::vector<uint8_t> private_data() const;
+    // CM parameters: private data, RDMA READ depths, retries.
+    rdma_conn_param conn_param(const std::vector<uint8_t> &data) const;
+
+    // SEND / RDMA WRITE / RDMA READ of `len` bytes from (or, for READ, into)
+    // this side's buffer; inline when len fits.
+    void post(ibv_wr_opcode opcode, uint32_t len, bool signaled, uint64_t wr_id);
+    void post_recv(uint64_t wr_id);
+
+  private:
+    void create_qp(const ConnSpec &spec);
+    void release();
+
+    rdma_cm_id *id_;
+    uint32_t index_;
+    size_t region_;
+    ibv_pd *pd_ = nullptr;
+    ibv_comp_channel *channel_ = nullptr;
+    ibv_cq *cq_ = nullptr;
+    ibv_mr *mr_ = nullptr;
+    uint8_t *buf_ = nullptr;
+    uint32_t inline_max_ = 0;
+    uint8_t rd_atomic_ = 0;
+    RemoteBuffer remote_;
+};
+
+RemoteBuffer decode_private_data(const std::vector<uint8_t> &data, const char *what);
+
+using Conns = std::vector<std::unique_ptr<Conn>>;
+
+// The server's listener: bound (bind_address, else the address the client
+// reached), listening, its address announced to the client.
+rdma_cm_id *listen_for_clients(CmChannel &channel, const Run &run, const Params &p);
+// Client: `count` connections to `server`, one after the other.
+Conns connect_to_server(CmChannel &channel, const Run &run, const Params &p,
+                        const sockaddr_storage &server, const ConnSpec &spec);
+// Server: accept `count` connections, ordered by the client's QP index.
+Conns accept_clients(CmChannel &channel, const Run &run, rdma_cm_id *listener, const Params &p,
+                     const ConnSpec &spec);
+// Disconnects every QP and frees them (no waiting for the peer).
+void close_all(CmChannel &channel, Conns &conns);
+
+// Thread t's QPs: i % threads == t.
+std::vector<Conn *> conns_of_thread(const Conns &conns, int thread, int threads);
+
+} // namespace verbs
+
+#endif

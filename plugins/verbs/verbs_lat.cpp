@@ -1,0 +1,268 @@
+// Test "verbs-lat": ping-pong latency over RC QPs (perftest's ib_send_lat,
+// ib_write_lat, ib_read_lat). send: SEND answered by SEND, each side keeps
+// receives posted; write: each side RDMA-WRITEs into the peer's receive
+// region and busy-reads the last byte of its own for the peer's write (the
+// ib_write_lat method); read: the client RDMA-READs the server's send region,
+// the server stays passive. The client times every round trip (one READ is
+// one round trip); QPs run one after another on their thread, threads at once.
+#include "cq_wait.hpp"
+#include "session.hpp"
+#include "size_label.hpp"
+#include "verbs_tests.hpp"
+#include "workers.hpp"
+
+#include <atomic>
+
+namespace verbs {
+namespace {
+
+constexpr int kSendDepth = 128; // sends in flight before we reap completions
+constexpr int kRecvDepth = 64;  // receives kept posted (op = send)
+
+uint8_t pattern_byte(uint64_t seq, size_t i) {
+    return uint8_t(seq * 131 + i * 7 + 1);
+}
+
+// The write method's arrival mark in a message's last byte: never 0, so a
+// cleared byte cannot look like an arrival.
+uint8_t tag_of(uint64_t seq) {
+    return uint8_t(seq % 255 + 1);
+}
+
+// One QP's side of the ping-pong; counters run on across sizes.
+class LatPeer {
+  public:
+    LatPeer(Conn &conn, const Params &p, const Stopper &stop) : conn_(conn), p_(p), stop_(stop) {}
+
+    void prepare(size_t size) {
+        if (p_.op == Op::Write) conn_.recv_buf()[size - 1] = 0;
+        if (p_.op == Op::Read)
+            for (size_t i = 0; i < size; ++i)
+                conn_.send_buf()[i] = pattern_byte(0, i);
+    }
+
+    void post_receives() {
+        for (int i = 0; i < kRecvDepth; ++i)
+            conn_.post_recv(0);
+    }
+
+    // The client's round trip: ping, then wait for the pong.
+    void ping(size_t size) {
+        if (p_.op == Op::Read) {
+            post(IBV_WR_RDMA_READ, size);
+            while (outstanding_ > 0)
+                handle(wait_cq(conn_, p_.mode, wc_, kBatch, stop_, "RDMA READ"));
+            if (p_.verify) check(size, 0);
+            return;
+        }
+        send(size);
+        receive(size);
+    }
+
+    // The server's side of a round trip.
+    void pong(size_t size) {
+        receive(size);
+        send(size);
+    }
+
+    // Reaps the last completions before the next size.
+    void settle() {
+        while (outstanding_ > 0)
+            handle(wait_cq(conn_, p_.mode, wc_, kBatch, stop_, "send completions"));
+    }
+
+  private:
+    static constexpr int kBatch = 16;
+
+    void post(ibv_wr_opcode opcode, size_t size) {
+        if (outstanding_ >= kSendDepth - 1) settle();
+        conn_.post(opcode, uint32_t(size), true, 0);
+        ++outstanding_;
+    }
+
+    void send(size_t size) {
+        uint8_t *buf = conn_.send_buf();
+        if (p_.verify)
+            for (size_t i = 0; i < size; ++i)
+                buf[i] = pattern_byte(send_seq_, i);
+        if (p_.op == Op::Write) buf[size - 1] = tag_of(send_seq_);
+        ++send_seq_;
+        post(p_.op == Op::Write ? IBV_WR_RDMA_WRITE : IBV_WR_SEND, size);
+    }
+
+    void receive(size_t size) {
+        if (p_.op == Op::Write) {
+            wait_tag(size);
+        } else {
+            while (received_ == 0)
+                handle(wait_cq(conn_, p_.mode, wc_, kBatch, stop_, "waiting for the peer's SEND"));
+            --received_;
+            if (last_len_ != size)
+                fail("verbs-lat: received " + std::to_string(last_len_) + " bytes, want " +
+                     std::to_string(size));
+        }
+        if (p_.verify) check(size, recv_seq_);
+        ++recv_seq_;
+    }
+
+    // Busy-reads the last byte of the receive region until the peer's write
+    // lands (event mode too: an RDMA WRITE makes no completion here).
+    void wait_tag(size_t size) {
+        const volatile uint8_t *last = conn_.recv_buf() + size - 1;
+        const uint8_t want = tag_of(recv_seq_);
+        for (unsigned spins = 0; *last != want; ++spins) {
+            if ((spins & 0xfff) != 0xfff) continue;
+            stop_.check("waiting for the peer's RDMA WRITE");
+            if (outstanding_ > kSendDepth / 2) handle(poll_cq(conn_, wc_, kBatch, "RDMA WRITE"));
+        }
+        std::atomic_thread_fence(std::memory_order_acquire);
+    }
+
+    void handle(int n) {
+        for (int i = 0; i < n; ++i) {
+            if (wc_[i].opcode & IBV_WC_RECV) {
+                ++received_;
+                last_len_ = wc_[i].byte_len;
+                conn_.post_recv(0);
+            } else {
+                --outstanding_;
+            }
+        }
+    }
+
+    void check(size_t size, uint64_t seq) const {
+        const uint8_t *buf = conn_.recv_buf();
+        const size_t checked = p_.op == Op::Write ? size - 1 : size;
+        for (size_t i = 0; i < checked; ++i)
+            if (buf[i] != pattern_byte(seq, i))
+                fail("verbs-lat: data verification failed: QP " + std::to_string(conn_.index()) +
+                     ", message " + std::to_string(seq) + ", byte " + std::to_string(i));
+    }
+
+    Conn &conn_;
+    const Params &p_;
+    const Stopper &stop_;
+    ibv_wc wc_[kBatch];
+    int outstanding_ = 0;
+    int received_ = 0;
+    size_t last_len_ = 0;
+    uint64_t send_seq_ = 0, recv_seq_ = 0;
+};
+
+struct ThreadTimes {
+    cmdbench_hist *rtt = nullptr;
+    uint64_t sum_ns = 0;
+    uint64_t count = 0;
+};
+
+void report(Run &run, const Params &p, int64_t size, const std::vector<ThreadTimes> &times) {
+    const cmdbench_host &h = run.host();
+    cmdbench_hist *rtt = h.hist_create(run.ctx());
+    if (!rtt) fail("hist_create failed");
+    uint64_t sum = 0, count = 0;
+    for (const ThreadTimes &t : times) {
+        h.hist_merge(rtt, t.rtt);
+        sum += t.sum_ns;
+        count += t.count;
+    }
+    const double mean_us = count ? double(sum) / double(count) / 1000.0 : 0;
+    const bool one_way = p.op != Op::Read; // perftest halves send/write, not read
+    const double moved = double(size) * double(count) * (one_way ? 2.0 : 1.0);
+    cmdbench_row *row = h.row_begin(run.ctx(), (size_label(size) + "_lat").c_str());
+    if (!row) fail("row_begin failed");
+    h.row_metric(row, "bytes", double(size), CMDBENCH_UNIT_BYTES);
+    h.row_metric(row, "xfers", 1, CMDBENCH_UNIT_COUNT);
+    h.row_metric(row, "iters", double(count), CMDBENCH_UNIT_COUNT);
+    h.row_metric(row, "total", moved, CMDBENCH_UNIT_BYTES);
+    h.row_metric(row, "time", double(sum) / 1e9, CMDBENCH_UNIT_SECONDS);
+    h.row_metric(row, "usec/xfer", one_way ? mean_us / 2 : mean_us, CMDBENCH_UNIT_USEC);
+    h.row_metric(row, "usec/rtt", mean_us, CMDBENCH_UNIT_USEC);
+    h.row_metric(row, "qps", double(p.qps), CMDBENCH_UNIT_COUNT);
+    h.row_hist(row, "rtt", rtt);
+    h.row_end(row);
+}
+
+void run_lat(Run &run) {
+    const Params p = read_params(run, false);
+    ConnSpec spec;
+    spec.region = region_for(p);
+    spec.send_depth = kSendDepth;
+    spec.recv_depth = p.op == Op::Send ? kRecvDepth : 1;
+    spec.inline_size = p.inline_size;
+    spec.inline_explicit = p.inline_explicit;
+    spec.rdma_read = p.op == Op::Read;
+    Session session(run, p, spec);
+    Stopper &stop = run.stopper();
+
+    std::vector<std::unique_ptr<LatPeer>> peers;
+    for (const auto &c : session.conns())
+        peers.push_back(std::make_unique<LatPeer>(*c, p, stop));
+    if (p.op == Op::Send)
+        for (auto &peer : peers)
+            peer->post_receives();
+    run.barrier("receives posted");
+
+    const bool client = run.is_client();
+    const bool passive = !client && p.op == Op::Read;
+    size_t done = 0;
+    for (int64_t size : p.sizes) {
+        const size_t len = size_t(size);
+        for (auto &peer : peers)
+            peer->prepare(len);
+        std::vector<ThreadTimes> times(size_t(p.threads));
+        for (auto &t : times)
+            if (!(t.rtt = run.host().hist_create(run.ctx()))) fail("hist_create failed");
+        run.barrier("lat " + std::to_string(size));
+        run.check_stop("verbs-lat");
+        if (!passive) {
+            run_workers(run, p.threads, [&](int thread) {
+                ThreadTimes &mine = times[size_t(thread)];
+                for (Conn *c : conns_of_thread(session.conns(), thread, p.threads)) {
+                    LatPeer &peer = *peers[c->index()];
+                    const int64_t rounds = p.warmup + p.iterations;
+                    for (int64_t k = 0; k < rounds; ++k) {
+                        if (!client) {
+                            peer.pong(len);
+                            continue;
+                        }
+                        const uint64_t t0 = run.host().now_ns();
+                        peer.ping(len);
+                        const uint64_t ns = run.host().now_ns() - t0;
+                        if (k < p.warmup) continue;
+                        run.host().hist_record(mine.rtt, ns);
+                        mine.sum_ns += ns;
+                        ++mine.count;
+                    }
+                    peer.settle();
+                }
+            });
+        }
+        run.barrier("lat " + std::to_string(size) + " done");
+        if (client) report(run, p, size, times);
+        run.host().progress(run.ctx(), ++done, p.sizes.size());
+    }
+    session.finish(run);
+}
+
+int run(const cmdbench_run_env *env) {
+    return run_guarded(env, run_lat);
+}
+
+} // namespace
+
+const cmdbench_test &lat_test() {
+    static cmdbench_test test = [] {
+        cmdbench_test t{};
+        t.struct_size = sizeof(cmdbench_test);
+        t.name = "verbs-lat";
+        t.description = "verbs ping-pong latency over RC QPs through rdma_cm (perftest's "
+                        "ib_send_lat / ib_write_lat / ib_read_lat): rtt percentiles per size";
+        t.flags = 0;
+        t.params = lat_params(&t.param_count);
+        t.run = run;
+        return t;
+    }();
+    return test;
+}
+
+} // namespace verbs

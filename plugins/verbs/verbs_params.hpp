@@ -1,0 +1,54 @@
+// Parameters of verbs-lat and verbs-bw: the tables the host validates (type
+// and range) and the checks across keys that only the plugin can make.
+#ifndef CMDBENCH_VERBS_PARAMS_HPP
+#define CMDBENCH_VERBS_PARAMS_HPP
+
+#include "verbs_run.hpp"
+
+#include <cmdbench/plugin.h>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace verbs {
+
+enum class Op { Send, Write, Read };
+enum class WaitMode { Poll, Event };
+
+const char *op_name(Op op);
+
+struct Params {
+    bool bandwidth = false; // verbs-bw, else verbs-lat
+    Op op = Op::Send;
+    std::vector<int64_t> sizes;
+    int64_t iterations = 0;
+    int64_t warmup = 0;
+    double duration = 0;         // verbs-bw: seconds per size; 0 = iterations
+    int64_t inline_size = 0;     // resolved: never -1
+    bool inline_explicit = true; // false: the default, clamped to what the QP accepts
+    WaitMode mode = WaitMode::Poll;
+    int qps = 1;
+    int threads = 1;
+    int tx_depth = 128;
+    int cq_mod = 100;
+    int rx_depth = 512;
+    bool verify = false;
+    std::string bind_address;
+    int port = 0;
+
+    // The test's default inline size (perftest's): 236 for latency (send and
+    // write), 0 for bandwidth.
+    int64_t default_inline() const { return bandwidth ? 0 : 236; }
+    int64_t largest_size() const;
+};
+
+const cmdbench_param *lat_params(uint32_t *count);
+const cmdbench_param *bw_params(uint32_t *count);
+
+// Reads the run's parameters and checks the combinations; a bad one throws
+// RunError naming the keys and the allowed range.
+Params read_params(const Run &run, bool bandwidth);
+
+} // namespace verbs
+
+#endif

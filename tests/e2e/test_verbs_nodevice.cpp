@@ -1,0 +1,120 @@
+// End to end for plugin "verbs" on a machine that may have no RDMA device:
+// the real binary and its local server run verbs-lat and verbs-bw; without a
+// device both are skipped with the "needs an RDMA device:" reason, with one
+// they are not skipped. Bad parameters are refused: single keys by the host
+// before anything runs (exit 2, key and range), combinations by the plugin
+// before it looks for a device (the run fails naming both keys).
+#include "process.hpp"
+
+#include <catch2/catch.hpp>
+#include <dirent.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+using nlohmann::json;
+
+namespace {
+
+ProcessResult run_scenario(const std::string &text, std::vector<std::string> extra = {}) {
+    const std::string path = temp_dir() + "/verbs-scenario.toml";
+    std::ofstream(path) << text;
+    std::vector<std::string> argv = {cmdbench_exe(), "run", path, "--format", "json"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    return run_process(argv, 180);
+}
+
+// What the plugin itself looks at: rdma-core lists the devices of this class.
+bool machine_has_rdma_device() {
+    DIR *dir = opendir("/sys/class/infiniband");
+    if (!dir) return false;
+    bool found = false;
+    while (dirent *e = readdir(dir))
+        if (e->d_name[0] != '.') found = true;
+    closedir(dir);
+    return found;
+}
+
+json first_run(const ProcessResult &r) {
+    INFO("stdout: " << r.out << "\nstderr: " << r.err);
+    return json::parse(r.out).at("runs").at(0);
+}
+
+void check_device_branch(const std::string &scenario) {
+    auto r = run_scenario(scenario);
+    INFO("stdout: " << r.out << "\nstderr: " << r.err);
+    const json run = first_run(r);
+    if (machine_has_rdma_device()) {
+        CHECK(run.at("status") != "skipped");
+        return;
+    }
+    CHECK(r.exit_code == 1);
+    CHECK(run.at("status") == "skipped");
+    const std::string error = run.at("error").get<std::string>();
+    CHECK(error.rfind("needs an RDMA device: ", 0) == 0);
+    CHECK_THAT(error, Catch::Contains("rdma_rxe") && Catch::Contains("tools/rdma-lab"));
+    CHECK(run.at("rows").empty());
+    // --allow-skip accepts exactly this outcome.
+    CHECK(run_scenario(scenario, {"--allow-skip"}).exit_code == 0);
+}
+
+} // namespace
+
+TEST_CASE("verbs-lat: skipped without an RDMA device, not skipped with one") {
+    check_device_branch("[[run]]\ntest = \"verbs-lat\"\nsizes = [64]\niterations = 10\n"
+                        "timeout = 60\n");
+}
+
+TEST_CASE("verbs-bw: skipped without an RDMA device, not skipped with one") {
+    check_device_branch("[[run]]\ntest = \"verbs-bw\"\nop = \"write\"\nsizes = [65536]\n"
+                        "iterations = 10\nqps = 2\nthreads = 2\ntimeout = 60\n");
+}
+
+TEST_CASE("verbs: one bad key is refused before anything runs, with its range") {
+    struct Case {
+        const char *scenario, *key, *range;
+    } cases[] = {
+        {"test = \"verbs-lat\"\nsizes = [64, 0]", "sizes", "[1, 1073741824]"},
+        {"test = \"verbs-bw\"\ninline_size = 5000", "inline_size", "[-1, 4096]"},
+        {"test = \"verbs-bw\"\ntx_depth = 0", "tx_depth", "[1, 16384]"},
+        {"test = \"verbs-lat\"\nqps = 0", "qps", "[1, 1024]"},
+        {"test = \"verbs-lat\"\nop = \"atomic\"", "op", "send|write|read"},
+        {"test = \"verbs-bw\"\nmode = \"spin\"", "mode", "poll|event"},
+        {"test = \"verbs-lat\"\niterations = 0", "iterations", "[1, 1000000000]"},
+    };
+    for (const Case &c : cases) {
+        auto r = run_scenario(std::string("[[run]]\n") + c.scenario + "\n");
+        INFO(c.scenario << "\nstderr: " << r.err);
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, Catch::Contains(c.key) && Catch::Contains(c.range));
+    }
+}
+
+TEST_CASE("verbs: bad combinations fail the run naming both keys, device or not") {
+    struct Case {
+        const char *scenario, *expect1, *expect2;
+    } cases[] = {
+        {"test = \"verbs-bw\"\ntx_depth = 64\ncq_mod = 100", "cq_mod = 100",
+         "[1, tx_depth] (tx_depth = 64)"},
+        {"test = \"verbs-lat\"\nqps = 2\nthreads = 3", "threads = 3", "[1, qps] (qps = 2)"},
+        {"test = \"verbs-lat\"\nop = \"read\"\ninline_size = 64", "inline_size = 64",
+         "op = \"read\""},
+    };
+    for (const Case &c : cases) {
+        auto r = run_scenario(std::string("[[run]]\n") + c.scenario + "\n");
+        INFO(c.scenario << "\nstderr: " << r.err);
+        CHECK(r.exit_code == 1);
+        const json run = first_run(r);
+        CHECK(run.at("status") == "failed");
+        CHECK_THAT(run.at("error").get<std::string>(),
+                   Catch::Contains(c.expect1) && Catch::Contains(c.expect2));
+    }
+}
+
+TEST_CASE("verbs: cmdbench plugins lists both tests and their keys") {
+    auto r = run_process({cmdbench_exe(), "plugins"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    for (const char *word : {"verbs-lat", "verbs-bw", "tx_depth", "cq_mod", "inline_size",
+                             "send|write|read", "poll|event"})
+        CHECK_THAT(r.out, Catch::Contains(word));
+}

@@ -1,0 +1,164 @@
+# Plugin verbs over rxe: verbs-lat (send, write, read; poll and event mode;
+# verified data) and verbs-bw (send, write, read; poll and event; duration;
+# 4 QPs on 2 threads) from one scenario through `cmdbench run` and its local
+# server, both bound to the RDMA address. Every run must be ok with a row per
+# size and plausible figures, and rxe0's sent_pkts must grow by at least the
+# messages the runs moved: the traffic really went through the RDMA device.
+cb="$CMDBENCH_BINARY_DIR/bin/cmdbench"
+[ -x "$cb" ] || fail "no $cb: build first and set CMDBENCH_BINARY_DIR"
+counter=/sys/class/infiniband/$dev/ports/1/hw_counters/sent_pkts
+[ -r "$counter" ] || fail "no $counter"
+cat > verbs.toml <<TOML
+name = "lab-verbs"
+[defaults]
+timeout = 120
+bind_address = "$addr"
+[[run]]
+name = "lat-send"
+test = "verbs-lat"
+sizes = [64, 4096, 65536]
+iterations = 300
+verify = true
+[[run]]
+name = "lat-send-event"
+test = "verbs-lat"
+mode = "event"
+sizes = [64, 4096]
+iterations = 300
+verify = true
+[[run]]
+name = "lat-write"
+test = "verbs-lat"
+op = "write"
+sizes = [64, 4096, 65536]
+iterations = 300
+verify = true
+[[run]]
+name = "lat-read"
+test = "verbs-lat"
+op = "read"
+sizes = [64, 4096]
+iterations = 300
+verify = true
+[[run]]
+name = "lat-read-event"
+test = "verbs-lat"
+op = "read"
+mode = "event"
+sizes = [64]
+iterations = 300
+[[run]]
+name = "lat-send-4qp"
+test = "verbs-lat"
+sizes = [64, 4096]
+iterations = 200
+qps = 4
+threads = 2
+verify = true
+[[run]]
+name = "bw-send"
+test = "verbs-bw"
+sizes = [4096, 65536]
+iterations = 2000
+[[run]]
+name = "bw-write"
+test = "verbs-bw"
+op = "write"
+sizes = [4096, 65536]
+iterations = 2000
+[[run]]
+name = "bw-read"
+test = "verbs-bw"
+op = "read"
+sizes = [4096, 65536]
+iterations = 2000
+[[run]]
+name = "bw-send-event"
+test = "verbs-bw"
+mode = "event"
+sizes = [65536]
+iterations = 2000
+[[run]]
+name = "bw-write-event-4qp"
+test = "verbs-bw"
+op = "write"
+mode = "event"
+sizes = [4096, 65536]
+iterations = 1000
+qps = 4
+threads = 2
+[[run]]
+name = "bw-send-4qp"
+test = "verbs-bw"
+sizes = [65536]
+iterations = 1000
+qps = 4
+threads = 2
+tx_depth = 64
+cq_mod = 16
+rx_depth = 128
+[[run]]
+name = "bw-write-duration"
+test = "verbs-bw"
+op = "write"
+sizes = [65536]
+duration = 1.0
+TOML
+sent0=$(cat "$counter")
+"$cb" run verbs.toml --format json -o table.txt > out.json 2> err.txt
+rc=$?
+sent1=$(cat "$counter")
+cat table.txt err.txt
+[ "$rc" = 0 ] || { head -c 4000 out.json; fail "cmdbench run exited $rc"; }
+echo "$dev sent $((sent1 - sent0)) packets"
+python3 - out.json "$((sent1 - sent0))" <<'PY' || fail "results do not match"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+sent = int(sys.argv[2])
+runs = {r["name"]: r for r in doc["runs"]}
+lat = {"lat-send": ["64_lat", "4k_lat", "64k_lat"], "lat-send-event": ["64_lat", "4k_lat"],
+       "lat-write": ["64_lat", "4k_lat", "64k_lat"], "lat-read": ["64_lat", "4k_lat"],
+       "lat-read-event": ["64_lat"], "lat-send-4qp": ["64_lat", "4k_lat"]}
+bw = {"bw-send": ["4k", "64k"], "bw-write": ["4k", "64k"], "bw-read": ["4k", "64k"],
+      "bw-send-event": ["64k"], "bw-write-event-4qp": ["4k", "64k"], "bw-send-4qp": ["64k"],
+      "bw-write-duration": ["64k"]}
+assert set(runs) == set(lat) | set(bw), sorted(runs)
+messages = 0
+for name, r in runs.items():
+    assert r["status"] == "ok", (name, r["status"], r.get("error"))
+    want = lat.get(name) or bw[name]
+    got = [row["name"] for row in r["rows"]]
+    assert got == want, (name, got, want)
+    qps = r["params"].get("qps", 1)
+    for row in r["rows"]:
+        m = {k: v["value"] for k, v in row["metrics"].items()}
+        assert m["bytes"] > 0 and m["total"] > 0, (name, row["name"], m)
+        if name in lat:
+            h = row["histograms"]["rtt"]
+            iters = r["params"]["iterations"] * qps
+            assert h["count"] == iters and m["iters"] == iters, (name, row["name"], h["count"])
+            assert 0 < h["p50"] <= h["p99"] <= h["max"], (name, row["name"], h)
+            assert m["xfers"] == 1 and m["usec/xfer"] > 0, (name, m)
+            # perftest's convention: half the round trip for send/write, all of it for read.
+            half = 2 if r["params"].get("op", "send") != "read" else 1
+            assert abs(m["usec/xfer"] * half - m["usec/rtt"]) < 1e-6 * m["usec/rtt"] + 1e-9
+            messages += iters * half
+            print(f"{name:22s} {row['name']:8s} p50 {h['p50']/1000:8.2f} us  "
+                  f"p99 {h['p99']/1000:8.2f} us  usec/xfer {m['usec/xfer']:8.2f}")
+        else:
+            assert m["Gb/sec"] > 0 and m["msgs/sec"] > 0, (name, m)
+            if "duration" not in r["params"]:
+                assert m["xfers"] == r["params"]["iterations"] * qps, (name, m["xfers"])
+            assert abs(m["total"] - m["xfers"] * m["bytes"]) < 1, (name, m)
+            if qps > 1:
+                assert 0 < m["min QP Gb/sec"] <= m["max QP Gb/sec"], (name, m)
+            messages += m["xfers"]
+            print(f"{name:22s} {row['name']:8s} {m['Gb/sec']:8.3f} Gb/s  "
+                  f"{m['msgs/sec']:10.0f} msgs/s  xfers {m['xfers']:.0f}")
+    if name.startswith("bw-"):
+        assert r["cpu_per_gb_s"] is not None and r["cpu_per_gb_s"] > 0, (name, r["cpu_per_gb_s"])
+# Every message is at least one RDMA packet sent by this guest (both peers
+# are here), so the device must have sent at least that many.
+print("messages", messages, "packets", sent)
+assert sent >= messages, (sent, messages)
+PY
