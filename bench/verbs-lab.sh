@@ -171,15 +171,17 @@ perftest_one() {
 }
 
 # cmdbench_one NAME TEST OP SIZE ITERS [KEY=VALUE...]: one scenario, one run,
-# `cmdbench run` with its own server (the verbs plugin meets on the device's
-# address); JSON on stdout.
+# `cmdbench run` with its own server; bind_address puts the QPs on the lab's
+# device (the local server itself meets on loopback). JSON on stdout.
 cmdbench_one() {
     local name=$1 test=$2 op=$3 size=$4 iters=$5; shift 5
     local f=$work/$name.toml kv
     {
         printf '[defaults]\ntimeout = %s\n' "$client_timeout"
         printf '[[run]]\nname = "%s"\ntest = "%s"\nop = "%s"\nsizes = [%s]\n' "$name" "$test" "$op" "$size"
-        printf 'iterations = %s\nwarmup = 0\ninline_size = 0\nmode = "poll"\n' "$iters"
+        printf 'iterations = %s\nwarmup = 0\nmode = "poll"\nbind_address = "%s"\n' "$iters" "$addr"
+        # perftest finds no inline support on rxe and sends none; READs have none.
+        [ "$op" = read ] || printf 'inline_size = 0\n'
         for kv in "$@"; do printf '%s\n' "$kv"; done
     } > "$f"
     bounded "$((client_timeout + 60))" "$work/raw/cmdbench.$name.out" \

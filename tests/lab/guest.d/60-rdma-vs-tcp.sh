@@ -1,10 +1,11 @@
-# The shipped comparison, configs/rdma-vs-tcp.toml, unchanged: rsocket
-# against TCP for latency, bandwidth and connection setup (cm-steps against
+# The shipped comparison, configs/rdma-vs-tcp.toml, unchanged: TCP against
+# rsocket and verbs for latency (verbs-lat op=send) and bandwidth (verbs-bw
+# op=write), and connection setup (cm-steps, the verbs column, against
 # sock-steps), 3 repeats each, with no --server, so `cmdbench run` starts its
 # own server on the RDMA device's address (the rsocket transport's
-# local_node hook) and says so. Then `cmdbench compare` on its results: every
-# row the comparison promises has both columns, 3 measurements each, and the
-# HTML report has its charts.
+# local_node hook), says so, and the verbs runs bind that address. Then
+# `cmdbench compare` on its results: every row the comparison promises has
+# all its columns, 3 measurements each, and the HTML report has its charts.
 bin=${CMDBENCH_BINARY_DIR:-$CMDBENCH_SOURCE_DIR/build}/bin/cmdbench
 [ -x "$bin" ] || fail "no cmdbench binary at $bin (set CMDBENCH_BINARY_DIR)"
 scenario=$CMDBENCH_SOURCE_DIR/configs/rdma-vs-tcp.toml
@@ -40,15 +41,24 @@ cmp = json.load(open(sys.argv[2]))
 html = open(sys.argv[3]).read()
 errors = []
 
-# 6 runs x 3 repeats, all of them measured.
+# 8 runs x 3 repeats, all of them measured.
 runs = results["runs"]
-if len(runs) != 18:
-    errors.append(f"{len(runs)} results, want 18 (6 runs x 3 repeats)")
+if len(runs) != 24:
+    errors.append(f"{len(runs)} results, want 24 (8 runs x 3 repeats)")
 for r in runs:
     if r["status"] != "ok":
         errors.append(f"{r['name']} repeat {r['repeat']}: {r['status']}: {r['error']}")
+# The verbs runs are the native ones, with their rows.
+for r in runs:
+    if r["variant"] != "verbs" or r["test"] == "cm-steps":
+        continue
+    want = ("verbs-lat", '"send"') if r["group"] == "latency" else ("verbs-bw", '"write"')
+    if (r["test"], r["params"].get("op")) != want:
+        errors.append(f"{r['name']}: test {r['test']} op {r['params'].get('op')}, want {want}")
+    if r["status"] == "ok" and len(r["rows"]) != 3:
+        errors.append(f"{r['name']} repeat {r['repeat']}: {len(r['rows'])} rows, want 3")
 
-if cmp["columns"] != ["rdma", "tcp"] or cmp["baseline"] != "tcp":
+if cmp["columns"] != ["tcp", "rsocket", "verbs"] or cmp["baseline"] != "tcp":
     errors.append(f"columns {cmp['columns']}, baseline {cmp['baseline']}")
 if cmp["notes"]:
     errors.append(f"notes: {cmp['notes']}")
@@ -69,20 +79,23 @@ def cell(key, column):
     return c if c["median"] is not None else None
 
 
-def want_both(key):
+def want_all(key, columns):
     if key not in rows:
         errors.append(f"no row {key}")
         return
-    for column in ("rdma", "tcp"):
+    for column in columns:
         c = cell(key, column)
         if c is None:
             errors.append(f"{key}: no {column} value")
         elif c["n"] != 3 or not c["median"] > 0:
             errors.append(f"{key}: {column} n={c['n']} median={c['median']}, want n=3, > 0")
-    if cell(key, "rdma") and cell(key, "tcp"):
-        verdict = rows[key]["cells"][col["rdma"]]["verdict"]
-        if verdict not in ("ratio", "no_clear_difference"):
-            errors.append(f"{key}: rdma verdict {verdict}")
+        elif column != "tcp" and cell(key, "tcp"):
+            verdict = rows[key]["cells"][col[column]]["verdict"]
+            if verdict not in ("ratio", "no_clear_difference"):
+                errors.append(f"{key}: {column} verdict {verdict}")
+    for column in set(col) - set(columns):
+        if cell(key, column) is not None:
+            errors.append(f"{key}: {column} has a value, want none")
 
 
 expected = set()
@@ -99,7 +112,7 @@ both_steps = {"create id", "cm connect", "destroy id", "server destroy id"}
 for step in both_steps:
     expected.add(("connect", step, "step_time"))
 for key in sorted(expected, key=str):
-    want_both(key)
+    want_all(key, ("tcp", "verbs") if key[0] == "connect" else ("tcp", "rsocket", "verbs"))
 
 # cmtime's steps with per-connection times (spec cmtime.md section 10; no
 # bind address, so no "bind addr"; "full connect" is the connection rate).
@@ -118,11 +131,11 @@ if steps != rdma_steps | tcp_only_steps:
                   f"unexpected {sorted(steps - rdma_steps - tcp_only_steps)}")
 for step in sorted(steps):
     key = ("connect", step, "step_time")
-    rdma, tcp = cell(key, "rdma"), cell(key, "tcp")
+    rdma, tcp = cell(key, "verbs"), cell(key, "tcp")
     if step in rdma_steps and (rdma is None or rdma["n"] != 3):
-        errors.append(f"step {step}: rdma has no 3 values")
+        errors.append(f"step {step}: verbs (cm-steps) has no 3 values")
     if step in tcp_only_steps and (rdma is not None or tcp is None or tcp["n"] != 3):
-        errors.append(f"step {step}: want 3 tcp values and no rdma value")
+        errors.append(f"step {step}: want 3 tcp values and no verbs value")
     if step not in both_steps | tcp_only_steps and tcp is not None:
         errors.append(f"step {step}: tcp has a value, but sock-steps does not time it")
 for key in rows:
