@@ -91,7 +91,7 @@ if [ $quick = 1 ]; then
 else
     : "${reps:=3}"
     # Under emulation a run's setup (~3 s) costs as much as its messages:
-    # 3 repetitions take ~15 minutes.
+    # 3 repetitions take ~20 minutes.
     declare -A lat_iters=([64]=300 [4096]=300 [65536]=100)
     declare -A bw_iters=([64]=1000 [4096]=500 [65536]=200)
     client_timeout=300
@@ -144,32 +144,34 @@ wait_cm_listen() { # port pid
 
 port=18500
 # perftest_one NAME TOOL ARGS...: one server (bound to every address: perftest
-# has no bind option for its -R server) and one client to $addr. The client
-# is retried twice while the server still waits: under emulation a connect
-# is now and then rejected before the listener is ready.
+# has no bind option for its -R server) and one client to $addr. Under
+# emulation a connect is now and then rejected, or the client crashes after
+# it and leaves its server waiting for good: up to 3 tries, each with a
+# fresh server on a fresh port.
 perftest_one() {
     local name=$1 tool=$2; shift 2
     local -a args=(-d "$dev" -R -F "$@")
-    local o=$work/raw/perftest.$name.out try
-    port=$((port + 1))
-    timeout "$((client_timeout + 60))" "$tool" "${args[@]}" -p "$port" > "$work/server.log" 2>&1 &
-    server=$!
-    if ! wait_cm_listen "$port" "$server"; then
-        log "  $tool server did not listen on port $port"; cat "$work/server.log" >&2
-        stop "$server"; server=""
-        return
-    fi
+    local o=$work/raw/perftest.$name.out try i
+    rc=1
     for try in 1 2 3; do
-        bounded "$client_timeout" "$o" "$tool" "${args[@]}" -p "$port" "$addr"
-        [ $rc = 0 ] && break
-        kill -0 "$server" 2>/dev/null || break
-        log "  $tool client failed (exit $rc, try $try); the server still waits"
+        port=$((port + 1))
+        timeout "$((client_timeout + 60))" "$tool" "${args[@]}" -p "$port" > "$work/server.log" 2>&1 &
+        server=$!
+        if ! wait_cm_listen "$port" "$server"; then
+            log "  $tool server did not listen on port $port (try $try)"
+            tail -n 3 "$work/server.log" >&2
+        else
+            bounded "$client_timeout" "$o" "$tool" "${args[@]}" -p "$port" "$addr"
+            [ $rc = 0 ] || log "  $tool client failed (exit $rc, try $try)"
+        fi
+        # The server ends with its client; give it a moment, then end it.
+        for ((i = 0; i < 100; i++)); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
+        stop "$server"; server=""
+        [ $rc = 0 ] && return
+        [ $rc = 124 ] && break # a hang, not a refused connect: no retry
         sleep 1
     done
-    [ $rc = 0 ] || { log "  FAILED: $tool ${args[*]}"; tail -n 4 "$o" | sed 's/^/    /' >&2; }
-    # The server ends with its client; give it a moment, then end it.
-    for ((try = 0; try < 100; try++)); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
-    stop "$server"; server=""
+    log "  FAILED: $tool ${args[*]}"; tail -n 4 "$o" 2>/dev/null | sed 's/^/    /' >&2
 }
 
 # cmdbench_one NAME TEST OP SIZE ITERS [KEY=VALUE...]: one scenario, one run,
