@@ -32,3 +32,33 @@ PY
 e2e="$CMDBENCH_BINARY_DIR/bin/test_verbs_nodevice"
 [ -x "$e2e" ] || fail "no $e2e: build the test_verbs_nodevice target"
 "$e2e" || fail "test_verbs_nodevice failed with a device present"
+# An explicit inline_size the QP refuses (rxe takes at most 512 inline bytes)
+# fails the run with the most the QP accepts; the default (-1) is lowered.
+cat > inline.toml <<'TOML'
+[[run]]
+name = "too-much-inline"
+test = "verbs-lat"
+sizes = [64]
+iterations = 10
+inline_size = 4096
+timeout = 60
+[[run]]
+name = "default-inline"
+test = "verbs-bw"
+op = "send"
+sizes = [64]
+iterations = 100
+timeout = 60
+TOML
+"$cb" run inline.toml --format json > inline.json 2> inline.err
+rc=$?
+[ "$rc" = 1 ] || { cat inline.err inline.json; fail "inline.toml: exit $rc, want 1 (one run failed)"; }
+python3 - inline.json <<'PY' || fail "inline_size results do not match"
+import json, sys
+runs = {r["name"]: r for r in json.load(open(sys.argv[1]))["runs"]}
+bad, good = runs["too-much-inline"], runs["default-inline"]
+print(bad["status"], bad["error"])
+assert bad["status"] == "failed", bad["status"]
+assert "inline_size = 4096" in bad["error"] and "inline_size must be in [0, " in bad["error"]
+assert good["status"] == "ok", (good["status"], good["error"])
+PY
