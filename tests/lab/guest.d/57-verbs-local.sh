@@ -33,7 +33,7 @@ e2e="$CMDBENCH_BINARY_DIR/bin/test_verbs_nodevice"
 [ -x "$e2e" ] || fail "no $e2e: build the test_verbs_nodevice target"
 "$e2e" || fail "test_verbs_nodevice failed with a device present"
 # An explicit inline_size the QP refuses (rxe takes at most 512 inline bytes)
-# fails the run with the most the QP accepts; the default (-1) is lowered.
+# fails the run with the most the QP accepts; a run after it is unaffected.
 cat > inline.toml <<'TOML'
 [[run]]
 name = "too-much-inline"
