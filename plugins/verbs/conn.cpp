@@ -1,6 +1,8 @@
 // RC QPs over rdma_cm (see conn.hpp).
 #include "conn.hpp"
 
+#include "netdev_address.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -194,6 +196,16 @@ void Conn::post_recv(uint64_t wr_id) {
 rdma_cm_id *listen_for_clients(CmChannel &channel, const Run &run, const Params &p) {
     std::string where = p.bind_address;
     if (where.empty() && run.peer_host()) where = run.peer_host();
+    // A local run meets on loopback, where no RDMA device is: use the address
+    // of the device's interface (the client connects to what we announce).
+    if (p.bind_address.empty() && is_loopback_host(where)) {
+        const std::string device_address = rdma_netdev_address();
+        if (!device_address.empty()) {
+            run.log(CMDBENCH_LOG_INFO, "verbs: listening on " + device_address +
+                                           ", the RDMA device's interface, not " + where);
+            where = device_address;
+        }
+    }
     sockaddr_storage addr = resolve_ip(where, uint16_t(p.port), true);
     rdma_cm_id *id = nullptr;
     if (rdma_create_id(channel.get(), &id, nullptr, RDMA_PS_TCP) != 0)

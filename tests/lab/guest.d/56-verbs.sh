@@ -59,39 +59,39 @@ verify = true
 name = "bw-send"
 test = "verbs-bw"
 sizes = [4096, 65536]
-iterations = 2000
+iterations = 1000
 [[run]]
 name = "bw-write"
 test = "verbs-bw"
 op = "write"
 sizes = [4096, 65536]
-iterations = 2000
+iterations = 1000
 [[run]]
 name = "bw-read"
 test = "verbs-bw"
 op = "read"
 sizes = [4096, 65536]
-iterations = 2000
+iterations = 1000
 [[run]]
 name = "bw-send-event"
 test = "verbs-bw"
 mode = "event"
 sizes = [65536]
-iterations = 2000
+iterations = 1000
 [[run]]
 name = "bw-write-event-4qp"
 test = "verbs-bw"
 op = "write"
 mode = "event"
 sizes = [4096, 65536]
-iterations = 1000
+iterations = 500
 qps = 4
 threads = 2
 [[run]]
 name = "bw-send-4qp"
 test = "verbs-bw"
 sizes = [65536]
-iterations = 1000
+iterations = 500
 qps = 4
 threads = 2
 tx_depth = 64
@@ -116,40 +116,45 @@ import json, sys
 doc = json.load(open(sys.argv[1]))
 sent = int(sys.argv[2])
 runs = {r["name"]: r for r in doc["runs"]}
-lat = {"lat-send": ["64_lat", "4k_lat", "64k_lat"], "lat-send-event": ["64_lat", "4k_lat"],
-       "lat-write": ["64_lat", "4k_lat", "64k_lat"], "lat-read": ["64_lat", "4k_lat"],
-       "lat-read-event": ["64_lat"], "lat-send-4qp": ["64_lat", "4k_lat"]}
-bw = {"bw-send": ["4k", "64k"], "bw-write": ["4k", "64k"], "bw-read": ["4k", "64k"],
-      "bw-send-event": ["64k"], "bw-write-event-4qp": ["4k", "64k"], "bw-send-4qp": ["64k"],
-      "bw-write-duration": ["64k"]}
+# run: (rows, op, iterations per QP or None for a duration, qps), as in verbs.toml
+lat = {"lat-send": (["64_lat", "4k_lat", "64k_lat"], "send", 300, 1),
+       "lat-send-event": (["64_lat", "4k_lat"], "send", 300, 1),
+       "lat-write": (["64_lat", "4k_lat", "64k_lat"], "write", 300, 1),
+       "lat-read": (["64_lat", "4k_lat"], "read", 300, 1),
+       "lat-read-event": (["64_lat"], "read", 300, 1),
+       "lat-send-4qp": (["64_lat", "4k_lat"], "send", 200, 4)}
+bw = {"bw-send": (["4k", "64k"], "send", 1000, 1), "bw-write": (["4k", "64k"], "write", 1000, 1),
+      "bw-read": (["4k", "64k"], "read", 1000, 1), "bw-send-event": (["64k"], "send", 1000, 1),
+      "bw-write-event-4qp": (["4k", "64k"], "write", 500, 4),
+      "bw-send-4qp": (["64k"], "send", 500, 4), "bw-write-duration": (["64k"], "write", None, 1)}
 assert set(runs) == set(lat) | set(bw), sorted(runs)
 messages = 0
 for name, r in runs.items():
     assert r["status"] == "ok", (name, r["status"], r.get("error"))
-    want = lat.get(name) or bw[name]
+    want, op, iterations, qps = lat.get(name) or bw[name]
     got = [row["name"] for row in r["rows"]]
     assert got == want, (name, got, want)
-    qps = r["params"].get("qps", 1)
     for row in r["rows"]:
         m = {k: v["value"] for k, v in row["metrics"].items()}
-        assert m["bytes"] > 0 and m["total"] > 0, (name, row["name"], m)
+        assert m["bytes"] > 0 and m["total"] > 0 and m["qps"] == qps, (name, row["name"], m)
         if name in lat:
             h = row["histograms"]["rtt"]
-            iters = r["params"]["iterations"] * qps
-            assert h["count"] == iters and m["iters"] == iters, (name, row["name"], h["count"])
+            assert h["count"] == iterations * qps == m["iters"], (name, row["name"], h["count"])
             assert 0 < h["p50"] <= h["p99"] <= h["max"], (name, row["name"], h)
             assert m["xfers"] == 1 and m["usec/xfer"] > 0, (name, m)
             # perftest's convention: half the round trip for send/write, all of it for read.
-            half = 2 if r["params"].get("op", "send") != "read" else 1
-            assert abs(m["usec/xfer"] * half - m["usec/rtt"]) < 1e-6 * m["usec/rtt"] + 1e-9
-            messages += iters * half
+            half = 1 if op == "read" else 2
+            assert abs(m["usec/xfer"] * half - m["usec/rtt"]) <= 1e-6 * m["usec/rtt"], (name, m)
+            messages += h["count"] * half
             print(f"{name:22s} {row['name']:8s} p50 {h['p50']/1000:8.2f} us  "
                   f"p99 {h['p99']/1000:8.2f} us  usec/xfer {m['usec/xfer']:8.2f}")
         else:
             assert m["Gb/sec"] > 0 and m["msgs/sec"] > 0, (name, m)
-            if "duration" not in r["params"]:
-                assert m["xfers"] == r["params"]["iterations"] * qps, (name, m["xfers"])
+            if iterations is not None:
+                assert m["xfers"] == iterations * qps, (name, m["xfers"])
             assert abs(m["total"] - m["xfers"] * m["bytes"]) < 1, (name, m)
+            gbps = m["total"] * 8 / m["time"] / 1e9
+            assert abs(gbps - m["Gb/sec"]) <= 1e-6 * gbps, (name, gbps, m["Gb/sec"])
             if qps > 1:
                 assert 0 < m["min QP Gb/sec"] <= m["max QP Gb/sec"], (name, m)
             messages += m["xfers"]
