@@ -54,8 +54,12 @@ void pump(Run &run, const Params &p, size_t size, std::vector<SendState> &qps, u
     for (unsigned loops = 0;; ++loops) {
         if (!closing && h.now_ns() >= until_ns) {
             closing = true;
-            for (SendState &s : qps)
+            // A window drained to a signalled request at this instant is
+            // already complete: no completion will come to end it.
+            for (SendState &s : qps) {
                 s.target = (s.posted + cq_mod - 1) / cq_mod * cq_mod;
+                if (s.completed == s.target) s.end_ns = h.now_ns();
+            }
         }
         bool progress = false, all_done = true;
         for (SendState &s : qps) {
@@ -137,6 +141,7 @@ void report(Run &run, const Params &p, int64_t size, const std::vector<QpFigures
         min_gbps = i == 0 ? gbps : std::min(min_gbps, gbps);
         max_gbps = i == 0 ? gbps : std::max(max_gbps, gbps);
     }
+    if (end < start) fail("verbs-bw: a QP has no end time (internal error)");
     const double ns = double(std::max<uint64_t>(end - start, 1));
     const double bytes = double(msgs) * double(size);
     cmdbench_row *row = h.row_begin(run.ctx(), size_label(size).c_str());

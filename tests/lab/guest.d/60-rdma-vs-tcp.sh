@@ -113,6 +113,15 @@ for step in both_steps:
     expected.add(("connect", step, "step_time"))
 for key in sorted(expected, key=str):
     want_all(key, ("tcp", "verbs") if key[0] == "connect" else ("tcp", "rsocket", "verbs"))
+# Bandwidth within 100x of TCP's: a broken timer gives tiny positive figures
+# (a verbs-bw window that drained at its deadline once read 1e-10 Gb/s).
+for size in (4096, 65536, 1048576):
+    key = ("bandwidth", size, "bandwidth")
+    tcp = cell(key, "tcp") if key in rows else None
+    for column in ("rsocket", "verbs"):
+        c = cell(key, column) if key in rows else None
+        if tcp and c and not c["median"] > tcp["median"] / 100:
+            errors.append(f"{key}: {column} median {c['median']} Gb/s, tcp {tcp['median']}")
 
 # cmtime's steps with per-connection times (spec cmtime.md section 10; no
 # bind address, so no "bind addr"; "full connect" is the connection rate).
