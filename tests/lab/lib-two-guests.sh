@@ -29,7 +29,12 @@ rxe_sent() { rdma statistic show link "$dev/1" | sed -n 's/.* sent_pkts \([0-9]*
 # not a PATH python3, which may be a pyenv shim that takes ~12 s to start
 # under TCG. Checks use $lab_python for the same reason.
 lab_rsh=$CMDBENCH_SOURCE_DIR/tests/lab/lab-rsh
-lab_rsh_port=7610
+# One agent port per check, 7600 + its number (52-mpirun-cmtime: 7652): the
+# previous check's server, still ending, never holds the next one's port (a
+# shared 7610 made guest 1 wait for it, and guest 0 gave up waiting in CI).
+check_number=${check_shared##*/}
+check_number=${check_number%%-*}
+lab_rsh_port=$((7600 + 10#${check_number:-10}))
 lab_python=/usr/bin/python3
 
 # serve_mpirun_peer: (guest 1) the whole peer part of an mpirun check: run the

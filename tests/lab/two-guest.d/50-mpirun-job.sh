@@ -6,7 +6,7 @@
 if [ "$guest" = 1 ]; then serve_mpirun_peer; exit; fi
 cb="$CMDBENCH_BINARY_DIR/bin/cmdbench"
 [ -x "$cb" ] || fail "no $cb: build first and set CMDBENCH_BINARY_DIR"
-wait_peer_ready 60 || fail "guest 1's lab-rsh-server.py did not come up"
+wait_peer_ready 120 || fail "guest 1's lab-rsh-server.py did not come up"
 measured_mpirun job 120 "$cb" job --format json
 [ "$rc" = 0 ] || fail "mpirun -np 2 cmdbench job across the guests exited $rc"
 "$lab_python" - job.out <<'PY' || fail "cmdbench job does not show 2 ranks on 2 nodes"

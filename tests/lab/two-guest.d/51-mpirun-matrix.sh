@@ -29,7 +29,7 @@ test = "throughput"
 sizes = [65536]
 duration = 0.5
 TOML
-wait_peer_ready 60 || fail "guest 1's lab-rsh-server.py did not come up"
+wait_peer_ready 120 || fail "guest 1's lab-rsh-server.py did not come up"
 measured_mpirun matrix 240 "$cb" run "$PWD/matrix.toml" -o "$PWD/matrix.json" \
   --report "$PWD/matrix.html"
 [ "$rc" = 0 ] || fail "mpirun -np 2 cmdbench run matrix.toml exited $rc"

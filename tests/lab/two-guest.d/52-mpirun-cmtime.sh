@@ -5,7 +5,7 @@
 if [ "$guest" = 1 ]; then serve_mpirun_peer; exit; fi
 cb="$CMDBENCH_BINARY_DIR/bin/cmdbench"
 [ -x "$cb" ] || fail "no $cb: build first and set CMDBENCH_BINARY_DIR"
-wait_peer_ready 60 || fail "guest 1's lab-rsh-server.py did not come up"
+wait_peer_ready 120 || fail "guest 1's lab-rsh-server.py did not come up"
 measured_mpirun cmtime 200 "$cb" cmtime --servers 1 -c 20 --timeout 150
 [ "$rc" = 0 ] || fail "mpirun -np 2 cmdbench cmtime --servers 1 -c 20 exited $rc"
 [ "$(grep -c '^cmtime under a launcher' cmtime.out)" = 1 ] || fail "the summary is not printed once"
