@@ -312,6 +312,15 @@ def print_table(rows, rc, quick):
         print("\n--quick: a smoke test; few iterations, one repetition. Not figures to quote.")
 
 
+def write_figures(path, doc):
+    """Writes the run's JSON document and says where."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=2)
+        f.write("\n")
+    print(f"\nraw figures: {path}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--raw", required=True)
@@ -394,11 +403,7 @@ def main():
         "within_noise": noise,
         "no_figure": unknown,
     }
-    os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
-    with open(a.out, "w") as f:
-        json.dump(doc, f, indent=2)
-        f.write("\n")
-    print(f"\nraw figures: {a.out}")
+    write_figures(a.out, doc)
 
 
 if __name__ == "__main__":

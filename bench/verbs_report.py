@@ -13,7 +13,8 @@ import platform
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import best, interval_text, ratio_interval, read, size_label, verdict  # noqa: E402
+from report import (  # noqa: E402
+    best, interval_text, ratio_interval, read, size_label, verdict, write_figures)
 
 LAT_TARGET = 1.02  # cmdbench / perftest, at most (issue 14)
 BW_TARGET = 0.98   # cmdbench / perftest, at least
@@ -243,11 +244,7 @@ def main():
         "within_noise": noise,
         "no_figure": unknown,
     }
-    os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
-    with open(a.out, "w") as f:
-        json.dump(doc, f, indent=2)
-        f.write("\n")
-    print(f"\nraw figures: {a.out}")
+    write_figures(a.out, doc)
 
 
 if __name__ == "__main__":
