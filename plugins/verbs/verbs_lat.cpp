@@ -150,7 +150,8 @@ class LatPeer {
     uint64_t send_seq_ = 0, recv_seq_ = 0;
 };
 
-struct ThreadTimes {
+// One cache line per thread: the timed loops write these every round trip.
+struct alignas(64) ThreadTimes {
     cmdbench_hist *rtt = nullptr;
     uint64_t sum_ns = 0;
     uint64_t count = 0;
