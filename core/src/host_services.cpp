@@ -1,5 +1,6 @@
 #include "host_services.hpp"
 
+#include <cstddef>
 #include <cstdio>
 #include <ctime>
 #include <iostream>
@@ -111,12 +112,36 @@ cmdbench_row *row_begin(cmdbench_ctx *ctx, const char *name) {
     return r;
 }
 
+// A declared meaning, read as far as its struct_size covers; NULL, a
+// too-small struct or an unknown kind reads as undeclared.
+MetricMeaning meaning_from(const cmdbench_metric_meaning *m) {
+    MetricMeaning out;
+    if (!m || m->struct_size < offsetof(cmdbench_metric_meaning, flags) + sizeof m->flags)
+        return out;
+    if (m->kind > CMDBENCH_KIND_OTHER || m->better > CMDBENCH_BETTER_HIGHER) return out;
+    out.kind = m->kind;
+    out.better = m->better;
+    out.flags = m->flags;
+    return out;
+}
+
+void row_metric_ex(cmdbench_row *row, const char *key, double value, uint32_t unit,
+                   const cmdbench_metric_meaning *meaning) {
+    row->row.metrics.push_back(Metric{key ? key : "", value, unit, meaning_from(meaning)});
+}
+
+void row_hist_ex(cmdbench_row *row, const char *key, const cmdbench_hist *hist,
+                 const cmdbench_metric_meaning *meaning) {
+    row->row.hists.push_back(
+        HistMetric{key ? key : "", as_hist(hist)->summary(), meaning_from(meaning)});
+}
+
 void row_metric(cmdbench_row *row, const char *key, double value, uint32_t unit) {
-    row->row.metrics.push_back(Metric{key ? key : "", value, unit});
+    row_metric_ex(row, key, value, unit, nullptr);
 }
 
 void row_hist(cmdbench_row *row, const char *key, const cmdbench_hist *hist) {
-    row->row.hists.push_back(HistMetric{key ? key : "", as_hist(hist)->summary()});
+    row_hist_ex(row, key, hist, nullptr);
 }
 
 void row_end(cmdbench_row *row) {
@@ -188,6 +213,8 @@ const cmdbench_host kHost = {
     remaining,
     barrier,
     exchange,
+    row_metric_ex,
+    row_hist_ex,
 };
 
 } // namespace
