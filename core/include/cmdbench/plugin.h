@@ -60,6 +60,27 @@ struct cmdbench_param {
     const char *help;              /* one line */
 };
 
+/* ABI 1.2: one parameter declaration each, instead of the positional
+ * initialiser (struct_size, name, type, default, min_int, max_int,
+ * min_double, max_double, choices, help). Defaults are in scenario syntax
+ * written bare and quoted by the macro (CMDBENCH_PARAM_INT_DECL("n", 64, 1,
+ * 1024, "help"), BOOL: true/false), except STRING's and INT_LIST's, which are
+ * text ("tcp", "[64, 4096]"; NULL = required). */
+#define CMDBENCH_PARAM_DECL_(name, type, dflt, lo, hi, dlo, dhi, choices, help)                     \
+    { sizeof(struct cmdbench_param), (name), (type), (dflt), (lo), (hi), (dlo), (dhi), (choices),  \
+      (help) }
+#define CMDBENCH_PARAM_BOOL_DECL(name, dflt, help)                                                 \
+    CMDBENCH_PARAM_DECL_(name, CMDBENCH_PARAM_BOOL, #dflt, 0, 0, 0, 0, NULL, help)
+#define CMDBENCH_PARAM_INT_DECL(name, dflt, lo, hi, help)                                          \
+    CMDBENCH_PARAM_DECL_(name, CMDBENCH_PARAM_INT, #dflt, (lo), (hi), 0, 0, NULL, help)
+#define CMDBENCH_PARAM_DOUBLE_DECL(name, dflt, lo, hi, help)                                       \
+    CMDBENCH_PARAM_DECL_(name, CMDBENCH_PARAM_DOUBLE, #dflt, 0, 0, (lo), (hi), NULL, help)
+#define CMDBENCH_PARAM_STRING_DECL(name, dflt, choices, help)                                      \
+    CMDBENCH_PARAM_DECL_(name, CMDBENCH_PARAM_STRING, dflt, 0, 0, 0, 0, choices, help)
+/* dflt is the list as scenario text: "[64, 4096]". */
+#define CMDBENCH_PARAM_INT_LIST_DECL(name, dflt, lo, hi, help)                                     \
+    CMDBENCH_PARAM_DECL_(name, CMDBENCH_PARAM_INT_LIST, dflt, (lo), (hi), 0, 0, NULL, help)
+
 /* ------------------------------------------------------------ host types */
 
 typedef struct cmdbench_ctx cmdbench_ctx;   /* one run on one peer; opaque */
@@ -153,7 +174,9 @@ enum cmdbench_status {
 };
 
 /* Services the host offers to a running test or transport. All take the ctx
- * of the run they serve, except the hot-path ones (now_ns, hist_record). */
+ * of the run they serve, except the hot-path ones (now_ns, hist_record).
+ * None lets a C++ exception out: a service that fails inside the host
+ * returns CMDBENCH_ERR (or NULL) with the reason in set_error's place. */
 struct cmdbench_host {
     uint32_t struct_size;
     uint16_t abi_major, abi_minor;
@@ -203,7 +226,9 @@ struct cmdbench_host {
      * out-of-band channel. Both return a cmdbench_status.
      * barrier: returns once every peer reached the barrier with this name.
      * exchange: sends `len` bytes to the peer and receives the peer's
-     * message into `buf` (capacity `cap`, received length in *got). */
+     * message into `buf` (capacity `cap`, received length in *got). A
+     * message is at most 1 MiB less a few bytes of framing (the control
+     * channel's frame limit); send bulk data over the data path. */
     int (*barrier)(cmdbench_ctx *ctx, const char *name);
     int (*exchange)(cmdbench_ctx *ctx, const void *data, uint32_t len, void *buf, uint32_t cap,
                     uint32_t *got);

@@ -13,10 +13,8 @@
 #include <string.h>
 
 static const struct cmdbench_param params[] = {
-    {sizeof(struct cmdbench_param), "spin", CMDBENCH_PARAM_INT, "4", 1, 100000, 0, 0, NULL,
-     "copies per burst"},
-    {sizeof(struct cmdbench_param), "bursts", CMDBENCH_PARAM_INT, "2000", 1, 10000000, 0, 0, NULL,
-     "bursts per row"},
+    CMDBENCH_PARAM_INT_DECL("spin", 4, 1, 100000, "copies per burst"),
+    CMDBENCH_PARAM_INT_DECL("bursts", 2000, 1, 10000000, "bursts per row"),
 };
 
 static const struct cmdbench_metric_meaning kPayload =
