@@ -150,11 +150,12 @@ class Table {
         auto &items = items_[group];
         if (s.item != kWholeRunItem && std::find(items.begin(), items.end(), s.item) == items.end())
             items.push_back(s.item);
-        auto key = std::make_tuple(group, s.item, s.metric);
+        auto key = std::make_tuple(group, s.item, s.metric.id);
         auto it = values_.find(key);
         if (it == values_.end()) {
             it = values_.emplace(key, std::vector<std::vector<double>>(columns_)).first;
             sizes_[{group, s.item}] = s.size;
+            metrics_[{group, s.item}].push_back(s.metric);
         }
         if (s.value) it->second[column].push_back(*s.value);
     }
@@ -164,24 +165,31 @@ class Table {
         for (const auto &g : groups) {
             auto items = items_.count(g) ? items_.at(g) : std::vector<std::string>{};
             items.push_back(kWholeRunItem); // per-run rows close the group
-            for (const auto &item : items)
-                for (int m = 0; m <= int(CompareMetric::CpuPerConn); ++m)
-                    if (auto row = make_row(g, item, CompareMetric(m), baseline))
-                        out.push_back(std::move(*row));
+            for (const auto &item : items) {
+                auto found = metrics_.find({g, item});
+                if (found == metrics_.end()) continue;
+                // Built-in families in their fixed order, then declared ones
+                // in the order the rows gave them.
+                std::vector<CompareMetric> metrics = found->second;
+                std::stable_sort(
+                    metrics.begin(), metrics.end(),
+                    [](const CompareMetric &a, const CompareMetric &b) { return a.rank < b.rank; });
+                for (const auto &m : metrics)
+                    if (auto row = make_row(g, item, m, baseline)) out.push_back(std::move(*row));
+            }
         }
         return out;
     }
 
   private:
     std::optional<CompareRow> make_row(const std::string &g, const std::string &item,
-                                       CompareMetric m, size_t baseline) const {
-        auto it = values_.find(std::make_tuple(g, item, m));
-        if (it == values_.end()) return std::nullopt;
+                                       const CompareMetric &m, size_t baseline) const {
+        const auto &values = values_.at(std::make_tuple(g, item, m.id));
         CompareRow row{g, item, sizes_.at({g, item}), m, std::vector<CompareCell>(columns_)};
         bool any = false;
         for (size_t c = 0; c < columns_; ++c)
-            if (!it->second[c].empty()) {
-                row.cells[c].value = spread_of(it->second[c]);
+            if (!values[c].empty()) {
+                row.cells[c].value = spread_of(values[c]);
                 any = true;
             }
         if (!any) return std::nullopt; // e.g. a step no variant timed
@@ -193,54 +201,13 @@ class Table {
 
     size_t columns_;
     std::map<std::string, std::vector<std::string>> items_;
-    std::map<std::tuple<std::string, std::string, CompareMetric>, std::vector<std::vector<double>>>
+    std::map<std::tuple<std::string, std::string, std::string>, std::vector<std::vector<double>>>
         values_;
     std::map<std::pair<std::string, std::string>, double> sizes_;
+    std::map<std::pair<std::string, std::string>, std::vector<CompareMetric>> metrics_;
 };
 
 } // namespace
-
-const char *to_string(CompareMetric m) {
-    switch (m) {
-    case CompareMetric::LatencyP50:
-        return "latency_p50";
-    case CompareMetric::LatencyP99:
-        return "latency_p99";
-    case CompareMetric::Bandwidth:
-        return "bandwidth";
-    case CompareMetric::ConnRate:
-        return "conn_rate";
-    case CompareMetric::StepTime:
-        return "step_time";
-    case CompareMetric::CpuPerGB:
-        return "cpu_per_gb";
-    case CompareMetric::CpuPerConn:
-        return "cpu_per_conn";
-    }
-    return "unknown";
-}
-
-const char *unit_of(CompareMetric m) {
-    switch (m) {
-    case CompareMetric::LatencyP50:
-    case CompareMetric::LatencyP99:
-    case CompareMetric::StepTime:
-        return "us";
-    case CompareMetric::Bandwidth:
-        return "Gb/s";
-    case CompareMetric::ConnRate:
-        return "1/s";
-    case CompareMetric::CpuPerGB:
-        return "s/GB";
-    case CompareMetric::CpuPerConn:
-        return "us/conn";
-    }
-    return "";
-}
-
-bool higher_is_better(CompareMetric m) {
-    return m == CompareMetric::Bandwidth || m == CompareMetric::ConnRate;
-}
 
 const char *to_string(Verdict v) {
     switch (v) {

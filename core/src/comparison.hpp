@@ -14,20 +14,52 @@
 
 namespace cmdbench {
 
-// What a comparison row measures; decides the plot it lands in and whether
-// bigger is better.
-enum class CompareMetric {
-    LatencyP50,  // one-way latency median, us (half the round trip)
-    LatencyP99,  // one-way latency 99th percentile, us
-    Bandwidth,   // Gb/s
-    ConnRate,    // connections per second
-    StepTime,    // one connection step, us per connection
-    CpuPerGB,    // CPU seconds (user+sys, both sides) per GB moved
-    CpuPerConn,  // CPU microseconds (user+sys, both sides) per connection
+// How the HTML report charts a metric family.
+enum class ChartStyle {
+    Latency, // against message size, log scale; p50 points with p99 whiskers
+    Line,    // against message size when every row has one, else bars
+    Bars,    // one bar per row
 };
-const char *to_string(CompareMetric m);
-const char *unit_of(CompareMetric m); // "us", "Gb/s", "1/s", "s/GB", "us/conn"
-bool higher_is_better(CompareMetric m);
+
+// What a comparison row measures: an entry of the one family table
+// (compare_metric.cpp), or a family made for a metric a plugin declared
+// (ABI 1.2) that no built-in family covers. Everything the comparison, its
+// tables, JSON and charts need to know about a metric is here.
+struct CompareMetric {
+    std::string id;         // JSON "metric": "latency_p50", or the plugin's key
+    std::string label;      // text table: "lat p50"
+    std::string unit;       // ASCII unit: "us", "Gb/s", "1/s"
+    std::string title;      // HTML: "latency p50"
+    std::string html_unit;  // HTML: "µs"
+    std::string family;     // the scenario `compare` name it answers to: "latency"
+    std::string kind;       // plugin.h kind name: "latency", "rate", ...
+    std::string chart_what; // bar chart title after the group: "connection step times"
+    std::string note;       // extra chart note, or empty
+    bool higher_is_better = false;
+    ChartStyle chart = ChartStyle::Line;
+    int rank = 0; // order of the families of one item: built-ins first
+
+    bool operator==(const CompareMetric &o) const { return id == o.id; }
+    bool operator!=(const CompareMetric &o) const { return id != o.id; }
+
+    // The built-in families, what the shipped tests' rows are compared by.
+    static const CompareMetric LatencyP50; // one-way latency median, us
+    static const CompareMetric LatencyP99; // one-way latency 99th percentile, us
+    static const CompareMetric Bandwidth;  // Gb/s
+    static const CompareMetric ConnRate;   // connections per second
+    static const CompareMetric StepTime;   // one connection step, us per connection
+    static const CompareMetric CpuPerGB;   // CPU seconds (user+sys, both sides) per GB moved
+    static const CompareMetric CpuPerConn; // CPU us (user+sys, both sides) per connection
+};
+const char *to_string(const CompareMetric &m); // id
+const char *unit_of(const CompareMetric &m);   // "us", "Gb/s", "1/s", "s/GB", "us/conn"
+bool higher_is_better(const CompareMetric &m);
+
+// The family of a plugin-declared metric that no built-in family covers:
+// named after its key (plus " p50" / " p99" for a histogram's percentiles),
+// in the unit the plugin gave (`unit_text`).
+CompareMetric declared_metric(const std::string &key, const std::string &unit_text, uint32_t kind,
+                              bool higher_is_better);
 
 // One measured value across the repeats of a run.
 struct Spread {
@@ -55,7 +87,7 @@ struct CompareRow {
     std::string group; // comparison group (run `group`), e.g. "pingpong"
     std::string item;  // the test's row name, e.g. "64_lat", "connect"
     double size = 0;   // message size in bytes; 0 when the row has none
-    CompareMetric metric = CompareMetric::LatencyP50;
+    CompareMetric metric;
     std::vector<CompareCell> cells; // one per Comparison::columns entry
 };
 
@@ -71,8 +103,8 @@ struct CompareError : std::runtime_error {
 };
 
 struct CompareOptions {
-    std::string baseline;        // variant label; empty = the reports' own baseline
-    bool common_only = false;    // compare only what every column has
+    std::string baseline;     // variant label; empty = the reports' own baseline
+    bool common_only = false; // compare only what every column has
 };
 
 // comparison.cpp. Columns are variants; when several reports carry the same

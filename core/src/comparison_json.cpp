@@ -35,13 +35,10 @@ Json row_json(const Comparison &c, const CompareRow &row) {
     Json cells = Json::array();
     for (size_t i = 0; i < row.cells.size(); ++i)
         cells.push_back(cell_json(i < c.columns.size() ? c.columns[i] : "", row.cells[i]));
-    return {{"group", row.group},
-            {"item", row.item},
-            {"size", number(row.size)},
-            {"metric", to_string(row.metric)},
-            {"unit", unit_of(row.metric)},
-            {"higher_is_better", higher_is_better(row.metric)},
-            {"cells", cells}};
+    return {{"group", row.group},          {"item", row.item},
+            {"size", number(row.size)},    {"metric", to_string(row.metric)},
+            {"unit", unit_of(row.metric)}, {"higher_is_better", higher_is_better(row.metric)},
+            {"kind", row.metric.kind},     {"cells", cells}};
 }
 
 } // namespace

@@ -1,104 +1,124 @@
-// Row -> comparison metric rules (docs/compare.md, "Rows and metrics").
+// Row -> comparison metric rules (docs/compare.md, "Rows and metrics"): by
+// what each metric means, declared by the plugin or given by metric_meaning.cpp.
 #include "comparison_samples.hpp"
 
+#include "metric_meaning.hpp"
+#include "report_format.hpp"
 #include "run_totals.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cmdbench/plugin.h>
 
 namespace cmdbench {
 namespace {
 
-const Metric *find_metric(const Row &row, const std::string &key) {
-    for (const auto &m : row.metrics)
-        if (m.key == key && std::isfinite(m.value)) return &m;
-    return nullptr;
+bool finite(const Metric &m) {
+    return std::isfinite(m.value);
 }
 
-const HistMetric *find_hist(const Row &row, const std::string &key) {
-    for (const auto &h : row.hists)
-        if (h.key == key) return &h;
-    return nullptr;
-}
-
-// The `compare` families a metric belongs to (scenario key `compare`).
-const char *family_of(CompareMetric m) {
-    switch (m) {
-    case CompareMetric::LatencyP50:
-    case CompareMetric::LatencyP99:
-        return "latency";
-    case CompareMetric::Bandwidth:
-        return "bandwidth";
-    case CompareMetric::ConnRate:
-        return "connections";
-    case CompareMetric::StepTime:
-        return "steps";
-    case CompareMetric::CpuPerGB:
-    case CompareMetric::CpuPerConn:
-        return "cpu";
+// The samples of one row, each metric by what it means (metric_meaning.hpp).
+class RowSamples {
+  public:
+    RowSamples(const Row &row, std::vector<CompareSample> &out) : row_(row), out_(out) {
+        for (const auto &m : row.metrics)
+            if (finite(m) && meaning_of(row, m).has(CMDBENCH_METRIC_MESSAGE_SIZE)) {
+                size_ = m.value;
+                break;
+            }
     }
-    return "";
-}
 
-bool ends_with(const std::string &s, const std::string &suffix) {
-    return s.size() >= suffix.size() &&
-           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-// Whether a step row timed at least one connection: cmtime's tables list all
-// 17 steps, with zeros for the ones a transport (TCP) or a run (no bind
-// address) does not have.
-bool step_timed(const Row &row) {
-    if (const HistMetric *h = find_hist(row, "conn")) return h->summary.count > 0;
-    const Metric *sum = find_metric(row, "sum(us)");
-    const Metric *max = find_metric(row, "max(us)");
-    return (sum && sum->value > 0) || (max && max->value > 0);
-}
-
-void add_step_samples(const Row &row, double size, std::vector<CompareSample> &out) {
-    const Metric *conns = find_metric(row, "conns");
-    if (row.name == "full connect") {
-        // The client's "full connect" total runs from the first socket or ID
-        // being created to the last connection being established (sock_client
-        // and CmEngine::run_client), so conns / total is the connection rate.
-        // The server's starts at its first accept, missing one setup; the
-        // per-connection "us/conn" is always 0 here, as cmtime zeroes the sum
-        // of its overlapping intervals.
-        const Metric *total = find_metric(row, "total(us)");
-        std::optional<double> rate;
-        if (conns && total && conns->value > 0 && total->value > 0)
-            rate = conns->value / (total->value / 1e6);
-        out.push_back({row.name, size, CompareMetric::ConnRate, rate, false});
-        return;
+    void add_all() {
+        for (const auto &h : row_.hists)
+            add_hist(h, meaning_of(row_, h));
+        for (const auto &m : row_.metrics)
+            if (finite(m)) add_metric(m, meaning_of(row_, m));
+        add_connection_rate();
     }
-    if (ends_with(row.name, "full connect")) return; // server or no-qp: see above
-    const Metric *per_conn = find_metric(row, "us/conn");
-    std::optional<double> value;
-    if (per_conn && step_timed(row)) value = per_conn->value;
-    out.push_back({row.name, size, CompareMetric::StepTime, value, false});
-}
 
-void add_row_samples(const Row &row, std::vector<CompareSample> &out) {
-    const Metric *bytes = find_metric(row, "bytes");
-    const double size = bytes ? bytes->value : 0;
-    const Metric *xfers = find_metric(row, "xfers");
-    const HistMetric *rtt = find_hist(row, "rtt");
-    // One-way latency is half a round trip, as rstream's usec/xfer; on a
-    // bandwidth row (several transfers per iteration) the round trip is a
-    // burst's, not a message's, so it gives no latency.
-    if (rtt && bytes && (!xfers || xfers->value <= 1)) {
-        std::optional<double> p50, p99;
-        if (rtt->summary.count > 0) {
-            p50 = double(rtt->summary.p50) / 2 / 1000;
-            p99 = double(rtt->summary.p99) / 2 / 1000;
+  private:
+    static bool compared(const MetricMeaning &m) {
+        return m.better != CMDBENCH_BETTER_NONE && !m.has(CMDBENCH_METRIC_DETAIL);
+    }
+
+    // A built-in family when it fits and the row has not used it yet (two
+    // latency histograms in one row: the second gets a family of its own).
+    const CompareMetric &pick(const CompareMetric &builtin, bool fits,
+                              const CompareMetric &declared) {
+        if (fits && std::find(used_.begin(), used_.end(), builtin.id) == used_.end()) {
+            used_.push_back(builtin.id);
+            return builtin;
         }
-        out.push_back({row.name, size, CompareMetric::LatencyP50, p50, false});
-        out.push_back({row.name, size, CompareMetric::LatencyP99, p99, false});
+        return declared;
     }
-    if (const Metric *gbps = find_metric(row, "Gb/sec"))
-        out.push_back({row.name, size, CompareMetric::Bandwidth, gbps->value, false});
-    if (find_metric(row, "us/conn") && find_metric(row, "conns")) add_step_samples(row, size, out);
-}
+
+    void push(const CompareMetric &m, std::optional<double> value) {
+        out_.push_back({row_.name, size_, m, value, false});
+    }
+
+    void add_hist(const HistMetric &h, const MetricMeaning &mean) {
+        if (!compared(mean)) return;
+        std::optional<double> p50, p99;
+        // Histograms hold nanoseconds; comparisons show microseconds, and a
+        // round trip as one way.
+        const double scale = 1000.0 * (mean.has(CMDBENCH_METRIC_ROUND_TRIP) ? 2 : 1);
+        if (h.summary.count > 0 && !mean.has(CMDBENCH_METRIC_UNMEASURED)) {
+            p50 = double(h.summary.p50) / scale;
+            p99 = double(h.summary.p99) / scale;
+        }
+        const bool higher = mean.better == CMDBENCH_BETTER_HIGHER;
+        const bool latency = mean.kind == CMDBENCH_KIND_LATENCY && !higher;
+        const auto own50 = declared_metric(h.key + " p50", "us", mean.kind, higher);
+        const auto own99 = declared_metric(h.key + " p99", "us", mean.kind, higher);
+        push(pick(CompareMetric::LatencyP50, latency, own50), p50);
+        push(pick(CompareMetric::LatencyP99, latency, own99), p99);
+    }
+
+    void add_metric(const Metric &m, const MetricMeaning &mean) {
+        if (!compared(mean)) return;
+        const bool higher = mean.better == CMDBENCH_BETTER_HIGHER;
+        const bool per_conn = mean.has(CMDBENCH_METRIC_PER_CONNECTION);
+        const CompareMetric own = declared_metric(m.key, unit_label(m.unit), mean.kind, higher);
+        const CompareMetric *family = &own;
+        if (mean.kind == CMDBENCH_KIND_BANDWIDTH)
+            family = &pick(CompareMetric::Bandwidth, higher && m.unit == CMDBENCH_UNIT_GBPS, own);
+        else if (mean.kind == CMDBENCH_KIND_DURATION && per_conn)
+            family = &pick(CompareMetric::StepTime, !higher, own);
+        else if (mean.kind == CMDBENCH_KIND_RATE && per_conn)
+            family = &pick(CompareMetric::ConnRate, higher, own);
+        std::optional<double> value;
+        if (!mean.has(CMDBENCH_METRIC_UNMEASURED)) value = m.value;
+        push(*family, value);
+    }
+
+    // Connections set up over the wall time they took: a row with a COUNT
+    // PER_CONNECTION metric and an ELAPSED duration (cmtime's client "full
+    // connect": conns and total(us)).
+    void add_connection_rate() {
+        const Metric *conns = nullptr, *elapsed = nullptr;
+        for (const auto &m : row_.metrics) {
+            const MetricMeaning mean = meaning_of(row_, m);
+            if (mean.kind == CMDBENCH_KIND_COUNT && mean.has(CMDBENCH_METRIC_PER_CONNECTION))
+                conns = conns ? conns : &m;
+            if (mean.kind == CMDBENCH_KIND_DURATION && mean.has(CMDBENCH_METRIC_ELAPSED))
+                elapsed = elapsed ? elapsed : &m;
+        }
+        if (!conns || !elapsed) return;
+        const double seconds =
+            elapsed->unit == CMDBENCH_UNIT_SECONDS ? elapsed->value : elapsed->value / 1e6;
+        std::optional<double> rate;
+        if (finite(*conns) && finite(*elapsed) && conns->value > 0 && seconds > 0)
+            rate = conns->value / seconds;
+        push(pick(CompareMetric::ConnRate, true,
+                  declared_metric(conns->key + "/s", "1/s", CMDBENCH_KIND_RATE, true)),
+             rate);
+    }
+
+    const Row &row_;
+    std::vector<CompareSample> &out_;
+    double size_ = 0;
+    std::vector<std::string> used_;
+};
 
 void add_cpu_samples(const RunResult &run, std::vector<CompareSample> &out) {
     if (auto per_gb = run_cpu_per_gb(run))
@@ -122,13 +142,12 @@ std::vector<CompareSample> run_samples(const RunResult &run) {
     std::vector<CompareSample> all;
     if (run.status != RunStatus::Ok) return all;
     for (const auto &row : run.rows)
-        add_row_samples(row, all);
+        RowSamples(row, all).add_all();
     add_cpu_samples(run, all);
     if (run.compare.empty()) return all;
     std::vector<CompareSample> kept;
     for (auto &s : all)
-        if (std::find(run.compare.begin(), run.compare.end(), family_of(s.metric)) !=
-            run.compare.end())
+        if (std::find(run.compare.begin(), run.compare.end(), s.metric.family) != run.compare.end())
             kept.push_back(std::move(s));
     return kept;
 }

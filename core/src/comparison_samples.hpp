@@ -16,7 +16,7 @@ inline constexpr const char *kWholeRunItem = "whole run";
 struct CompareSample {
     std::string item;
     double size = 0;
-    CompareMetric metric = CompareMetric::LatencyP50;
+    CompareMetric metric;
     // nullopt: the row exists but has no value for the metric (a step the
     // transport does not have, timed zero times); it still fixes the order.
     std::optional<double> value;

@@ -12,26 +12,6 @@
 namespace cmdbench {
 namespace {
 
-const char *metric_label(CompareMetric m) {
-    switch (m) {
-    case CompareMetric::LatencyP50:
-        return "lat p50";
-    case CompareMetric::LatencyP99:
-        return "lat p99";
-    case CompareMetric::Bandwidth:
-        return "bandwidth";
-    case CompareMetric::ConnRate:
-        return "conn rate";
-    case CompareMetric::StepTime:
-        return "step";
-    case CompareMetric::CpuPerGB:
-        return "cpu/GB";
-    case CompareMetric::CpuPerConn:
-        return "cpu/conn";
-    }
-    return "?";
-}
-
 // Three or four significant digits, and no exponent: people compare these
 // by eye, column against column.
 std::string num(double v) {
@@ -56,7 +36,7 @@ std::string value_text(const CompareCell &cell) {
     return text;
 }
 
-std::string ratio_text(const CompareCell &cell, CompareMetric m) {
+std::string ratio_text(const CompareCell &cell, const CompareMetric &m) {
     if (cell.verdict == Verdict::NoClearDifference) return "~same";
     if (cell.verdict != Verdict::Ratio || !cell.ratio) return "-";
     const double r = *cell.ratio;
@@ -104,7 +84,7 @@ std::vector<std::string> header(const Comparison &c) {
 }
 
 std::vector<std::string> line_of(const Comparison &c, const CompareRow &row) {
-    std::vector<std::string> line{row.item, metric_label(row.metric), unit_of(row.metric)};
+    std::vector<std::string> line{row.item, row.metric.label, row.metric.unit};
     for (const auto &cell : row.cells)
         line.push_back(value_text(cell));
     for (size_t i = 0; i < row.cells.size(); ++i)

@@ -1,5 +1,8 @@
 #include "host_services.hpp"
 
+#include "service_guard.hpp"
+
+#include <cstddef>
 #include <cstdio>
 #include <ctime>
 #include <iostream>
@@ -111,12 +114,36 @@ cmdbench_row *row_begin(cmdbench_ctx *ctx, const char *name) {
     return r;
 }
 
+// A declared meaning, read as far as its struct_size covers; NULL, a
+// too-small struct or an unknown kind reads as undeclared.
+MetricMeaning meaning_from(const cmdbench_metric_meaning *m) {
+    MetricMeaning out;
+    if (!m || m->struct_size < offsetof(cmdbench_metric_meaning, flags) + sizeof m->flags)
+        return out;
+    if (m->kind > CMDBENCH_KIND_OTHER || m->better > CMDBENCH_BETTER_HIGHER) return out;
+    out.kind = m->kind;
+    out.better = m->better;
+    out.flags = m->flags;
+    return out;
+}
+
+void row_metric_ex(cmdbench_row *row, const char *key, double value, uint32_t unit,
+                   const cmdbench_metric_meaning *meaning) {
+    row->row.metrics.push_back(Metric{key ? key : "", value, unit, meaning_from(meaning)});
+}
+
+void row_hist_ex(cmdbench_row *row, const char *key, const cmdbench_hist *hist,
+                 const cmdbench_metric_meaning *meaning) {
+    row->row.hists.push_back(
+        HistMetric{key ? key : "", as_hist(hist)->summary(), meaning_from(meaning)});
+}
+
 void row_metric(cmdbench_row *row, const char *key, double value, uint32_t unit) {
-    row->row.metrics.push_back(Metric{key ? key : "", value, unit});
+    row_metric_ex(row, key, value, unit, nullptr);
 }
 
 void row_hist(cmdbench_row *row, const char *key, const cmdbench_hist *hist) {
-    row->row.hists.push_back(HistMetric{key ? key : "", as_hist(hist)->summary()});
+    row_hist_ex(row, key, hist, nullptr);
 }
 
 void row_end(cmdbench_row *row) {
@@ -164,33 +191,76 @@ int exchange(cmdbench_ctx *ctx, const void *data, uint32_t len, void *buf, uint3
     return ctx->peer->exchange(ctx, data, len, buf, cap, got);
 }
 
+// Every service but the two hot-path ones goes through Guarded.
+constexpr char log_name[] = "log";
+constexpr char set_error_name[] = "set_error";
+constexpr char param_bool_name[] = "param_bool";
+constexpr char param_int_name[] = "param_int";
+constexpr char param_double_name[] = "param_double";
+constexpr char param_string_name[] = "param_string";
+constexpr char param_int_list_name[] = "param_int_list";
+constexpr char hist_create_name[] = "hist_create";
+constexpr char hist_merge_name[] = "hist_merge";
+constexpr char row_begin_name[] = "row_begin";
+constexpr char row_metric_name[] = "row_metric";
+constexpr char row_hist_name[] = "row_hist";
+constexpr char row_end_name[] = "row_end";
+constexpr char progress_name[] = "progress";
+constexpr char cancelled_name[] = "cancelled";
+constexpr char remaining_name[] = "remaining_ms";
+constexpr char barrier_name[] = "barrier";
+constexpr char exchange_name[] = "exchange";
+constexpr char row_metric_ex_name[] = "row_metric_ex";
+constexpr char row_hist_ex_name[] = "row_hist_ex";
+template <class Sig, Sig *Fn, const char *Name>
+constexpr auto guarded = &Guarded<Sig, Fn, Name>::call;
+
 const cmdbench_host kHost = {
     sizeof(cmdbench_host),
     CMDBENCH_ABI_MAJOR,
     CMDBENCH_ABI_MINOR,
-    now_ns,
-    log,
-    set_error,
-    param_bool,
-    param_int,
-    param_double,
-    param_string,
-    param_int_list,
-    hist_create,
-    hist_record,
-    hist_merge,
-    row_begin,
-    row_metric,
-    row_hist,
-    row_end,
-    progress,
-    cancelled,
-    remaining,
-    barrier,
-    exchange,
+    now_ns, // hot path, cannot throw
+    guarded<decltype(log), log, log_name>,
+    guarded<decltype(set_error), set_error, set_error_name>,
+    guarded<decltype(param_bool), param_bool, param_bool_name>,
+    guarded<decltype(param_int), param_int, param_int_name>,
+    guarded<decltype(param_double), param_double, param_double_name>,
+    guarded<decltype(param_string), param_string, param_string_name>,
+    guarded<decltype(param_int_list), param_int_list, param_int_list_name>,
+    guarded<decltype(hist_create), hist_create, hist_create_name>,
+    hist_record, // hot path, cannot throw
+    guarded<decltype(hist_merge), hist_merge, hist_merge_name>,
+    guarded<decltype(row_begin), row_begin, row_begin_name>,
+    guarded<decltype(row_metric), row_metric, row_metric_name>,
+    guarded<decltype(row_hist), row_hist, row_hist_name>,
+    guarded<decltype(row_end), row_end, row_end_name>,
+    guarded<decltype(progress), progress, progress_name>,
+    guarded<decltype(cancelled), cancelled, cancelled_name>,
+    guarded<decltype(remaining), remaining, remaining_name>,
+    guarded<decltype(barrier), barrier, barrier_name>,
+    guarded<decltype(exchange), exchange, exchange_name>,
+    guarded<decltype(row_metric_ex), row_metric_ex, row_metric_ex_name>,
+    guarded<decltype(row_hist_ex), row_hist_ex, row_hist_ex_name>,
 };
 
 } // namespace
+
+cmdbench_ctx *ctx_of(cmdbench_row *row) {
+    return row ? row->ctx : nullptr;
+}
+
+void note_service_failure(cmdbench_ctx *ctx, const char *service, const char *why) noexcept {
+    try {
+        const std::string msg = std::string("host service ") + service + " failed: " + why;
+        if (!ctx) {
+            std::fprintf(stderr, "cmdbench: %s\n", msg.c_str());
+            return;
+        }
+        std::lock_guard<std::mutex> lock(ctx->mu);
+        ctx->error = msg;
+    } catch (...) { // out of memory for the message itself: the failure value says enough
+    }
+}
 
 uint64_t monotonic_ns() {
     timespec ts;

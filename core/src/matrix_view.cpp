@@ -8,15 +8,16 @@
 namespace cmdbench {
 namespace {
 
-constexpr CompareMetric kPreferred[] = {CompareMetric::LatencyP50, CompareMetric::Bandwidth,
-                                        CompareMetric::ConnRate};
+const CompareMetric *const kPreferred[] = {&CompareMetric::LatencyP50, &CompareMetric::Bandwidth,
+                                           &CompareMetric::ConnRate};
 
 // The metric and row of a run: the first preferred metric any pair has;
 // latency and connection rate from the first row giving one (the smallest
 // message, as tests list sizes upward), bandwidth from the last (the largest).
 void choose_metric(MatrixView &v, const std::vector<const RunResult *> &runs) {
-    for (CompareMetric m : kPreferred)
+    for (const CompareMetric *preferred : kPreferred)
         for (const RunResult *r : runs) {
+            const CompareMetric &m = *preferred;
             std::optional<std::string> item;
             for (const CompareSample &s : run_samples(*r))
                 if (s.metric == m && s.value && !s.per_run) {
@@ -31,7 +32,8 @@ void choose_metric(MatrixView &v, const std::vector<const RunResult *> &runs) {
         }
 }
 
-std::optional<double> value_of(const RunResult &r, CompareMetric m, const std::string &item) {
+std::optional<double> value_of(const RunResult &r, const CompareMetric &m,
+                               const std::string &item) {
     for (const CompareSample &s : run_samples(r))
         if (s.metric == m && s.item == item && !s.per_run) return s.value;
     return std::nullopt;

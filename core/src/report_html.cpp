@@ -18,40 +18,6 @@ namespace {
 
 using svg::escape;
 
-// How the page names a metric: words and "µs" for people, where
-// comparison.cpp's to_string/unit_of give short ASCII for terminals.
-struct MetricText {
-    const char *name;
-    const char *unit;
-};
-
-MetricText text_of(CompareMetric m) {
-    switch (m) {
-    case CompareMetric::LatencyP50:
-        return {"latency p50", "µs"};
-    case CompareMetric::LatencyP99:
-        return {"latency p99", "µs"};
-    case CompareMetric::Bandwidth:
-        return {"bandwidth", "Gb/s"};
-    case CompareMetric::ConnRate:
-        return {"connection rate", "connections/s"};
-    case CompareMetric::StepTime:
-        return {"step time", "µs per connection"};
-    case CompareMetric::CpuPerGB:
-        return {"CPU per GB", "CPU s/GB"};
-    case CompareMetric::CpuPerConn:
-        return {"CPU per connection", "CPU µs/connection"};
-    }
-    return {"?", ""};
-}
-
-// Tables in the order of the charts.
-constexpr CompareMetric kMetricOrder[] = {
-    CompareMetric::LatencyP50, CompareMetric::LatencyP99, CompareMetric::Bandwidth,
-    CompareMetric::StepTime,   CompareMetric::ConnRate,   CompareMetric::CpuPerGB,
-    CompareMetric::CpuPerConn,
-};
-
 constexpr const char *kStyle = R"(
 body{font-family:sans-serif;color:#222;margin:16px auto;max-width:1320px;padding:0 16px}
 h1{font-size:24px;margin:0 0 8px}h2{font-size:20px;margin:28px 0 8px;border-bottom:1px solid #ccc}
@@ -83,7 +49,8 @@ struct Page {
 
     std::string chart_id() { return "chart-" + std::to_string(++next_chart); }
 
-    std::vector<const CompareRow *> rows_of(const std::string &group, CompareMetric m) const {
+    std::vector<const CompareRow *> rows_of(const std::string &group,
+                                            const CompareMetric &m) const {
         std::vector<const CompareRow *> rows;
         for (const auto &r : c.rows)
             if (r.group == group && r.metric == m) rows.push_back(&r);
@@ -103,12 +70,13 @@ struct Page {
         return false;
     }
 
-    void line_charts(const std::string &group, CompareMetric m,
+    void line_charts(const std::string &group, const CompareMetric &m,
                      const std::vector<const CompareRow *> &whiskers);
-    void bar_chart(const std::string &group, CompareMetric m, const char *what);
+    void bar_chart(const std::string &group, const CompareMetric &m);
+    void chart(const std::string &group, const CompareMetric &m);
     void group_charts(const std::string &group);
-    void cell(const CompareCell &cell, CompareMetric m);
-    void table(const std::string &group, CompareMetric m);
+    void cell(const CompareCell &cell, const CompareMetric &m);
+    void table(const std::string &group, const CompareMetric &m);
     void context(const std::vector<const Report *> &reports);
 };
 
@@ -133,20 +101,20 @@ std::string group_label(const std::string &group) {
     return group.empty() ? "(no group)" : group;
 }
 
-void Page::line_charts(const std::string &group, CompareMetric m,
+void Page::line_charts(const std::string &group, const CompareMetric &m,
                        const std::vector<const CompareRow *> &whiskers) {
     const auto rows = rows_of(group, m);
-    const bool latency = m == CompareMetric::LatencyP50 || m == CompareMetric::LatencyP99;
+    const bool latency = m.chart == ChartStyle::Latency;
     const auto sets = split_by_size(rows);
     for (const auto &set : sets) {
         svg::LineChart chart;
         chart.id = chart_id();
-        chart.title = group_label(group) + (latency ? ": one-way latency" : ": bandwidth") +
+        chart.title = group_label(group) + (latency ? ": one-way latency" : ": " + m.title) +
                       " against message size";
         if (sets.size() > 1)
             chart.title += " (" + set.front()->item + " … " + set.back()->item + ")";
         chart.x_title = "message size (bytes)";
-        chart.y_title = latency ? "one-way latency (µs)" : "bandwidth (Gb/s)";
+        chart.y_title = latency ? "one-way latency (µs)" : m.title + " (" + m.html_unit + ")";
         chart.y_scale = latency ? svg::Scale::Log : svg::Scale::Linear;
         for (const auto *r : set)
             chart.x.push_back(r->size);
@@ -163,21 +131,20 @@ void Page::line_charts(const std::string &group, CompareMetric m,
             chart.series.push_back(std::move(s));
         }
         if (latency)
-            chart.note = whiskers.empty()
-                             ? std::string("Points: ") + text_of(m).name + "; log scale."
-                             : "Points: p50, whiskers up to p99; log scale.";
+            chart.note = whiskers.empty() ? "Points: " + m.title + "; log scale."
+                                          : "Points: p50, whiskers up to p99; log scale.";
         if (repeated(set))
             chart.note += (chart.note.empty() ? "" : " ") + std::string("Medians over repeats.");
         svg::write_line_chart(out, chart);
     }
 }
 
-void Page::bar_chart(const std::string &group, CompareMetric m, const char *what) {
+void Page::bar_chart(const std::string &group, const CompareMetric &m) {
     const auto rows = rows_of(group, m);
     svg::BarChart chart;
     chart.id = chart_id();
-    chart.title = group_label(group) + ": " + what;
-    chart.value_title = std::string(text_of(m).name) + " (" + text_of(m).unit + ")";
+    chart.title = group_label(group) + ": " + m.chart_what;
+    chart.value_title = m.title + (m.html_unit.empty() ? "" : " (" + m.html_unit + ")");
     for (const auto *r : rows)
         chart.categories.push_back(r->item);
     for (size_t col = 0; col < c.columns.size(); ++col) {
@@ -200,9 +167,7 @@ void Page::bar_chart(const std::string &group, CompareMetric m, const char *what
         chart.value_scale = svg::Scale::Log;
         chart.note = "log scale: values span " + svg::format_value(hi / lo) + "×.";
     }
-    if (m == CompareMetric::CpuPerGB || m == CompareMetric::CpuPerConn)
-        chart.note +=
-            (chart.note.empty() ? "" : " ") + std::string("User + system time, client and server.");
+    if (!m.note.empty()) chart.note += (chart.note.empty() ? "" : " ") + m.note;
     if (repeated(rows))
         chart.note += (chart.note.empty() ? "" : " ") + std::string("Medians over repeats.");
     svg::write_bar_chart(out, chart);
@@ -212,34 +177,41 @@ bool all_sized(const std::vector<const CompareRow *> &rows) {
     return std::all_of(rows.begin(), rows.end(), [](const CompareRow *r) { return r->size > 0; });
 }
 
+// Every family of the group's rows, in table order (built-ins first).
+std::vector<CompareMetric> families(const Comparison &c, const std::string &group) {
+    std::vector<CompareMetric> out;
+    for (const auto &r : c.rows)
+        if (r.group == group && std::find(out.begin(), out.end(), r.metric) == out.end())
+            out.push_back(r.metric);
+    std::stable_sort(out.begin(), out.end(), [](const CompareMetric &a, const CompareMetric &b) {
+        return a.rank < b.rank;
+    });
+    return out;
+}
+
+// A family against message size when every row has one, else as bars.
+void Page::chart(const std::string &group, const CompareMetric &m) {
+    if (m.chart != ChartStyle::Bars && all_sized(rows_of(group, m)))
+        line_charts(group, m, {});
+    else
+        bar_chart(group, m);
+}
+
 void Page::group_charts(const std::string &group) {
     // Latency: p50 points with p99 whiskers; p99 alone if that is all there is.
     const auto p50 = rows_of(group, CompareMetric::LatencyP50);
     const auto p99 = rows_of(group, CompareMetric::LatencyP99);
-    const CompareMetric lat = p50.empty() ? CompareMetric::LatencyP99 : CompareMetric::LatencyP50;
+    const CompareMetric &lat = p50.empty() ? CompareMetric::LatencyP99 : CompareMetric::LatencyP50;
     const auto &lat_rows = p50.empty() ? p99 : p50;
     const auto whiskers = p50.empty() ? std::vector<const CompareRow *>{} : p99;
     if (!lat_rows.empty()) {
         if (all_sized(lat_rows))
             line_charts(group, lat, whiskers);
         else
-            bar_chart(group, lat, text_of(lat).name);
+            bar_chart(group, lat);
     }
-    const auto bw = rows_of(group, CompareMetric::Bandwidth);
-    if (!bw.empty()) {
-        if (all_sized(bw))
-            line_charts(group, CompareMetric::Bandwidth, {});
-        else
-            bar_chart(group, CompareMetric::Bandwidth, "bandwidth");
-    }
-    const std::pair<CompareMetric, const char *> bars[] = {
-        {CompareMetric::StepTime, "connection step times"},
-        {CompareMetric::ConnRate, "connections per second"},
-        {CompareMetric::CpuPerGB, "CPU time per GB moved"},
-        {CompareMetric::CpuPerConn, "CPU time per connection"},
-    };
-    for (const auto &[m, what] : bars)
-        if (!rows_of(group, m).empty()) bar_chart(group, m, what);
+    for (const CompareMetric &m : families(c, group))
+        if (m.chart != ChartStyle::Latency) chart(group, m);
 }
 
 std::string ratio_text(double r) {
@@ -248,7 +220,7 @@ std::string ratio_text(double r) {
     return buf;
 }
 
-void Page::cell(const CompareCell &cell, CompareMetric m) {
+void Page::cell(const CompareCell &cell, const CompareMetric &m) {
     out << "<td>";
     const bool has = cell.value && cell.value->n > 0;
     if (has) {
@@ -286,14 +258,14 @@ void Page::cell(const CompareCell &cell, CompareMetric m) {
     out << "</td>";
 }
 
-void Page::table(const std::string &group, CompareMetric m) {
+void Page::table(const std::string &group, const CompareMetric &m) {
     const auto rows = rows_of(group, m);
     if (rows.empty()) return;
     const bool sized =
         std::any_of(rows.begin(), rows.end(), [](const CompareRow *r) { return r->size > 0; });
-    const MetricText t = text_of(m);
-    out << "<table class=\"data\">\n<caption>" << escape(t.name) << " (" << escape(t.unit)
-        << ")</caption>\n<thead><tr><th>row</th>" << (sized ? "<th>size</th>" : "");
+    out << "<table class=\"data\">\n<caption>" << escape(m.title)
+        << (m.html_unit.empty() ? "" : " (" + escape(m.html_unit) + ")")
+        << "</caption>\n<thead><tr><th>row</th>" << (sized ? "<th>size</th>" : "");
     for (size_t col = 0; col < c.columns.size(); ++col)
         out << "<th>" << escape(c.columns[col]) << (col == c.baseline ? " (baseline)" : "")
             << "</th>";
@@ -383,7 +355,7 @@ void write_html_report(std::ostream &out, const Comparison &c,
     out << "<h2>Tables</h2>\n";
     for (const auto &g : groups) {
         out << "<h3>" << escape(group_label(g)) << "</h3>\n<div class=\"tables\">\n";
-        for (const CompareMetric m : kMetricOrder)
+        for (const CompareMetric &m : families(c, g))
             page.table(g, m);
         out << "</div>\n";
     }

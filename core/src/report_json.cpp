@@ -1,5 +1,6 @@
 // JSON results (docs/results.md). ordered_json keeps keys in the order the
 // tests reported them, so documents diff cleanly between runs.
+#include "metric_meaning.hpp"
 #include "report.hpp"
 #include "report_format.hpp"
 #include "run_totals.hpp"
@@ -34,13 +35,26 @@ Json hist_json(const HistSummary &s) {
             {"p99_99", s.p9999}, {"max", s.max}, {"unit", "ns"}};
 }
 
+// What the plugin declared a metric to mean (ABI 1.2); nothing when it did
+// not, so results of older plugins read as before.
+void add_meaning(Json &j, const MetricMeaning &m) {
+    if (!m.declared()) return;
+    j["kind"] = kind_name(m.kind);
+    j["better"] = better_name(m.better);
+    j["flags"] = flag_names(m.flags);
+}
+
 Json row_json(const Row &row) {
     Json metrics = Json::object();
-    for (const auto &m : row.metrics)
+    for (const auto &m : row.metrics) {
         metrics[m.key] = {{"value", m.value}, {"unit", unit_label(m.unit)}};
+        add_meaning(metrics[m.key], m.meaning);
+    }
     Json hists = Json::object();
-    for (const auto &h : row.hists)
+    for (const auto &h : row.hists) {
         hists[h.key] = hist_json(h.summary);
+        add_meaning(hists[h.key], h.meaning);
+    }
     return {{"name", row.name}, {"metrics", metrics}, {"histograms", hists}};
 }
 

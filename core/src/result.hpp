@@ -11,15 +11,27 @@
 
 namespace cmdbench {
 
+// What a metric measures (plugin.h, struct cmdbench_metric_meaning); kind 0
+// when the plugin did not say (metric_meaning.hpp fills in the old names).
+struct MetricMeaning {
+    uint32_t kind = 0;   // enum cmdbench_metric_kind
+    uint32_t better = 0; // enum cmdbench_better
+    uint32_t flags = 0;  // enum cmdbench_metric_flags
+    bool declared() const { return kind != 0; }
+    bool has(uint32_t flag) const { return (flags & flag) != 0; }
+};
+
 struct Metric {
     std::string key;
     double value = 0;
     uint32_t unit = 0; // enum cmdbench_unit
+    MetricMeaning meaning = {};
 };
 
 struct HistMetric {
     std::string key;
     HistSummary summary;
+    MetricMeaning meaning = {};
 };
 
 struct Row {

@@ -5,6 +5,7 @@
 
 #include "cmdbench/plugin.h"
 #include "input_file.hpp"
+#include "metric_meaning.hpp"
 #include "report.hpp"
 #include "report_format.hpp"
 
@@ -123,6 +124,21 @@ HistSummary read_hist(const Node &h) {
     return s;
 }
 
+// A declared meaning (ABI 1.2 plugins); absent = undeclared. Unknown names
+// (a newer writer's) read as undeclared or none rather than failing.
+MetricMeaning read_meaning(const Node &n) {
+    MetricMeaning m;
+    if (!n.has("kind")) return m;
+    m.kind = kind_code(n.child("kind").str());
+    m.better = n.has("better") ? better_code(n.child("better").str()) : 0;
+    if (n.has("flags")) {
+        const Node list = n.child("flags");
+        for (size_t i = 0, k = list.size(false); i < k; ++i)
+            m.flags |= flag_code(list.element(i).str());
+    }
+    return m;
+}
+
 Row read_row(const Node &n) {
     Row row;
     row.name = n.at("name").str();
@@ -131,13 +147,14 @@ Row read_row(const Node &n) {
     for (const auto &item : metrics.json().items()) {
         const Node m = metrics.child(item.key());
         row.metrics.push_back(
-            {item.key(), m.at("value").number(), unit_code(m.str_or("unit", ""))});
+            {item.key(), m.at("value").number(), unit_code(m.str_or("unit", "")), read_meaning(m)});
     }
     if (n.has("histograms")) {
         const Node hists = n.child("histograms");
         hists.size(true);
         for (const auto &item : hists.json().items())
-            row.hists.push_back({item.key(), read_hist(hists.child(item.key()))});
+            row.hists.push_back({item.key(), read_hist(hists.child(item.key())),
+                                 read_meaning(hists.child(item.key()))});
     }
     return row;
 }

@@ -1,5 +1,7 @@
 #include "run_totals.hpp"
 
+#include "metric_meaning.hpp"
+
 #include <cmath>
 #include <cmdbench/plugin.h>
 
@@ -12,7 +14,7 @@ std::optional<double> run_bytes(const RunResult &r) {
     std::optional<double> sum;
     for (const Row &row : r.rows)
         for (const Metric &m : row.metrics)
-            if (m.key == "total" && m.unit == CMDBENCH_UNIT_BYTES && std::isfinite(m.value))
+            if (std::isfinite(m.value) && meaning_of(row, m).has(CMDBENCH_METRIC_MOVED))
                 sum = sum.value_or(0) + m.value;
     return sum;
 }
@@ -20,9 +22,12 @@ std::optional<double> run_bytes(const RunResult &r) {
 std::optional<double> run_connections(const RunResult &r) {
     std::optional<double> most;
     for (const Row &row : r.rows)
-        for (const Metric &m : row.metrics)
-            if (m.key == "conns" && std::isfinite(m.value) && (!most || m.value > *most))
+        for (const Metric &m : row.metrics) {
+            const MetricMeaning mean = meaning_of(row, m);
+            if (mean.kind == CMDBENCH_KIND_COUNT && mean.has(CMDBENCH_METRIC_PER_CONNECTION) &&
+                std::isfinite(m.value) && (!most || m.value > *most))
                 most = m.value;
+        }
     return most;
 }
 

@@ -7,12 +7,12 @@
 
 namespace cmdbench {
 
-// Bytes the run moved: the sum of the rows' "total" metrics (unit bytes);
-// nullopt when no row has one.
+// Bytes the run moved: the sum of the rows' metrics meant as MOVED bytes
+// (stream's "total"); nullopt when no row has one.
 std::optional<double> run_bytes(const RunResult &r);
 
-// Connections the run set up: the largest "conns" metric of its rows;
-// nullopt when no row has one.
+// Connections the run set up: the largest COUNT PER_CONNECTION metric of its
+// rows (rdmacm's "conns"); nullopt when no row has one.
 std::optional<double> run_connections(const RunResult &r);
 
 // User + system CPU seconds of both sides; nullopt unless both were measured.

@@ -24,7 +24,9 @@ namespace {
 
 constexpr int64_t kMaxRepeat = 1000;
 // The metric families a run's `compare` list may name (comparison.hpp).
-constexpr const char *kCompareFamilies = "latency|bandwidth|connections|steps|cpu";
+// The last five: families of plugin-declared metrics, named after their kind.
+constexpr const char *kCompareFamilies =
+    "latency|bandwidth|connections|steps|cpu|rate|count|bytes|duration|other";
 const std::set<std::string> kTopLevelKeys = {"name", "description", "plugins", "defaults",
                                              "run",  "baseline",    "matrix"};
 // Keys of every run, whatever its test; `transport` only for a test that takes one.

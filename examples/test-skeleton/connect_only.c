@@ -42,10 +42,9 @@
  * these declarations (type, range) before any run starts, so run() can
  * trust what param_int returns. Static: the host keeps pointers to them. */
 static const struct cmdbench_param params[] = {
-    {sizeof(struct cmdbench_param), "count", CMDBENCH_PARAM_INT, "10", 1, 100000, 0, 0, NULL,
-     "connections to open, one after the other"},
-    {sizeof(struct cmdbench_param), "port", CMDBENCH_PARAM_INT, "0", 0, 65535, 0, 0, NULL,
-     "data port; 0 = ephemeral, announced over the control channel"},
+    CMDBENCH_PARAM_INT_DECL("count", 10, 1, 100000, "connections to open, one after the other"),
+    CMDBENCH_PARAM_INT_DECL("port", 0, 0, 65535,
+                            "data port; 0 = ephemeral, announced over the control channel"),
 };
 
 /* One role of one run: what every helper below needs. */
@@ -283,9 +282,16 @@ static int run_client(const struct session *s, int64_t count, uint16_t port) {
     }
     /* A row is reported once row_end is called, and kept even if a later
      * row of the same run fails. */
+    /* What the values mean (ABI 1.2), so variants are compared on them: the
+     * connections made (CPU per connection divides by them) and how long
+     * each connect took, lower being better. */
+    static const struct cmdbench_metric_meaning made =
+        CMDBENCH_MEANING(CMDBENCH_KIND_COUNT, CMDBENCH_BETTER_NONE, CMDBENCH_METRIC_PER_CONNECTION);
+    static const struct cmdbench_metric_meaning connect_time =
+        CMDBENCH_MEANING(CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER, 0);
     cmdbench_row *row = s->host->row_begin(s->ctx, "connect");
-    s->host->row_metric(row, "connections", (double)count, CMDBENCH_UNIT_COUNT);
-    s->host->row_hist(row, "connect", times);
+    s->host->row_metric_ex(row, "connections", (double)count, CMDBENCH_UNIT_COUNT, &made);
+    s->host->row_hist_ex(row, "connect", times, &connect_time);
     s->host->row_end(row);
     return CMDBENCH_OK;
 }

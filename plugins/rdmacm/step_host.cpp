@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <new>
+#include <string>
 
 namespace cmtime {
 namespace {
@@ -40,6 +41,42 @@ void check_stop(const cmdbench_run_env &env, const char *what) {
         throw RunError(CMDBENCH_ERR_CANCELLED, std::string(what) + ": cancelled");
 }
 
+namespace {
+
+// What a step row's metrics mean (ABI 1.2): the step's time per connection
+// is compared; the client's "full connect" total over its connections gives
+// the connection rate (it runs from the first socket or ID created to the
+// last connection established; its us/conn is always 0, as cmtime zeroes
+// the sum of overlapping intervals). The server's starts at its first
+// accept, missing one setup, so it is not compared.
+constexpr cmdbench_metric_meaning kStepDetail =
+    CMDBENCH_MEANING(CMDBENCH_KIND_DURATION, CMDBENCH_BETTER_LOWER, CMDBENCH_METRIC_DETAIL);
+constexpr cmdbench_metric_meaning kConnections =
+    CMDBENCH_MEANING(CMDBENCH_KIND_COUNT, CMDBENCH_BETTER_NONE, CMDBENCH_METRIC_PER_CONNECTION);
+
+struct StepMeanings {
+    cmdbench_metric_meaning total, per_conn;
+};
+
+bool ends_with(const std::string &s, const std::string &suffix) {
+    return s.size() >= suffix.size() &&
+           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+StepMeanings step_meanings(const std::string &row, bool timed) {
+    StepMeanings m{kStepDetail,
+                   CMDBENCH_MEANING(CMDBENCH_KIND_DURATION, CMDBENCH_BETTER_LOWER,
+                                    CMDBENCH_METRIC_PER_CONNECTION |
+                                        (timed ? 0u : uint32_t(CMDBENCH_METRIC_UNMEASURED)))};
+    if (row == "full connect")
+        m.total =
+            CMDBENCH_MEANING(CMDBENCH_KIND_DURATION, CMDBENCH_BETTER_NONE, CMDBENCH_METRIC_ELAPSED);
+    if (ends_with(row, "full connect")) m.per_conn = kStepDetail;
+    return m;
+}
+
+} // namespace
+
 void report_rows(const cmdbench_run_env &env, const StepReport &report, const std::string &prefix) {
     const cmdbench_host &h = *env.host;
     const uint64_t n = report.conns;
@@ -49,19 +86,22 @@ void report_rows(const cmdbench_run_env &env, const StepReport &report, const st
         if (hist)
             for (uint64_t v : st.sample_ns)
                 h.hist_record(hist, v);
-        cmdbench_row *row = h.row_begin(env.ctx, (prefix + step_label(s)).c_str());
+        const std::string name = prefix + step_label(s);
+        cmdbench_row *row = h.row_begin(env.ctx, name.c_str());
         if (!row) throw RunError(CMDBENCH_ERR, "row_begin failed");
-        auto metric = [&](const char *key, uint64_t v) {
-            h.row_metric(row, key, static_cast<double>(v), CMDBENCH_UNIT_PLAIN);
+        const StepMeanings mean =
+            step_meanings(name, !st.sample_ns.empty() || st.sum_us > 0 || st.max_us > 0);
+        auto metric = [&](const char *key, uint64_t v, const cmdbench_metric_meaning &m) {
+            h.row_metric_ex(row, key, static_cast<double>(v), CMDBENCH_UNIT_PLAIN, &m);
         };
-        metric("avg/conn", n ? st.total_us / n : 0);
-        metric("total(us)", st.total_us);
-        metric("us/conn", n ? st.sum_us / n : 0);
-        metric("sum(us)", st.sum_us);
-        metric("max(us)", st.max_us);
-        metric("min(us)", st.min_us);
-        metric("conns", n);
-        if (hist) h.row_hist(row, "conn", hist);
+        metric("avg/conn", n ? st.total_us / n : 0, kStepDetail);
+        metric("total(us)", st.total_us, mean.total);
+        metric("us/conn", n ? st.sum_us / n : 0, mean.per_conn);
+        metric("sum(us)", st.sum_us, kStepDetail);
+        metric("max(us)", st.max_us, kStepDetail);
+        metric("min(us)", st.min_us, kStepDetail);
+        metric("conns", n, kConnections);
+        if (hist) h.row_hist_ex(row, "conn", hist, &kStepDetail);
         h.row_end(row);
     }
 }

@@ -5,6 +5,7 @@
 // standard suite, a latency phase then a bandwidth phase, each on its own
 // connection through one listener, so it interoperates with rstream itself.
 #include "fork_child.hpp"
+#include "metric_meanings.hpp"
 #include "rstream_rules.hpp"
 #include "stream_io.hpp"
 #include "stream_tests.hpp"
@@ -133,17 +134,21 @@ void report_row(const Session &s, const SizePlan &plan, uint64_t elapsed_ns,
     std::string name = rstream_size_label(plan.size) + (plan.transfers == 1 ? "_lat" : "_bw");
     cmdbench_row *row = h.row_begin(s.ctx(), name.c_str());
     if (!row) fail("row_begin failed");
-    h.row_metric(row, "bytes", static_cast<double>(plan.size), CMDBENCH_UNIT_BYTES);
-    h.row_metric(row, "xfers", static_cast<double>(plan.transfers), CMDBENCH_UNIT_COUNT);
-    h.row_metric(row, "iters", static_cast<double>(plan.iterations), CMDBENCH_UNIT_COUNT);
-    h.row_metric(row, "total", total, CMDBENCH_UNIT_BYTES);
-    h.row_metric(row, "time", us / 1e6, CMDBENCH_UNIT_SECONDS);
-    h.row_metric(row, "Gb/sec", total * 8.0 / (us * 1000.0), CMDBENCH_UNIT_GBPS);
-    h.row_metric(row, "usec/xfer", us / static_cast<double>(plan.iterations) / one_way,
-                 CMDBENCH_UNIT_USEC);
-    h.row_metric(row, "msgs/s", one_way * static_cast<double>(plan.iterations) / (us / 1e6),
-                 CMDBENCH_UNIT_PER_SEC);
-    h.row_hist(row, "rtt", rtt);
+    namespace m = stream_meaning;
+    h.row_metric_ex(row, "bytes", static_cast<double>(plan.size), CMDBENCH_UNIT_BYTES,
+                    &m::kMessageSize);
+    h.row_metric_ex(row, "xfers", static_cast<double>(plan.transfers), CMDBENCH_UNIT_COUNT,
+                    &m::kCount);
+    h.row_metric_ex(row, "iters", static_cast<double>(plan.iterations), CMDBENCH_UNIT_COUNT,
+                    &m::kCount);
+    h.row_metric_ex(row, "total", total, CMDBENCH_UNIT_BYTES, &m::kMoved);
+    h.row_metric_ex(row, "time", us / 1e6, CMDBENCH_UNIT_SECONDS, &m::kElapsed);
+    h.row_metric_ex(row, "Gb/sec", total * 8.0 / (us * 1000.0), CMDBENCH_UNIT_GBPS, &m::kBandwidth);
+    h.row_metric_ex(row, "usec/xfer", us / static_cast<double>(plan.iterations) / one_way,
+                    CMDBENCH_UNIT_USEC, &m::kPerTransfer);
+    h.row_metric_ex(row, "msgs/s", one_way * static_cast<double>(plan.iterations) / (us / 1e6),
+                    CMDBENCH_UNIT_PER_SEC, &m::kMessageRate);
+    h.row_hist_ex(row, "rtt", rtt, plan.transfers == 1 ? &m::kRoundTrip : &m::kBurstRoundTrip);
     h.row_end(row);
 }
 

@@ -1,6 +1,7 @@
 // Test "throughput": one-way streaming from client to server, one data
 // connection per size; end of stream (EOF) marks the end. The receiver's
 // figures are the reference, so both rows report delivered bytes.
+#include "metric_meanings.hpp"
 #include "rstream_rules.hpp"
 #include "stream_io.hpp"
 #include "stream_tests.hpp"
@@ -147,14 +148,16 @@ void report_row(const Session &s, int64_t size, const SenderFigures &sent,
     const double bytes = static_cast<double>(received.bytes);
     cmdbench_row *row = h.row_begin(s.ctx(), rstream_size_label(size).c_str());
     if (!row) fail("row_begin failed");
-    h.row_metric(row, "bytes", static_cast<double>(size), CMDBENCH_UNIT_BYTES);
-    h.row_metric(row, "total", bytes, CMDBENCH_UNIT_BYTES);
-    h.row_metric(row, "time", seconds, CMDBENCH_UNIT_SECONDS);
-    h.row_metric(row, "Gb/sec", bytes * 8.0 / seconds / 1e9, CMDBENCH_UNIT_GBPS);
-    h.row_metric(row, "msgs/s", static_cast<double>(sent.messages) / seconds,
-                 CMDBENCH_UNIT_PER_SEC);
+    namespace m = stream_meaning;
+    h.row_metric_ex(row, "bytes", static_cast<double>(size), CMDBENCH_UNIT_BYTES, &m::kMessageSize);
+    h.row_metric_ex(row, "total", bytes, CMDBENCH_UNIT_BYTES, &m::kMoved);
+    h.row_metric_ex(row, "time", seconds, CMDBENCH_UNIT_SECONDS, &m::kElapsed);
+    h.row_metric_ex(row, "Gb/sec", bytes * 8.0 / seconds / 1e9, CMDBENCH_UNIT_GBPS, &m::kBandwidth);
+    h.row_metric_ex(row, "msgs/s", static_cast<double>(sent.messages) / seconds,
+                    CMDBENCH_UNIT_PER_SEC, &m::kMessageRate);
     if (s.is_client())
-        h.row_metric(row, "send_time", static_cast<double>(sent.ns) / 1e9, CMDBENCH_UNIT_SECONDS);
+        h.row_metric_ex(row, "send_time", static_cast<double>(sent.ns) / 1e9, CMDBENCH_UNIT_SECONDS,
+                        &m::kElapsed);
     h.row_end(row);
 }
 

@@ -146,16 +146,25 @@ void report(Run &run, const Params &p, int64_t size, const std::vector<QpFigures
     const double bytes = double(msgs) * double(size);
     cmdbench_row *row = h.row_begin(run.ctx(), size_label(size).c_str());
     if (!row) fail("row_begin failed");
-    h.row_metric(row, "bytes", double(size), CMDBENCH_UNIT_BYTES);
-    h.row_metric(row, "xfers", double(msgs), CMDBENCH_UNIT_COUNT);
-    h.row_metric(row, "total", bytes, CMDBENCH_UNIT_BYTES);
-    h.row_metric(row, "time", ns / 1e9, CMDBENCH_UNIT_SECONDS);
-    h.row_metric(row, "Gb/sec", bytes * 8.0 / ns, CMDBENCH_UNIT_GBPS);
-    h.row_metric(row, "msgs/sec", double(msgs) / (ns / 1e9), CMDBENCH_UNIT_PER_SEC);
-    h.row_metric(row, "qps", double(p.qps), CMDBENCH_UNIT_COUNT);
+    static const cmdbench_metric_meaning size_m = CMDBENCH_MEANING_MESSAGE_SIZE,
+                                         count_m = CMDBENCH_MEANING_COUNT,
+                                         moved_m = CMDBENCH_MEANING_MOVED,
+                                         time_m = CMDBENCH_MEANING_ELAPSED_DETAIL,
+                                         bw_m = CMDBENCH_MEANING_BANDWIDTH,
+                                         rate_m = CMDBENCH_MEANING_RATE,
+                                         qp_bw_m = CMDBENCH_MEANING(CMDBENCH_KIND_BANDWIDTH,
+                                                                    CMDBENCH_BETTER_HIGHER,
+                                                                    CMDBENCH_METRIC_DETAIL);
+    h.row_metric_ex(row, "bytes", double(size), CMDBENCH_UNIT_BYTES, &size_m);
+    h.row_metric_ex(row, "xfers", double(msgs), CMDBENCH_UNIT_COUNT, &count_m);
+    h.row_metric_ex(row, "total", bytes, CMDBENCH_UNIT_BYTES, &moved_m);
+    h.row_metric_ex(row, "time", ns / 1e9, CMDBENCH_UNIT_SECONDS, &time_m);
+    h.row_metric_ex(row, "Gb/sec", bytes * 8.0 / ns, CMDBENCH_UNIT_GBPS, &bw_m);
+    h.row_metric_ex(row, "msgs/sec", double(msgs) / (ns / 1e9), CMDBENCH_UNIT_PER_SEC, &rate_m);
+    h.row_metric_ex(row, "qps", double(p.qps), CMDBENCH_UNIT_COUNT, &count_m);
     if (p.qps > 1) {
-        h.row_metric(row, "min QP Gb/sec", min_gbps, CMDBENCH_UNIT_GBPS);
-        h.row_metric(row, "max QP Gb/sec", max_gbps, CMDBENCH_UNIT_GBPS);
+        h.row_metric_ex(row, "min QP Gb/sec", min_gbps, CMDBENCH_UNIT_GBPS, &qp_bw_m);
+        h.row_metric_ex(row, "max QP Gb/sec", max_gbps, CMDBENCH_UNIT_GBPS, &qp_bw_m);
     }
     h.row_end(row);
 }

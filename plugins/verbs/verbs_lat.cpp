@@ -172,15 +172,25 @@ void report(Run &run, const Params &p, int64_t size, const std::vector<ThreadTim
     const double moved = double(size) * double(count) * (one_way ? 2.0 : 1.0);
     cmdbench_row *row = h.row_begin(run.ctx(), (size_label(size) + "_lat").c_str());
     if (!row) fail("row_begin failed");
-    h.row_metric(row, "bytes", double(size), CMDBENCH_UNIT_BYTES);
-    h.row_metric(row, "xfers", 1, CMDBENCH_UNIT_COUNT);
-    h.row_metric(row, "iters", double(count), CMDBENCH_UNIT_COUNT);
-    h.row_metric(row, "total", moved, CMDBENCH_UNIT_BYTES);
-    h.row_metric(row, "time", double(sum) / 1e9, CMDBENCH_UNIT_SECONDS);
-    h.row_metric(row, "usec/xfer", one_way ? mean_us / 2 : mean_us, CMDBENCH_UNIT_USEC);
-    h.row_metric(row, "usec/rtt", mean_us, CMDBENCH_UNIT_USEC);
-    h.row_metric(row, "qps", double(p.qps), CMDBENCH_UNIT_COUNT);
-    h.row_hist(row, "rtt", rtt);
+    static const cmdbench_metric_meaning size_m = CMDBENCH_MEANING_MESSAGE_SIZE,
+                                         count_m = CMDBENCH_MEANING_COUNT,
+                                         moved_m = CMDBENCH_MEANING_MOVED,
+                                         time_m = CMDBENCH_MEANING_ELAPSED_DETAIL,
+                                         rtt_m = CMDBENCH_MEANING_ROUND_TRIP,
+                                         // the rtt histogram compares the same
+                                         mean_m = CMDBENCH_MEANING(CMDBENCH_KIND_LATENCY,
+                                                                   CMDBENCH_BETTER_LOWER,
+                                                                   CMDBENCH_METRIC_DETAIL);
+    h.row_metric_ex(row, "bytes", double(size), CMDBENCH_UNIT_BYTES, &size_m);
+    h.row_metric_ex(row, "xfers", 1, CMDBENCH_UNIT_COUNT, &count_m);
+    h.row_metric_ex(row, "iters", double(count), CMDBENCH_UNIT_COUNT, &count_m);
+    h.row_metric_ex(row, "total", moved, CMDBENCH_UNIT_BYTES, &moved_m);
+    h.row_metric_ex(row, "time", double(sum) / 1e9, CMDBENCH_UNIT_SECONDS, &time_m);
+    h.row_metric_ex(row, "usec/xfer", one_way ? mean_us / 2 : mean_us, CMDBENCH_UNIT_USEC,
+                    &mean_m);
+    h.row_metric_ex(row, "usec/rtt", mean_us, CMDBENCH_UNIT_USEC, &mean_m);
+    h.row_metric_ex(row, "qps", double(p.qps), CMDBENCH_UNIT_COUNT, &count_m);
+    h.row_hist_ex(row, "rtt", rtt, &rtt_m);
     h.row_end(row);
 }
 

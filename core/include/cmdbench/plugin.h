@@ -30,7 +30,7 @@ extern "C" {
 #endif
 
 #define CMDBENCH_ABI_MAJOR 1
-#define CMDBENCH_ABI_MINOR 1
+#define CMDBENCH_ABI_MINOR 2
 
 /* The one symbol a plugin exports. */
 #define CMDBENCH_ENTRY_SYMBOL "cmdbench_plugin_entry"
@@ -60,6 +60,27 @@ struct cmdbench_param {
     const char *help;              /* one line */
 };
 
+/* ABI 1.2: one parameter declaration each, instead of the positional
+ * initialiser (struct_size, name, type, default, min_int, max_int,
+ * min_double, max_double, choices, help). Defaults are in scenario syntax
+ * written bare and quoted by the macro (CMDBENCH_PARAM_INT_DECL("n", 64, 1,
+ * 1024, "help"), BOOL: true/false), except STRING's and INT_LIST's, which are
+ * text ("tcp", "[64, 4096]"; NULL = required). */
+#define CMDBENCH_PARAM_DECL_(name, type, dflt, lo, hi, dlo, dhi, choices, help)                     \
+    { sizeof(struct cmdbench_param), (name), (type), (dflt), (lo), (hi), (dlo), (dhi), (choices),  \
+      (help) }
+#define CMDBENCH_PARAM_BOOL_DECL(name, dflt, help)                                                 \
+    CMDBENCH_PARAM_DECL_(name, CMDBENCH_PARAM_BOOL, #dflt, 0, 0, 0, 0, NULL, help)
+#define CMDBENCH_PARAM_INT_DECL(name, dflt, lo, hi, help)                                          \
+    CMDBENCH_PARAM_DECL_(name, CMDBENCH_PARAM_INT, #dflt, (lo), (hi), 0, 0, NULL, help)
+#define CMDBENCH_PARAM_DOUBLE_DECL(name, dflt, lo, hi, help)                                       \
+    CMDBENCH_PARAM_DECL_(name, CMDBENCH_PARAM_DOUBLE, #dflt, 0, 0, (lo), (hi), NULL, help)
+#define CMDBENCH_PARAM_STRING_DECL(name, dflt, choices, help)                                      \
+    CMDBENCH_PARAM_DECL_(name, CMDBENCH_PARAM_STRING, dflt, 0, 0, 0, 0, choices, help)
+/* dflt is the list as scenario text: "[64, 4096]". */
+#define CMDBENCH_PARAM_INT_LIST_DECL(name, dflt, lo, hi, help)                                     \
+    CMDBENCH_PARAM_DECL_(name, CMDBENCH_PARAM_INT_LIST, dflt, (lo), (hi), 0, 0, NULL, help)
+
 /* ------------------------------------------------------------ host types */
 
 typedef struct cmdbench_ctx cmdbench_ctx;   /* one run on one peer; opaque */
@@ -86,6 +107,81 @@ enum cmdbench_unit {
     CMDBENCH_UNIT_PER_SEC = 6 /* events per second */
 };
 
+/* ABI 1.2: what a metric or histogram measures, so the host can compare,
+ * chart and total a plugin's rows without knowing its metric names. Passed
+ * to row_metric_ex / row_hist_ex. A metric reported without one (row_metric,
+ * row_hist, or a plugin built for 1.0/1.1) is shown in the run's table but
+ * not compared, unless it is one of the names the shipped plugins used
+ * before 1.2 (docs/plugin-abi.md, "Metric meaning"). */
+enum cmdbench_metric_kind {
+    CMDBENCH_KIND_UNDECLARED = 0,
+    CMDBENCH_KIND_LATENCY = 1,   /* time one operation took (histograms: ns) */
+    CMDBENCH_KIND_BANDWIDTH = 2, /* data per second, in CMDBENCH_UNIT_GBPS */
+    CMDBENCH_KIND_RATE = 3,      /* operations per second */
+    CMDBENCH_KIND_COUNT = 4,     /* how many of something */
+    CMDBENCH_KIND_BYTES = 5,     /* an amount of data */
+    CMDBENCH_KIND_DURATION = 6,  /* a span of time that is not one operation's */
+    CMDBENCH_KIND_OTHER = 7      /* anything else (a ratio, a CPU share) */
+};
+
+/* Which way is better when two variants are compared. NONE: the metric is
+ * context (a message size, an iteration count) and is never compared. */
+enum cmdbench_better {
+    CMDBENCH_BETTER_NONE = 0,
+    CMDBENCH_BETTER_LOWER = 1,
+    CMDBENCH_BETTER_HIGHER = 2
+};
+
+enum cmdbench_metric_flags {
+    /* LATENCY: the value is a round trip; compared as one-way (halved). */
+    CMDBENCH_METRIC_ROUND_TRIP = 1u << 0,
+    /* The unit of work is a connection: COUNT = connections set up (the
+     * run's CPU per connection divides by the largest), RATE = connections
+     * per second, DURATION = one connection step's time per connection. */
+    CMDBENCH_METRIC_PER_CONNECTION = 1u << 1,
+    /* BYTES: the row's message size (the x axis of size charts). */
+    CMDBENCH_METRIC_MESSAGE_SIZE = 1u << 2,
+    /* BYTES: what the row moved; summed into the run's CPU per GB. */
+    CMDBENCH_METRIC_MOVED = 1u << 3,
+    /* DURATION: the wall time the row's connections took; with a COUNT
+     * PER_CONNECTION metric it gives the connection rate. */
+    CMDBENCH_METRIC_ELAPSED = 1u << 4,
+    /* In the run's table, not in comparisons (another metric of the row
+     * already compares the same thing). */
+    CMDBENCH_METRIC_DETAIL = 1u << 5,
+    /* The row has no measurement of this (a step this transport does not
+     * have): compared as a missing value, not as zero. */
+    CMDBENCH_METRIC_UNMEASURED = 1u << 6
+};
+
+/* ABI 1.2. Initialise with CMDBENCH_MEANING(kind, better, flags). */
+struct cmdbench_metric_meaning {
+    uint32_t struct_size;
+    uint32_t kind;   /* enum cmdbench_metric_kind */
+    uint32_t better; /* enum cmdbench_better */
+    uint32_t flags;  /* enum cmdbench_metric_flags, or-ed */
+};
+#define CMDBENCH_MEANING(kind, better, flags)                                                      \
+    { sizeof(struct cmdbench_metric_meaning), (kind), (better), (flags) }
+
+/* The meanings most rows need, for `static const struct
+ * cmdbench_metric_meaning m = CMDBENCH_MEANING_BANDWIDTH;`. */
+#define CMDBENCH_MEANING_MESSAGE_SIZE                                                              \
+    CMDBENCH_MEANING(CMDBENCH_KIND_BYTES, CMDBENCH_BETTER_NONE, CMDBENCH_METRIC_MESSAGE_SIZE)
+#define CMDBENCH_MEANING_MOVED                                                                     \
+    CMDBENCH_MEANING(CMDBENCH_KIND_BYTES, CMDBENCH_BETTER_NONE, CMDBENCH_METRIC_MOVED)
+#define CMDBENCH_MEANING_COUNT CMDBENCH_MEANING(CMDBENCH_KIND_COUNT, CMDBENCH_BETTER_NONE, 0)
+/* A row's elapsed time for fixed work: its bandwidth or rate compares it. */
+#define CMDBENCH_MEANING_ELAPSED_DETAIL                                                            \
+    CMDBENCH_MEANING(CMDBENCH_KIND_DURATION, CMDBENCH_BETTER_LOWER, CMDBENCH_METRIC_DETAIL)
+#define CMDBENCH_MEANING_BANDWIDTH                                                                 \
+    CMDBENCH_MEANING(CMDBENCH_KIND_BANDWIDTH, CMDBENCH_BETTER_HIGHER, 0)
+#define CMDBENCH_MEANING_RATE CMDBENCH_MEANING(CMDBENCH_KIND_RATE, CMDBENCH_BETTER_HIGHER, 0)
+#define CMDBENCH_MEANING_LATENCY                                                                   \
+    CMDBENCH_MEANING(CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER, 0)
+#define CMDBENCH_MEANING_ROUND_TRIP                                                                \
+    CMDBENCH_MEANING(CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER, CMDBENCH_METRIC_ROUND_TRIP)
+
 /* Return codes of host services and plugin hooks. */
 enum cmdbench_status {
     CMDBENCH_OK = 0,
@@ -96,7 +192,9 @@ enum cmdbench_status {
 };
 
 /* Services the host offers to a running test or transport. All take the ctx
- * of the run they serve, except the hot-path ones (now_ns, hist_record). */
+ * of the run they serve, except the hot-path ones (now_ns, hist_record).
+ * None lets a C++ exception out: a service that fails inside the host
+ * returns CMDBENCH_ERR (or NULL) with the reason in set_error's place. */
 struct cmdbench_host {
     uint32_t struct_size;
     uint16_t abi_major, abi_minor;
@@ -146,10 +244,20 @@ struct cmdbench_host {
      * out-of-band channel. Both return a cmdbench_status.
      * barrier: returns once every peer reached the barrier with this name.
      * exchange: sends `len` bytes to the peer and receives the peer's
-     * message into `buf` (capacity `cap`, received length in *got). */
+     * message into `buf` (capacity `cap`, received length in *got). A
+     * message is at most 1 MiB less a few bytes of framing (the control
+     * channel's frame limit); send bulk data over the data path. */
     int (*barrier)(cmdbench_ctx *ctx, const char *name);
     int (*exchange)(cmdbench_ctx *ctx, const void *data, uint32_t len, void *buf, uint32_t cap,
                     uint32_t *got);
+
+    /* ABI 1.2. row_metric / row_hist with what the value means (NULL: as
+     * row_metric / row_hist). A plugin built for 1.2 only loads into a 1.2
+     * or newer host, so it may call these without checking struct_size. */
+    void (*row_metric_ex)(cmdbench_row *row, const char *key, double value, uint32_t unit,
+                          const struct cmdbench_metric_meaning *meaning);
+    void (*row_hist_ex)(cmdbench_row *row, const char *key, const cmdbench_hist *hist,
+                        const struct cmdbench_metric_meaning *meaning);
 };
 
 /* ------------------------------------------------------------ transports */
