@@ -178,16 +178,14 @@ void report(Run &run, const Params &p, int64_t size, const std::vector<ThreadTim
                                          time_m = CMDBENCH_MEANING_ELAPSED_DETAIL,
                                          rtt_m = CMDBENCH_MEANING_ROUND_TRIP,
                                          // the rtt histogram compares the same
-                                         mean_m = CMDBENCH_MEANING(CMDBENCH_KIND_LATENCY,
-                                                                   CMDBENCH_BETTER_LOWER,
-                                                                   CMDBENCH_METRIC_DETAIL);
+        mean_m =
+            CMDBENCH_MEANING(CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER, CMDBENCH_METRIC_DETAIL);
     h.row_metric_ex(row, "bytes", double(size), CMDBENCH_UNIT_BYTES, &size_m);
     h.row_metric_ex(row, "xfers", 1, CMDBENCH_UNIT_COUNT, &count_m);
     h.row_metric_ex(row, "iters", double(count), CMDBENCH_UNIT_COUNT, &count_m);
     h.row_metric_ex(row, "total", moved, CMDBENCH_UNIT_BYTES, &moved_m);
     h.row_metric_ex(row, "time", double(sum) / 1e9, CMDBENCH_UNIT_SECONDS, &time_m);
-    h.row_metric_ex(row, "usec/xfer", one_way ? mean_us / 2 : mean_us, CMDBENCH_UNIT_USEC,
-                    &mean_m);
+    h.row_metric_ex(row, "usec/xfer", one_way ? mean_us / 2 : mean_us, CMDBENCH_UNIT_USEC, &mean_m);
     h.row_metric_ex(row, "usec/rtt", mean_us, CMDBENCH_UNIT_USEC, &mean_m);
     h.row_metric_ex(row, "qps", double(p.qps), CMDBENCH_UNIT_COUNT, &count_m);
     h.row_hist_ex(row, "rtt", rtt, &rtt_m);
