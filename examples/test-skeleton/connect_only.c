@@ -287,8 +287,7 @@ static int run_client(const struct session *s, int64_t count, uint16_t port) {
      * each connect took, lower being better. */
     static const struct cmdbench_metric_meaning made =
         CMDBENCH_MEANING(CMDBENCH_KIND_COUNT, CMDBENCH_BETTER_NONE, CMDBENCH_METRIC_PER_CONNECTION);
-    static const struct cmdbench_metric_meaning connect_time =
-        CMDBENCH_MEANING(CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER, 0);
+    static const struct cmdbench_metric_meaning connect_time = CMDBENCH_MEANING_LATENCY;
     cmdbench_row *row = s->host->row_begin(s->ctx, "connect");
     s->host->row_metric_ex(row, "connections", (double)count, CMDBENCH_UNIT_COUNT, &made);
     s->host->row_hist_ex(row, "connect", times, &connect_time);
