@@ -398,3 +398,63 @@ TEST_CASE("a third-party transport in the comparison: unix against tcp, table, J
     CHECK_THAT(chart, !Catch::Contains("No value"));
     fs::remove_all(tmp);
 }
+
+namespace {
+
+// The fenced block that follows `marker` in a guide (```lang ... ```).
+std::string fenced_block(const std::string &doc, const std::string &marker,
+                         const std::string &lang) {
+    const size_t at = doc.find(marker);
+    REQUIRE(at != std::string::npos);
+    const size_t open = doc.find("```" + lang + "\n", at);
+    REQUIRE(open != std::string::npos);
+    const size_t body = open + 4 + lang.size();
+    const size_t close = doc.find("\n```", body);
+    REQUIRE(close != std::string::npos);
+    return doc.substr(body, close + 1 - body);
+}
+
+} // namespace
+
+// docs/writing-plugins.md is the first thing a plugin author copies: its
+// clock.c, CMakeLists.txt and clock.toml must build, load and run as shown.
+TEST_CASE("the guide's clock plugin builds out of tree, runs, and its gap is a latency") {
+    const std::string tmp = temp_dir();
+    const std::string cmdbench = install_cmdbench(tmp + "/cmdbench");
+    const std::string guide = read_file(source_path("docs/writing-plugins.md"));
+    const std::string src = tmp + "/clock-plugin";
+    fs::create_directory(src);
+    std::ofstream(src + "/clock.c") << fenced_block(guide, "`clock.c`:", "c");
+    std::ofstream(src + "/CMakeLists.txt") << fenced_block(guide, "next to `clock.c`", "cmake");
+    std::string toml = fenced_block(guide, "`clock.toml`:", "toml");
+    toml.replace(toml.find("1000000"), 7, "2000"); // the guide's count, made quick
+    std::ofstream(tmp + "/clock.toml") << toml;
+
+    run_ok({SDK_CMAKE, "-S", src, "-B", src + "/build", "-DCMAKE_PREFIX_PATH=" + tmp + "/cmdbench",
+            "-DCMAKE_C_FLAGS=-Wall -Wextra -Werror"});
+    run_ok({SDK_CMAKE, "--build", src + "/build"});
+    const std::string so = src + "/build/cmdbench-clock.so";
+    CHECK(exported_symbols(so) == std::set<std::string>{"cmdbench_plugin_entry"});
+
+    const json doc = json::parse(
+        run_ok({cmdbench, "run", tmp + "/clock.toml", "--plugin-dir", so, "--format", "json"}, 120)
+            .out);
+    REQUIRE(doc["runs"].size() == 1);
+    const json &run = doc["runs"][0];
+    INFO(run.dump());
+    REQUIRE(run["status"] == "ok");
+    const json &row = run["rows"][0];
+    CHECK(row["name"] == "clock");
+    CHECK(row["metrics"]["samples"]["value"] == 2000);
+    CHECK(row["histograms"]["gap"]["count"] == 2000);
+    CHECK(row["histograms"]["gap"]["kind"] == "latency");
+
+    // The guide's bad-input example, word for word.
+    std::ofstream(tmp + "/bad.toml") << "[[run]]\ntest = \"clock\"\nsamples = 0\n";
+    const ProcessResult bad =
+        run_process({cmdbench, "run", tmp + "/bad.toml", "--plugin-dir", so}, 60);
+    CHECK(bad.exit_code == 2);
+    CHECK_THAT(bad.err,
+               Catch::Contains("bad.toml:3:11: 'samples' must be in [1, 100000000], got 0"));
+    fs::remove_all(tmp);
+}
