@@ -13,7 +13,7 @@ case $seconds in
 esac
 jobs=${FUZZ_JOBS:-$(nproc)}
 export CC=${CC:-clang} CXX=${CXX:-clang++}
-targets=(control results scenario)
+targets=(control results scenario hist_wire)
 
 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMDBENCH_FUZZ=ON \
   -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" >/dev/null

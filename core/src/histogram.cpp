@@ -13,9 +13,7 @@ namespace cmdbench {
 namespace {
 
 constexpr int kSubBuckets = 1 << Histogram::kSubBucketBits; // 128
-// Shifts run from 0 (values < 256) to 56 (values in [2^63, 2^64)).
-constexpr int kMaxShift = 63 - Histogram::kSubBucketBits;
-constexpr uint32_t kBucketCount = (kMaxShift + 2) * kSubBuckets; // 7424
+constexpr uint32_t kBucketCount = Histogram::kBucketCount;
 
 inline uint32_t bucket_of(uint64_t v) {
     const int top_bit = 63 - __builtin_clzll(v | (2 * kSubBuckets - 1));

@@ -16,9 +16,11 @@ struct HistSummary {
 };
 
 class Histogram {
-public:
+  public:
     static constexpr int kSubBucketBits = 7;
     static constexpr double relative_error() { return 1.0 / (1 << kSubBucketBits); }
+    // Shifts 0 (values < 256) to 56 (values in [2^63, 2^64)), 128 buckets each.
+    static constexpr uint32_t kBucketCount = (63 - kSubBucketBits + 2) << kSubBucketBits; // 7424
 
     Histogram();
     void record(uint64_t value) noexcept; // hot path: no allocation, no lock
@@ -46,7 +48,7 @@ public:
     Wire to_wire() const;
     static Histogram from_wire(const Wire &w); // throws std::invalid_argument
 
-private:
+  private:
     std::vector<uint64_t> buckets_;
     uint64_t count_ = 0, min_ = UINT64_MAX, max_ = 0;
     double sum_ = 0, sum_sq_ = 0;

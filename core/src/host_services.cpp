@@ -1,5 +1,6 @@
 #include "host_services.hpp"
 
+#include "host_hist_exchange.hpp"
 #include "service_guard.hpp"
 
 #include <cstddef>
@@ -212,6 +213,8 @@ constexpr char barrier_name[] = "barrier";
 constexpr char exchange_name[] = "exchange";
 constexpr char row_metric_ex_name[] = "row_metric_ex";
 constexpr char row_hist_ex_name[] = "row_hist_ex";
+constexpr char hist_send_name[] = "hist_send";
+constexpr char hist_recv_name[] = "hist_recv";
 template <class Sig, Sig *Fn, const char *Name>
 constexpr auto guarded = &Guarded<Sig, Fn, Name>::call;
 
@@ -241,6 +244,8 @@ const cmdbench_host kHost = {
     guarded<decltype(exchange), exchange, exchange_name>,
     guarded<decltype(row_metric_ex), row_metric_ex, row_metric_ex_name>,
     guarded<decltype(row_hist_ex), row_hist_ex, row_hist_ex_name>,
+    guarded<decltype(hist_send), hist_send, hist_send_name>,
+    guarded<decltype(hist_recv), hist_recv, hist_recv_name>,
 };
 
 } // namespace

@@ -2,7 +2,8 @@
 // server (spec cmtime.md §6-§15). The peers swap a set-up message (count,
 // version, the server's dynamic CM port), run the warm-up, the main test and
 // optionally the no-QP test in step through the host's barriers, and the
-// server's figures travel to the client, which reports both tables.
+// server's figures and per-step histograms travel to the client, which
+// reports both tables.
 #include "cm_steps.hpp"
 
 #include "cm_engine.hpp"
@@ -195,12 +196,14 @@ void run_cm_steps(const cmdbench_run_env &env) {
     reports.emplace_back("", iteration(p.count, main_mode));
     if (p.no_qp_test) reports.emplace_back("no-qp ", iteration(p.count, QpMode{mine.base_qpn, 0}));
 
+    // The server's figures and histograms go to the client, which reports both.
     for (auto &[prefix, mine_report] : reports) {
-        const std::vector<uint8_t> theirs =
-            swap_blob(env, encode_report(mine_report), "cm-steps: results");
-        if (!client) continue;
+        if (!client) {
+            send_report(env, mine_report, "cm-steps: results");
+            continue;
+        }
         report_rows(env, mine_report, prefix);
-        report_rows(env, decode_report(theirs), "server " + prefix);
+        report_peer_rows(env, "server " + prefix, "cm-steps: results");
     }
 }
 

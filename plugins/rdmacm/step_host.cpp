@@ -75,22 +75,18 @@ StepMeanings step_meanings(const std::string &row, bool timed) {
     return m;
 }
 
-} // namespace
-
-void report_rows(const cmdbench_run_env &env, const StepReport &report, const std::string &prefix) {
+// One row per step; hists[s] holds step s's per-connection durations.
+void report_step_rows(const cmdbench_run_env &env, const StepReport &report,
+                      cmdbench_hist *const (&hists)[kStepCount], const std::string &prefix) {
     const cmdbench_host &h = *env.host;
     const uint64_t n = report.conns;
     for (int s = 0; s < kStepCount; ++s) {
         const StepStats &st = report.step[s];
-        cmdbench_hist *hist = h.hist_create(env.ctx);
-        if (hist)
-            for (uint64_t v : st.sample_ns)
-                h.hist_record(hist, v);
         const std::string name = prefix + step_label(s);
         cmdbench_row *row = h.row_begin(env.ctx, name.c_str());
         if (!row) throw RunError(CMDBENCH_ERR, "row_begin failed");
         const StepMeanings mean =
-            step_meanings(name, !st.sample_ns.empty() || st.sum_us > 0 || st.max_us > 0);
+            step_meanings(name, st.samples > 0 || st.sum_us > 0 || st.max_us > 0);
         auto metric = [&](const char *key, uint64_t v, const cmdbench_metric_meaning &m) {
             h.row_metric_ex(row, key, static_cast<double>(v), CMDBENCH_UNIT_PLAIN, &m);
         };
@@ -101,9 +97,63 @@ void report_rows(const cmdbench_run_env &env, const StepReport &report, const st
         metric("max(us)", st.max_us, kStepDetail);
         metric("min(us)", st.min_us, kStepDetail);
         metric("conns", n, kConnections);
-        if (hist) h.row_hist_ex(row, "conn", hist, &kStepDetail);
+        if (hists[s]) h.row_hist_ex(row, "conn", hists[s], &kStepDetail);
         h.row_end(row);
     }
+}
+
+RunError host_failure(int status, const std::string &what) {
+    RunError e(status, what);
+    e.host_reason = true;
+    return e;
+}
+
+// Step s's samples in a new host histogram (NULL if the host has none).
+cmdbench_hist *sample_hist(const cmdbench_run_env &env, const StepStats &st) {
+    cmdbench_hist *hist = env.host->hist_create(env.ctx);
+    if (hist)
+        for (uint64_t v : st.sample_ns)
+            env.host->hist_record(hist, v);
+    return hist;
+}
+
+} // namespace
+
+void report_rows(const cmdbench_run_env &env, const StepReport &report, const std::string &prefix) {
+    cmdbench_hist *hists[kStepCount];
+    for (int s = 0; s < kStepCount; ++s)
+        hists[s] = sample_hist(env, report.step[s]);
+    report_step_rows(env, report, hists, prefix);
+}
+
+void send_report(const cmdbench_run_env &env, const StepReport &report, const char *what) {
+    swap_blob(env, encode_figures(report), what);
+    for (int s = 0; s < kStepCount; ++s) {
+        cmdbench_hist *hist = sample_hist(env, report.step[s]);
+        if (!hist) throw RunError(CMDBENCH_ERR, std::string(what) + ": hist_create failed");
+        const int status = env.host->hist_send(env.ctx, hist);
+        if (status != CMDBENCH_OK)
+            throw host_failure(status, std::string(what) + ": sending the " + step_label(s) +
+                                           " histogram failed");
+    }
+}
+
+void report_peer_rows(const cmdbench_run_env &env, const std::string &prefix, const char *what) {
+    const std::vector<uint8_t> figures = swap_blob(env, {}, what);
+    StepReport report;
+    try {
+        report = decode_figures(figures);
+    } catch (const std::runtime_error &e) {
+        throw RunError(CMDBENCH_ERR, std::string(what) + ": " + e.what());
+    }
+    cmdbench_hist *hists[kStepCount];
+    for (int s = 0; s < kStepCount; ++s) {
+        const int status = env.host->hist_recv(env.ctx, &hists[s]);
+        if (status != CMDBENCH_OK)
+            throw host_failure(status, std::string(what) + ": receiving the " + step_label(s) +
+                                           " histogram failed");
+    }
+    report_step_rows(env, report, hists, prefix);
 }
 
 std::vector<uint8_t> swap_blob(const cmdbench_run_env &env, const std::vector<uint8_t> &ours,
@@ -140,7 +190,10 @@ int run_guarded(const cmdbench_run_env *env, void (*body)(const cmdbench_run_env
         body(*env);
         return CMDBENCH_OK;
     } catch (const RunError &e) {
-        env->host->set_error(env->ctx, e.what());
+        if (e.host_reason)
+            env->host->log(env->ctx, CMDBENCH_LOG_ERROR, e.what());
+        else
+            env->host->set_error(env->ctx, e.what());
         return e.status;
     } catch (const std::bad_alloc &) {
         env->host->set_error(env->ctx, "out of memory");

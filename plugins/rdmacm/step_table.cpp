@@ -37,6 +37,44 @@ struct Cursor {
 };
 
 constexpr uint64_t kReportMagic = 0x636d74696d650001; // "cmtime", version 1
+// Version 2: the same figures, no samples (encode_figures).
+constexpr uint64_t kFiguresMagic = 0x636d74696d650002;
+
+void put_figures(std::vector<uint8_t> &out, const StepReport &r, uint64_t magic) {
+    put_u64(out, magic);
+    put_u64(out, r.conns);
+    put_u64(out, r.threads);
+    put_u64(out, r.real_qps ? 1 : 0);
+}
+
+void put_step(std::vector<uint8_t> &out, const StepStats &st) {
+    put_u64(out, st.total_us);
+    put_u64(out, st.sum_us);
+    put_u64(out, st.max_us);
+    put_u64(out, st.min_us);
+    put_u64(out, st.samples);
+}
+
+StepReport get_figures(Cursor &c, uint64_t magic) {
+    const uint64_t got = c.u64();
+    if (got == kReportMagic && magic == kFiguresMagic)
+        throw std::runtime_error("step report: the peer sent samples (version 1), not figures and "
+                                 "histograms (version 2): run the same cmdbench on both sides");
+    if (got != magic) throw std::runtime_error("step report: bad magic or version");
+    StepReport r;
+    r.conns = c.u64();
+    r.threads = static_cast<uint32_t>(c.u64());
+    r.real_qps = c.u64() != 0;
+    return r;
+}
+
+void get_step(Cursor &c, StepStats &st) {
+    st.total_us = c.u64();
+    st.sum_us = c.u64();
+    st.max_us = c.u64();
+    st.min_us = c.u64();
+    st.samples = c.u64();
+}
 
 } // namespace
 
@@ -117,16 +155,9 @@ std::string format_table(const StepReport &r) {
 
 std::vector<uint8_t> encode_report(const StepReport &r) {
     std::vector<uint8_t> out;
-    put_u64(out, kReportMagic);
-    put_u64(out, r.conns);
-    put_u64(out, r.threads);
-    put_u64(out, r.real_qps ? 1 : 0);
+    put_figures(out, r, kReportMagic);
     for (const StepStats &st : r.step) {
-        put_u64(out, st.total_us);
-        put_u64(out, st.sum_us);
-        put_u64(out, st.max_us);
-        put_u64(out, st.min_us);
-        put_u64(out, st.samples);
+        put_step(out, st);
         put_u64(out, st.sample_ns.size());
         for (uint64_t v : st.sample_ns)
             put_u64(out, v);
@@ -136,23 +167,32 @@ std::vector<uint8_t> encode_report(const StepReport &r) {
 
 StepReport decode_report(const std::vector<uint8_t> &bytes) {
     Cursor c{bytes};
-    if (c.u64() != kReportMagic) throw std::runtime_error("step report: bad magic or version");
-    StepReport r;
-    r.conns = c.u64();
-    r.threads = static_cast<uint32_t>(c.u64());
-    r.real_qps = c.u64() != 0;
+    StepReport r = get_figures(c, kReportMagic);
     for (StepStats &st : r.step) {
-        st.total_us = c.u64();
-        st.sum_us = c.u64();
-        st.max_us = c.u64();
-        st.min_us = c.u64();
-        st.samples = c.u64();
+        get_step(c, st);
         const uint64_t n = c.u64();
         if (n > (bytes.size() - c.pos) / 8) throw std::runtime_error("step report: truncated");
         st.sample_ns.resize(n);
         for (uint64_t &v : st.sample_ns)
             v = c.u64();
     }
+    if (c.pos != bytes.size()) throw std::runtime_error("step report: trailing bytes");
+    return r;
+}
+
+std::vector<uint8_t> encode_figures(const StepReport &r) {
+    std::vector<uint8_t> out;
+    put_figures(out, r, kFiguresMagic);
+    for (const StepStats &st : r.step)
+        put_step(out, st);
+    return out;
+}
+
+StepReport decode_figures(const std::vector<uint8_t> &bytes) {
+    Cursor c{bytes};
+    StepReport r = get_figures(c, kFiguresMagic);
+    for (StepStats &st : r.step)
+        get_step(c, st);
     if (c.pos != bytes.size()) throw std::runtime_error("step report: trailing bytes");
     return r;
 }

@@ -133,4 +133,10 @@ std::vector<uint8_t> encode_report(const StepReport &report);
 // Throws std::runtime_error on malformed input.
 StepReport decode_report(const std::vector<uint8_t> &bytes);
 
+// The figures alone, without the per-connection samples (those travel as
+// histograms, step_host.hpp): 712 bytes whatever the connection count.
+// decode_figures leaves sample_ns empty; throws std::runtime_error.
+std::vector<uint8_t> encode_figures(const StepReport &report);
+StepReport decode_figures(const std::vector<uint8_t> &bytes);
+
 } // namespace cmtime

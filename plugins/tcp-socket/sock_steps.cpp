@@ -148,11 +148,12 @@ void run_sock_steps(const cmdbench_run_env &env) {
     cmtime::ensure_fd_limit(p.count);
     const cmtime::StepReport mine =
         env.role == CMDBENCH_ROLE_CLIENT ? run_client(env, p) : run_server(env, p);
-    const std::vector<uint8_t> theirs =
-        cmtime::swap_blob(env, cmtime::encode_report(mine), "sock-steps: results");
-    if (env.role != CMDBENCH_ROLE_CLIENT) return;
+    if (env.role != CMDBENCH_ROLE_CLIENT) {
+        cmtime::send_report(env, mine, "sock-steps: results");
+        return;
+    }
     cmtime::report_rows(env, mine, "");
-    cmtime::report_rows(env, cmtime::decode_report(theirs), "server ");
+    cmtime::report_peer_rows(env, "server ", "sock-steps: results");
 }
 
 int run(const cmdbench_run_env *env) {

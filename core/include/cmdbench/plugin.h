@@ -258,6 +258,19 @@ struct cmdbench_host {
                           const struct cmdbench_metric_meaning *meaning);
     void (*row_hist_ex)(cmdbench_row *row, const char *key, const cmdbench_hist *hist,
                         const struct cmdbench_metric_meaning *meaning);
+
+    /* ABI 1.2. A histogram from this peer to the other, e.g. the server's
+     * latencies for the client's rows: one exchange over the control
+     * channel, bounded by the run's timeout, of at most about 87 KiB
+     * whatever the sample count (bucket counts and exact moments: the copy
+     * reports the same count, min, max, mean, stddev and percentiles). The
+     * calls pair up: a hist_send on one peer meets a hist_recv on the other,
+     * in step with the peers' other barrier/exchange calls. hist_recv puts a
+     * new histogram in *out, owned by the host like hist_create's. Both
+     * return a cmdbench_status; a histogram that is malformed, or a peer
+     * that sent or expected something else, is CMDBENCH_ERR with the reason. */
+    int (*hist_send)(cmdbench_ctx *ctx, const cmdbench_hist *hist);
+    int (*hist_recv)(cmdbench_ctx *ctx, cmdbench_hist **out);
 };
 
 /* ------------------------------------------------------------ transports */

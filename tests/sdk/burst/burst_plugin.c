@@ -6,6 +6,9 @@
  *
  * Each burst copies `payload` bytes `spin` times; a bigger `spin` makes a
  * slower variant, so comparisons have a known better and worse side.
+ *
+ * Test `burst-server` runs the bursts on the server and ships its histogram
+ * to the client (hist_send / hist_recv).
  */
 #include <cmdbench/plugin.h>
 #include <stdint.h>
@@ -25,6 +28,7 @@ static const struct cmdbench_metric_meaning kBurst =
     CMDBENCH_MEANING(CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER, 0);
 static const struct cmdbench_metric_meaning kStall =
     CMDBENCH_MEANING(CMDBENCH_KIND_DURATION, CMDBENCH_BETTER_LOWER, 0);
+static const struct cmdbench_metric_meaning kCount = CMDBENCH_MEANING_COUNT;
 static const struct cmdbench_metric_meaning kCopied =
     CMDBENCH_MEANING(CMDBENCH_KIND_BYTES, CMDBENCH_BETTER_NONE, CMDBENCH_METRIC_MOVED);
 
@@ -93,6 +97,58 @@ static int run_burst(const struct cmdbench_run_env *env) {
     return rc;
 }
 
+/* The ramp burst-server ships next to its timings: values that are each the
+ * middle of their histogram bucket, from 257 to about 2^48, so every statistic of
+ * the client's copy is exact and known (tests/e2e/test_hist_shipping.cpp
+ * computes them from the same formula). */
+static uint64_t ramp_value(int64_t i) {
+    const unsigned shift = 1u + (unsigned)((i * 7) % 40);
+    const uint64_t sub = 128u + (uint64_t)((i * 13) % 128);
+    return (sub << shift) + (UINT64_C(1) << (shift - 1));
+}
+
+/* Test `burst-server`: the server times the bursts and ships the histogram
+ * to the client (ABI 1.2 hist_send / hist_recv), which reports it as its
+ * row "server", as a test reports a server-side latency. */
+static int run_burst_server(const struct cmdbench_run_env *env) {
+    const struct cmdbench_host *h = env->host;
+    int64_t spin = 0, bursts = 0;
+    if (h->param_int(env->ctx, "spin", &spin) != CMDBENCH_OK ||
+        h->param_int(env->ctx, "bursts", &bursts) != CMDBENCH_OK) {
+        h->set_error(env->ctx, "burst-server: parameters unavailable");
+        return CMDBENCH_ERR;
+    }
+    int rc = h->barrier(env->ctx, "burst-server-start");
+    if (rc != CMDBENCH_OK) return rc;
+    if (env->role == CMDBENCH_ROLE_SERVER) {
+        uint8_t from[256] = {0}, to[256];
+        cmdbench_hist *times = h->hist_create(env->ctx);
+        cmdbench_hist *ramp = h->hist_create(env->ctx);
+        for (int64_t b = 0; b < bursts; ++b) {
+            const uint64_t t0 = h->now_ns();
+            for (int64_t i = 0; i < spin; ++i) {
+                from[i & 255] = (uint8_t)i;
+                memcpy(to, from, sizeof to);
+                sink = to[i & 255];
+            }
+            h->hist_record(times, h->now_ns() - t0);
+            h->hist_record(ramp, ramp_value(b));
+        }
+        rc = h->hist_send(env->ctx, times);
+        return rc == CMDBENCH_OK ? h->hist_send(env->ctx, ramp) : rc;
+    }
+    cmdbench_hist *times = NULL, *ramp = NULL;
+    rc = h->hist_recv(env->ctx, &times);
+    if (rc == CMDBENCH_OK) rc = h->hist_recv(env->ctx, &ramp);
+    if (rc != CMDBENCH_OK) return rc; /* the host said why */
+    cmdbench_row *row = h->row_begin(env->ctx, "server");
+    h->row_metric_ex(row, "bursts", (double)bursts, CMDBENCH_UNIT_COUNT, &kCount);
+    h->row_hist_ex(row, "burst", times, &kBurst);
+    h->row_hist(row, "ramp", ramp);
+    h->row_end(row);
+    return CMDBENCH_OK;
+}
+
 static const struct cmdbench_test burst_test = {
     sizeof(struct cmdbench_test),
     "burst",
@@ -103,7 +159,17 @@ static const struct cmdbench_test burst_test = {
     run_burst,
 };
 
-static const struct cmdbench_test *const tests[] = {&burst_test};
+static const struct cmdbench_test burst_server_test = {
+    sizeof(struct cmdbench_test),
+    "burst-server",
+    "copy bursts on the server; the client reports the server's histogram",
+    0,
+    2,
+    params,
+    run_burst_server,
+};
+
+static const struct cmdbench_test *const tests[] = {&burst_test, &burst_server_test};
 
 static const struct cmdbench_plugin plugin = {
     sizeof(struct cmdbench_plugin),
@@ -114,7 +180,7 @@ static const struct cmdbench_plugin plugin = {
     "a third-party test with its own metric names",
     0,
     NULL,
-    1,
+    2,
     tests,
 };
 
