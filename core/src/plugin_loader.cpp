@@ -1,8 +1,10 @@
 #include "plugin_loader.hpp"
 
 #include "dl_checks.hpp"
+#include "libc_socket_hooks.hpp"
 #include "params.hpp"
 #include "shipped_names.hpp"
+#include "sock_ops_routing.hpp"
 
 #include <algorithm>
 #include <boost/dll/runtime_symbol_info.hpp>
@@ -26,6 +28,8 @@ struct Holder {
     std::vector<cmdbench_transport> transports;
     std::vector<cmdbench_test> tests;
     std::vector<std::vector<cmdbench_param>> params; // one vector per test/transport
+    std::vector<cmdbench_sock_ops> sock_ops;         // ABI 1.2, normalised copies
+    std::vector<std::shared_ptr<void>> routes;       // their routing (sock_ops_routing.hpp)
     std::vector<const cmdbench_transport *> transport_ptrs;
     std::vector<const cmdbench_test *> test_ptrs;
 };
@@ -37,6 +41,7 @@ constexpr uint32_t kRequiredPlugin = sizeof(cmdbench_plugin);
 constexpr uint32_t kRequiredTransport = offsetof(cmdbench_transport, local_node); // 1.1
 constexpr uint32_t kRequiredTest = sizeof(cmdbench_test);
 constexpr uint32_t kRequiredParam = sizeof(cmdbench_param);
+constexpr uint32_t kRequiredSockOps = sizeof(cmdbench_sock_ops); // 1.2
 
 [[noreturn]] void refuse(const std::string &file, const std::string &why) {
     throw LoadError(file + ": " + why);
@@ -104,6 +109,27 @@ std::vector<cmdbench_param> copy_params(const std::string &file, const std::stri
     return out;
 }
 
+// Data-path hooks: all fourteen before ABI 1.2; from 1.2 a NULL one is
+// libc's, and sock_ops hooks are routed in (sock_ops_routing.hpp).
+void complete_socket_hooks(const std::string &file, const std::string &owner, Holder &h,
+                           cmdbench_transport &t) {
+    if (h.desc.abi_minor < 2)
+        if (const char *hook = first_missing_socket_hook(t))
+            refuse(file, owner + " lacks the required hook '" + hook + "' (plugin ABI " +
+                             std::to_string(h.desc.abi_major) + "." +
+                             std::to_string(h.desc.abi_minor) +
+                             " requires every socket hook; from ABI 1.2 a NULL one means libc)");
+    fill_libc_socket_hooks(t);
+    if (!t.sock_ops) return;
+    check_size(file, owner + " sock_ops", t.sock_ops->struct_size, kRequiredSockOps);
+    h.sock_ops.push_back(normalised(t.sock_ops));
+    t.sock_ops = &h.sock_ops.back();
+    std::string why;
+    std::shared_ptr<void> route = route_sock_ops(t, h.sock_ops.back(), why);
+    if (!route) refuse(file, owner + ": " + why);
+    h.routes.push_back(std::move(route));
+}
+
 } // namespace
 
 LoadedPlugin load_plugin(const std::string &path) {
@@ -157,6 +183,7 @@ LoadedPlugin load_plugin(const std::string &path) {
     h.transports.reserve(h.desc.transport_count);
     h.tests.reserve(h.desc.test_count);
     h.params.reserve(h.desc.transport_count + h.desc.test_count);
+    h.sock_ops.reserve(h.desc.transport_count);
     for (uint32_t i = 0; i < h.desc.transport_count; ++i) {
         const cmdbench_transport *t = h.desc.transports[i];
         if (!t) refuse(path, "transport #" + std::to_string(i) + " is NULL");
@@ -165,10 +192,7 @@ LoadedPlugin load_plugin(const std::string &path) {
         if (!valid_name(n.name))
             refuse(path, "transport #" + std::to_string(i) + " has no valid name");
         std::string owner = "transport '" + std::string(n.name) + "'";
-        if (!n.socket || !n.bind || !n.listen || !n.accept || !n.connect || !n.send || !n.recv ||
-            !n.poll || !n.setsockopt || !n.getsockopt || !n.fcntl || !n.getsockname ||
-            !n.shutdown || !n.close)
-            refuse(path, owner + " lacks a required socket hook");
+        complete_socket_hooks(path, owner, h, n);
         h.params.push_back(copy_params(path, owner, n.params, n.param_count));
         n.params = h.params.back().data();
         h.transports.push_back(n);

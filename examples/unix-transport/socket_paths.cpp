@@ -1,5 +1,5 @@
-// Port <-> path mapping and the bookkeeping of bound socket files
-// (see socket_paths.hpp).
+// Port <-> path mapping and binding numbered socket files (see
+// socket_paths.hpp).
 #include "socket_paths.hpp"
 
 #include <atomic>
@@ -8,9 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <unistd.h>
-#include <unordered_map>
 
 namespace unix_transport {
 namespace {
@@ -23,12 +21,6 @@ constexpr const char *kSuffix = ".sock";
 // collisions between concurrent runs rare; a collision only costs a retry.
 constexpr int kFirstDynamic = 49152;
 constexpr int kDynamicCount = 65536 - kFirstDynamic;
-
-// Which handle is bound to which file. Hooks may be called from several
-// threads at once (a test may run its own threads), hence the mutex. It is
-// never held across a blocking call.
-std::mutex bound_mutex;
-std::unordered_map<int, std::string> bound_paths;
 
 std::atomic<int> next_dynamic{static_cast<int>(getpid() % kDynamicCount)};
 
@@ -51,21 +43,20 @@ bool someone_listens(const sockaddr_un &addr, socklen_t len) {
     return rc == 0 || err != ECONNREFUSED;
 }
 
-int bind_and_remember(int sock, const sockaddr_un &addr, socklen_t len) {
+int bind_and_remember(int sock, const sockaddr_un &addr, socklen_t len, sockaddr_un &bound) {
     if (::bind(sock, reinterpret_cast<const sockaddr *>(&addr), len) != 0) return -1;
-    std::lock_guard<std::mutex> lock(bound_mutex);
-    bound_paths[sock] = addr.sun_path;
+    bound = addr;
     return 0;
 }
 
-int bind_fixed(int sock, const sockaddr_un &addr, socklen_t len) {
-    if (bind_and_remember(sock, addr, len) == 0) return 0;
+int bind_fixed(int sock, const sockaddr_un &addr, socklen_t len, sockaddr_un &bound) {
+    if (bind_and_remember(sock, addr, len, bound) == 0) return 0;
     if (errno != EADDRINUSE || someone_listens(addr, len)) return -1;
     ::unlink(addr.sun_path); // stale: its owner is gone
-    return bind_and_remember(sock, addr, len);
+    return bind_and_remember(sock, addr, len, bound);
 }
 
-int bind_dynamic(int sock, const sockaddr_un &any) {
+int bind_dynamic(int sock, const sockaddr_un &any, sockaddr_un &bound) {
     const std::string name = file_name(any, sizeof(any));
     // The directory part, without the slash before the name.
     const size_t dir_len = std::strlen(any.sun_path) - name.size();
@@ -78,7 +69,7 @@ int bind_dynamic(int sock, const sockaddr_un &any) {
             errno = ENAMETOOLONG;
             return -1;
         }
-        if (bind_and_remember(sock, addr, len) == 0) return 0;
+        if (bind_and_remember(sock, addr, len, bound) == 0) return 0;
         if (errno != EADDRINUSE) return -1;
     }
     errno = EADDRINUSE; // every number taken: bounded, like TCP's range
@@ -109,24 +100,13 @@ int port_of_path(const sockaddr_un &addr, socklen_t len) {
     return port <= 65535 ? port : -1;
 }
 
-int bind_numbered(int sock, const sockaddr_un &addr, socklen_t len) {
+int bind_numbered(int sock, const sockaddr_un &addr, socklen_t len, sockaddr_un &bound) {
     if (addr.sun_family != AF_UNIX) {
         errno = EAFNOSUPPORT;
         return -1;
     }
-    return port_of_path(addr, len) == 0 ? bind_dynamic(sock, addr) : bind_fixed(sock, addr, len);
-}
-
-void forget_bound_path(int sock) {
-    std::string path;
-    {
-        std::lock_guard<std::mutex> lock(bound_mutex);
-        auto it = bound_paths.find(sock);
-        if (it == bound_paths.end()) return;
-        path = std::move(it->second);
-        bound_paths.erase(it);
-    }
-    ::unlink(path.c_str());
+    return port_of_path(addr, len) == 0 ? bind_dynamic(sock, addr, bound)
+                                        : bind_fixed(sock, addr, len, bound);
 }
 
 } // namespace unix_transport

@@ -26,13 +26,10 @@ bool path_for_port(const std::string &dir, uint16_t port, sockaddr_un &out, sock
 int port_of_path(const sockaddr_un &addr, socklen_t len);
 
 // bind() for a numbered path. Port 0 picks a free number; a file left
-// behind by a process that died is removed and the bind retried. The bound
-// path is remembered so that close() can remove it. BSD conventions:
-// returns 0, or -1 with errno.
-int bind_numbered(int sock, const sockaddr_un &addr, socklen_t len);
-
-// Removes the socket file `sock` was bound to, if any (called by close).
-void forget_bound_path(int sock);
+// behind by a process that died is removed and the bind retried. The path
+// bound goes to `bound`, for close() to remove. BSD conventions: returns 0,
+// or -1 with errno.
+int bind_numbered(int sock, const sockaddr_un &addr, socklen_t len, sockaddr_un &bound);
 
 } // namespace unix_transport
 

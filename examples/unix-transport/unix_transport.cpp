@@ -1,22 +1,23 @@
-// Transport "unix": every hook of struct cmdbench_transport, implemented over
-// AF_UNIX stream sockets.
+// Transport "unix": AF_UNIX stream sockets, as a cmdbench transport.
 //
-// The rules every hook below follows (docs/plugin-abi.md):
+// An fd-based transport sets only the hooks it changes (ABI 1.2): every
+// data-path hook left NULL is the libc call on the fd (send() with
+// MSG_NOSIGNAL, accept() with SOCK_CLOEXEC). This one changes four:
+//  - socket: AF_UNIX only, and a per-socket state for the hooks below;
+//  - bind: ports become numbered socket files (socket_paths.hpp);
+//  - getsockname: a numbered file reads back as 127.0.0.1:<port>;
+//  - close: a listener's socket file goes with it.
+// socket, bind and close are sock_ops hooks: the host hands each the
+// pointer socket() gave that socket, so no table of bound paths is kept.
+//
+// The rules every hook follows (docs/plugin-abi.md):
 //  - BSD conventions: return -1 and set errno on failure, exactly as the libc
-//    call would. The tests print "<call>: strerror(errno)", so errno must be
-//    meaningful. Hooks that get a ctx (probe, configure, resolve) report
-//    failures with host->set_error instead, as one line.
-//  - Never throw: this file is C++, but no exception may cross into the host
-//    (it is C). The data-plane hooks cannot throw; the ctx hooks catch.
-//  - Never block longer than asked: the tests bound every wait themselves
-//    with poll() and non-blocking sockets, so the hooks just pass their
-//    flags through. Do not add retries or sleeps here.
-//  - Thread-safe: several threads (and several runs over time) may call the
-//    hooks at once. State shared between calls lives in socket_paths.cpp,
-//    behind a mutex.
-//  - Handles are this transport's own. Here they happen to be kernel file
-//    descriptors; a transport over a user-space stack would hand out its own
-//    numbers (as rsockets does), and the tests must not care.
+//    call would. Hooks that get a cmdbench_ctx (probe, configure, resolve)
+//    report failures with host->set_error instead, as one line.
+//  - Never throw: no exception may cross into the host (it is C).
+//  - Never block longer than asked: the tests bound every wait themselves.
+//  - Thread-safe: several threads may call the hooks at once; a socket's
+//    state is only touched by calls on that socket.
 #include "unix_transport.hpp"
 
 #include "socket_paths.hpp"
@@ -26,8 +27,8 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <netinet/in.h>
+#include <new>
 #include <string>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -43,13 +44,14 @@ constexpr int64_t kMaxBufferSize = 1073741824;
 // ranges before anything runs; strings and arrays are static, because the
 // host keeps pointers to them while the plugin is loaded.
 const cmdbench_param params[] = {
-    {sizeof(cmdbench_param), "socket_dir", CMDBENCH_PARAM_STRING, "\"/tmp\"", 0, 0, 0, 0, nullptr,
-     "directory of the socket files (<dir>/cmdbench-unix-<port>.sock); both peers must see it"},
+    CMDBENCH_PARAM_STRING_DECL("socket_dir", "\"/tmp\"", nullptr,
+                               "directory of the socket files (<dir>/cmdbench-unix-<port>.sock); "
+                               "both peers must see it"),
     // The default is tcp's (rstream's 512 KiB), so that the two compare like
     // for like: AF_UNIX's own default (~208 KiB) makes 64 KiB streaming
     // several times slower.
-    {sizeof(cmdbench_param), "buffer_size", CMDBENCH_PARAM_INT, "524288", 0, kMaxBufferSize, 0, 0,
-     nullptr, "SO_SNDBUF and SO_RCVBUF in bytes; 0 keeps the kernel's default"},
+    CMDBENCH_PARAM_INT_DECL("buffer_size", 524288, 0, kMaxBufferSize,
+                            "SO_SNDBUF and SO_RCVBUF in bytes; 0 keeps the kernel's default"),
 };
 
 void report(cmdbench_ctx *ctx, const cmdbench_host *host, const std::string &what, int err) {
@@ -154,71 +156,55 @@ int unix_resolve(cmdbench_ctx *ctx, const cmdbench_host *host, const char * /*no
     }
 }
 
-// The socket calls. `domain` is the family of the address resolve() gave
-// (AF_UNIX); anything else is not ours.
-int unix_socket(int domain, int type, int protocol) {
+// What this transport keeps per socket: the file it bound, if any.
+struct UnixSocket {
+    sockaddr_un bound{};
+};
+
+// `domain` is the family of the address resolve() gave (AF_UNIX); anything
+// else is not ours.
+int unix_socket(void * /*transport_ctx*/, int domain, int type, int protocol, void **sock_ctx) {
     if (domain != AF_UNIX) {
         errno = EAFNOSUPPORT;
         return -1;
     }
-    return ::socket(AF_UNIX, type | SOCK_CLOEXEC, protocol);
+    auto *state = new (std::nothrow) UnixSocket;
+    if (!state) {
+        errno = ENOMEM;
+        return -1;
+    }
+    const int sock = ::socket(AF_UNIX, type | SOCK_CLOEXEC, protocol);
+    if (sock < 0) {
+        delete state;
+        return -1;
+    }
+    *sock_ctx = state;
+    return sock;
 }
 
-int unix_bind(int sock, const sockaddr *addr, socklen_t len) {
+int unix_bind(void *sock_ctx, int sock, const sockaddr *addr, socklen_t len) {
     if (!addr || len < offsetof(sockaddr_un, sun_path) || len > sizeof(sockaddr_un)) {
         errno = EINVAL;
         return -1;
     }
     sockaddr_un un{};
     std::memcpy(&un, addr, len);
-    return bind_numbered(sock, un, len);
+    try {
+        return bind_numbered(sock, un, len, static_cast<UnixSocket *>(sock_ctx)->bound);
+    } catch (...) { // std::string allocation
+        errno = ENOMEM;
+        return -1;
+    }
 }
 
-int unix_listen(int sock, int backlog) {
-    return ::listen(sock, backlog);
-}
-
-int unix_accept(int sock, sockaddr *addr, socklen_t *len) {
-    return ::accept4(sock, addr, len, SOCK_CLOEXEC);
-}
-
-// A non-blocking AF_UNIX connect completes at once or fails (EAGAIN when
-// the listener's backlog is full): it is never EINPROGRESS.
-int unix_connect(int sock, const sockaddr *addr, socklen_t len) {
-    return ::connect(sock, addr, len);
-}
-
-// MSG_NOSIGNAL: a peer that went away must be EPIPE for the test to
-// report, not a SIGPIPE that kills the whole cmdbench process.
-ssize_t unix_send(int sock, const void *buf, size_t len, int flags) {
-    return ::send(sock, buf, len, flags | MSG_NOSIGNAL);
-}
-
-ssize_t unix_recv(int sock, void *buf, size_t len, int flags) {
-    return ::recv(sock, buf, len, flags);
-}
-
-// Only this transport's handles are ever in `fds`.
-int unix_poll(pollfd *fds, nfds_t nfds, int timeout_ms) {
-    return ::poll(fds, nfds, timeout_ms);
-}
-
-// SO_REUSEADDR, SO_RCVTIMEO, SO_SNDTIMEO and SO_ERROR, which the stream
-// tests use, all work on AF_UNIX sockets as they are.
-int unix_setsockopt(int sock, int level, int name, const void *val, socklen_t len) {
-    return ::setsockopt(sock, level, name, val, len);
-}
-
-int unix_getsockopt(int sock, int level, int name, void *val, socklen_t *len) {
-    return ::getsockopt(sock, level, name, val, len);
-}
-
-// Only F_GETFL and F_SETFL (O_NONBLOCK) are part of the contract.
-int unix_fcntl(int sock, int cmd, int arg) {
-    if (cmd == F_GETFL) return ::fcntl(sock, F_GETFL);
-    if (cmd == F_SETFL) return ::fcntl(sock, F_SETFL, arg);
-    errno = EINVAL;
-    return -1;
+// The last call with a socket's pointer. Accepted sockets have none (the
+// host's libc accept made them): nothing to remove.
+int unix_close(void *sock_ctx, int sock) {
+    if (auto *state = static_cast<UnixSocket *>(sock_ctx)) {
+        if (state->bound.sun_path[0]) ::unlink(state->bound.sun_path);
+        delete state;
+    }
+    return ::close(sock);
 }
 
 // A numbered socket file reads as 127.0.0.1:<its number>, so a test can
@@ -243,49 +229,36 @@ int unix_getsockname(int sock, sockaddr *addr, socklen_t *len) {
     return 0;
 }
 
-int unix_shutdown(int sock, int how) {
-    return ::shutdown(sock, how);
+cmdbench_sock_ops make_sock_ops() {
+    cmdbench_sock_ops ops{};
+    ops.struct_size = sizeof(ops);
+    ops.socket = unix_socket;
+    ops.bind = unix_bind;
+    ops.close = unix_close;
+    return ops; // every other sock_ops hook NULL: the plain hook (or libc)
 }
+const cmdbench_sock_ops sock_ops = make_sock_ops();
 
-// A listener's socket file goes with it, so the directory does not fill up
-// with files nobody listens on.
-int unix_close(int sock) {
-    forget_bound_path(sock);
-    return ::close(sock);
+// Set struct_size to sizeof as compiled, so a newer host knows which fields
+// this plugin has. The data-path hooks not set here are libc's.
+cmdbench_transport make_transport() {
+    cmdbench_transport t{};
+    t.struct_size = sizeof(t);
+    t.name = "unix";
+    t.description = "AF_UNIX stream sockets on this machine (example third-party transport)";
+    t.flags = 0; // no RDMA device needed
+    t.param_count = sizeof(params) / sizeof(params[0]);
+    t.params = params;
+    t.probe = unix_probe;
+    t.configure = unix_configure;
+    t.resolve = unix_resolve;
+    t.getsockname = unix_getsockname;
+    t.sock_ops = &sock_ops;
+    // local_node (ABI 1.1) stays NULL: anywhere will do. rsocket's returns
+    // an address that an RDMA device owns.
+    return t;
 }
-
-// The table. Field order is the ABI: keep it exactly as in plugin.h, and
-// set struct_size to sizeof as compiled, so a newer host knows which
-// fields this plugin has.
-const cmdbench_transport transport = {
-    sizeof(cmdbench_transport),
-    "unix",
-    "AF_UNIX stream sockets on this machine (example third-party transport)",
-    0, // flags: no RDMA device needed
-    sizeof(params) / sizeof(params[0]),
-    params,
-    unix_probe,
-    unix_configure,
-    unix_resolve,
-    unix_socket,
-    unix_bind,
-    unix_listen,
-    unix_accept,
-    unix_connect,
-    unix_send,
-    unix_recv,
-    unix_poll,
-    unix_setsockopt,
-    unix_getsockopt,
-    unix_fcntl,
-    unix_getsockname,
-    unix_shutdown,
-    unix_close,
-    // local_node (ABI 1.1): where a run with both sides on this machine
-    // should meet; NULL = anywhere will do. rsocket's returns an address
-    // that an RDMA device owns.
-    nullptr,
-};
+const cmdbench_transport transport = make_transport();
 
 } // namespace
 

@@ -22,28 +22,31 @@ constexpr int64_t kMaxCount = 1000000;
 constexpr int64_t kMaxQpn = (1 << 24) - 1;
 
 const cmdbench_param params[] = {
-    {sizeof(cmdbench_param), "count", CMDBENCH_PARAM_INT, "100", 1, kMaxCount, 0, 0, nullptr,
-     "connections from the client to the server (cmtime -c)"},
-    {sizeof(cmdbench_param), "threads", CMDBENCH_PARAM_INT, "1", 1, 1024, 0, 0, nullptr,
-     "worker threads (cmtime -n)"},
-    {sizeof(cmdbench_param), "bind_address", CMDBENCH_PARAM_STRING, "\"\"", 0, 0, 0, 0, nullptr,
-     "local RDMA address for every CM bind (cmtime -b); \"\" = the server's --bind, no client "
-     "bind"},
-    {sizeof(cmdbench_param), "retries", CMDBENCH_PARAM_INT, "2", 0, 1000, 0, 0, nullptr,
-     "re-attempts after an address or route resolution error (cmtime -r)"},
-    {sizeof(cmdbench_param), "timeout_ms", CMDBENCH_PARAM_INT, "2000", 1, 3600000, 0, 0, nullptr,
-     "timeout of each address/route resolution request, ms (cmtime -t)"},
-    {sizeof(cmdbench_param), "mimic_delay_us", CMDBENCH_PARAM_INT, "-1", -1, 999999, 0, 0, nullptr,
-     "simulate QPs in the main test with this delay per create/modify, us (cmtime -m); -1 = real "
-     "QPs"},
-    {sizeof(cmdbench_param), "base_qpn", CMDBENCH_PARAM_INT, "1000", 1, kMaxQpn, 0, 0, nullptr,
-     "first fake QP number (cmtime -q); the server counts from base_qpn + count"},
-    {sizeof(cmdbench_param), "no_qp_test", CMDBENCH_PARAM_BOOL, "false", 0, 0, 0, 0, nullptr,
-     "also run cmtime's no-QP test (rows prefixed \"no-qp \")"},
-    {sizeof(cmdbench_param), "max_pending", CMDBENCH_PARAM_INT, "0", 0, kMaxCount, 0, 0, nullptr,
-     "client: most connects (and disconnects) waiting for the server's answer at a time; 0 = "
-     "all at once, as cmtime (a burst of tens of thousands can outrun a slow server: the CM "
-     "gives up after about 70 s)"},
+    CMDBENCH_PARAM_INT_DECL("count", 100, 1, kMaxCount,
+                            "connections from the client to the server (cmtime -c)"),
+    CMDBENCH_PARAM_INT_DECL("threads", 1, 1, 1024, "worker threads (cmtime -n)"),
+    CMDBENCH_PARAM_STRING_DECL(
+        "bind_address", "\"\"", nullptr,
+        "local RDMA address for every CM bind (cmtime -b); \"\" = the server's --bind, no client "
+        "bind"),
+    CMDBENCH_PARAM_INT_DECL("retries", 2, 0, 1000,
+                            "re-attempts after an address or route resolution error (cmtime -r)"),
+    CMDBENCH_PARAM_INT_DECL("timeout_ms", 2000, 1, 3600000,
+                            "timeout of each address/route resolution request, ms (cmtime -t)"),
+    CMDBENCH_PARAM_INT_DECL("mimic_delay_us", -1, -1, 999999,
+                            "simulate QPs in the main test with this delay per create/modify, us "
+                            "(cmtime -m); -1 = real "
+                            "QPs"),
+    CMDBENCH_PARAM_INT_DECL(
+        "base_qpn", 1000, 1, kMaxQpn,
+        "first fake QP number (cmtime -q); the server counts from base_qpn + count"),
+    CMDBENCH_PARAM_BOOL_DECL("no_qp_test", false,
+                             "also run cmtime's no-QP test (rows prefixed \"no-qp \")"),
+    CMDBENCH_PARAM_INT_DECL(
+        "max_pending", 0, 0, kMaxCount,
+        "client: most connects (and disconnects) waiting for the server's answer at a time; 0 = "
+        "all at once, as cmtime (a burst of tens of thousands can outrun a slow server: the CM "
+        "gives up after about 70 s)"),
 };
 
 struct Params {

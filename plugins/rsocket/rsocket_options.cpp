@@ -22,23 +22,26 @@ constexpr int64_t kMaxKeepaliveSeconds = 86400;
 } // namespace
 
 const cmdbench_param kParams[] = {
-    {sizeof(cmdbench_param), "buffer_size", CMDBENCH_PARAM_INT, "524288", 0, kMaxBufferSize, 0, 0,
-     nullptr, "SO_SNDBUF and SO_RCVBUF in bytes (rsockets double it); 0 = library default"},
-    {sizeof(cmdbench_param), "inline_size", CMDBENCH_PARAM_INT, "64", 0, kMaxInline, 0, 0, nullptr,
-     "RDMA_INLINE for latency sockets (rstream -i); bandwidth sockets get 0, others the default"},
-    {sizeof(cmdbench_param), "sq_size", CMDBENCH_PARAM_INT, "0", 0, kMaxQueueSize, 0, 0, nullptr,
-     "RDMA_SQSIZE send queue depth; 0 = library default (384)"},
-    {sizeof(cmdbench_param), "rq_size", CMDBENCH_PARAM_INT, "0", 0, kMaxQueueSize, 0, 0, nullptr,
-     "RDMA_RQSIZE receive queue depth; 0 = library default (384)"},
-    {sizeof(cmdbench_param), "iomap_size", CMDBENCH_PARAM_INT, "0", 0, kMaxQueueSize, 0, 0, nullptr,
-     "RDMA_IOMAPSIZE remote io mappings; 0 = none (library default)"},
-    {sizeof(cmdbench_param), "keepalive", CMDBENCH_PARAM_INT, "0", 0, kMaxKeepaliveSeconds, 0, 0,
-     nullptr, "keepalive period in seconds (SO_KEEPALIVE + TCP_KEEPIDLE); 0 = off"},
-    {sizeof(cmdbench_param), "resolver", CMDBENCH_PARAM_STRING, "\"getaddrinfo\"", 0, 0, 0, 0,
-     "getaddrinfo|rdma", "address resolution: getaddrinfo, or rdma_getaddrinfo (rstream -T r)"},
-    {sizeof(cmdbench_param), "address_format", CMDBENCH_PARAM_STRING, "\"name\"", 0, 0, 0, 0,
-     "name|ip|gid",
-     "name: any host; ip: numeric only; gid: an IB GID, AF_IB via rdma_getaddrinfo (rstream -f)"},
+    CMDBENCH_PARAM_INT_DECL(
+        "buffer_size", 524288, 0, kMaxBufferSize,
+        "SO_SNDBUF and SO_RCVBUF in bytes (rsockets double it); 0 = library default"),
+    CMDBENCH_PARAM_INT_DECL("inline_size", 64, 0, kMaxInline,
+                            "RDMA_INLINE for latency sockets (rstream -i); bandwidth sockets get "
+                            "0, others the default"),
+    CMDBENCH_PARAM_INT_DECL("sq_size", 0, 0, kMaxQueueSize,
+                            "RDMA_SQSIZE send queue depth; 0 = library default (384)"),
+    CMDBENCH_PARAM_INT_DECL("rq_size", 0, 0, kMaxQueueSize,
+                            "RDMA_RQSIZE receive queue depth; 0 = library default (384)"),
+    CMDBENCH_PARAM_INT_DECL("iomap_size", 0, 0, kMaxQueueSize,
+                            "RDMA_IOMAPSIZE remote io mappings; 0 = none (library default)"),
+    CMDBENCH_PARAM_INT_DECL("keepalive", 0, 0, kMaxKeepaliveSeconds,
+                            "keepalive period in seconds (SO_KEEPALIVE + TCP_KEEPIDLE); 0 = off"),
+    CMDBENCH_PARAM_STRING_DECL(
+        "resolver", "\"getaddrinfo\"", "getaddrinfo|rdma",
+        "address resolution: getaddrinfo, or rdma_getaddrinfo (rstream -T r)"),
+    CMDBENCH_PARAM_STRING_DECL("address_format", "\"name\"", "name|ip|gid",
+                               "name: any host; ip: numeric only; gid: an IB GID, AF_IB via "
+                               "rdma_getaddrinfo (rstream -f)"),
 };
 const uint32_t kParamCount = sizeof(kParams) / sizeof(kParams[0]);
 

@@ -141,6 +141,7 @@ const cmdbench_transport transport = {
     rs_shutdown,
     rs_close,
     local_node,
+    nullptr, // sock_ops (ABI 1.2): rsockets keep their own per-socket state
 };
 
 } // namespace

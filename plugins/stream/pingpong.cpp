@@ -24,33 +24,36 @@ constexpr int64_t kMaxCount = 1000000000;
 constexpr size_t kSyncBytes = 16;
 
 const cmdbench_param params[] = {
-    {sizeof(cmdbench_param), "sizes", CMDBENCH_PARAM_INT_LIST, "[64, 4096, 65536, 1048576]", 1,
-     kMaxSize, 0, 0, nullptr, "transfer sizes in bytes; one result row each"},
-    {sizeof(cmdbench_param), "iterations", CMDBENCH_PARAM_INT, "0", 0, kMaxCount, 0, 0, nullptr,
-     "round trips per size; 0 = rstream's count rule for the size"},
-    {sizeof(cmdbench_param), "transfer_count", CMDBENCH_PARAM_INT, "1", 0, kMaxCount, 0, 0, nullptr,
-     "transfers each way per round trip; 0 = rstream's count rule for the size"},
-    {sizeof(cmdbench_param), "verify", CMDBENCH_PARAM_BOOL, "false", 0, 0, 0, 0, nullptr,
-     "send rstream's counting pattern and check every received byte"},
-    {sizeof(cmdbench_param), "blocking", CMDBENCH_PARAM_BOOL, "false", 0, 0, 0, 0, nullptr,
-     "blocking sockets with MSG_WAITALL instead of non-blocking busy polling"},
-    {sizeof(cmdbench_param), "async", CMDBENCH_PARAM_BOOL, "false", 0, 0, 0, 0, nullptr,
-     "poll for readiness before every send and receive"},
-    {sizeof(cmdbench_param), "port", CMDBENCH_PARAM_INT, "0", 0, 65535, 0, 0, nullptr,
-     "data port; 0 = ephemeral, announced over the control channel"},
-    {sizeof(cmdbench_param), "suite", CMDBENCH_PARAM_STRING, "\"custom\"", 0, 0, 0, 0,
-     "custom|rstream",
-     "custom: the sizes and counts given, one connection; rstream: rstream's latency phase then "
-     "bandwidth phase (count rule), one connection each"},
-    {sizeof(cmdbench_param), "hint", CMDBENCH_PARAM_STRING, "\"auto\"", 0, 0, 0, 0,
-     "auto|none|latency|bandwidth",
-     "socket hint for the transport in custom suite; auto: latency when transfer_count is 1"},
-    {sizeof(cmdbench_param), "client_bind", CMDBENCH_PARAM_STRING, "\"\"", 0, 0, 0, 0, nullptr,
-     "client: local address to bind, with the data port as the local port (rstream -b); "
-     "empty = none"},
-    {sizeof(cmdbench_param), "fork", CMDBENCH_PARAM_BOOL, "false", 0, 0, 0, 0, nullptr,
-     "server: a child process per accepted connection runs its tests (rstream -T f); the "
-     "children report their rows themselves, so `cmdbench serve` does not collect them"},
+    CMDBENCH_PARAM_INT_LIST_DECL("sizes", "[64, 4096, 65536, 1048576]", 1, kMaxSize,
+                                 "transfer sizes in bytes; one result row each"),
+    CMDBENCH_PARAM_INT_DECL("iterations", 0, 0, kMaxCount,
+                            "round trips per size; 0 = rstream's count rule for the size"),
+    CMDBENCH_PARAM_INT_DECL(
+        "transfer_count", 1, 0, kMaxCount,
+        "transfers each way per round trip; 0 = rstream's count rule for the size"),
+    CMDBENCH_PARAM_BOOL_DECL("verify", false,
+                             "send rstream's counting pattern and check every received byte"),
+    CMDBENCH_PARAM_BOOL_DECL(
+        "blocking", false,
+        "blocking sockets with MSG_WAITALL instead of non-blocking busy polling"),
+    CMDBENCH_PARAM_BOOL_DECL("async", false, "poll for readiness before every send and receive"),
+    CMDBENCH_PARAM_INT_DECL("port", 0, 0, 65535,
+                            "data port; 0 = ephemeral, announced over the control channel"),
+    CMDBENCH_PARAM_STRING_DECL(
+        "suite", "\"custom\"", "custom|rstream",
+        "custom: the sizes and counts given, one connection; rstream: rstream's latency phase then "
+        "bandwidth phase (count rule), one connection each"),
+    CMDBENCH_PARAM_STRING_DECL(
+        "hint", "\"auto\"", "auto|none|latency|bandwidth",
+        "socket hint for the transport in custom suite; auto: latency when transfer_count is 1"),
+    CMDBENCH_PARAM_STRING_DECL(
+        "client_bind", "\"\"", nullptr,
+        "client: local address to bind, with the data port as the local port (rstream -b); "
+        "empty = none"),
+    CMDBENCH_PARAM_BOOL_DECL(
+        "fork", false,
+        "server: a child process per accepted connection runs its tests (rstream -T f); the "
+        "children report their rows themselves, so `cmdbench serve` does not collect them"),
 };
 
 // rstream's verify pattern (§8.4): 8-bit send and receive counters that run

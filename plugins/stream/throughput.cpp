@@ -18,18 +18,18 @@ constexpr int64_t kMaxSize = 1073741824;
 constexpr int64_t kMaxBytes = 1099511627776;
 
 const cmdbench_param params[] = {
-    {sizeof(cmdbench_param), "sizes", CMDBENCH_PARAM_INT_LIST, "[65536, 1048576]", 1, kMaxSize, 0,
-     0, nullptr, "bytes per send call; one connection and result row each"},
-    {sizeof(cmdbench_param), "duration", CMDBENCH_PARAM_DOUBLE, "2.0", 0, 0, 0, 3600, nullptr,
-     "seconds to stream per size; 0 = send `bytes` instead"},
-    {sizeof(cmdbench_param), "bytes", CMDBENCH_PARAM_INT, "0", 0, kMaxBytes, 0, 0, nullptr,
-     "bytes to stream per size when duration is 0"},
-    {sizeof(cmdbench_param), "blocking", CMDBENCH_PARAM_BOOL, "false", 0, 0, 0, 0, nullptr,
-     "blocking sockets with MSG_WAITALL instead of non-blocking busy polling"},
-    {sizeof(cmdbench_param), "async", CMDBENCH_PARAM_BOOL, "false", 0, 0, 0, 0, nullptr,
-     "poll for readiness before every send and receive"},
-    {sizeof(cmdbench_param), "port", CMDBENCH_PARAM_INT, "0", 0, 65535, 0, 0, nullptr,
-     "data port; 0 = ephemeral, announced over the control channel"},
+    CMDBENCH_PARAM_INT_LIST_DECL("sizes", "[65536, 1048576]", 1, kMaxSize,
+                                 "bytes per send call; one connection and result row each"),
+    CMDBENCH_PARAM_DOUBLE_DECL("duration", 2.0, 0, 3600,
+                               "seconds to stream per size; 0 = send `bytes` instead"),
+    CMDBENCH_PARAM_INT_DECL("bytes", 0, 0, kMaxBytes,
+                            "bytes to stream per size when duration is 0"),
+    CMDBENCH_PARAM_BOOL_DECL(
+        "blocking", false,
+        "blocking sockets with MSG_WAITALL instead of non-blocking busy polling"),
+    CMDBENCH_PARAM_BOOL_DECL("async", false, "poll for readiness before every send and receive"),
+    CMDBENCH_PARAM_INT_DECL("port", 0, 0, 65535,
+                            "data port; 0 = ephemeral, announced over the control channel"),
 };
 
 // What the client sent, and what the server received, for one size. They

@@ -29,14 +29,14 @@ constexpr uint32_t kSetupMagic = 0x534f434b; // "SOCK"
 constexpr uint32_t kSetupLen = 10;
 
 const cmdbench_param params[] = {
-    {sizeof(cmdbench_param), "count", CMDBENCH_PARAM_INT, "100", 1, kMaxCount, 0, 0, nullptr,
-     "connections to make (cmtime -c)"},
-    {sizeof(cmdbench_param), "threads", CMDBENCH_PARAM_INT, "1", 1, kMaxThreads, 0, 0, nullptr,
-     "worker threads for socket() and connect() (cmtime -n)"},
-    {sizeof(cmdbench_param), "port", CMDBENCH_PARAM_INT, "0", 0, 65535, 0, 0, nullptr,
-     "server port; 0 = ephemeral, announced over the control channel"},
-    {sizeof(cmdbench_param), "bind_address", CMDBENCH_PARAM_STRING, "\"\"", 0, 0, 0, 0, nullptr,
-     "client: bind every socket to this address first (times \"bind addr\"); \"\" = no bind"},
+    CMDBENCH_PARAM_INT_DECL("count", 100, 1, kMaxCount, "connections to make (cmtime -c)"),
+    CMDBENCH_PARAM_INT_DECL("threads", 1, 1, kMaxThreads,
+                            "worker threads for socket() and connect() (cmtime -n)"),
+    CMDBENCH_PARAM_INT_DECL("port", 0, 0, 65535,
+                            "server port; 0 = ephemeral, announced over the control channel"),
+    CMDBENCH_PARAM_STRING_DECL(
+        "bind_address", "\"\"", nullptr,
+        "client: bind every socket to this address first (times \"bind addr\"); \"\" = no bind"),
 };
 
 struct Params {

@@ -21,12 +21,12 @@ constexpr int64_t kMaxBufferSize = 1073741824;
 constexpr int64_t kMaxKeepaliveSeconds = 86400;
 
 const cmdbench_param params[] = {
-    {sizeof(cmdbench_param), "buffer_size", CMDBENCH_PARAM_INT, "524288", 0, kMaxBufferSize, 0, 0,
-     nullptr, "SO_SNDBUF and SO_RCVBUF in bytes; 0 keeps the OS default and its auto-tuning"},
-    {sizeof(cmdbench_param), "nodelay", CMDBENCH_PARAM_BOOL, "true", 0, 0, 0, 0, nullptr,
-     "set TCP_NODELAY"},
-    {sizeof(cmdbench_param), "keepalive", CMDBENCH_PARAM_INT, "0", 0, kMaxKeepaliveSeconds, 0, 0,
-     nullptr, "TCP keepalive idle time in seconds; 0 = off"},
+    CMDBENCH_PARAM_INT_DECL(
+        "buffer_size", 524288, 0, kMaxBufferSize,
+        "SO_SNDBUF and SO_RCVBUF in bytes; 0 keeps the OS default and its auto-tuning"),
+    CMDBENCH_PARAM_BOOL_DECL("nodelay", true, "set TCP_NODELAY"),
+    CMDBENCH_PARAM_INT_DECL("keepalive", 0, 0, kMaxKeepaliveSeconds,
+                            "TCP keepalive idle time in seconds; 0 = off"),
 };
 
 // The transport's parameters for one run, read from the host.
@@ -195,6 +195,7 @@ const cmdbench_transport transport = {
     tcp_shutdown,
     tcp_close,
     nullptr, // local_node: 127.0.0.1 will do
+    nullptr, // sock_ops (ABI 1.2): none
 };
 
 } // namespace

@@ -293,9 +293,51 @@ enum cmdbench_sock_hint {
     CMDBENCH_HINT_BANDWIDTH = 2 /* large messages, streaming */
 };
 
+/* ABI 1.2. Data-path hooks that get a pointer of the transport's own back,
+ * so per-socket state needs no table in the plugin. A socket's pointer is
+ * what socket() or accept() stored in *sock_ctx (NULL if they did not set
+ * it); the host keeps it beside the handle and passes it to every later
+ * hook on that socket until close(), which is its last use (free it there).
+ * `transport_ctx` goes to socket() and poll(). Cost per call: one indexed
+ * load in the host (no search, no lock), and none at all for a hook left
+ * NULL here, which falls back to the plain hook of the same name (or, if
+ * that is NULL too, to libc). Each handle must be unique in the process
+ * while it is open (file descriptors are). Initialise with designated
+ * initialisers; struct_size = sizeof(struct cmdbench_sock_ops). */
+struct cmdbench_sock_ops {
+    uint32_t struct_size;
+    void *transport_ctx;
+    int (*socket)(void *transport_ctx, int domain, int type, int protocol, void **sock_ctx);
+    /* `sock_ctx` is the listener's; the accepted socket's goes to *accepted_ctx. */
+    int (*accept)(void *sock_ctx, int sock, struct sockaddr *addr, socklen_t *addrlen,
+                  void **accepted_ctx);
+    int (*bind)(void *sock_ctx, int sock, const struct sockaddr *addr, socklen_t addrlen);
+    int (*listen)(void *sock_ctx, int sock, int backlog);
+    int (*connect)(void *sock_ctx, int sock, const struct sockaddr *addr, socklen_t addrlen);
+    ssize_t (*send)(void *sock_ctx, int sock, const void *buf, size_t len, int flags);
+    ssize_t (*recv)(void *sock_ctx, int sock, void *buf, size_t len, int flags);
+    /* sock_ctxs[i] is fds[i].fd's pointer (NULL for a negative fd). */
+    int (*poll)(void *transport_ctx, void *const *sock_ctxs, struct pollfd *fds, nfds_t nfds,
+                int timeout_ms);
+    int (*setsockopt)(void *sock_ctx, int sock, int level, int name, const void *val,
+                      socklen_t len);
+    int (*getsockopt)(void *sock_ctx, int sock, int level, int name, void *val, socklen_t *len);
+    int (*fcntl)(void *sock_ctx, int sock, int cmd, int arg);
+    int (*getsockname)(void *sock_ctx, int sock, struct sockaddr *addr, socklen_t *addrlen);
+    int (*shutdown)(void *sock_ctx, int sock, int how);
+    int (*close)(void *sock_ctx, int sock);
+};
+
 /* A stream transport: BSD-socket-shaped calls on integer handles, with
  * BSD return conventions (-1 and errno on failure). Handles are the
- * transport's own; never pass them to another transport or to libc. */
+ * transport's own; never pass them to another transport or to libc.
+ *
+ * Data-path hooks (socket ... close): a plugin built for ABI 1.0/1.1 must
+ * set all fourteen. From ABI 1.2 any of them may be NULL, meaning the libc
+ * call on the handle as a file descriptor (socket() and accept() add
+ * SOCK_CLOEXEC, send() adds MSG_NOSIGNAL, fcntl() takes F_GETFL/F_SETFL
+ * only): an fd-based transport sets just the hooks it changes. Tests always
+ * see all fourteen set. */
 struct cmdbench_transport {
     uint32_t struct_size;
     const char *name;        /* scenario `transport = "..."` */
@@ -339,6 +381,11 @@ struct cmdbench_transport {
      * write a numeric address, NUL-terminated, into buf (capacity cap) and
      * return 0; return -1 when any address will do. May be NULL. */
     int (*local_node)(cmdbench_ctx *ctx, const struct cmdbench_host *host, char *buf, size_t cap);
+
+    /* ABI 1.2. The data-path hooks that take the transport's pointers
+     * (struct cmdbench_sock_ops above); NULL = none. Tests keep calling the
+     * plain hooks above; the host routes those to these. */
+    const struct cmdbench_sock_ops *sock_ops;
 };
 
 /* ----------------------------------------------------------------- tests */
