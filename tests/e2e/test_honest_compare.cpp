@@ -179,6 +179,8 @@ TEST_CASE("honest compare: context and every run record the machine's load") {
         check_loadavg(c["loadavg"]);
         CHECK(c["cpu_count"] == cpus);
         CHECK(c["cpu_governor"] == expected_governor());
+        // A run shorter than a clock tick may see no tick pass: no figure.
+        if (c["foreign_cpu_share"].is_null() && run["wall_seconds"].get<double>() < 0.1) continue;
         REQUIRE(c["foreign_cpu_share"].is_number());
         CHECK(c["foreign_cpu_share"].get<double>() >= 0);
         CHECK(c["foreign_cpu_share"].get<double>() <= 1);
@@ -191,7 +193,7 @@ TEST_CASE("honest compare: a process spinning beside a run shows as foreign CPU 
     const pid_t spinner = start_process({"/bin/sh", "-c", "while :; do :; done"},
                                         dir() + "/spin.out", dir() + "/spin.err");
     const Run r = run("foreign", "[[run]]\ntest = \"pingpong\"\ntransport = \"tcp\"\n"
-                                 "sizes = [64]\niterations = 20000\n");
+                                 "sizes = [64]\niterations = 5000\n");
     kill(spinner, SIGKILL);
     wait_process(spinner, 10);
     const json &c = r.results["runs"][0]["conditions"];
