@@ -258,6 +258,9 @@ Comparison build_comparison(const std::vector<const Report *> &reports,
     if (!c.columns.empty()) c.rows = table.rows(groups, c.baseline);
     const auto failures = run_notes.text();
     c.notes.insert(c.notes.begin(), failures.begin(), failures.end());
+    c.spread_limit = options.spread_limit ? *options.spread_limit
+                     : reports.empty()    ? kDefaultSpreadLimit
+                                          : reports[0]->spread_limit;
     return c;
 }
 

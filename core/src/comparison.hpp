@@ -3,6 +3,7 @@
 // report all show. Building it (comparison.cpp) is separate from printing it
 // (comparison_table.cpp, report_html.cpp).
 #pragma once
+#include "comparison_settings.hpp"
 #include "result.hpp"
 
 #include <cstddef>
@@ -92,10 +93,11 @@ struct CompareRow {
 };
 
 struct Comparison {
-    std::vector<std::string> columns; // variant labels, in first-seen order
-    size_t baseline = 0;              // index into columns
-    std::vector<CompareRow> rows;     // grouped by group, then item, then metric
-    std::vector<std::string> notes;   // e.g. "rsocket: skipped: no RDMA device"
+    std::vector<std::string> columns;          // variant labels, in first-seen order
+    size_t baseline = 0;                       // index into columns
+    std::vector<CompareRow> rows;              // grouped by group, then item, then metric
+    std::vector<std::string> notes;            // e.g. "rsocket: skipped: no RDMA device"
+    double spread_limit = kDefaultSpreadLimit; // cells spread wider are flagged
 };
 
 struct CompareError : std::runtime_error {
@@ -103,8 +105,9 @@ struct CompareError : std::runtime_error {
 };
 
 struct CompareOptions {
-    std::string baseline;     // variant label; empty = the reports' own baseline
-    bool common_only = false; // compare only what every column has
+    std::string baseline;               // variant label; empty = the reports' own baseline
+    bool common_only = false;           // compare only what every column has
+    std::optional<double> spread_limit; // unset = the first report's (scenario [comparison])
 };
 
 // comparison.cpp. Columns are variants; when several reports carry the same
@@ -113,6 +116,13 @@ struct CompareOptions {
 // common_only is not set.
 Comparison build_comparison(const std::vector<const Report *> &reports,
                             const CompareOptions &options);
+
+// comparison_spread.cpp. A cell's relative spread, (max - min) / |median|
+// of its repeats: nothing below two values, infinite when the median is 0
+// and they differ. Wide: above the comparison's spread_limit.
+std::optional<double> relative_spread(const CompareCell &cell);
+bool wide_spread(const Comparison &c, const CompareCell &cell);
+size_t count_wide_spreads(const Comparison &c);
 
 // comparison_table.cpp: the text table printed at the end of a run.
 void write_comparison_table(std::ostream &out, const Comparison &c);

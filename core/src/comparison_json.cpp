@@ -15,7 +15,7 @@ Json number(double v) {
     return std::isfinite(v) ? Json(v) : Json(nullptr);
 }
 
-Json cell_json(const std::string &column, const CompareCell &cell) {
+Json cell_json(const Comparison &c, const std::string &column, const CompareCell &cell) {
     Json j = {{"column", column}};
     if (cell.value) {
         j["median"] = number(cell.value->median);
@@ -28,13 +28,16 @@ Json cell_json(const std::string &column, const CompareCell &cell) {
     }
     j["ratio"] = cell.ratio ? number(*cell.ratio) : Json(nullptr);
     j["verdict"] = to_string(cell.verdict);
+    const auto spread = relative_spread(cell);
+    j["spread"] = spread ? number(*spread) : Json(nullptr);
+    j["spread_wide"] = wide_spread(c, cell);
     return j;
 }
 
 Json row_json(const Comparison &c, const CompareRow &row) {
     Json cells = Json::array();
     for (size_t i = 0; i < row.cells.size(); ++i)
-        cells.push_back(cell_json(i < c.columns.size() ? c.columns[i] : "", row.cells[i]));
+        cells.push_back(cell_json(c, i < c.columns.size() ? c.columns[i] : "", row.cells[i]));
     return {{"group", row.group},          {"item", row.item},
             {"size", number(row.size)},    {"metric", to_string(row.metric)},
             {"unit", unit_of(row.metric)}, {"higher_is_better", higher_is_better(row.metric)},
@@ -51,6 +54,7 @@ void write_comparison_json(std::ostream &out, const Comparison &c) {
                       {"schema_version", kComparisonSchemaVersion},
                       {"columns", c.columns},
                       {"baseline", c.columns.empty() ? Json(nullptr) : Json(c.columns[c.baseline])},
+                      {"spread_limit", c.spread_limit},
                       {"rows", rows},
                       {"notes", c.notes}};
     out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';

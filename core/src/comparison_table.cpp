@@ -28,11 +28,19 @@ std::string num(double v) {
     return text;
 }
 
-std::string value_text(const CompareCell &cell) {
+// 0.25 -> "25": the spread limit as people say it.
+std::string percent(double share) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", share * 100);
+    return text;
+}
+
+std::string value_text(const Comparison &c, const CompareCell &cell) {
     if (!cell.value) return "-";
     const Spread &s = *cell.value;
     std::string text = num(s.median);
     if (s.n > 1) text += " [" + num(s.min) + "\u2013" + num(s.max) + "]";
+    if (wide_spread(c, cell)) text += " !";
     return text;
 }
 
@@ -86,7 +94,7 @@ std::vector<std::string> header(const Comparison &c) {
 std::vector<std::string> line_of(const Comparison &c, const CompareRow &row) {
     std::vector<std::string> line{row.item, row.metric.label, row.metric.unit};
     for (const auto &cell : row.cells)
-        line.push_back(value_text(cell));
+        line.push_back(value_text(c, cell));
     for (size_t i = 0; i < row.cells.size(); ++i)
         if (i != c.baseline) line.push_back(ratio_text(row.cells[i], row.metric));
     return line;
@@ -116,6 +124,11 @@ void write_comparison_table(std::ostream &out, const Comparison &c) {
             grid.push_back(line_of(c, c.rows[i]));
         print_grid(out, grid);
     }
+    if (const size_t wide = count_wide_spreads(c))
+        out << "\n! " << wide << (wide == 1 ? " value's" : " values'")
+            << " repeats spread wider than " << percent(c.spread_limit)
+            << "% of the median ((max-min)/median): too noisy to compare; rerun with more "
+               "repeats or on a quieter machine\n";
     if (!c.notes.empty()) {
         out << "\nnotes:\n";
         for (const auto &note : c.notes)

@@ -1,4 +1,5 @@
 // The machine a run happened on, for the context block of the reports.
+#include "machine_load.hpp"
 #include "result.hpp"
 
 #include <ctime>
@@ -76,6 +77,7 @@ RunContext collect_context() {
     c.cmdbench_version = CMDBENCH_VERSION;
 #endif
     c.start_time = utc_now_iso8601();
+    c.conditions = current_conditions();
     return c;
 }
 

@@ -12,6 +12,21 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+Json loadavg_json(const RunConditions &c) {
+    return c.loadavg ? Json(*c.loadavg) : Json(nullptr);
+}
+
+// A run's machine load (docs/results.md, "Run conditions"); null when the
+// run was not measured (matrix mode).
+Json conditions_json(const RunConditions &c) {
+    if (!c.measured()) return nullptr;
+    return {
+        {"loadavg", loadavg_json(c)},
+        {"cpu_count", c.cpu_count},
+        {"cpu_governor", c.cpu_governor},
+        {"foreign_cpu_share", c.foreign_cpu_share ? Json(*c.foreign_cpu_share) : Json(nullptr)}};
+}
+
 Json context_json(const RunContext &c) {
     Json plugins = Json::array();
     for (const auto &p : c.plugins)
@@ -20,13 +35,18 @@ Json context_json(const RunContext &c) {
              {"version", p.version},
              {"file", p.file},
              {"abi", std::to_string(p.abi_major) + "." + std::to_string(p.abi_minor)}});
-    return {{"host", c.hostname},
-            {"kernel", c.kernel},
-            {"cpu", {{"model", c.cpu_model}, {"count", c.cpu_count}}},
-            {"cmdbench_version", c.cmdbench_version},
-            {"plugins", plugins},
-            {"scenario", {{"path", c.scenario_path}, {"text", c.scenario_text}}},
-            {"start_time", c.start_time}};
+    return {
+        {"host", c.hostname},
+        {"kernel", c.kernel},
+        {"cpu",
+         {{"model", c.cpu_model},
+          {"count", c.cpu_count},
+          {"governor", c.conditions.cpu_governor.empty() ? "unknown" : c.conditions.cpu_governor}}},
+        {"loadavg", loadavg_json(c.conditions)},
+        {"cmdbench_version", c.cmdbench_version},
+        {"plugins", plugins},
+        {"scenario", {{"path", c.scenario_path}, {"text", c.scenario_text}}},
+        {"start_time", c.start_time}};
 }
 
 Json hist_json(const HistSummary &s) {
@@ -111,6 +131,7 @@ Json run_json(const RunResult &run) {
         {"cpu_per_gb_s", optional_json(run_cpu_per_gb(run))},
         {"cpu_per_conn_us", optional_json(run_cpu_per_conn_us(run))},
         {"rows", rows}};
+    j["conditions"] = conditions_json(run.conditions);
     if (run.pair) j["pair"] = pair_json(*run.pair);
     return j;
 }
@@ -125,6 +146,10 @@ void write_json(std::ostream &out, const Report &report) {
                 {"schema_version", kResultsSchemaVersion},
                 {"context", context_json(report.context)},
                 {"baseline", report.baseline}};
+    // `order` only when this document's runs were scheduled by it (not matrix mode).
+    doc["comparison"] = Json::object();
+    if (report.run_order) doc["comparison"]["order"] = to_string(*report.run_order);
+    doc["comparison"]["spread_limit"] = report.spread_limit;
     if (report.matrix) doc["matrix"] = matrix_json(*report.matrix);
     doc["runs"] = runs;
     // Replace invalid UTF-8 (e.g. a hostile host name) instead of throwing.

@@ -5,11 +5,13 @@
 #include "cmdbench/plugin.h"
 #include "report.hpp"
 #include "report_format.hpp"
+#include "row_applicability.hpp"
 #include "run_totals.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <set>
 
 namespace cmdbench {
 namespace {
@@ -120,9 +122,15 @@ std::vector<Column> hist_columns(const RunResult &run, const RunKeys &keys) {
     static const Stat stats[] = {{"min", &HistSummary::min},    {"p50", &HistSummary::p50},
                                  {"p90", &HistSummary::p90},    {"p99", &HistSummary::p99},
                                  {"p99.9", &HistSummary::p999}, {"max", &HistSummary::max}};
+    // A lone histogram's columns go unprefixed ("p50(us)") unless a metric
+    // has such a name already (cmtime's rows carry "min(us)" and "max(us)").
+    bool prefixed = keys.hists.size() > 1;
+    for (const auto &stat : stats)
+        for (const auto &m : keys.metrics)
+            prefixed = prefixed || std::string(stat.name) + "(us)" == m.key;
     std::vector<Column> cols;
     for (const auto &key : keys.hists) {
-        const std::string prefix = keys.hists.size() > 1 ? key + "." : "";
+        const std::string prefix = prefixed ? key + "." : "";
         for (const auto &stat : stats) {
             Column c{prefix + stat.name + "(us)", false, {}};
             for (const auto &row : run.rows) {
@@ -135,6 +143,19 @@ std::vector<Column> hist_columns(const RunResult &run, const RunKeys &keys) {
         }
     }
     return cols;
+}
+
+// The last resort when names still collide (a metric named like a
+// prefixed histogram column): number the later ones, "conn.p50(us)#2".
+void make_headers_unique(std::vector<Column> &cols) {
+    std::set<std::string> seen;
+    for (auto &c : cols) {
+        std::string name = c.header;
+        for (unsigned n = 2; seen.count(name); ++n)
+            name = c.header + "#" + std::to_string(n);
+        c.header = name;
+        seen.insert(name);
+    }
 }
 
 std::string pad(const std::string &s, size_t width, bool left) {
@@ -196,11 +217,29 @@ std::string cpu_line(const RunResult &run) {
     return line;
 }
 
+// One line saying what the table leaves out, or "".
+std::string hidden_note(size_t hidden) {
+    if (hidden == 0) return {};
+    return "(" + std::to_string(hidden) + (hidden == 1 ? " row" : " rows") +
+           " not shown: steps this run did not time, all unmeasured or 0; the JSON results "
+           "keep them)";
+}
+
 } // namespace
 
-void write_table_run(std::ostream &out, const RunResult &run) {
-    out << run_title(run) << '\n';
-    if (run.rows.empty()) return;
+void write_table_run(std::ostream &out, const RunResult &full) {
+    out << run_title(full) << '\n';
+    if (full.rows.empty()) return;
+    RunResult run = full;
+    run.rows.clear();
+    for (const auto &row : full.rows)
+        if (!row_measured_nothing(row)) run.rows.push_back(row);
+    const std::string note = hidden_note(full.rows.size() - run.rows.size());
+    if (run.rows.empty()) {
+        out << note << '\n';
+        if (const std::string cpu = cpu_line(full); !cpu.empty()) out << cpu << '\n';
+        return;
+    }
 
     const RunKeys keys = collect_keys(run);
     const bool rstream = is_rstream_layout(run, keys);
@@ -215,6 +254,7 @@ void write_table_run(std::ostream &out, const RunResult &run) {
         cols.push_back(std::move(c));
     for (auto &c : hist_columns(run, keys))
         cols.push_back(std::move(c));
+    make_headers_unique(cols);
 
     const std::vector<std::string> extra = render(cols, run.rows.size());
     for (size_t r = 0; r <= run.rows.size(); ++r) {
@@ -227,7 +267,8 @@ void write_table_run(std::ostream &out, const RunResult &run) {
         }
         out << rtrim(line + extra[r]) << '\n';
     }
-    if (const std::string cpu = cpu_line(run); !cpu.empty()) out << cpu << '\n';
+    if (!note.empty()) out << note << '\n';
+    if (const std::string cpu = cpu_line(full); !cpu.empty()) out << cpu << '\n';
 }
 
 void write_table(std::ostream &out, const Report &report) {

@@ -1,7 +1,9 @@
 // What a run produced, independent of how it is reported.
 #pragma once
+#include "comparison_settings.hpp"
 #include "histogram.hpp"
 #include "matrix_result.hpp"
+#include "run_conditions.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -71,6 +73,7 @@ struct RunResult {
     CpuTime cpu_client;               // this process
     CpuTime cpu_server;               // the server side, as it reported it
     std::optional<RunPair> pair;      // matrix mode: who measured
+    RunConditions conditions;         // the machine's load around this run (runner.cpp)
 };
 
 struct PluginInfo {
@@ -86,6 +89,7 @@ struct RunContext {
     std::string scenario_path;
     std::string scenario_text; // the effective scenario (after --set)
     std::string start_time;    // ISO 8601 UTC
+    RunConditions conditions;  // load average and governor at the start
 };
 
 // Fills hostname, kernel, CPU model/count and start_time from this machine.
@@ -95,7 +99,9 @@ struct Report {
     RunContext context;
     std::string baseline; // comparison baseline variant (scenario `baseline`, default "tcp")
     std::vector<RunResult> runs;
-    std::optional<MatrixInfo> matrix; // matrix mode: the job's ranks
+    std::optional<MatrixInfo> matrix;          // matrix mode: the job's ranks
+    std::optional<RunOrder> run_order;         // how repeats were scheduled; unset = not recorded
+    double spread_limit = kDefaultSpreadLimit; // comparison: flag wider repeats
 };
 
 } // namespace cmdbench

@@ -339,6 +339,18 @@ Report parse_results(const std::string &text, const std::string &name) {
     report.context = read_context(root.at("context"));
     report.baseline = root.str_or("baseline", "tcp");
     if (root.has("matrix")) report.matrix = read_matrix(root.child("matrix"));
+    if (root.has("comparison")) {
+        const Node cmp = root.child("comparison");
+        if (cmp.has("order")) report.run_order = run_order_from(cmp.child("order").str());
+        const double limit = cmp.number_or("spread_limit", kDefaultSpreadLimit);
+        if (!(limit >= kMinSpreadLimit && limit <= kMaxSpreadLimit)) {
+            char range[64];
+            std::snprintf(range, sizeof range, "expected a number from %g to %g", kMinSpreadLimit,
+                          kMaxSpreadLimit);
+            cmp.child("spread_limit").fail(range);
+        }
+        report.spread_limit = limit;
+    }
     const Node runs = root.at("runs");
     for (size_t i = 0, k = runs.size(false); i < k; ++i)
         report.runs.push_back(read_run(runs.element(i)));

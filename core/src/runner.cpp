@@ -1,9 +1,11 @@
 #include "runner.hpp"
 
 #include "local_node.hpp"
+#include "machine_load.hpp"
 #include "progress.hpp"
 #include "result_sink.hpp"
 #include "run_client.hpp"
+#include "run_plan.hpp"
 
 #include <cstdio>
 #include <map>
@@ -27,7 +29,14 @@ RunResult execute_run(RunState &st, const RunSpec &spec, unsigned repeat) {
         it->second.server = server;
         it->second.token = st.options.token;
     }
-    return run_client(st.client, it->second, spec, repeat);
+    // The machine's load around the run: what the run itself used is this
+    // process and its children (the local server), the rest is foreign.
+    RunConditions conditions = current_conditions();
+    const CpuSnapshot before = take_cpu_snapshot();
+    RunResult r = run_client(st.client, it->second, spec, repeat);
+    conditions.foreign_cpu_share = foreign_cpu_share(before, take_cpu_snapshot());
+    r.conditions = std::move(conditions);
+    return r;
 }
 
 } // namespace
@@ -47,15 +56,10 @@ int run_scenario(const Scenario &scenario, const Registry &registry, RunContext 
                      "transport of this scenario needs a device address\n",
                      st.client.local_node.c_str(), kLoopbackNode);
 
-    // Every repetition of every run, in order: `repeat = N` runs back to back.
-    struct Planned {
-        size_t run;
-        unsigned repeat;
-    };
-    std::vector<Planned> plan;
-    for (size_t i = 0; i < scenario.runs.size(); ++i)
-        for (unsigned k = 1; k <= scenario.runs[i].repeat; ++k)
-            plan.push_back({i, k});
+    // Every repetition of every run, interleaved or blocked ([comparison] order).
+    const std::vector<PlannedRun> plan = plan_runs(scenario.runs, scenario.comparison.order);
+    report.run_order = scenario.comparison.order;
+    report.spread_limit = scenario.comparison.spread_limit;
 
     size_t next = 0;
     for (; next < plan.size() && !interrupted && !st.client.abandoned; ++next) {

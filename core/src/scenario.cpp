@@ -7,6 +7,7 @@
 #include "host_port.hpp"
 #include "input_file.hpp"
 #include "run_limits.hpp"
+#include "scenario_comparison.hpp"
 #include "scenario_matrix.hpp"
 #include "toml_kind.hpp"
 
@@ -28,7 +29,7 @@ constexpr int64_t kMaxRepeat = 1000;
 constexpr const char *kCompareFamilies =
     "latency|bandwidth|connections|steps|cpu|rate|count|bytes|duration|other";
 const std::set<std::string> kTopLevelKeys = {"name", "description", "plugins", "defaults",
-                                             "run",  "baseline",    "matrix"};
+                                             "run",  "baseline",    "matrix",  "comparison"};
 // Keys of every run, whatever its test; `transport` only for a test that takes one.
 const std::set<std::string> kRunKeys = {"name",  "test",    "transport", "timeout", "server",
                                         "group", "variant", "repeat",    "compare"};
@@ -547,6 +548,7 @@ Scenario parse_scenario(const std::string &text, const std::string &path, const 
     }
     s.plugins = plugins_of(root, path);
     s.matrix = read_matrix_table(root, path);
+    s.comparison = read_comparison_table(root, path);
 
     Context cx{path, registry, {}, parse_overrides(overrides), {}};
     if (const toml::table *d = root.get_as<toml::table>("defaults"))
@@ -586,6 +588,7 @@ std::string to_toml(const Scenario &s) {
     if (variants.size() <= 1 || variants.count(s.baseline))
         out += "baseline = " + to_text(ParamValue{s.baseline}) + "\n";
     if (s.matrix.given) out += "\n" + matrix_toml(s.matrix);
+    if (s.comparison.given) out += "\n" + comparison_toml(s.comparison);
     for (const RunSpec &r : s.runs) {
         out += "\n[[run]]\n";
         out += "name = " + to_text(ParamValue{r.name}) + "\n";

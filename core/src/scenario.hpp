@@ -1,6 +1,7 @@
 // Scenario files (TOML, docs/scenarios.md): parsed, validated against the
 // registry, with --set overrides applied, before anything runs.
 #pragma once
+#include "comparison_settings.hpp"
 #include "matrix_spec.hpp"
 #include "params.hpp"
 #include "registry.hpp"
@@ -38,8 +39,9 @@ struct Scenario {
     std::string name, description;
     std::vector<std::string> plugins; // `plugins = [...]`, relative to the file
     std::vector<RunSpec> runs;
-    std::string baseline = "tcp"; // `baseline`: the variant ratios are taken against
-    MatrixSpec matrix;            // `[matrix]`: pairing under a launcher (docs/matrix.md)
+    std::string baseline = "tcp";  // `baseline`: the variant ratios are taken against
+    MatrixSpec matrix;             // `[matrix]`: pairing under a launcher (docs/matrix.md)
+    ComparisonSettings comparison; // `[comparison]`: run order, spread limit
 };
 
 // Only the `plugins = [...]` list (resolved against the file's directory), so
