@@ -1,9 +1,8 @@
 #include "local_node.hpp"
 
 #include "host_services.hpp"
-#include "test_executor.hpp"
+#include "role_run.hpp"
 
-#include <memory>
 #include <set>
 
 namespace cmdbench {
@@ -14,12 +13,14 @@ std::string local_meeting_node(const Scenario &scenario, const Registry &registr
         if (spec.transport.empty() || !asked.insert(spec.transport).second) continue;
         const cmdbench_transport *transport = registry.find_transport(spec.transport);
         if (!transport || !transport->local_node) continue;
-        auto ctx = std::make_shared<cmdbench_ctx>();
-        ctx->params = spec.transport_params;
-        ctx->log_prefix = "cmdbench: ";
-        if (probe_transport(transport, ctx)) continue;
+        RoleSetup setup;
+        setup.transport = transport;
+        setup.params = spec.transport_params;
+        setup.log_prefix = "cmdbench: ";
+        RoleRun role(std::move(setup));
+        if (role.probe()) continue;
         char node[256] = {};
-        if (transport->local_node(ctx.get(), host_services(), node, sizeof node) == 0 && node[0])
+        if (transport->local_node(&role.ctx(), host_services(), node, sizeof node) == 0 && node[0])
             return node;
     }
     return kLoopbackNode;

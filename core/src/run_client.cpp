@@ -7,6 +7,7 @@
 #include "host_port.hpp"
 #include "host_services.hpp"
 #include "printable_text.hpp"
+#include "role_run.hpp"
 #include "run_params.hpp"
 #include "server.hpp"
 #include "session_recovery.hpp"
@@ -142,29 +143,31 @@ RunResult run_client(ClientState &st, ClientSession &session, const RunSpec &spe
     const cmdbench_test *test = st.registry.find_test(spec.test);
     const cmdbench_transport *transport =
         spec.transport.empty() ? nullptr : st.registry.find_transport(spec.transport);
-    auto ctx = std::make_shared<cmdbench_ctx>();
-    ctx->params = spec.test_params;
-    ctx->params.insert(spec.transport_params.begin(), spec.transport_params.end());
-    ctx->interrupted = &st.interrupted;
-    ctx->log_prefix = "cmdbench: ";
     Progress &progress = st.progress;
-    ctx->on_progress = [&progress](uint64_t done, uint64_t total) { progress.update(done, total); };
-    ctx->on_row = [&progress](const Row &row) { progress.row_done(row.name); };
-
+    RoleSetup setup;
+    setup.test = test;
+    setup.transport = transport;
+    setup.params = spec.test_params;
+    setup.params.insert(spec.transport_params.begin(), spec.transport_params.end());
+    setup.interrupted = &st.interrupted;
+    setup.log_prefix = "cmdbench: ";
+    setup.on_progress = [&progress](uint64_t done, uint64_t total) {
+        progress.update(done, total);
+    };
+    setup.on_row = [&progress](const Row &row) { progress.row_done(row.name); };
+    setup.registry = &st.registry;
     const std::string run = run_label(spec.name, repeat, spec.repeat);
-    std::optional<Execution> skipped;
-    if (transport) {
-        Blame b = blame(st.registry, transport, "probe", run);
-        crash_report::Activity probing(b.who, b.where);
-        skipped = probe_transport(transport, ctx);
-    }
+    setup.run_label = run;
+    RoleRun role(std::move(setup));
+
+    std::optional<Execution> skipped = role.probe();
     if (skipped) {
         r.status = skipped->status;
         r.error = skipped->error;
     } else {
         try {
             renew_session(session, run);
-            ctx->deadline_ns = monotonic_ns() + uint64_t(spec.timeout_s * 1e9);
+            role.start_clock(spec.timeout_s);
             control::RunRequest req{spec.name, spec.test, spec.transport, spec.timeout_s,
                                     params_to_wire(spec)};
             Message answer;
@@ -196,14 +199,8 @@ RunResult run_client(ClientState &st, ClientSession &session, const RunSpec &spe
                                    std::to_string(unsigned(answer.type)));
             } else {
                 ControlPeer peer(*session.channel, session.label);
-                ctx->peer = &peer;
-                const CpuTime cpu_start = process_cpu_time();
-                Execution ex = [&] {
-                    Blame b = blame(st.registry, test, "run", run);
-                    crash_report::Activity running(b.who, b.where);
-                    return execute_test(test, transport, ctx, CMDBENCH_ROLE_CLIENT, session.host);
-                }();
-                r.cpu_client = cpu_time_since(cpu_start);
+                Execution ex = role.run(CMDBENCH_ROLE_CLIENT, session.host, &peer);
+                r.cpu_client = role.cpu();
                 if (ex.abandoned) {
                     st.abandoned = true;
                     session.broken = ex.error;
@@ -212,7 +209,7 @@ RunResult run_client(ClientState &st, ClientSession &session, const RunSpec &spe
                 } else {
                     // A second past the server's own grace: a server that has
                     // to abandon its test says so before this side gives up.
-                    int wait = int(std::max<int64_t>(remaining_ms(*ctx), 0) +
+                    int wait = int(std::max<int64_t>(remaining_ms(role.ctx()), 0) +
                                    int64_t(kGraceSeconds * 1000) + 1000);
                     try {
                         control::RunEnd ours;
@@ -228,7 +225,6 @@ RunResult run_client(ClientState &st, ClientSession &session, const RunSpec &spe
                         lost_server(r, ex, session.broken);
                     }
                 }
-                ctx->peer = nullptr;
             }
         } catch (const std::exception &e) {
             session.broken = channel_failure(session, e, run);
@@ -236,10 +232,7 @@ RunResult run_client(ClientState &st, ClientSession &session, const RunSpec &spe
             r.error = session.broken;
         }
     }
-    {
-        std::lock_guard<std::mutex> lock(ctx->mu);
-        r.rows = ctx->rows;
-    }
+    r.rows = role.rows();
     // A skipped run did no work worth a CPU figure, whichever side skipped it.
     if (r.status == RunStatus::Skipped) r.cpu_client = r.cpu_server = CpuTime{};
     r.wall_seconds = double(monotonic_ns() - started) / 1e9;

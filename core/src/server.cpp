@@ -7,11 +7,11 @@
 #include "crash_context.hpp"
 #include "printable_text.hpp"
 #include "report.hpp"
+#include "role_run.hpp"
 #include "run_params.hpp"
 #include "run_request_check.hpp"
 #include "serve_clients.hpp"
 #include "session_wait.hpp"
-#include "test_executor.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -50,43 +50,36 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
         if (!transport)
             return refuse(RunStatus::Failed, "the server has no transport '" + req.transport + "'");
     }
-    auto ctx = std::make_shared<cmdbench_ctx>();
+    RoleSetup setup;
+    setup.test = test;
+    setup.transport = transport;
     try {
-        ctx->params = params_from_wire(test, transport, req.params);
+        setup.params = params_from_wire(test, transport, req.params);
     } catch (const std::exception &e) {
         return refuse(RunStatus::Failed, std::string("the server refused the run: ") + e.what());
     }
-    if (auto over = opt.limits.check(ctx->params, req.timeout_s)) {
+    if (auto over = opt.limits.check(setup.params, req.timeout_s)) {
         log_line("refused run '" + req.run_name + "' of " + ch.peer_name() + ": " + *over);
         return refuse(RunStatus::Failed, "the server refused the run: " + *over);
     }
-    const std::string run = run_label(req.run_name, 1, 1);
-    std::optional<Execution> skipped;
-    if (transport) {
-        Blame b = blame(registry, transport, "probe", run);
-        crash_report::Activity probing(b.who, b.where);
-        skipped = probe_transport(transport, ctx);
-    }
-    if (skipped) return refuse(skipped->status, "on the server: " + skipped->error);
+    setup.interrupted = &interrupted;
+    setup.log_prefix = "cmdbench serve: ";
+    setup.registry = &registry;
+    setup.run_label = run_label(req.run_name, 1, 1);
+    RoleRun role(std::move(setup));
+    if (auto skipped = role.probe())
+        return refuse(skipped->status, "on the server: " + skipped->error);
 
-    ctx->deadline_ns = monotonic_ns() + uint64_t(req.timeout_s * 1e9);
-    ctx->interrupted = &interrupted;
-    ctx->log_prefix = "cmdbench serve: ";
+    role.start_clock(req.timeout_s);
     ControlPeer peer(ch, "the client (" + ch.peer_name() + ")");
-    ctx->peer = &peer;
     ch.send(Message{MsgType::RunAccept, {}}, control::kHandshakeTimeoutMs);
 
-    const CpuTime cpu_start = process_cpu_time();
     // The data plane meets where the client reached us: over the same
     // address family and interface as the control connection.
     std::string data_host = ch.local_host();
     if (data_host.empty()) data_host = opt.bind;
-    Execution ex = [&] {
-        Blame b = blame(registry, test, "run", run);
-        crash_report::Activity running(b.who, b.where);
-        return execute_test(test, transport, ctx, CMDBENCH_ROLE_SERVER, data_host);
-    }();
-    const CpuTime cpu = cpu_time_since(cpu_start);
+    Execution ex = role.run(CMDBENCH_ROLE_SERVER, data_host, &peer);
+    const CpuTime cpu = role.cpu();
     if (ex.abandoned) {
         // The test's thread still runs and owns the data socket: tell the
         // client, then leave; nothing else can safely run in this process.
@@ -99,7 +92,7 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
         std::fflush(stdout);
         _exit(1);
     }
-    const int wait = clamp_wait_ms(remaining_ms(*ctx) + int64_t(kGraceSeconds * 1000));
+    const int wait = clamp_wait_ms(remaining_ms(role.ctx()) + int64_t(kGraceSeconds * 1000));
     control::RunEnd theirs =
         peer.finish({status_code(ex.status), ex.error, cpu_seconds_to_us(cpu.user_s),
                      cpu_seconds_to_us(cpu.sys_s)},
@@ -112,7 +105,7 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
         r.transport = req.transport;
         r.status = ex.status;
         r.error = ex.error;
-        r.rows = ctx->rows;
+        r.rows = role.rows();
         r.cpu_server = cpu;
         write_table_run(std::cout, r);
         std::cout.flush();

@@ -6,11 +6,11 @@
 #include "interrupt.hpp"
 #include "params.hpp"
 #include "plugin_loader.hpp"
+#include "role_run.hpp"
 #include "rstream_status.hpp"
 #include "rstream_table.hpp"
 #include "rstream_transport.hpp"
 #include "run_params.hpp"
-#include "test_executor.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <cerrno>
@@ -171,29 +171,31 @@ int run_rstream(const Options &o) {
     std::fflush(stdout);
     if (int rc = check_resolvable(o)) return rc;
 
-    auto ctx = std::make_shared<cmdbench_ctx>();
+    cmdbench::RoleSetup setup;
+    setup.test = test;
+    setup.transport = transport;
     try {
-        ctx->params = cmdbench::params_from_wire(test, transport, wire_params(o, transport));
+        setup.params = cmdbench::params_from_wire(test, transport, wire_params(o, transport));
     } catch (const std::exception &e) {
         std::fprintf(stderr, "cmdbench rstream: %s\n", e.what());
         return kExitFailure;
     }
     const std::atomic<bool> &interrupted = cmdbench::install_interrupt_handler();
-    ctx->interrupted = &interrupted;
-    ctx->log_prefix = "cmdbench rstream: ";
+    setup.interrupted = &interrupted;
+    setup.log_prefix = "cmdbench rstream: ";
     const bool custom = o.custom;
-    ctx->on_row = [custom](const cmdbench::Row &row) {
+    setup.on_row = [custom](const cmdbench::Row &row) {
         std::printf("%s", table_row(row, custom ? "custom" : row.name).c_str());
         std::fflush(stdout);
     };
-    if (auto skipped = cmdbench::probe_transport(transport, ctx)) {
+    cmdbench::RoleRun role(std::move(setup));
+    if (auto skipped = role.probe()) {
         std::fprintf(stderr, "%s\n", skipped->error.c_str());
         return kExitFailure;
     }
-    ctx->deadline_ns = cmdbench::monotonic_ns() + uint64_t(o.timeout_s * 1e9);
-    cmdbench::Execution ex = cmdbench::execute_test(
-        test, transport, ctx, client ? CMDBENCH_ROLE_CLIENT : CMDBENCH_ROLE_SERVER,
-        client ? o.server : o.bind);
+    role.start_clock(o.timeout_s);
+    cmdbench::Execution ex = role.run(client ? CMDBENCH_ROLE_CLIENT : CMDBENCH_ROLE_SERVER,
+                                      client ? o.server : o.bind, nullptr);
     if (ex.status == cmdbench::RunStatus::Ok) return 0;
     report_failure(ex.error);
     explain_gid_failure(o, ex.error);

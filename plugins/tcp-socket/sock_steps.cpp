@@ -10,8 +10,8 @@
 // figures travel to the client, which reports both tables.
 #include "sock_steps.hpp"
 
-#include "../rdmacm/sock_engine.hpp"
-#include "../rdmacm/step_host.hpp"
+#include "sock_engine.hpp"
+#include "step_host.hpp"
 
 #include <cstring>
 #include <string>

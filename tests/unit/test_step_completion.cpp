@@ -1,7 +1,7 @@
-// cmtime's step completion (plugins/rdmacm/step_table.hpp): the last arrival
+// cmtime's step completion (libs/cmtime-steps/step_table.hpp): the last arrival
 // stamps the step's end and wakes the waiting thread; waits end on stop.
-#include "../../plugins/rdmacm/step_table.hpp"
-#include "../../plugins/rdmacm/work_queue.hpp"
+#include "step_table.hpp"
+#include "work_queue.hpp"
 
 #include <catch2/catch.hpp>
 #include <chrono>

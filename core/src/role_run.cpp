@@ -1,0 +1,56 @@
+#include "role_run.hpp"
+
+#include "cpu_usage.hpp"
+#include "crash_context.hpp"
+
+#include <optional>
+#include <utility>
+
+namespace cmdbench {
+
+RoleRun::RoleRun(RoleSetup setup)
+    : setup_(std::move(setup)), ctx_(std::make_shared<cmdbench_ctx>()) {
+    ctx_->params = setup_.params;
+    ctx_->interrupted = setup_.interrupted;
+    ctx_->log_prefix = setup_.log_prefix;
+    ctx_->on_row = setup_.on_row;
+    ctx_->on_progress = setup_.on_progress;
+}
+
+std::optional<Execution> RoleRun::probe() {
+    if (!setup_.transport) return std::nullopt;
+    std::optional<crash_report::Activity> probing;
+    if (setup_.registry) {
+        Blame b = blame(*setup_.registry, setup_.transport, "probe", setup_.run_label);
+        probing.emplace(b.who, b.where);
+    }
+    return probe_transport(setup_.transport, ctx_);
+}
+
+void RoleRun::start_clock(double timeout_s) {
+    ctx_->deadline_ns = monotonic_ns() + uint64_t(timeout_s * 1e9);
+}
+
+Execution RoleRun::run(uint32_t role, const std::string &peer_host, PeerLink *peer) {
+    ctx_->peer = peer;
+    const CpuTime cpu_start = process_cpu_time();
+    Execution ex;
+    {
+        std::optional<crash_report::Activity> running;
+        if (setup_.registry) {
+            Blame b = blame(*setup_.registry, setup_.test, "run", setup_.run_label);
+            running.emplace(b.who, b.where);
+        }
+        ex = execute_test(setup_.test, setup_.transport, ctx_, role, peer_host);
+    }
+    cpu_ = cpu_time_since(cpu_start);
+    ctx_->peer = nullptr;
+    return ex;
+}
+
+std::vector<Row> RoleRun::rows() const {
+    std::lock_guard<std::mutex> lock(ctx_->mu);
+    return ctx_->rows;
+}
+
+} // namespace cmdbench
