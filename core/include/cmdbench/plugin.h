@@ -66,9 +66,11 @@ struct cmdbench_param {
  * written bare and quoted by the macro (CMDBENCH_PARAM_INT_DECL("n", 64, 1,
  * 1024, "help"), BOOL: true/false), except STRING's and INT_LIST's, which are
  * text ("tcp", "[64, 4096]"; NULL = required). */
-#define CMDBENCH_PARAM_DECL_(name, type, dflt, lo, hi, dlo, dhi, choices, help)                     \
-    { sizeof(struct cmdbench_param), (name), (type), (dflt), (lo), (hi), (dlo), (dhi), (choices),  \
-      (help) }
+#define CMDBENCH_PARAM_DECL_(name, type, dflt, lo, hi, dlo, dhi, choices, help)                    \
+    {                                                                                              \
+        sizeof(struct cmdbench_param), (name), (type), (dflt), (lo), (hi), (dlo), (dhi),           \
+            (choices), (help)                                                                      \
+    }
 #define CMDBENCH_PARAM_BOOL_DECL(name, dflt, help)                                                 \
     CMDBENCH_PARAM_DECL_(name, CMDBENCH_PARAM_BOOL, #dflt, 0, 0, 0, 0, NULL, help)
 #define CMDBENCH_PARAM_INT_DECL(name, dflt, lo, hi, help)                                          \
@@ -177,8 +179,7 @@ struct cmdbench_metric_meaning {
 #define CMDBENCH_MEANING_BANDWIDTH                                                                 \
     CMDBENCH_MEANING(CMDBENCH_KIND_BANDWIDTH, CMDBENCH_BETTER_HIGHER, 0)
 #define CMDBENCH_MEANING_RATE CMDBENCH_MEANING(CMDBENCH_KIND_RATE, CMDBENCH_BETTER_HIGHER, 0)
-#define CMDBENCH_MEANING_LATENCY                                                                   \
-    CMDBENCH_MEANING(CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER, 0)
+#define CMDBENCH_MEANING_LATENCY CMDBENCH_MEANING(CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER, 0)
 #define CMDBENCH_MEANING_ROUND_TRIP                                                                \
     CMDBENCH_MEANING(CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER, CMDBENCH_METRIC_ROUND_TRIP)
 
