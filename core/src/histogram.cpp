@@ -13,7 +13,6 @@ namespace cmdbench {
 namespace {
 
 constexpr int kSubBuckets = 1 << Histogram::kSubBucketBits; // 128
-constexpr uint32_t kBucketCount = Histogram::kBucketCount;
 
 inline uint32_t bucket_of(uint64_t v) {
     const int top_bit = 63 - __builtin_clzll(v | (2 * kSubBuckets - 1));
