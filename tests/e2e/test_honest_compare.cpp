@@ -235,8 +235,7 @@ TEST_CASE("honest compare: a process spinning beside a run shows as foreign CPU 
     // The run must be long enough for the bound to say something.
     REQUIRE(spinner_in_run > 10 * tick);
     REQUIRE(c["foreign_cpu_share"].is_number());
-    CHECK(c["foreign_cpu_share"].get<double>() * cpus * spinner_life >=
-          spinner_in_run - 4 * tick);
+    CHECK(c["foreign_cpu_share"].get<double>() * cpus * spinner_life >= spinner_in_run - 4 * tick);
 }
 
 TEST_CASE("honest compare: repeats that spread too wide are flagged, steady ones are not") {
