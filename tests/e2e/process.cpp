@@ -32,6 +32,16 @@ std::string read_file(const std::string &path) {
     return ss.str();
 }
 
+std::string proc_stat_fields(pid_t pid) {
+    const std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+    const size_t close = stat.rfind(')');
+    return close == std::string::npos || close + 2 >= stat.size() ? "" : stat.substr(close + 2);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 pid_t start_process(const std::vector<std::string> &argv, const std::string &out_file,
                     const std::string &err_file) {
     pid_t pid = fork();

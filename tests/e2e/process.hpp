@@ -1,5 +1,6 @@
 // Runs the real cmdbench binary as a child process for end-to-end tests.
 #pragma once
+#include <chrono>
 #include <set>
 #include <string>
 #include <sys/types.h>
@@ -25,6 +26,12 @@ pid_t start_process(const std::vector<std::string> &argv, const std::string &out
 // Waits up to timeout_s; returns the exit code, or -1 after killing it.
 int wait_process(pid_t pid, int timeout_s);
 std::string read_file(const std::string &path);
+// The fields after the command name in /proc/PID/stat ("state ppid ...");
+// the name may hold spaces and parentheses, so they are read after the last
+// ')'. Empty when the process is gone.
+std::string proc_stat_fields(pid_t pid);
+// Seconds of the steady clock since t0.
+double seconds_since(std::chrono::steady_clock::time_point t0);
 // The dynamic symbols a shared object defines (`nm -D --defined-only`);
 // throws std::runtime_error when nm fails.
 std::set<std::string> exported_symbols(const std::string &file);

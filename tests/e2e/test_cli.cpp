@@ -50,15 +50,6 @@ void check_histogram_monotone(const json &h) {
     }
 }
 
-// The fields after the command name in /proc/PID/stat ("pid (comm) state
-// ppid ..."); the name may hold spaces and parentheses, so read after the
-// last ')'. Empty when the process is gone.
-std::string stat_fields(pid_t pid) {
-    const std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
-    const size_t close = stat.rfind(')');
-    return close == std::string::npos ? "" : stat.substr(close + 2);
-}
-
 // The children of `parent`: the local server of one cmdbench run, told apart
 // from those of other tests running at the same time.
 std::vector<pid_t> children_of(pid_t parent) {
@@ -68,7 +59,7 @@ std::vector<pid_t> children_of(pid_t parent) {
     while (dirent *e = readdir(d)) {
         if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
         const pid_t pid = pid_t(std::stol(e->d_name));
-        std::istringstream fields(stat_fields(pid));
+        std::istringstream fields(proc_stat_fields(pid));
         char state = 0;
         long ppid = 0;
         if (fields >> state >> ppid && ppid == parent) out.push_back(pid);
@@ -79,7 +70,7 @@ std::vector<pid_t> children_of(pid_t parent) {
 
 // Still there and not a zombie waiting for a parent that does not reap.
 bool alive(pid_t pid) {
-    const std::string fields = stat_fields(pid);
+    const std::string fields = proc_stat_fields(pid);
     return !fields.empty() && fields[0] != 'Z';
 }
 

@@ -87,9 +87,8 @@ pid_t rank_pid(int rank, const std::string &tag) {
 }
 
 char process_state(pid_t pid) {
-    const std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
-    const size_t paren = stat.rfind(')');
-    return paren == std::string::npos || paren + 2 >= stat.size() ? '?' : stat[paren + 2];
+    const std::string fields = proc_stat_fields(pid);
+    return fields.empty() ? '?' : fields[0];
 }
 
 } // namespace

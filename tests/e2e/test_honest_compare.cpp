@@ -190,19 +190,14 @@ TEST_CASE("honest compare: context and every run record the machine's load") {
 
 // CPU seconds a process has used so far, from /proc/<pid>/stat.
 double process_cpu_seconds(pid_t pid) {
-    std::istringstream in(read_file("/proc/" + std::to_string(pid) + "/stat"));
+    std::istringstream in(proc_stat_fields(pid));
     std::string field;
-    // utime and stime are fields 14 and 15; the command name (field 2) has
-    // no spaces here ("sh").
-    for (int i = 1; i < 14; ++i)
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 here.
+    for (int i = 3; i < 14; ++i)
         in >> field;
     unsigned long long utime = 0, stime = 0;
     in >> utime >> stime;
     return double(utime + stime) / double(sysconf(_SC_CLK_TCK));
-}
-
-double seconds_since(const std::chrono::steady_clock::time_point &t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
 TEST_CASE("honest compare: a process spinning beside a run shows as foreign CPU load") {

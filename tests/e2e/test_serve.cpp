@@ -23,10 +23,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point t0) {
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
 // A `cmdbench serve` on an ephemeral port, stopped (SIGTERM) at scope exit.
 struct Serve {
     pid_t pid = -1;
