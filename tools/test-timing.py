@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Prints where tools/test.sh spent its time.
+
+    tools/test-timing.py STAGES.tsv BUDGET_SECONDS [JUNIT.xml ...]
+
+STAGES.tsv: one line per stage, "name<TAB>seconds<TAB>exit status", in the
+order they ran (tools/test.sh writes it). JUNIT.xml: ctest --output-junit
+files; their tests' own times give the 15 slowest tests. Above the budget it
+prints a warning (machines are noisy: it does not fail the run).
+"""
+import sys
+import xml.etree.ElementTree as ET
+
+
+def fmt(seconds):
+    s = int(round(seconds))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def read_stages(path):
+    stages = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) == 3:
+                stages.append((parts[0], float(parts[1]), parts[2]))
+    return stages
+
+
+def read_tests(path):
+    """(seconds, name, status) of every test case of one ctest JUnit file."""
+    try:
+        root = ET.parse(path).getroot()
+    except (OSError, ET.ParseError) as e:
+        print(f"test-timing: {path}: {e}", file=sys.stderr)
+        return []
+    tests = []
+    for case in root.iter("testcase"):
+        status = case.get("status", "run")
+        if case.find("failure") is not None:
+            status = "failed"
+        elif case.find("skipped") is not None:
+            status = "skipped"
+        tests.append((float(case.get("time", "0")), case.get("name", "?"), status))
+    return tests
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    stages = read_stages(argv[1])
+    budget = float(argv[2])
+    total = sum(s for _, s, _ in stages)
+
+    print()
+    print("== where the time went ==")
+    width = max([len(n) for n, _, _ in stages] + [len("total")])
+    for name, seconds, rc in stages:
+        mark = "" if rc == "0" else f"  (exit {rc})"
+        print(f"  {name:<{width}}  {fmt(seconds):>7}  {seconds:8.1f} s{mark}")
+    print(f"  {'total':<{width}}  {fmt(total):>7}  {total:8.1f} s")
+
+    tests = []
+    for path in argv[3:]:
+        label = path.split("/")[-2] if "/" in path else path
+        tests += [(t, f"{label}: {n}", st) for t, n, st in read_tests(path)]
+    if tests:
+        tests.sort(reverse=True)
+        print()
+        print(f"== the 15 slowest of {len(tests)} tests (ctest's own timing) ==")
+        for seconds, name, status in tests[:15]:
+            mark = "" if status in ("run", "passed") else f"  ({status})"
+            print(f"  {seconds:8.1f} s  {name}{mark}")
+
+    if total > budget:
+        print()
+        print(f"WARNING: the suite took {fmt(total)}, above its budget of {fmt(budget)} "
+              f"({int(budget)} s): see the table above for where the time went")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
