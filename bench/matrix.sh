@@ -2,6 +2,8 @@
 # A 64-rank all-pairs matrix on this host (mpirun --oversubscribe, tcp, tiny
 # counts): wall time of the whole job and peak RSS of rank 0 (/usr/bin/time -v
 # around rank 0 only). Usage: bench/matrix.sh [BUILD_DIR] [RANKS]
+# Blocking sockets: with more ranks than CPUs, rstream's default spin-polling
+# makes every round trip wait for a time slice (docs/matrix.md, Scale).
 set -eu
 build=${1:-build}
 n=${2:-64}
@@ -19,6 +21,7 @@ transport = "tcp"
 sizes = [64]
 iterations = 20
 transfer_count = 1
+blocking = true
 timeout = 120
 TOML
 cat > "$dir/rank.sh" <<SH
