@@ -3,8 +3,10 @@
 
     tools/test-timing.py STAGES.tsv BUDGET_SECONDS [JUNIT.xml ...]
 
-STAGES.tsv: one line per stage, "name<TAB>seconds<TAB>exit status", in the
-order they ran (tools/test.sh writes it). JUNIT.xml: ctest --output-junit
+STAGES.tsv: one line per stage, "name<TAB>seconds<TAB>exit status<TAB>note",
+in the order they ended (tools/test.sh writes it). The note is empty, or
+"background" for a stage that ran beside the others, or "total" for the
+suite's whole wall time (without one, the sum of the stages). JUNIT.xml: ctest --output-junit
 files; their tests' own times give the 15 slowest tests. Above the budget it
 prints a warning (machines are noisy: it does not fail the run).
 """
@@ -22,8 +24,9 @@ def read_stages(path):
     with open(path, encoding="utf-8") as f:
         for line in f:
             parts = line.rstrip("\n").split("\t")
-            if len(parts) == 3:
-                stages.append((parts[0], float(parts[1]), parts[2]))
+            if len(parts) >= 3:
+                note = parts[3] if len(parts) > 3 else ""
+                stages.append((parts[0], float(parts[1]), parts[2], note))
     return stages
 
 
@@ -51,15 +54,19 @@ def main(argv):
         return 2
     stages = read_stages(argv[1])
     budget = float(argv[2])
-    total = sum(s for _, s, _ in stages)
+    totals = [s for _, s, _, note in stages if note == "total"]
+    parts = [st for st in stages if st[3] != "total"]
+    total = totals[-1] if totals else sum(s for _, s, _, _ in parts)
 
     print()
-    print("== where the time went ==")
-    width = max([len(n) for n, _, _ in stages] + [len("total")])
-    for name, seconds, rc in stages:
+    print("== where the time went (wall time of each stage) ==")
+    width = max([len(n) for n, _, _, _ in parts] + [len("whole suite")])
+    for name, seconds, rc, note in parts:
         mark = "" if rc == "0" else f"  (exit {rc})"
+        if note == "background":
+            mark += "  (in the background, beside the stages around it)"
         print(f"  {name:<{width}}  {fmt(seconds):>7}  {seconds:8.1f} s{mark}")
-    print(f"  {'total':<{width}}  {fmt(total):>7}  {total:8.1f} s")
+    print(f"  {'whole suite':<{width}}  {fmt(total):>7}  {total:8.1f} s")
 
     tests = []
     for path in argv[3:]:
