@@ -15,11 +15,12 @@
 #
 # Where the time goes, and why it is laid out this way:
 # - ctest runs tests side by side (-j). Tests that measure timing or load,
-#   or keep every CPU busy (the lab boots, the 64-rank matrix, the honest-
-#   comparison checks), are RUN_SERIAL in their CMakeLists: nothing of the
-#   suite's own runs beside them. Launcher tests count as 2 CPUs (PROCESSORS).
+#   or keep every CPU busy (the lab boots, the 64-rank matrix, the checks
+#   that compare measured figures), are RUN_SERIAL in their CMakeLists:
+#   nothing of the suite's own runs beside them. Launcher tests count as 2
+#   CPUs (PROCESSORS).
 # - The sanitizer and fuzz builds run in the background at the lowest CPU
-#   priority (nice 19) while the plain build's tests run: they take only the
+#   priority (SCHED_IDLE, nice 19) while the plain build's tests run: they take only the
 #   CPU those tests leave idle (the lab's guests wait on timeouts and
 #   emulated devices), so no measured figure is disturbed.
 # - The fuzz targets run side by side, one per CPU (tools/fuzz.sh).
