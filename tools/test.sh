@@ -20,9 +20,9 @@
 #   nothing of the suite's own runs beside them. Launcher tests count as 2
 #   CPUs (PROCESSORS).
 # - The sanitizer and fuzz builds run in the background at the lowest CPU
-#   priority (SCHED_IDLE, nice 19) while the plain build's tests run: they take only the
-#   CPU those tests leave idle (the lab's guests wait on timeouts and
-#   emulated devices), so no measured figure is disturbed.
+#   priority (SCHED_IDLE, nice 19) while the plain build's tests run: they
+#   take only the CPU those tests leave idle (the lab's guests wait on
+#   timeouts and emulated devices), so no measured figure is disturbed.
 # - The fuzz targets run side by side, one per CPU (tools/fuzz.sh).
 # It ends with a table of each stage's wall time and the 15 slowest tests
 # (tools/test-timing.py), and a warning above the 45-minute budget.
