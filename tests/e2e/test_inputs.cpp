@@ -179,3 +179,15 @@ TEST_CASE("a float parameter refuses nan and inf with its declared range") {
         run_process({cmdbench_exe(), "run", kScenario, "--set", "duration=inf"}, 60);
     expect_refused(r, "--set duration=inf", "'duration' must be in [0, 3600], got inf");
 }
+
+TEST_CASE("serve --bind with no address is refused, never a listener on every interface") {
+    for (const std::string bind : {"", ",", " ", " , ,"}) {
+        INFO("--bind '" << bind << "'");
+        const ProcessResult r =
+            run_process({cmdbench_exe(), "serve", "--bind", bind, "--port", "0", "--once"}, 10);
+        INFO("stderr: " << r.err);
+        CHECK(r.exit_code == 2);
+        CHECK(r.err.find("--bind names no address") != std::string::npos);
+        CHECK(r.err.find("0.0.0.0 or ::") != std::string::npos);
+    }
+}

@@ -407,6 +407,12 @@ int cmd_serve(const std::vector<std::string> &args) {
     }
     ServeOptions opt;
     opt.bind = vm["bind"].as<std::string>();
+    // An empty list (an unset $ADDR, "," or " ") would reach the listener as
+    // "any address": listening on every interface must be asked for by name.
+    if (opt.bind.find_first_not_of(", ") == std::string::npos)
+        throw UsageError("--bind names no address ('" + opt.bind +
+                         "'): give an address, a name or a comma-separated list; 0.0.0.0 or :: "
+                         "to listen on every interface");
     opt.port = uint16_t(in_range(vm, "port", 0, 65535));
     opt.idle_timeout_s = int(in_range(vm, "idle-timeout", 1, 86400));
     opt.max_clients = int(in_range(vm, "max-clients", 1, 1024));
