@@ -102,25 +102,24 @@ if [ "$quick" = 1 ]; then
   finish $status
 fi
 
+# background_build NAME COMMAND...: one background build; its time goes to
+# the table, its exit status to $timing/build-NAME.rc (read by built, below).
+background_build() {
+  local name=$1 t0=${EPOCHREALTIME/./} rc=0
+  shift
+  "$@" || rc=$?
+  record "build $name" "$t0" "$rc" background
+  echo "$rc" >"$timing/build-$name.rc"
+}
 # The other builds, one after another in the background (see the top).
 background_builds() {
-  local t0 rc
   # SCHED_IDLE where the kernel has it: CPU only when nothing else wants it.
   renice -n 19 -p "$BASHPID" >/dev/null
   chrt --idle -p 0 "$BASHPID" 2>/dev/null || true
-  t0=${EPOCHREALTIME/./} rc=0
-  build build-asan -DCMAKE_BUILD_TYPE=Debug -DCMDBENCH_SANITIZE=ON || rc=$?
-  record "build asan" "$t0" "$rc" background
-  echo "$rc" >"$timing/build-asan.rc"
-  t0=${EPOCHREALTIME/./} rc=0
-  build build-tsan -DCMAKE_BUILD_TYPE=Debug -DCMDBENCH_TSAN=ON || rc=$?
-  record "build tsan" "$t0" "$rc" background
-  echo "$rc" >"$timing/build-tsan.rc"
+  background_build asan build build-asan -DCMAKE_BUILD_TYPE=Debug -DCMDBENCH_SANITIZE=ON
+  background_build tsan build build-tsan -DCMAKE_BUILD_TYPE=Debug -DCMDBENCH_TSAN=ON
   if [ "$fuzz_seconds" != 0 ]; then
-    t0=${EPOCHREALTIME/./} rc=0
-    tools/fuzz.sh --build-only || rc=$?
-    record "build fuzz" "$t0" "$rc" background
-    echo "$rc" >"$timing/build-fuzz.rc"
+    background_build fuzz tools/fuzz.sh --build-only
   fi
 }
 echo "== build asan, tsan, fuzz: in the background at nice 19 (log: build-timing/background-builds.log)"
