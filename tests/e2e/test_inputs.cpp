@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <tuple>
 
 namespace {
 
@@ -190,4 +191,30 @@ TEST_CASE("serve --bind with no address is refused, never a listener on every in
         CHECK(r.err.find("--bind names no address") != std::string::npos);
         CHECK(r.err.find("0.0.0.0 or ::") != std::string::npos);
     }
+}
+
+TEST_CASE("run refuses keys and headers of 50,000 segments at their position, never crashing") {
+    std::string key = "a";
+    for (int i = 1; i < 50000; ++i)
+        key += ".a";
+    const std::string in_run =
+        "[[run]]\ntest = \"pingpong\"\ntransport = \"tcp\"\nx." + key + " = 1\n";
+    const std::string header = "[" + key + "]\n";
+    for (const auto &[name, text, position] : {std::tuple{"deep-key.toml", in_run, ":4:64: "},
+                                               {"deep-header.toml", header, ":1:65: "}}) {
+        const std::string file = write_file(name, text);
+        const ProcessResult r = run_process({cmdbench_exe(), "run", file}, 60);
+        INFO("stderr: " << r.err);
+        CHECK(r.exit_code == 2);
+        CHECK(r.err.find(file + position + "a dotted key has more than 32 segments") !=
+              std::string::npos);
+    }
+    // The same inside a value given with --set (under the 64 KiB a value may have).
+    const std::string shorter = key.substr(0, 40000);
+    const ProcessResult r = run_process(
+        {cmdbench_exe(), "run", kScenario, "--set", "sizes={" + shorter + " = 1}", "--quiet"}, 60);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("'sizes'") != std::string::npos);
+    CHECK(r.err.find("more than 32 segments") != std::string::npos);
 }

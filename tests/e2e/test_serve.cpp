@@ -171,6 +171,36 @@ TEST_CASE("serve refuses a run whose timeout is not a finite number in range") {
     CHECK(r.exit_code == 0);
 }
 
+TEST_CASE("serve refuses a run parameter too long or too deep to parse, and the session goes on") {
+    Serve server({"--bind", "127.0.0.1"});
+    std::string why;
+    const int fd = hello(server.port, why);
+    REQUIRE(fd >= 0);
+    std::string key = "a";
+    while (key.size() < 600000)
+        key += ".a";
+    // sizes = {a.a.a... = 1}: 600 KB, and 20,000 segments (within 64 KiB).
+    for (const auto &[value, reason] :
+         {std::pair{"{" + key + " = 1}", std::string("bytes long; a value may have at most 65536")},
+          std::pair{"{" + key.substr(0, 40000) + " = 1}", std::string("more than 32 segments")}}) {
+        INFO(reason);
+        const std::string request = raw::str("deep") + raw::str("pingpong") + raw::str("tcp") +
+                                    raw::f64(10) + raw::u32(1) + raw::str("sizes") +
+                                    raw::str(value);
+        REQUIRE(raw::send_frame(fd, raw::kRunRequest, request));
+        uint16_t type = 0;
+        std::string payload;
+        INFO(server.log());
+        REQUIRE(raw::recv_frame(fd, 5000, type, payload));
+        REQUIRE(type == raw::kRunEnd); // refused, not RunAccept
+        CHECK_THAT(raw::payload_string(payload, 4),
+                   Catch::Contains("parameter 'sizes'") && Catch::Contains(reason));
+    }
+    raw::send_frame(fd, raw::kBye, "");
+    close(fd);
+    CHECK_THAT(server.log(), !Catch::Contains("died of a signal"));
+}
+
 TEST_CASE("a client that says hello and goes silent does not block the next one") {
     Serve server({"--bind", "127.0.0.1"});
     std::string why;

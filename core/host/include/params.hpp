@@ -23,6 +23,12 @@ std::variant<ParamValue, std::string> parse_text(const cmdbench_param &decl,
 // cannot be written as a declaration (e.g. the open lower bound of `timeout`).
 std::variant<ParamValue, std::string> parse_text_unchecked(const cmdbench_param &decl,
                                                            const std::string &text);
+// The longest value text parse_text takes: lists of sizes are a few hundred
+// bytes, and a server parses what any client sends.
+constexpr size_t kMaxValueTextBytes = 65536;
+// What makes `text` unfit to parse as a value: too long, or nested past
+// toml_shape.hpp's bounds ("is 600000 bytes long; at most 65536"). Nothing if fine.
+std::optional<std::string> value_text_error(const std::string &text);
 // Checks a value's type and range against the declaration and returns what
 // is wrong ("must be in [1, 65535], got 0"), or nothing.
 std::optional<std::string> check(const cmdbench_param &decl, const ParamValue &v);

@@ -3,6 +3,7 @@
 #include "params.hpp"
 
 #include "toml_kind.hpp"
+#include "toml_shape.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -195,8 +196,19 @@ std::string to_text(const ParamValue &v) {
     }
 }
 
+std::optional<std::string> value_text_error(const std::string &text) {
+    if (text.size() > kMaxValueTextBytes)
+        return "is " + std::to_string(text.size()) + " bytes long; a value may have at most " +
+               std::to_string(kMaxValueTextBytes);
+    // Scanned as parse_text_unchecked parses it: as the value of a key.
+    if (auto bad = toml_shape_error("v = " + text))
+        return "is refused at byte " + std::to_string(bad->column - 4) + ": " + bad->message;
+    return std::nullopt;
+}
+
 std::variant<ParamValue, std::string> parse_text_unchecked(const cmdbench_param &decl,
                                                            const std::string &text) {
+    if (auto err = value_text_error(text)) return "the value " + *err;
     std::string doc = "v = " + text;
     toml::table tbl;
     bool parsed = text.find_first_of("\r\n") == std::string::npos;

@@ -10,6 +10,7 @@
 #include "scenario_comparison.hpp"
 #include "scenario_matrix.hpp"
 #include "toml_kind.hpp"
+#include "toml_shape.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -235,6 +236,7 @@ std::vector<std::string> compare_setting(const Setting &s) {
     toml::table doc;
     const toml::node *value = nullptr;
     if (s.text.find_first_of("\r\n") == std::string::npos) {
+        if (auto err = value_text_error(s.text)) fail(s.value_at, label + " " + *err);
         try {
             const std::string text = "v = " + s.text;
             doc = toml::parse(std::string_view(text), std::string_view("value"));
@@ -306,6 +308,9 @@ std::vector<Setting> parse_overrides(const std::vector<std::string> &overrides) 
 }
 
 toml::table parse_document(const std::string &text, const std::string &path) {
+    if (auto bad = toml_shape_error(text))
+        fail(path + ":" + std::to_string(bad->line) + ":" + std::to_string(bad->column),
+             bad->message);
     try {
         return toml::parse(std::string_view(text), std::string_view(path));
     } catch (const toml::parse_error &e) {
