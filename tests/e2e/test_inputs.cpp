@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <sys/stat.h>
 #include <tuple>
 
 namespace {
@@ -217,4 +218,25 @@ TEST_CASE("run refuses keys and headers of 50,000 segments at their position, ne
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("'sizes'") != std::string::npos);
     CHECK(r.err.find("more than 32 segments") != std::string::npos);
+}
+
+TEST_CASE("a scenario or token file that is a FIFO with no writer is given up on, not waited for") {
+    const std::string fifo = dir() + "/no-writer";
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    // Both at once: each waits the same bounded time.
+    const pid_t run =
+        start_process({cmdbench_exe(), "run", fifo}, dir() + "/run.out", dir() + "/run.err");
+    const pid_t serve =
+        start_process({cmdbench_exe(), "serve", "--port", "0", "--token-file", fifo},
+                      dir() + "/serve.out", dir() + "/serve.err");
+    const int run_code = wait_process(run, 30);
+    const int serve_code = wait_process(serve, 30);
+    const std::string run_err = read_file(dir() + "/run.err");
+    const std::string serve_err = read_file(dir() + "/serve.err");
+    INFO("run: " << run_err << "serve: " << serve_err);
+    CHECK(run_code == 2);
+    CHECK(run_err.find(fifo + ": nothing to read for 10 s") != std::string::npos);
+    CHECK(serve_code == 2);
+    CHECK(serve_err.find("--token-file: '" + fifo + "': nothing to read for 10 s") !=
+          std::string::npos);
 }
