@@ -21,6 +21,9 @@ enum Type : uint16_t {
     kAuthAck = 11 // the server's
 };
 
+// The largest payload a peer accepts (1 MiB).
+constexpr uint32_t kMaxPayload = 1u << 20;
+
 // Connects to host:port within timeout_ms; -1 on failure.
 int connect_to(const std::string &host, int port, int timeout_ms);
 // Listens on 127.0.0.1 on an ephemeral port; returns the fd, sets port.

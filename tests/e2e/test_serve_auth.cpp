@@ -2,15 +2,18 @@
 // told otherwise, and with a token it serves only clients that prove they
 // hold it, without the token ever crossing the wire.
 #include "process.hpp"
+#include "raw_control.hpp"
 #include "serve_fixture.hpp"
 
 #include <algorithm>
 #include <arpa/inet.h>
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <poll.h>
 #include <sstream>
+#include <thread>
 
 using Catch::Contains;
 using nlohmann::json;
@@ -255,4 +258,130 @@ TEST_CASE("serve --once is not used up by a client that fails the handshake") {
     CHECK(r.exit_code == 0);
     CHECK(json::parse(r.out)["runs"][0]["rows"].size() == 1);
     CHECK(server.wait_exit(10) == 0); // served its one session, then left
+}
+
+namespace {
+
+// A Hello that claims a token (a nonce of 32 random-looking bytes) and
+// carries `software`.
+std::string hello_with_nonce(const std::string &software) {
+    return std::string("\x00\x03", 2) + raw::str(software) + raw::str(std::string(32, '\x5a'));
+}
+
+// A client with the token in the middle of a long run: its session is the
+// server's only one until it is killed.
+pid_t start_holder(const ServeProcess &server, const std::string &token_file) {
+    const std::string dir = temp_dir();
+    const std::string scenario = write_text(dir + "/long.toml", R"(
+[[run]]
+test = "pingpong"
+transport = "tcp"
+timeout = 60
+sizes = [64]
+iterations = 100000000
+)");
+    return start_process({cmdbench_exe(), "run", scenario, "--server", server.address(),
+                          "--token-file", token_file, "--quiet"},
+                         dir + "/out", dir + "/err");
+}
+
+void wait_for_log(const ServeProcess &server, const std::string &text) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (server.err().find(text) == std::string::npos) {
+        INFO(server.err());
+        REQUIRE(std::chrono::steady_clock::now() < end);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+}
+
+} // namespace
+
+TEST_CASE("strangers without the token never take the one session, however often they come") {
+    const std::string token_file = write_text(temp_dir() + "/token", kToken);
+    ServeProcess server({"--token-file", token_file});
+    // Every 100 ms a new connection says hello, claims a token, and never
+    // proves it; none is closed while the real clients run.
+    std::atomic<bool> done{false};
+    std::vector<int> strangers;
+    std::thread flood([&] {
+        while (!done) {
+            const int fd = raw::connect_to("127.0.0.1", server.port(), 1000);
+            if (fd >= 0) {
+                raw::send_frame(fd, raw::kHello, hello_with_nonce("stranger"));
+                strangers.push_back(fd);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    for (int i = 0; i < 4; ++i) {
+        const auto r = run_against(server, {"--token-file", token_file});
+        INFO("client " << i << ": " << r.err << server.err());
+        CHECK(r.exit_code == 0);
+    }
+    done = true;
+    flood.join();
+    INFO(strangers.size() << " strangers");
+    CHECK(strangers.size() >= 10);
+    for (int fd : strangers)
+        close(fd);
+}
+
+TEST_CASE("only a client with the token is told whom the server is busy with") {
+    const std::string token_file = write_text(temp_dir() + "/token", kToken);
+    ServeProcess server({"--token-file", token_file});
+    const pid_t holder = start_holder(server, token_file);
+    wait_for_log(server, ") connected");
+
+    // Without a token, and with a wrong proof: refused, and told nothing more.
+    for (bool claims_token : {false, true}) {
+        INFO("claims a token: " << claims_token);
+        const int fd = raw::connect_to("127.0.0.1", server.port(), 2000);
+        REQUIRE(fd >= 0);
+        REQUIRE(raw::send_frame(fd, raw::kHello,
+                                claims_token ? hello_with_nonce("stranger")
+                                             : raw::hello_payload("stranger")));
+        uint16_t type = 0;
+        std::string payload;
+        REQUIRE(raw::recv_frame(fd, 5000, type, payload));
+        if (type == raw::kHelloAck) {
+            REQUIRE(raw::send_frame(fd, raw::kAuth, raw::str(std::string(32, '\x01'))));
+            REQUIRE(raw::recv_frame(fd, 5000, type, payload));
+        }
+        REQUIRE(type == raw::kError);
+        const std::string text = raw::payload_string(payload, 0);
+        CHECK_THAT(text, Contains("authentication") && !Contains("busy") &&
+                             !Contains("127.0.0.1") && !Contains("since"));
+        close(fd);
+    }
+    // With the token: told who holds the session.
+    const auto r = run_against(server, {"--token-file", token_file});
+    INFO(r.err << server.err());
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(first_error(r), Contains("server busy with 127.0.0.1:") && Contains("since") &&
+                                   Contains("1 of 1 clients"));
+    kill(holder, SIGTERM);
+    wait_process(holder, 30);
+}
+
+TEST_CASE("a megabyte of escapes in a refused hello costs the log a short line") {
+    ServeProcess server({"--token-file", write_text(temp_dir() + "/token", kToken)});
+    const std::string escapes(raw::kMaxPayload - 16, '\x1b');
+    for (int i = 0; i < 20; ++i) {
+        const int fd = raw::connect_to("127.0.0.1", server.port(), 2000);
+        REQUIRE(fd >= 0);
+        REQUIRE(raw::send_frame(fd, raw::kHello, raw::hello_payload(escapes)));
+        uint16_t type = 0;
+        std::string payload;
+        REQUIRE(raw::recv_frame(fd, 5000, type, payload));
+        CHECK(type == raw::kError);
+        close(fd);
+    }
+    // The refusals are logged, each cut to its first bytes.
+    wait_for_log(server, "bytes]): it has no token");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const std::string log = server.err();
+    INFO(log.substr(0, 2000));
+    CHECK(log.size() < 20 * 1024);
+    CHECK(log.find('\x1b') == std::string::npos);
 }

@@ -20,9 +20,11 @@ constexpr uint32_t kHeaderSize = 12;       // magic u32, version u16, type u16, 
 constexpr uint32_t kMaxPayload = 1u << 20; // larger frames are refused unread
 // Bound on handshake and run set-up replies, where no run deadline applies yet.
 constexpr int kHandshakeTimeoutMs = 10000;
-// A server waits this long for a new client's Hello: a silent connection
-// must not hold a session slot.
+// A server waits this long for a new client's Hello.
 constexpr int kHelloTimeoutMs = 5000;
+// And this long for the whole handshake (Hello to Auth): a connection that
+// has not proved it holds the token is short-lived (docs/security.md).
+constexpr int kServerHandshakeMs = 5000;
 
 enum class MsgType : uint16_t {
     Hello = 1,      // Hello

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,10 +23,24 @@ struct AuthRefused : ControlError {
     using ControlError::ControlError;
 };
 
+// A server's answer to a client it has authenticated (right after its Hello
+// when the server holds no token): "" to serve it, or the text it is turned
+// away with ("server busy with ..."). Only then may a client learn who else
+// is served, or take a session.
+using Admission = std::function<std::string()>;
+
+// The server turned an authenticated client away (Admission said why).
+struct NotAdmitted : ControlError {
+    using ControlError::ControlError;
+};
+
 // Server side: reads the client's Hello, answers, and when `token` is not
-// empty checks the client's proof (telling the client why it is refused).
-// Returns the client's software string. Throws AuthRefused or ControlError.
-std::string accept_handshake(Channel &ch, const std::string &token, const std::string &software);
+// empty checks the client's proof (telling the client why it is refused);
+// all within kServerHandshakeMs. Returns the client's software string.
+// Throws AuthRefused, NotAdmitted or ControlError; their texts show at most
+// kPeerTextShown bytes of what the client sent.
+std::string accept_handshake(Channel &ch, const std::string &token, const std::string &software,
+                             const Admission &admit = {});
 
 // Client side: `label` names the server in messages ("server host:7470").
 // An empty token means the client expects a server without one. Throws

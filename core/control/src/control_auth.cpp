@@ -3,7 +3,9 @@
 #include "hmac.hpp"
 #include "printable_text.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <sys/random.h>
 
@@ -66,25 +68,41 @@ std::string random_token() {
     return token;
 }
 
-std::string accept_handshake(Channel &ch, const std::string &token, const std::string &software) {
+std::string accept_handshake(Channel &ch, const std::string &token, const std::string &software,
+                             const Admission &admit) {
     const std::string peer = ch.peer_name();
-    Message m = ch.recv(kHelloTimeoutMs);
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(kServerHandshakeMs);
+    const auto left_ms = [&](int at_most) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
+        return int(std::clamp<int64_t>(left.count(), 1, at_most));
+    };
+    Message m = ch.recv(left_ms(kHelloTimeoutMs));
     if (m.type != MsgType::Hello) throw ControlError("expected a hello from " + peer);
     const Hello hello = parse_hello(m);
-    const std::string who = "client " + peer + " (" + hello.software + ")";
+    const std::string who = "client " + peer + " (" + printable_excerpt(hello.software) + ")";
     if (!token.empty() && hello.nonce.size() != kNonceSize) {
         send_reason(ch, std::string("authentication required: this server needs a token (give "
                                     "the client ") +
                             kHowToGiveToken + ")");
         throw AuthRefused("refused " + who + ": it has no token");
     }
+    // Without a token, a hello is all the authentication there is.
+    const auto admitted = [&] {
+        const std::string refusal = admit ? admit() : "";
+        if (refusal.empty()) return;
+        send_reason(ch, refusal);
+        throw NotAdmitted("turned away " + who + ": " + refusal);
+    };
+    if (token.empty()) admitted();
     const std::vector<uint8_t> our_nonce =
         token.empty() ? std::vector<uint8_t>{} : random_bytes(kNonceSize);
     ch.send(make_hello(MsgType::HelloAck, {kProtocolVersion, software, our_nonce}),
             kHandshakeTimeoutMs);
-    m = ch.recv(kHandshakeTimeoutMs);
+    m = ch.recv(left_ms(kHandshakeTimeoutMs));
     if (m.type == MsgType::Error)
-        throw AuthRefused(who + " gave up: " + printable_text(parse_string(m)));
+        throw AuthRefused(who + " gave up: " + printable_excerpt(parse_string(m)));
     if (m.type != MsgType::Auth)
         throw ControlError("expected the authentication of " + who + ", got message type " +
                            std::to_string(unsigned(m.type)));
@@ -97,6 +115,7 @@ std::string accept_handshake(Channel &ch, const std::string &token, const std::s
         send_reason(ch, "authentication failed: the client's token is not this server's");
         throw AuthRefused("refused " + who + ": wrong token");
     }
+    admitted();
     ch.send(make_proof(MsgType::AuthAck, proof(token, "server", hello.nonce, our_nonce)),
             kHandshakeTimeoutMs);
     return hello.software;
@@ -110,7 +129,7 @@ void open_handshake(Channel &ch, const std::string &token, const std::string &so
             kHandshakeTimeoutMs);
     Message m = ch.recv(kHandshakeTimeoutMs);
     if (m.type == MsgType::Error)
-        throw ControlError(label + " refused us: " + printable_text(parse_string(m)));
+        throw ControlError(label + " refused us: " + printable_excerpt(parse_string(m), 1024));
     if (m.type != MsgType::HelloAck) throw ControlError(label + " did not answer the handshake");
     const Hello ack = parse_hello(m);
     std::vector<uint8_t> ours;
@@ -131,7 +150,7 @@ void open_handshake(Channel &ch, const std::string &token, const std::string &so
     ch.send(make_proof(MsgType::Auth, ours), kHandshakeTimeoutMs);
     m = ch.recv(kHandshakeTimeoutMs);
     if (m.type == MsgType::Error)
-        throw ControlError(label + " refused us: " + printable_text(parse_string(m)));
+        throw ControlError(label + " refused us: " + printable_excerpt(parse_string(m), 1024));
     if (m.type != MsgType::AuthAck)
         throw ControlError(label + " did not answer the authentication");
     const std::vector<uint8_t> theirs = parse_proof(m);

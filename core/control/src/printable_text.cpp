@@ -60,4 +60,10 @@ std::string printable_text(std::string_view text) {
     return out;
 }
 
+std::string printable_excerpt(std::string_view text, size_t max_bytes) {
+    if (text.size() <= max_bytes) return printable_text(text);
+    return printable_text(text.substr(0, max_bytes)) + "...[" + std::to_string(text.size()) +
+           " bytes]";
+}
+
 } // namespace cmdbench

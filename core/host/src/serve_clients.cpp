@@ -2,12 +2,13 @@
 
 #include "busy_refusals.hpp"
 #include "session_children.hpp"
+#include "session_table.hpp"
 #include "test_executor.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <deque>
 #include <iostream>
 #include <sys/prctl.h>
 #include <thread>
@@ -24,33 +25,19 @@ using control::ControlError;
 constexpr int kAcceptPollMs = 200;
 // A session told to stop ends its run within the test's grace period.
 constexpr int kStopGraceMs = int(kGraceSeconds * 1000) + 3000;
+// How long an authenticated client waits for a session to end before it
+// is told "busy": one right after another's Bye is served, not refused.
+constexpr auto kSessionWait = std::chrono::milliseconds(300);
+// Handshakes at once, besides the sessions: enough for a cluster's clients
+// arriving together, few enough to be cheap.
+constexpr size_t kMinHandshakes = 32;
+// A child still in its handshake this long after its handshake deadline is
+// stuck (in a send, say): ended.
+constexpr auto kHandshakeBackstop = std::chrono::milliseconds(control::kServerHandshakeMs + 2000);
 
-// One line per second at most about turned-away clients, so a flood of
-// connections cannot flood the log too.
-class RefusalLog {
-  public:
-    explicit RefusalLog(bool quiet) : quiet_(quiet) {}
-    void note(const std::string &peer, size_t active, int max_clients) {
-        if (quiet_) return;
-        const auto now = std::chrono::steady_clock::now();
-        if (now - last_ < std::chrono::seconds(1)) {
-            ++suppressed_;
-            return;
-        }
-        std::string line = "turned away " + peer + ": busy (" + std::to_string(active) + " of " +
-                           std::to_string(max_clients) + " clients)";
-        if (suppressed_)
-            line += " (and " + std::to_string(suppressed_) + " more since the last such line)";
-        serve_log(line);
-        last_ = now;
-        suppressed_ = 0;
-    }
-
-  private:
-    bool quiet_;
-    std::chrono::steady_clock::time_point last_{};
-    size_t suppressed_ = 0;
-};
+size_t handshake_pool(int max_clients) {
+    return std::max(kMinHandshakes, size_t(max_clients));
+}
 
 // The next connection within wait_ms, if any.
 std::optional<Channel> next_client(control::Listener &listener, int wait_ms) {
@@ -64,78 +51,82 @@ std::optional<Channel> next_client(control::Listener &listener, int wait_ms) {
     }
 }
 
-// The parent's state: running sessions, connections waiting a moment for
-// a session that is just ending (a client that connects right after the
-// last one said Bye should be served, not turned away), refused ones.
+// The parent's state: the children (one per connection), the table they
+// share, the connections refused outright.
 class Dispatcher {
   public:
     Dispatcher(control::Listener &listener, const ClientLimits &limits, const SessionBody &session)
-        : listener_(listener), limits_(limits), session_(session), refusal_log_(limits.quiet),
+        : listener_(listener), limits_(limits), session_(session),
+          pool_(handshake_pool(limits.max_clients)),
+          table_(limits.max_clients, size_t(limits.max_clients) + 2 * pool_), children_(table_),
           parent_(getpid()) {}
 
     void step() {
         children_.reap();
         refusals_.service();
-        const auto now = Clock::now();
-        while (!waiting_.empty() && has_room()) {
-            start_session(waiting_.front().channel);
-            waiting_.pop_front();
-        }
-        while (!waiting_.empty() && now - waiting_.front().since >= kSlotWait) {
-            refuse_busy(std::move(waiting_.front().channel));
-            waiting_.pop_front();
-        }
-        std::optional<Channel> ch =
-            next_client(listener_, waiting_.empty() ? kAcceptPollMs : kWaitingPollMs);
+        for (pid_t stuck : children_.handshakes_older_than(kHandshakeBackstop))
+            drop(stuck, "its handshake took too long");
+        std::optional<Channel> ch = next_client(listener_, kAcceptPollMs);
         if (!ch) return;
         children_.reap();
-        if (waiting_.empty() && has_room())
-            start_session(*ch);
-        else if (waiting_.size() >= kMaxWaiting)
-            refuse_busy(std::move(*ch));
+        if (table_.handshakes() >= pool_) {
+            if (auto victim = children_.handshake_to_drop())
+                drop(*victim, "to make room: " + std::to_string(pool_) + " handshakes at once");
+        }
+        std::optional<size_t> entry;
+        if (table_.handshakes() < pool_) entry = table_.add(ch->peer_name());
+        if (!entry)
+            refuse(std::move(*ch));
         else
-            waiting_.push_back({std::move(*ch), Clock::now()});
+            start_session(*ch, *entry);
     }
 
     void stop() { children_.stop_all(kStopGraceMs); }
 
   private:
-    using Clock = std::chrono::steady_clock;
-    // How long a connection waits for a free session before "busy".
-    static constexpr auto kSlotWait = std::chrono::milliseconds(300);
-    static constexpr int kWaitingPollMs = 20;
-    static constexpr size_t kMaxWaiting = 64;
-    struct Waiting {
-        Channel channel;
-        Clock::time_point since;
-    };
-
-    bool has_room() const { return children_.size() < size_t(limits_.max_clients); }
-
-    // The parent never reads from a connection: a session child does, or
-    // the client is told that the server is busy.
-    void refuse_busy(Channel &&ch) {
-        refusal_log_.note(ch.peer_name(), children_.size(), limits_.max_clients);
-        refusals_.refuse(std::move(ch), children_.busy_text(limits_.max_clients));
+    void log_refusal(const std::string &line) {
+        size_t suppressed = 0;
+        if (limits_.quiet || !table_.refusal_log_due(suppressed)) return;
+        serve_log(suppressed ? line + " (and " + std::to_string(suppressed) +
+                                   " more refused since the last such line)"
+                             : line);
     }
 
-    void start_session(Channel &ch) {
+    void drop(pid_t pid, const std::string &why) {
+        const std::string peer = children_.peer(pid);
+        if (children_.drop_handshake(pid))
+            log_refusal("dropped the handshake of " + peer + ": " + why);
+    }
+
+    // No room for even a handshake. Nothing here has proved it holds the
+    // token, so the answer names no one.
+    void refuse(Channel &&ch) {
+        const std::string why = "server busy (" + std::to_string(table_.sessions()) + " of " +
+                                std::to_string(limits_.max_clients) + " clients, " +
+                                std::to_string(table_.handshakes()) +
+                                " connections in their handshake); try again later";
+        log_refusal("turned away " + ch.peer_name() + ": " + why);
+        refusals_.refuse(std::move(ch), why);
+    }
+
+    void start_session(Channel &ch, size_t entry) {
         std::cout.flush();
         std::fflush(nullptr); // nothing buffered is written twice
         const pid_t pid = fork();
-        if (pid == 0) run_child(ch);
+        if (pid == 0) run_child(ch, entry);
         if (pid < 0) {
             const std::string why = std::strerror(errno);
+            table_.remove(entry);
             serve_log("cannot start a session for " + ch.peer_name() + ": fork: " + why);
             refusals_.refuse(std::move(ch), "the server cannot start a session: fork: " + why);
             return;
         }
-        children_.add(pid, ch.peer_name());
+        children_.add(pid, ch.peer_name(), entry);
     }
 
     // In the child: the session runs with none of the parent's listening
     // state or other connections, and ends with the parent.
-    [[noreturn]] void run_child(Channel &ch) {
+    [[noreturn]] void run_child(Channel &ch, size_t entry) {
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (getppid() != parent_) _exit(1);
         // Ctrl-C reaches the whole process group: the parent decides, and
@@ -143,9 +134,11 @@ class Dispatcher {
         signal(SIGINT, SIG_IGN);
         listener_.close();
         refusals_.close_all();
-        for (Waiting &w : waiting_) // the parent's to answer; ~Channel never runs here
-            if (w.channel.fd() != ch.fd()) ::close(w.channel.fd());
-        const int code = session_(ch);
+        SessionGate gate;
+        gate.admit = [this, entry] { return table_.claim(entry, kSessionWait); };
+        gate.log_refusal = [this](const std::string &line) { log_refusal(line); };
+        const int code = session_(ch, gate);
+        table_.leave(entry);
         std::cout.flush();
         std::fflush(nullptr);
         _exit(code);
@@ -154,11 +147,11 @@ class Dispatcher {
     control::Listener &listener_;
     const ClientLimits &limits_;
     const SessionBody &session_;
-    RefusalLog refusal_log_;
-    const pid_t parent_;
+    const size_t pool_;
+    SessionTable table_;
     SessionChildren children_;
     BusyRefusals refusals_;
-    std::deque<Waiting> waiting_;
+    const pid_t parent_;
 };
 
 } // namespace

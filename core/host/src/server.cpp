@@ -31,6 +31,9 @@ void log_line(const std::string &s) {
     serve_log(printable_text(s));
 }
 
+// A failure already logged (or deliberately not): the session just ends.
+struct Quiet {};
+
 // One RunRequest: accept or refuse it, run the server role, close the run.
 // Returns false when the session cannot go on.
 bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
@@ -114,12 +117,13 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
     return true;
 }
 
-// The handshake of a session: its client's software string.
-std::string greet(const ServeOptions &opt, Channel &ch) {
-    const std::string software =
-        control::accept_handshake(ch, opt.token, std::string("cmdbench ") + CMDBENCH_VERSION);
+// The handshake of a session: its client's software string. `admit`
+// decides whether an authenticated client gets a session (none: it does).
+std::string greet(const ServeOptions &opt, Channel &ch, const control::Admission &admit = {}) {
+    const std::string software = control::accept_handshake(
+        ch, opt.token, std::string("cmdbench ") + CMDBENCH_VERSION, admit);
     if (!opt.quiet) // a version string, not a megabyte of text in the log
-        log_line("client " + ch.peer_name() + " (" + software.substr(0, 128) + ") connected");
+        log_line("client " + ch.peer_name() + " (" + printable_excerpt(software) + ") connected");
     return software;
 }
 
@@ -138,8 +142,15 @@ void serve_requests(const Registry &registry, const ServeOptions &opt, Channel &
 }
 
 void serve_session(const Registry &registry, const ServeOptions &opt, Channel &ch,
-                   const std::atomic<bool> &interrupted) {
-    greet(opt, ch);
+                   const SessionGate &gate, const std::atomic<bool> &interrupted) {
+    try {
+        greet(opt, ch, gate.admit);
+    } catch (const std::exception &e) {
+        // Refused strangers and failed handshakes: as many as anyone can
+        // connect, so their lines are rate-limited.
+        gate.log_refusal(printable_text(e.what()));
+        throw Quiet{};
+    }
     serve_requests(registry, opt, ch, interrupted);
 }
 
@@ -176,12 +187,14 @@ int serve_once(const Registry &registry, const ServeOptions &opt, control::Liste
     return 130;
 }
 
-// A whole session, for a session child or --once: its exit code.
+// A whole session, for a session child: its exit code.
 int session_exit_code(const Registry &registry, const ServeOptions &opt, Channel &ch,
-                      const std::atomic<bool> &interrupted) {
+                      const SessionGate &gate, const std::atomic<bool> &interrupted) {
     try {
-        serve_session(registry, opt, ch, interrupted);
+        serve_session(registry, opt, ch, gate, interrupted);
         return 0;
+    } catch (const Quiet &) {
+        return 1;
     } catch (const std::exception &e) {
         log_line(e.what());
         return 1;
@@ -210,7 +223,9 @@ int serve(const Registry &registry, const ServeOptions &opt, const std::atomic<b
         // Each session in a child process of its own (serve_clients.hpp).
         return serve_clients(
             *listener, {opt.max_clients, opt.quiet},
-            [&](Channel &ch) { return session_exit_code(registry, opt, ch, interrupted); },
+            [&](Channel &ch, const SessionGate &gate) {
+                return session_exit_code(registry, opt, ch, gate, interrupted);
+            },
             interrupted);
     }
     return serve_once(registry, opt, *listener, interrupted);

@@ -4,21 +4,11 @@
 #include "serve_clients.hpp"
 
 #include <csignal>
-#include <ctime>
 #include <sys/wait.h>
 #include <thread>
 
 namespace cmdbench {
 namespace {
-
-std::string utc_text(std::chrono::system_clock::time_point t) {
-    const std::time_t secs = std::chrono::system_clock::to_time_t(t);
-    std::tm tm{};
-    gmtime_r(&secs, &tm);
-    char buf[40];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm);
-    return buf;
-}
 
 // "SIGSEGV, segmentation fault": the same names the crash reports use.
 std::string signal_text(int sig) {
@@ -26,18 +16,25 @@ std::string signal_text(int sig) {
     return crash_report::signal_name(sig) + (meaning.empty() ? "" : ", " + meaning);
 }
 
+// "10.0.0.2:51000" -> "10.0.0.2", "[::1]:51000" -> "[::1]".
+std::string host_of(const std::string &peer) {
+    const size_t colon = peer.rfind(':');
+    return colon == std::string::npos ? peer : peer.substr(0, colon);
+}
+
 } // namespace
 
-void SessionChildren::add(pid_t pid, const std::string &peer) {
-    children_[pid] = {peer, std::chrono::system_clock::now()};
+void SessionChildren::add(pid_t pid, const std::string &peer, size_t entry) {
+    children_[pid] = {peer, entry, std::chrono::steady_clock::now()};
 }
 
 void SessionChildren::ended(pid_t pid, int status) {
     auto it = children_.find(pid);
     if (it == children_.end()) return;
-    if (WIFSIGNALED(status))
+    if (WIFSIGNALED(status) && !it->second.dropped)
         serve_log("the session with " + it->second.peer + " died of a signal (" +
                   signal_text(WTERMSIG(status)) + ")");
+    table_.remove(it->second.entry);
     children_.erase(it);
 }
 
@@ -48,20 +45,44 @@ void SessionChildren::reap() {
         ended(pid, status);
 }
 
-std::string SessionChildren::busy_text(int max_clients) const {
-    // The oldest session names the server's business; the rest are counted.
-    auto oldest = children_.begin();
-    for (auto it = children_.begin(); it != children_.end(); ++it)
-        if (it->second.since < oldest->second.since) oldest = it;
-    std::string text = "server busy";
-    if (oldest != children_.end()) {
-        text += " with " + oldest->second.peer + " since " + utc_text(oldest->second.since);
-        if (children_.size() > 1)
-            text += " and " + std::to_string(children_.size() - 1) + " other client" +
-                    (children_.size() > 2 ? "s" : "");
+std::optional<pid_t> SessionChildren::handshake_to_drop() const {
+    std::map<std::string, size_t> per_host;
+    for (const auto &[pid, c] : children_)
+        if (!c.dropped && table_.in_handshake(c.entry)) ++per_host[host_of(c.peer)];
+    std::optional<pid_t> victim;
+    size_t most = 0;
+    std::chrono::steady_clock::time_point oldest{};
+    for (const auto &[pid, c] : children_) {
+        if (c.dropped || !table_.in_handshake(c.entry)) continue;
+        const size_t n = per_host[host_of(c.peer)];
+        if (!victim || n > most || (n == most && c.since < oldest)) {
+            victim = pid;
+            most = n;
+            oldest = c.since;
+        }
     }
-    return text + " (" + std::to_string(children_.size()) + " of " + std::to_string(max_clients) +
-           " clients); try again later, or start `cmdbench serve` with a larger --max-clients";
+    return victim;
+}
+
+std::vector<pid_t> SessionChildren::handshakes_older_than(std::chrono::milliseconds limit) const {
+    const auto now = std::chrono::steady_clock::now();
+    std::vector<pid_t> out;
+    for (const auto &[pid, c] : children_)
+        if (!c.dropped && now - c.since > limit && table_.in_handshake(c.entry)) out.push_back(pid);
+    return out;
+}
+
+bool SessionChildren::drop_handshake(pid_t pid) {
+    auto it = children_.find(pid);
+    if (it == children_.end() || !table_.evict(it->second.entry)) return false;
+    it->second.dropped = true;
+    kill(pid, SIGKILL);
+    return true;
+}
+
+std::string SessionChildren::peer(pid_t pid) const {
+    auto it = children_.find(pid);
+    return it == children_.end() ? "" : it->second.peer;
 }
 
 void SessionChildren::stop_all(int grace_ms) {
@@ -79,7 +100,9 @@ void SessionChildren::stop_all(int grace_ms) {
     while (!children_.empty()) {
         int status = 0;
         const pid_t pid = waitpid(children_.begin()->first, &status, 0);
-        children_.erase(pid > 0 ? pid : children_.begin()->first);
+        auto it = children_.find(pid > 0 ? pid : children_.begin()->first);
+        table_.remove(it->second.entry);
+        children_.erase(it);
     }
 }
 

@@ -1,30 +1,47 @@
-// The child processes of `cmdbench serve`, one per client session: who
-// they serve and since when (for "busy" answers), reaped without blocking.
+// The child processes of `cmdbench serve`, one per connection: who they
+// talk to, since when and their entry in the session table, reaped without
+// blocking; each entry is freed when its child has ended, however it ended.
 #pragma once
+#include "session_table.hpp"
+
 #include <chrono>
 #include <map>
+#include <optional>
 #include <string>
 #include <sys/types.h>
+#include <vector>
 
 namespace cmdbench {
 
 class SessionChildren {
   public:
-    void add(pid_t pid, const std::string &peer);
+    explicit SessionChildren(SessionTable &table) : table_(table) {}
+    void add(pid_t pid, const std::string &peer, size_t entry);
     size_t size() const { return children_.size(); }
-    // Collects every child that has ended; logs those a signal killed.
+    // Collects every child that has ended; logs those a signal killed
+    // (unless the parent ended them itself).
     void reap();
-    // "server busy with 10.0.0.2:51000 since 2026-12-01 03:10:52 UTC (1 of 1 clients)".
-    std::string busy_text(int max_clients) const;
+    // The child in its handshake to end to make room for a new one: the
+    // oldest of the address with the most handshakes. Nothing when none is.
+    std::optional<pid_t> handshake_to_drop() const;
+    // Those in their handshake for longer than `limit`.
+    std::vector<pid_t> handshakes_older_than(std::chrono::milliseconds limit) const;
+    // Ends a child still in its handshake (SIGKILL); false when its client
+    // has authenticated meanwhile.
+    bool drop_handshake(pid_t pid);
+    std::string peer(pid_t pid) const;
     // SIGTERM to every child, SIGKILL to those still there after grace_ms.
     void stop_all(int grace_ms);
 
   private:
     struct Child {
         std::string peer;
-        std::chrono::system_clock::time_point since;
+        size_t entry;
+        std::chrono::steady_clock::time_point since;
+        bool dropped = false;
     };
     void ended(pid_t pid, int status);
+    SessionTable &table_;
     std::map<pid_t, Child> children_;
 };
 
