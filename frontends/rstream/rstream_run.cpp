@@ -150,8 +150,11 @@ void explain_gid_failure(const Options &o, const std::string &error) {
 int run_rstream(const Options &o) {
     const bool client = !o.server.empty();
     cmdbench::Registry registry;
-    for (const auto &f : cmdbench::load_plugins(registry, plugin_dirs(), false))
+    std::vector<cmdbench::LoadSkip> skipped;
+    for (const auto &f : cmdbench::load_plugins(registry, plugin_dirs(), false, &skipped))
         std::fprintf(stderr, "cmdbench rstream: %s: %s\n", f.file.c_str(), f.reason.c_str());
+    for (const auto &s : skipped)
+        std::fprintf(stderr, "cmdbench rstream: %s\n", cmdbench::skip_warning(s).c_str());
     const cmdbench_test *test = registry.find_test("pingpong");
     const std::string tname = transport_name(o);
     const cmdbench_transport *plugin_transport = registry.find_transport(tname);

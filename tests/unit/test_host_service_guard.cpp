@@ -1,6 +1,7 @@
 // Host services never let a C++ exception into a (C) plugin: a service that
 // fails inside the host returns its failure value and records why.
 #include "host_services.hpp"
+#include "role_run.hpp"
 
 #include <catch2/catch.hpp>
 #include <stdexcept>
@@ -46,4 +47,32 @@ TEST_CASE("host services: a row sink that throws does not reach the plugin") {
     CHECK(ctx.error == "host service row_end failed: disk full");
     REQUIRE(ctx.rows.size() == 1);
     CHECK(ctx.rows[0].name == "r");
+}
+
+namespace {
+
+int report_kind_99(const cmdbench_run_env *env) {
+    const cmdbench_host *h = env->host;
+    static const cmdbench_metric_meaning bad = CMDBENCH_MEANING(99, CMDBENCH_BETTER_HIGHER, 0);
+    cmdbench_row *row = h->row_begin(env->ctx, "r");
+    h->row_metric_ex(row, "m", 1, CMDBENCH_UNIT_PLAIN, &bad);
+    h->row_end(row);
+    return CMDBENCH_OK;
+}
+
+} // namespace
+
+TEST_CASE("host services: a metric meaning plugin.h does not define fails the run, naming it") {
+    const cmdbench_test test = {sizeof test, "unit-meaning", "", 0, 0, nullptr, report_kind_99};
+    RoleSetup setup;
+    setup.test = &test;
+    RoleRun run(setup);
+    run.start_clock(30);
+    Execution ex = run.run(CMDBENCH_ROLE_CLIENT, "", nullptr);
+    CHECK(ex.status == RunStatus::Failed);
+    CHECK(ex.error == "test 'unit-meaning': metric 'm' of row 'r' declares kind 99, which plugin.h "
+                      "does not define (enum cmdbench_metric_kind: 0 to 7)");
+    // The row stays, its metric shown but not compared.
+    REQUIRE(run.rows().size() == 1);
+    CHECK_FALSE(run.rows()[0].metrics[0].meaning.declared());
 }

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <filesystem>
+#include <unistd.h>
 
 using namespace cmdbench;
 
@@ -85,9 +86,21 @@ TEST_CASE("two plugins registering the same test name is an error naming both fi
     Registry registry;
     auto failures = load_plugins(registry, {fixture("good"), fixture("dup")}, true);
     REQUIRE(failures.size() == 1);
-    CHECK_THAT(failures[0].reason, Catch::Contains("good.so"));
-    CHECK_THAT(failures[0].reason, Catch::Contains("dup.so"));
+    CHECK(failures[0].reason ==
+          "test 'noop' is registered by both " + fixture("good") + " and " + fixture("dup"));
     CHECK(registry.find_test("noop") != nullptr);
+}
+
+TEST_CASE("two plugins of one name are refused, naming both files and versions") {
+    Registry registry;
+    auto failures = load_plugins(registry, {fixture("good"), fixture("same_name")}, true);
+    REQUIRE(failures.size() == 1);
+    CHECK(failures[0].file == fixture("same_name"));
+    CHECK(failures[0].reason == "plugin 'fixture' is registered by both " + fixture("good") +
+                                    " (version 1.2.3) and " + fixture("same_name") +
+                                    " (version 0.9)");
+    CHECK(registry.plugins().size() == 1);
+    CHECK(registry.find_test("noop-later") == nullptr);
 }
 
 TEST_CASE("loading the same file twice registers it once") {
@@ -104,4 +117,44 @@ TEST_CASE("a missing path named by the user is an error; a missing default dir i
     REQUIRE(failures.size() == 1);
     CHECK_THAT(failures[0].reason,
                Catch::Contains("/nonexistent/plugins: no such plugin file or directory"));
+}
+
+TEST_CASE(
+    "a directory's .so files without the entry point are skipped once, and its plugins load") {
+    namespace fs = std::filesystem;
+    const fs::path dir =
+        fs::temp_directory_path() / ("cmdbench-loader-" + std::to_string(getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    for (const char *name :
+         {"good", "no_entry", "helper_missing_dep", "plugin_missing_dep", "not_elf"})
+        fs::copy_file(fixture(name), dir / (std::string(name) + ".so"));
+    Registry registry;
+    std::vector<LoadSkip> skipped;
+    // The directory twice, as when it is both on the default path and named.
+    auto failures = load_plugins(registry, {dir.string(), dir.string()}, true, &skipped);
+    REQUIRE(skipped.size() == 2);
+    CHECK(skipped[0].file == (dir / "helper_missing_dep.so").string());
+    CHECK(skipped[1].file == (dir / "no_entry.so").string());
+    CHECK(skip_warning(skipped[1]) ==
+          "warning: skipping " + skipped[1].file +
+              ": it does not export cmdbench_plugin_entry, so it is not a cmdbench plugin "
+              "(helper libraries belong in a subdirectory, which is not searched, found through "
+              "the plugin's RUNPATH, e.g. $ORIGIN/lib; a plugin must export the entry point)");
+    // One with the entry point that does not load, and one whose symbols
+    // cannot be read, are refused (twice: the directory came twice).
+    REQUIRE(failures.size() == 4);
+    CHECK_THAT(failures[0].reason, Catch::Contains("not_elf.so: not a loadable shared object"));
+    CHECK_THAT(failures[1].reason, Catch::Contains("plugin_missing_dep.so: not a loadable shared "
+                                                   "object: libfixturedep.so"));
+    CHECK(registry.find_test("noop") != nullptr);
+
+    // Named directly, a file is meant as a plugin: no entry point is refused.
+    Registry named;
+    skipped.clear();
+    failures = load_plugins(named, {(dir / "no_entry.so").string()}, true, &skipped);
+    CHECK(skipped.empty());
+    REQUIRE(failures.size() == 1);
+    CHECK_THAT(failures[0].reason, Catch::Contains("no cmdbench_plugin_entry entry point"));
+    fs::remove_all(dir);
 }

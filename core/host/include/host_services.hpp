@@ -50,6 +50,9 @@ struct cmdbench_ctx {
 
     std::mutex mu; // rows and histograms may come from a test's own threads
     std::string error;
+    // The first metric meaning reported that plugin.h does not define: the
+    // run fails with it (role_run.cpp), its metric is kept as undeclared.
+    std::string invalid_meaning;
     std::deque<cmdbench::Histogram> hists;
     std::deque<cmdbench_row *> open_rows;
     std::vector<cmdbench::Row> rows;

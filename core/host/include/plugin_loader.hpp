@@ -23,10 +23,23 @@ std::string shipped_plugin_dir();
 // directly; a file already in the registry (same canonical path) is skipped.
 // Missing directories in the default path are ignored; a missing path named
 // by the user is an error.
+// A *.so in a directory that does not export the entry point (read from its
+// ELF symbol table, without loading it) is a helper library, not a plugin:
+// it goes to `skipped`, once, instead of failing every run. A file that does
+// export it, or whose symbols cannot be read, or that is named directly, is
+// loaded, and any refusal is a failure.
 struct LoadFailure {
     std::string file, reason;
 };
+struct LoadSkip {
+    std::string file, reason;
+};
 std::vector<LoadFailure> load_plugins(Registry &registry, const std::vector<std::string> &paths,
-                                      bool paths_must_exist);
+                                      bool paths_must_exist,
+                                      std::vector<LoadSkip> *skipped = nullptr);
+
+// The one warning line for a skipped file, after the program's prefix:
+// "warning: skipping FILE: REASON".
+std::string skip_warning(const LoadSkip &skip);
 
 } // namespace cmdbench

@@ -21,8 +21,9 @@ struct LoadedPlugin {
 
 class Registry {
   public:
-    // Adds a validated descriptor (see plugin_loader). Throws LoadError when a
-    // test or transport name is already registered, naming both files.
+    // Adds a validated descriptor (see plugin_loader). Throws LoadError when
+    // its plugin name, or a test or transport name, is already registered,
+    // naming both files.
     void add(LoadedPlugin plugin);
 
     const cmdbench_test *find_test(std::string_view name) const;

@@ -49,6 +49,8 @@ class RoleRun {
     // Runs the test in `role` against `peer_host`, with barrier and exchange
     // going through `peer` (null: none). The peer is only used during the
     // call. An abandoned test keeps the context alive (see test_executor.hpp).
+    // A test that succeeds but reported a metric meaning plugin.h does not
+    // define fails, naming its plugin, the test and the metric.
     Execution run(uint32_t role, const std::string &peer_host, PeerLink *peer);
 
     // CPU time this process used during run().
@@ -60,6 +62,8 @@ class RoleRun {
     cmdbench_ctx &ctx() { return *ctx_; }
 
   private:
+    void fail_on_invalid_meaning(Execution &ex) const;
+
     RoleSetup setup_;
     std::shared_ptr<cmdbench_ctx> ctx_;
     CpuTime cpu_;

@@ -203,16 +203,20 @@ std::vector<std::string> plugin_paths(const po::variables_map &vm) {
 }
 
 // Loads the default path (missing dirs ignored) and the user's paths (which
-// must exist). Refusals are fatal for run and serve.
+// must exist). Refusals are fatal for run and serve; a helper library in a
+// plugin directory is not, and is named once on stderr.
 std::vector<LoadFailure> load_all(Registry &registry, const po::variables_map &vm,
                                   const std::vector<std::string> &extra) {
-    auto failures = load_plugins(registry, plugin_paths(vm), false);
+    std::vector<LoadSkip> skipped;
+    auto failures = load_plugins(registry, plugin_paths(vm), false, &skipped);
     std::vector<std::string> user = extra;
     if (vm.count("plugin-dir"))
         for (const auto &p : vm["plugin-dir"].as<std::vector<std::string>>())
             user.push_back(p);
-    auto more = load_plugins(registry, user, true);
+    auto more = load_plugins(registry, user, true, &skipped);
     failures.insert(failures.end(), more.begin(), more.end());
+    for (const auto &s : skipped)
+        std::fprintf(stderr, "cmdbench: %s\n", skip_warning(s).c_str());
     return failures;
 }
 

@@ -115,28 +115,68 @@ cmdbench_row *row_begin(cmdbench_ctx *ctx, const char *name) {
     return r;
 }
 
-// A declared meaning, read as far as its struct_size covers; NULL, a
-// too-small struct or an unknown kind reads as undeclared.
-MetricMeaning meaning_from(const cmdbench_metric_meaning *m) {
+// Why a declared meaning is not one plugin.h defines ("" when it is, or when
+// there is none). A plugin that loaded was built for this ABI major and at
+// most this minor, so a value outside these enums is a bug, not news.
+std::string meaning_problem(const cmdbench_metric_meaning *m) {
+    if (!m) return {};
+    if (m->struct_size < sizeof(cmdbench_metric_meaning))
+        return "its meaning with struct_size " + std::to_string(m->struct_size) +
+               ", smaller than struct cmdbench_metric_meaning (" +
+               std::to_string(sizeof(cmdbench_metric_meaning)) +
+               " bytes; initialise it with CMDBENCH_MEANING)";
+    auto hex = [](uint32_t v) {
+        char text[16];
+        std::snprintf(text, sizeof text, "0x%x", v);
+        return std::string(text);
+    };
+    auto undefined = [](const std::string &what, const std::string &values) {
+        return what + ", which plugin.h does not define (" + values + ")";
+    };
+    if (m->kind > CMDBENCH_KIND_OTHER)
+        return undefined("kind " + std::to_string(m->kind),
+                         "enum cmdbench_metric_kind: 0 to " + std::to_string(CMDBENCH_KIND_OTHER));
+    if (m->better > CMDBENCH_BETTER_HIGHER)
+        return undefined("better " + std::to_string(m->better),
+                         "enum cmdbench_better: 0 to " + std::to_string(CMDBENCH_BETTER_HIGHER));
+    constexpr uint32_t kKnownFlags = (uint32_t(CMDBENCH_METRIC_UNMEASURED) << 1) - 1;
+    if (m->flags & ~kKnownFlags)
+        return undefined("flags " + hex(m->flags),
+                         "enum cmdbench_metric_flags: " + hex(kKnownFlags));
+    return {};
+}
+
+// A declared meaning as the report reads it; one plugin.h does not define is
+// noted for the run's failure and kept as undeclared.
+MetricMeaning meaning_from(cmdbench_row *row, const char *what, const char *key,
+                           const cmdbench_metric_meaning *m) {
+    const std::string problem = meaning_problem(m);
+    if (!problem.empty()) {
+        std::lock_guard<std::mutex> lock(row->ctx->mu);
+        if (row->ctx->invalid_meaning.empty())
+            row->ctx->invalid_meaning = std::string(what) + " '" + (key ? key : "") + "' of row '" +
+                                        row->row.name + "' declares " + problem;
+        return {};
+    }
     MetricMeaning out;
-    if (!m || m->struct_size < offsetof(cmdbench_metric_meaning, flags) + sizeof m->flags)
-        return out;
-    if (m->kind > CMDBENCH_KIND_OTHER || m->better > CMDBENCH_BETTER_HIGHER) return out;
-    out.kind = m->kind;
-    out.better = m->better;
-    out.flags = m->flags;
+    if (m) {
+        out.kind = m->kind;
+        out.better = m->better;
+        out.flags = m->flags;
+    }
     return out;
 }
 
 void row_metric_ex(cmdbench_row *row, const char *key, double value, uint32_t unit,
                    const cmdbench_metric_meaning *meaning) {
-    row->row.metrics.push_back(Metric{key ? key : "", value, unit, meaning_from(meaning)});
+    row->row.metrics.push_back(
+        Metric{key ? key : "", value, unit, meaning_from(row, "metric", key, meaning)});
 }
 
 void row_hist_ex(cmdbench_row *row, const char *key, const cmdbench_hist *hist,
                  const cmdbench_metric_meaning *meaning) {
-    row->row.hists.push_back(
-        HistMetric{key ? key : "", as_hist(hist)->summary(), meaning_from(meaning)});
+    row->row.hists.push_back(HistMetric{key ? key : "", as_hist(hist)->summary(),
+                                        meaning_from(row, "histogram", key, meaning)});
 }
 
 void row_metric(cmdbench_row *row, const char *key, double value, uint32_t unit) {

@@ -1,6 +1,7 @@
 #include "plugin_loader.hpp"
 
 #include "dl_checks.hpp"
+#include "elf_exports.hpp"
 #include "libc_socket_hooks.hpp"
 #include "params.hpp"
 #include "shipped_names.hpp"
@@ -239,13 +240,15 @@ std::vector<std::string> default_plugin_dirs() {
 }
 
 std::vector<LoadFailure> load_plugins(Registry &registry, const std::vector<std::string> &paths,
-                                      bool paths_must_exist) {
+                                      bool paths_must_exist, std::vector<LoadSkip> *skipped) {
     std::vector<LoadFailure> failures;
     const std::string shipped_dir = shipped_plugin_dir();
-    auto load_one = [&](const fs::path &file) {
+    auto canonical = [](const fs::path &file) {
         std::error_code ec;
         std::string canon = fs::weakly_canonical(file, ec).string();
-        if (ec) canon = file.string();
+        return ec ? file.string() : canon;
+    };
+    auto load_one = [&](const std::string &canon) {
         if (registry.has_file(canon)) return;
         try {
             LoadedPlugin p = load_plugin(canon);
@@ -255,6 +258,21 @@ std::vector<LoadFailure> load_plugins(Registry &registry, const std::vector<std:
         } catch (const LoadError &e) {
             failures.push_back({canon, e.what()});
         }
+    };
+    // Helper libraries a plugin links against may sit beside it; they are
+    // told apart without dlopen, which would run their constructors and
+    // fail alike for a plugin and a helper whose dependency is missing.
+    auto in_directory = [&](const fs::path &file) {
+        const std::string canon = canonical(file);
+        if (exports_symbol(canon, CMDBENCH_ENTRY_SYMBOL) != Export::no) return load_one(canon);
+        if (!skipped) return;
+        for (const LoadSkip &s : *skipped)
+            if (s.file == canon) return;
+        skipped->push_back(
+            {canon, "it does not export " CMDBENCH_ENTRY_SYMBOL ", so it is not a cmdbench plugin "
+                    "(helper libraries belong in a subdirectory, which is not searched, found "
+                    "through the plugin's RUNPATH, e.g. $ORIGIN/lib; a plugin must export the "
+                    "entry point)"});
     };
     for (const auto &p : paths) {
         std::error_code ec;
@@ -270,12 +288,17 @@ std::vector<LoadFailure> load_plugins(Registry &registry, const std::vector<std:
                     files.push_back(entry.path());
             std::sort(files.begin(), files.end());
             for (const auto &f : files)
-                load_one(f);
+                in_directory(f);
         } else {
-            load_one(p);
+            // Named directly: meant as a plugin, so anything amiss is refused.
+            load_one(canonical(p));
         }
     }
     return failures;
+}
+
+std::string skip_warning(const LoadSkip &skip) {
+    return "warning: skipping " + skip.file + ": " + skip.reason;
 }
 
 } // namespace cmdbench

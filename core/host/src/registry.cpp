@@ -51,9 +51,24 @@ void reject_duplicates(const std::vector<LoadedPlugin> &present, const LoadedPlu
     }
 }
 
+// Throws when another plugin has the name of `incoming`: crash reports and
+// refusals name plugins, and two of one name (two versions of one plugin)
+// would leave them saying which file meant nothing.
+void reject_duplicate_name(const std::vector<LoadedPlugin> &present, const LoadedPlugin &incoming) {
+    const std::string_view name = incoming.desc->name;
+    for (const LoadedPlugin &p : present)
+        if (name == p.desc->name)
+            throw LoadError("plugin '" + std::string(name) + "' is registered by both " + p.file +
+                            " (version " + p.desc->version + ") and " + incoming.file +
+                            " (version " + incoming.desc->version + ")");
+}
+
 } // namespace
 
 void Registry::add(LoadedPlugin plugin) {
+    // The plugin first: two versions of one plugin clash on their tests too,
+    // and the plugin is what the user has to pick between.
+    reject_duplicate_name(plugins_, plugin);
     reject_duplicates<cmdbench_test>(plugins_, plugin, "test");
     reject_duplicates<cmdbench_transport>(plugins_, plugin, "transport");
     plugins_.push_back(std::move(plugin));

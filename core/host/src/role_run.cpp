@@ -43,9 +43,32 @@ Execution RoleRun::run(uint32_t role, const std::string &peer_host, PeerLink *pe
         }
         ex = execute_test(setup_.test, setup_.transport, ctx_, role, peer_host);
     }
+    fail_on_invalid_meaning(ex);
     cpu_ = cpu_time_since(cpu_start);
     ctx_->peer = nullptr;
     return ex;
+}
+
+// A meaning plugin.h does not define would leave its metric uncompared
+// without a word; the plugin cannot be asked at load time (meanings are
+// passed with each value), so the run that reports one fails, naming it.
+// A run that failed already keeps its own reason.
+void RoleRun::fail_on_invalid_meaning(Execution &ex) const {
+    if (ex.abandoned || ex.status != RunStatus::Ok) return;
+    std::string invalid;
+    {
+        std::lock_guard<std::mutex> lock(ctx_->mu);
+        invalid = ctx_->invalid_meaning;
+    }
+    if (invalid.empty()) return;
+    std::string who = "test '" + std::string(setup_.test->name) + "': ";
+    if (setup_.registry) {
+        const std::string plugin = setup_.registry->plugin_name_of(setup_.test);
+        if (!plugin.empty())
+            who = "plugin '" + plugin + "' (" + setup_.registry->file_of(setup_.test) + "), " + who;
+    }
+    ex.status = RunStatus::Failed;
+    ex.error = who + invalid;
 }
 
 std::vector<Row> RoleRun::rows() const {
