@@ -30,8 +30,11 @@ fuzz_one() {
   # New inputs go to a scratch directory: the checked-in corpus only changes
   # by hand (minimised seeds and regression inputs).
   mkdir -p "$scratch" "$crashes"
+  # The dictionary gives mutations the format's tokens (TOML's dots and
+  # brackets, JSON's names, the frame magic) to splice in.
   build-fuzz/bin/fuzz_"$name" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -max_len=65536 -print_final_stats=1 -artifact_prefix="$crashes/" "$scratch" "$corpus" \
+    -max_len=65536 -dict=tests/fuzz/dict/"$name".dict \
+    -print_final_stats=1 -artifact_prefix="$crashes/" "$scratch" "$corpus" \
     >build-fuzz/fuzz_"$name".log 2>&1
 }
 
