@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -77,6 +78,54 @@ TEST_CASE("compare refuses JSON nested deeper than results ever are") {
     const std::string f = write_file(
         "nested.json", results_with_params(std::string(depth, '[') + std::string(depth, ']')));
     expect_refused(compare(f), f, "nesting deeper than 64 levels");
+}
+
+// Each shape of a file of many empty objects the reader may meet: refused,
+// and in time linear in its size (the parser's old depth guard rescanned the
+// array at every object's end: 40 to 190 s of CPU for 400,000, against a
+// tenth of a second). The bound of kLinearSeconds is the test: generous for
+// a linear parse on any machine, far too short for the old quadratic one.
+constexpr int kLinearSeconds = 20;
+
+TEST_CASE("compare refuses 400,000 empty objects without a quadratic parse") {
+    const size_t n = 400000;
+    std::string objects = "{}";
+    objects.reserve(3 * n);
+    for (size_t i = 1; i < n; ++i)
+        objects += ",{}";
+    const std::string head = R"({"schema": "cmdbench-results", "schema_version": 1,
+"context": {"host": "h"}, )";
+    const std::string shapes[][3] = {
+        {"array.json", "[" + objects + "]", "not a cmdbench results file"},
+        {"runs-only.json", R"({"runs": [)" + objects + "]}", "not a cmdbench results file"},
+        {"runs.json", head + R"("runs": [)" + objects + "]}",
+         "runs: 400000 runs: more than the 100000 a results file may have"},
+        {"rows.json",
+         head + R"("runs": [{"name": "a", "test": "t", "status": "ok", "rows": [)" + objects +
+             "]}]}",
+         "runs[0].rows[0]: missing required field 'name'"}};
+    for (const auto &[name, text, reason] : shapes) {
+        INFO(name);
+        const std::string f = write_file(name, text);
+        expect_refused(run_process({cmdbench_exe(), "compare", f}, kLinearSeconds), f, reason);
+    }
+}
+
+TEST_CASE("compare refuses a results file with more rows than any run writes") {
+    const size_t n = 1000001;
+    std::string rows;
+    rows.reserve(3 * n);
+    for (size_t i = 0; i < n; ++i)
+        rows += i ? ",{}" : "{}";
+    const std::string f =
+        write_file("many-rows.json",
+                   R"({"schema": "cmdbench-results", "schema_version": 1, "context": {"host": "h"},
+"runs": [{"name": "a", "test": "t", "status": "ok", "rows": []},
+         {"name": "b", "test": "t", "status": "ok", "rows": [)" +
+                       rows + "]}]}");
+    expect_refused(run_process({cmdbench_exe(), "compare", f}, kLinearSeconds), f,
+                   "runs[1].rows: 1000001 rows so far: more than the 1000000 a results "
+                   "file may have");
 }
 
 TEST_CASE("compare refuses a results file over the size limit unread") {
