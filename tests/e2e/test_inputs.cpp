@@ -240,3 +240,76 @@ TEST_CASE("serve --bind with no address is refused, never a listener on every in
         CHECK(r.err.find("0.0.0.0 or ::") != std::string::npos);
     }
 }
+
+// Strings of a results file are the writer's (a plugin's names, a peer's
+// error texts, or anyone's edit): in the table and in messages their
+// control characters are shown as escapes, never sent to the terminal.
+// ESC in JSON text is \u001b; \u009b is CSI as a C1 control.
+TEST_CASE("compare prints no terminal escapes from a results file") {
+    const std::string esc = R"(\u001b[31m\u009b)";
+    const std::string row = R"({"name": "item)" + esc + R"(", "metrics": {
+  "bytes": {"value": 64, "unit": "bytes", "kind": "bytes", "better": "none", "flags": ["message_size"]},
+  "m)" + esc + R"(": {"value": 2, "unit": "us", "kind": "duration", "better": "lower"}},
+  "histograms": {"h)" + esc +
+                            R"(": {"count": 1, "min": 1000, "max": 1000, "p50": 1000,
+                   "p99": 1000, "kind": "latency", "better": "lower"}}})";
+    const auto run = [&](const std::string &name, const std::string &variant,
+                         const std::string &status, const std::string &error,
+                         const std::string &rows) {
+        return R"({"name": ")" + name + R"(", "test": "t", "transport": "tcp", "group": "g)" + esc +
+               R"(", "variant": ")" + variant + R"(", "status": ")" + status + R"(", "error": ")" +
+               error + R"(", "rows": [)" + rows + "]}";
+    };
+    const std::string head = R"({"schema": "cmdbench-results", "schema_version": 1,
+"context": {"host": "h)" + esc +
+                             R"(", "plugins": [{"name": "p)" + esc + R"(", "abi": "1.2"}]},
+"baseline": "tcp", "runs": [)";
+    const std::string good =
+        write_file("escapes.json", head + run("r" + esc, "tcp", "ok", "", row) + "," +
+                                       run("r2", "v" + esc, "ok", "", row) + "," +
+                                       run("r3" + esc, "w", "failed", "e" + esc, "") + "," +
+                                       run("r4", "x", "odd" + esc, "", "") + "]}");
+    // Refused files whose messages carry the file's text: a key in a field
+    // path, and a plugin's ABI string.
+    const std::string bad_key = write_file(
+        "escapes-key.json",
+        head + run("r", "tcp", "ok", "", R"({"name": "i", "metrics": {"k)" + esc + R"(": {}}})") +
+            "]}");
+    const std::string bad_abi =
+        write_file("escapes-abi.json", R"({"schema": "cmdbench-results", "schema_version": 1,
+"context": {"host": "h", "plugins": [{"name": "p", "abi": "x)" +
+                                           esc + R"("}]}, "runs": []})");
+    const std::string html = dir() + "/escapes.html";
+    const std::vector<std::vector<std::string>> invocations = {
+        {cmdbench_exe(), "compare", good, "--report", html},
+        {cmdbench_exe(), "compare", good, "--common"},
+        {cmdbench_exe(), "compare", good, "--baseline", "nothing"},
+        {cmdbench_exe(), "compare", good, "--format", "json"},
+        {cmdbench_exe(), "compare", bad_key},
+        {cmdbench_exe(), "compare", bad_abi}};
+    std::string all;
+    for (const auto &argv : invocations) {
+        const ProcessResult r = run_process(argv, 60);
+        std::string command;
+        for (size_t i = 1; i < argv.size(); ++i)
+            command += argv[i] + " ";
+        INFO(command << "\nstdout:\n" << r.out << "\nstderr:\n" << r.err);
+        CHECK(r.exit_code != -1);
+        CHECK(r.out.find('\x1b') == std::string::npos);
+        CHECK(r.err.find('\x1b') == std::string::npos);
+        if (argv.back() != "json") { // JSON output is JSON-escaped; U+009B is valid there
+            CHECK(r.out.find("\xc2\x9b") == std::string::npos);
+            CHECK(r.err.find("\xc2\x9b") == std::string::npos);
+        }
+        all += r.out + r.err;
+    }
+    // What was escaped was still shown: the table, the notes, the messages.
+    for (const std::string shown :
+         {"g\\x1b[31m\\xc2\\x9b", "item\\x1b[31m", "m\\x1b[31m", "v\\x1b[31m", "e\\x1b[31m",
+          "status 'odd\\x1b[31m", "metrics.k\\x1b[31m", "\"x\\x1b[31m"}) {
+        INFO(shown);
+        CHECK(all.find(shown) != std::string::npos);
+    }
+    const std::string page = read_file(html);
+    CHECK(page.find('\x1b') == std::string::npos);
+}
