@@ -10,6 +10,7 @@
 #include <string>
 #include <sys/stat.h>
 #include <tuple>
+#include <vector>
 
 namespace {
 
@@ -79,6 +80,54 @@ TEST_CASE("compare refuses JSON nested deeper than results ever are") {
     const std::string f = write_file(
         "nested.json", results_with_params(std::string(depth, '[') + std::string(depth, ']')));
     expect_refused(compare(f), f, "nesting deeper than 64 levels");
+}
+
+// Each shape of a file of many empty objects the reader may meet: refused,
+// and in time linear in its size (the parser's old depth guard rescanned the
+// array at every object's end: 40 to 190 s of CPU for 400,000, against a
+// tenth of a second). The bound of kLinearSeconds is the test: generous for
+// a linear parse on any machine, far too short for the old quadratic one.
+constexpr int kLinearSeconds = 20;
+
+TEST_CASE("compare refuses 400,000 empty objects without a quadratic parse") {
+    const size_t n = 400000;
+    std::string objects = "{}";
+    objects.reserve(3 * n);
+    for (size_t i = 1; i < n; ++i)
+        objects += ",{}";
+    const std::string head = R"({"schema": "cmdbench-results", "schema_version": 1,
+"context": {"host": "h"}, )";
+    const std::string shapes[][3] = {
+        {"array.json", "[" + objects + "]", "not a cmdbench results file"},
+        {"runs-only.json", R"({"runs": [)" + objects + "]}", "not a cmdbench results file"},
+        {"runs.json", head + R"("runs": [)" + objects + "]}",
+         "runs: 400000 runs: more than the 100000 a results file may have"},
+        {"rows.json",
+         head + R"("runs": [{"name": "a", "test": "t", "status": "ok", "rows": [)" + objects +
+             "]}]}",
+         "runs[0].rows[0]: missing required field 'name'"}};
+    for (const auto &[name, text, reason] : shapes) {
+        INFO(name);
+        const std::string f = write_file(name, text);
+        expect_refused(run_process({cmdbench_exe(), "compare", f}, kLinearSeconds), f, reason);
+    }
+}
+
+TEST_CASE("compare refuses a results file with more rows than any run writes") {
+    const size_t n = 1000001;
+    std::string rows;
+    rows.reserve(3 * n);
+    for (size_t i = 0; i < n; ++i)
+        rows += i ? ",{}" : "{}";
+    const std::string f =
+        write_file("many-rows.json",
+                   R"({"schema": "cmdbench-results", "schema_version": 1, "context": {"host": "h"},
+"runs": [{"name": "a", "test": "t", "status": "ok", "rows": []},
+         {"name": "b", "test": "t", "status": "ok", "rows": [)" +
+                       rows + "]}]}");
+    expect_refused(run_process({cmdbench_exe(), "compare", f}, kLinearSeconds), f,
+                   "runs[1].rows: 1000001 rows so far: more than the 1000000 a results "
+                   "file may have");
 }
 
 TEST_CASE("compare refuses a results file over the size limit unread") {
@@ -239,4 +288,98 @@ TEST_CASE("a scenario or token file that is a FIFO with no writer is given up on
     CHECK(serve_code == 2);
     CHECK(serve_err.find("--token-file: '" + fifo + "': nothing to read for 10 s") !=
           std::string::npos);
+}
+
+// Strings of a results file are the writer's (a plugin's names, a peer's
+// error texts, or anyone's edit): in the table and in messages their
+// control characters are shown as escapes, never sent to the terminal.
+// ESC in JSON text is \u001b; \u009b is CSI as a C1 control.
+TEST_CASE("compare prints no terminal escapes from a results file") {
+    const std::string esc = R"(\u001b[31m\u009b)";
+    const std::string row = R"({"name": "item)" + esc + R"(", "metrics": {
+  "bytes": {"value": 64, "unit": "bytes", "kind": "bytes", "better": "none", "flags": ["message_size"]},
+  "m)" + esc + R"(": {"value": 2, "unit": "us", "kind": "duration", "better": "lower"}},
+  "histograms": {"h)" + esc +
+                            R"(": {"count": 1, "min": 1000, "max": 1000, "p50": 1000,
+                   "p99": 1000, "kind": "latency", "better": "lower"}}})";
+    const auto run = [&](const std::string &name, const std::string &variant,
+                         const std::string &status, const std::string &error,
+                         const std::string &rows) {
+        return R"({"name": ")" + name + R"(", "test": "t", "transport": "tcp", "group": "g)" + esc +
+               R"(", "variant": ")" + variant + R"(", "status": ")" + status + R"(", "error": ")" +
+               error + R"(", "rows": [)" + rows + "]}";
+    };
+    const std::string head = R"({"schema": "cmdbench-results", "schema_version": 1,
+"context": {"host": "h)" + esc +
+                             R"(", "plugins": [{"name": "p)" + esc + R"(", "abi": "1.2"}]},
+"baseline": "tcp", "runs": [)";
+    const std::string good =
+        write_file("escapes.json", head + run("r" + esc, "tcp", "ok", "", row) + "," +
+                                       run("r2", "v" + esc, "ok", "", row) + "," +
+                                       run("r3" + esc, "w", "failed", "e" + esc, "") + "," +
+                                       run("r4", "x", "odd" + esc, "", "") + "]}");
+    // Refused files whose messages carry the file's text: a key in a field
+    // path, and a plugin's ABI string.
+    const std::string bad_key = write_file(
+        "escapes-key.json",
+        head + run("r", "tcp", "ok", "", R"({"name": "i", "metrics": {"k)" + esc + R"(": {}}})") +
+            "]}");
+    const std::string bad_abi =
+        write_file("escapes-abi.json", R"({"schema": "cmdbench-results", "schema_version": 1,
+"context": {"host": "h", "plugins": [{"name": "p", "abi": "x)" +
+                                           esc + R"("}]}, "runs": []})");
+    const std::string html = dir() + "/escapes.html";
+    const std::vector<std::vector<std::string>> invocations = {
+        {cmdbench_exe(), "compare", good, "--report", html},
+        {cmdbench_exe(), "compare", good, "--common"},
+        {cmdbench_exe(), "compare", good, "--baseline", "nothing"},
+        {cmdbench_exe(), "compare", good, "--format", "json"},
+        {cmdbench_exe(), "compare", bad_key},
+        {cmdbench_exe(), "compare", bad_abi}};
+    std::string all;
+    for (const auto &argv : invocations) {
+        const ProcessResult r = run_process(argv, 60);
+        std::string command;
+        for (size_t i = 1; i < argv.size(); ++i)
+            command += argv[i] + " ";
+        INFO(command << "\nstdout:\n" << r.out << "\nstderr:\n" << r.err);
+        CHECK(r.exit_code != -1);
+        CHECK(r.out.find('\x1b') == std::string::npos);
+        CHECK(r.err.find('\x1b') == std::string::npos);
+        if (argv.back() != "json") { // JSON output is JSON-escaped; U+009B is valid there
+            CHECK(r.out.find("\xc2\x9b") == std::string::npos);
+            CHECK(r.err.find("\xc2\x9b") == std::string::npos);
+        }
+        all += r.out + r.err;
+    }
+    // What was escaped was still shown: the table, the notes, the messages.
+    for (const std::string shown :
+         {"g\\x1b[31m\\xc2\\x9b", "item\\x1b[31m", "m\\x1b[31m", "v\\x1b[31m", "e\\x1b[31m",
+          "status 'odd\\x1b[31m", "metrics.k\\x1b[31m", "\"x\\x1b[31m"}) {
+        INFO(shown);
+        CHECK(all.find(shown) != std::string::npos);
+    }
+    const std::string page = read_file(html);
+    CHECK(page.find('\x1b') == std::string::npos);
+}
+
+// The most runs a file may have, each its own group, compared with itself:
+// every step after reading must be linear too. Looking each group up in a
+// list of groups, and scanning every input's runs for each group, made it
+// quadratic: over 150 s of CPU, against 4 s (a few times that sanitized).
+TEST_CASE("compare of 100,000 groups takes time linear in them") {
+    std::string runs;
+    for (size_t i = 0; i < 100000; ++i)
+        runs += std::string(i ? "," : "") + R"({"name": "r", "test": "t", "group": "g)" +
+                std::to_string(i) + R"(", "variant": "v", "status": "ok", "rows": [{"name": "i",
+  "metrics": {"m": {"value": 1, "unit": "us", "kind": "duration", "better": "lower"}}}]})";
+    const std::string f =
+        write_file("groups.json",
+                   R"({"schema": "cmdbench-results", "schema_version": 1, "context": {"host": "h"},
+"runs": [)" + runs + "]}");
+    const ProcessResult r =
+        run_process({cmdbench_exe(), "compare", f, f}, CMDBENCH_SANITIZED ? 300 : 60);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("\ng99999\n") != std::string::npos);
 }

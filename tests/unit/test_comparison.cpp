@@ -131,6 +131,50 @@ TEST_CASE("comparison: one-way latency, bandwidth and ratios to the baseline") {
     CHECK(c.notes.empty());
 }
 
+// A plugin's latency histogram that is no round trip keeps its name and is
+// not halved; one declared ROUND_TRIP is the built-in one-way latency.
+TEST_CASE("comparison: a declared latency histogram keeps its own name") {
+    const auto burst_row = [](uint64_t p50_ns, uint32_t flags) {
+        Row r;
+        r.name = "small";
+        r.metrics = {{"payload",
+                      256,
+                      CMDBENCH_UNIT_BYTES,
+                      {CMDBENCH_KIND_BYTES, CMDBENCH_BETTER_NONE, CMDBENCH_METRIC_MESSAGE_SIZE}}};
+        HistSummary h;
+        h.count = 10;
+        h.min = h.p50 = p50_ns;
+        h.p90 = h.p99 = h.max = 2 * p50_ns;
+        r.hists = {{flags ? "ping" : "burst_time",
+                    h,
+                    {CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER, flags}}};
+        return r;
+    };
+    Report rep = report_of({run_of("quick", {burst_row(4000, 0)}, "burst"),
+                            run_of("slow", {burst_row(8000, 0)}, "burst")},
+                           "h", "quick");
+    Comparison c = compare({&rep});
+    REQUIRE(c.rows.size() == 2);
+    CHECK(c.rows[0].metric.id == "burst_time p50");
+    CHECK(c.rows[0].metric.label == "burst_time p50");
+    CHECK(c.rows[0].metric.title == "burst_time p50");
+    CHECK(c.rows[0].metric.html_unit == "µs");
+    CHECK(c.rows[0].metric.family == "latency");
+    CHECK(c.rows[0].metric.chart != ChartStyle::Latency); // no "one-way latency" chart
+    CHECK(c.rows[1].metric.id == "burst_time p99");
+    CHECK(c.rows[0].cells[0].value->median == Approx(4.0)); // not halved
+    CHECK(*c.rows[0].cells[1].ratio == Approx(2.0));
+
+    Report rt = report_of({run_of("quick", {burst_row(4000, CMDBENCH_METRIC_ROUND_TRIP)}, "burst"),
+                           run_of("slow", {burst_row(8000, CMDBENCH_METRIC_ROUND_TRIP)}, "burst")},
+                          "h", "quick");
+    c = compare({&rt});
+    REQUIRE(c.rows.size() == 2);
+    CHECK(c.rows[0].metric == CompareMetric::LatencyP50);
+    CHECK(c.rows[0].metric.label == "lat p50");
+    CHECK(c.rows[0].cells[0].value->median == Approx(2.0)); // one way
+}
+
 TEST_CASE("comparison: a bandwidth row gives bandwidth but no latency") {
     Report rep = report_of({run_of("tcp", {pp_row(65536, 900000, 990000, 9, 1000)})});
     Comparison c = compare({&rep});

@@ -236,6 +236,24 @@ TEST_CASE("results reader: bad documents are refused with where and why") {
           "x.json: missing required field 'context'");
 }
 
+TEST_CASE("results reader: nesting is counted on the text, outside strings") {
+    const auto nested = [](size_t depth) {
+        return std::string(depth, '[') + std::string(depth, ']');
+    };
+    // 64 levels are allowed (and refused for what the document is), 65 are not.
+    CHECK(error_of(nested(64)) ==
+          "x.json: not a cmdbench results file (expected \"schema\": \"cmdbench-results\")");
+    CHECK(error_of(nested(65)) == "x.json: nesting deeper than 64 levels");
+    CHECK(error_of("[" + nested(64) + "}") == "x.json: nesting deeper than 64 levels");
+    // Brackets in a string, after an escaped quote, are text.
+    std::string text = kMinimal;
+    const std::string brackets = R"(\"\\)" + std::string(100, '[') + std::string(100, '{');
+    text.replace(text.find("\"status\": \"ok\", "), 16,
+                 "\"status\": \"ok\", \"error\": \"" + brackets + "\", ");
+    CHECK(parse_results(text, "x.json").runs[0].error ==
+          "\"\\" + std::string(100, '[') + std::string(100, '{'));
+}
+
 TEST_CASE("results reader: files that cannot be read") {
     CHECK_THROWS_WITH(read_results_file("/nonexistent/r.json"),
                       "/nonexistent/r.json: cannot read: No such file or directory");

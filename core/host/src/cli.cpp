@@ -10,6 +10,7 @@
 #include "output_file.hpp"
 #include "plugin_listing.hpp"
 #include "plugin_loader.hpp"
+#include "printable_text.hpp"
 #include "results_reader.hpp"
 #include "runner.hpp"
 #include "scenario.hpp"
@@ -333,10 +334,11 @@ int cmd_run(const std::vector<std::string> &args) {
 }
 
 // Exit 2 with the message: the inputs do not line up, or cannot be read.
+// Messages quote the files' text (a key, a variant, a status), so escaped.
 int compare_refused(const std::string &what, const std::vector<std::string> &files) {
-    std::fprintf(stderr, "cmdbench: cannot compare: %s\n", what.c_str());
+    std::fprintf(stderr, "cmdbench: cannot compare: %s\n", printable_text(what).c_str());
     for (size_t i = 0; i < files.size() && files.size() > 1; ++i)
-        std::fprintf(stderr, "  input %zu: %s\n", i + 1, files[i].c_str());
+        std::fprintf(stderr, "  input %zu: %s\n", i + 1, printable_text(files[i]).c_str());
     return kExitUsage;
 }
 

@@ -4,10 +4,18 @@
 #pragma once
 #include "result.hpp"
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
 namespace cmdbench {
+
+// Bounds on what a results file may hold (docs/compare.md), far above what
+// a run writes (a 64-rank matrix is 4,032 runs per scenario run), so that
+// comparing what is read stays quick. The file's size is bounded too
+// (input_file.hpp).
+constexpr size_t kMaxResultsRuns = 100000;
+constexpr size_t kMaxResultsRows = 1000000; // all runs' rows together
 
 // Message: "<name>: <what is wrong>", with line:column for invalid JSON and
 // a path like runs[2].rows[0].metrics for a missing or mistyped field.

@@ -108,12 +108,12 @@ class RunNotes {
         std::string what = std::string(to_string(s.run->status));
         if (!s.run->error.empty()) what += ": " + s.run->error;
         const std::string key = label + " " + s.group + "\n" + what;
-        auto it =
-            std::find_if(notes_.begin(), notes_.end(), [&](const Note &n) { return n.key == key; });
-        if (it == notes_.end())
-            it = notes_.insert(notes_.end(), Note{key, label + " " + s.group, what, {}, 1});
-        it->repeats.push_back(s.run->repeat);
-        it->of = std::max(it->of, s.run->repeats);
+        // An index by key: a file may hold 100,000 failed runs.
+        const auto [at, added] = index_.emplace(key, notes_.size());
+        if (added) notes_.push_back(Note{key, label + " " + s.group, what, {}, 1});
+        Note &note = notes_[at->second];
+        note.repeats.push_back(s.run->repeat);
+        note.of = std::max(note.of, s.run->repeats);
     }
     std::vector<std::string> text() const {
         std::vector<std::string> out;
@@ -139,6 +139,7 @@ class RunNotes {
         unsigned of = 1;
     };
     std::vector<Note> notes_;
+    std::map<std::string, size_t> index_; // key -> notes_ index
 };
 
 // The values of every (group, item, metric), per column, in first-seen order.
@@ -147,9 +148,10 @@ class Table {
     explicit Table(size_t columns) : columns_(columns) {}
 
     void add(const std::string &group, const CompareSample &s, size_t column) {
-        auto &items = items_[group];
-        if (s.item != kWholeRunItem && std::find(items.begin(), items.end(), s.item) == items.end())
-            items.push_back(s.item);
+        // First-seen order in items_, membership in seen_: a search of the
+        // list would be quadratic in a group's items.
+        if (s.item != kWholeRunItem && seen_.insert({group, s.item}).second)
+            items_[group].push_back(s.item);
         auto key = std::make_tuple(group, s.item, s.metric.id);
         auto it = values_.find(key);
         if (it == values_.end()) {
@@ -201,6 +203,7 @@ class Table {
 
     size_t columns_;
     std::map<std::string, std::vector<std::string>> items_;
+    std::set<std::pair<std::string, std::string>> seen_; // (group, item) in items_
     std::map<std::tuple<std::string, std::string, std::string>, std::vector<std::vector<double>>>
         values_;
     std::map<std::pair<std::string, std::string>, double> sizes_;
@@ -231,13 +234,13 @@ Comparison build_comparison(const std::vector<const Report *> &reports,
     c.baseline = pick_baseline(columns, reports, options);
 
     std::vector<CompareSource> sources;
-    std::vector<std::string> groups;
+    std::vector<std::string> groups; // first-seen order
+    std::set<std::string> seen_groups;
     for (size_t f = 0; f < reports.size(); ++f)
         for (const auto &run : reports[f]->runs) {
             CompareSource s{f, columns.index.at({f, run_variant(run)}), run_group(run), &run,
                             run_samples(run)};
-            if (std::find(groups.begin(), groups.end(), s.group) == groups.end())
-                groups.push_back(s.group);
+            if (seen_groups.insert(s.group).second) groups.push_back(s.group);
             sources.push_back(std::move(s));
         }
 

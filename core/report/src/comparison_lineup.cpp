@@ -23,9 +23,20 @@ std::string size_list(const std::set<double> &sizes) {
 
 class LineUp {
   public:
+    // Indexed in one pass: scanning every source per group and input would be
+    // quadratic in the runs of a file.
     LineUp(const std::vector<CompareSource> &sources, const std::vector<std::string> &labels,
            size_t inputs)
-        : sources_(sources), labels_(labels), inputs_(inputs) {}
+        : inputs_(inputs) {
+        for (const auto &s : sources) {
+            const std::string &label = labels[s.column];
+            first_with_.emplace(s.group, s.input);
+            add_label(group_labels_[{s.input, s.group}], label);
+            add_label(input_labels_[s.input], label);
+            for (const auto &sample : s.samples)
+                if (!sample.per_run) sizes_[{s.input, s.group}].insert(sample.size);
+        }
+    }
 
     // Only between inputs: within one, a group or size one variant lacks is
     // simply a missing cell.
@@ -52,38 +63,37 @@ class LineUp {
     }
 
   private:
-    bool has_group(size_t f, const std::string &g) const {
-        for (const auto &s : sources_)
-            if (s.input == f && s.group == g) return true;
-        return false;
+    // Labels in first-seen order, each once.
+    struct Labels {
+        std::vector<std::string> list;
+        std::set<std::string> seen;
+    };
+    static void add_label(Labels &l, const std::string &label) {
+        if (l.seen.insert(label).second) l.list.push_back(label);
     }
+
+    bool has_group(size_t f, const std::string &g) const { return group_labels_.count({f, g}); }
     size_t first_with(const std::string &g) const {
-        for (const auto &s : sources_)
-            if (s.group == g) return s.input;
-        return 0;
+        const auto it = first_with_.find(g);
+        return it == first_with_.end() ? 0 : it->second;
     }
-    // "input 2 (tcp#2)": the input's columns in this group.
+    // "input 2 (tcp#2)": the input's columns in this group (all of them when
+    // it lacks the group).
     std::string input_name(size_t f, const std::string &g) const {
-        std::vector<std::string> labels;
-        for (const auto &s : sources_)
-            if (s.input == f && (s.group == g || !has_group(f, g)) &&
-                std::find(labels.begin(), labels.end(), labels_[s.column]) == labels.end())
-                labels.push_back(labels_[s.column]);
-        return "input " + std::to_string(f + 1) + " (" + join_list(labels) + ")";
+        const auto it = group_labels_.find({f, g});
+        const Labels *l = it != group_labels_.end() ? &it->second : nullptr;
+        if (!l) {
+            const auto all = input_labels_.find(f);
+            if (all != input_labels_.end()) l = &all->second;
+        }
+        return "input " + std::to_string(f + 1) + " (" + (l ? join_list(l->list) : "") + ")";
     }
     // Sizes of the input's ok runs in the group; nullopt when none is ok
     // (a skipped variant is a missing cell, not a mismatch).
     std::optional<std::set<double>> sizes_of(size_t f, const std::string &g) const {
-        std::optional<std::set<double>> sizes;
-        for (const auto &s : sources_) {
-            if (s.input != f || s.group != g) continue;
-            for (const auto &sample : s.samples) {
-                if (sample.per_run) continue;
-                if (!sizes) sizes.emplace();
-                sizes->insert(sample.size);
-            }
-        }
-        return sizes;
+        const auto it = sizes_.find({f, g});
+        if (it == sizes_.end()) return std::nullopt;
+        return it->second;
     }
     void check_sizes(const std::string &g, bool common_only, CompareScope &scope,
                      std::vector<std::string> &notes) const {
@@ -116,9 +126,11 @@ class LineUp {
                         " (not in every input), and the whole-run figures, which include them");
     }
 
-    const std::vector<CompareSource> &sources_;
-    const std::vector<std::string> &labels_;
     size_t inputs_;
+    std::map<std::string, size_t> first_with_;                         // group -> first input
+    std::map<std::pair<size_t, std::string>, Labels> group_labels_;    // (input, group)
+    std::map<size_t, Labels> input_labels_;                            // input -> all its columns
+    std::map<std::pair<size_t, std::string>, std::set<double>> sizes_; // (input, group)
 };
 
 } // namespace

@@ -67,11 +67,16 @@ class RowSamples {
             p99 = double(h.summary.p99) / scale;
         }
         const bool higher = mean.better == CMDBENCH_BETTER_HIGHER;
-        const bool latency = mean.kind == CMDBENCH_KIND_LATENCY && !higher;
-        const auto own50 = declared_metric(h.key + " p50", "us", mean.kind, higher);
-        const auto own99 = declared_metric(h.key + " p99", "us", mean.kind, higher);
-        push(pick(CompareMetric::LatencyP50, latency, own50), p50);
-        push(pick(CompareMetric::LatencyP99, latency, own99), p99);
+        // The built-in family is one-way latency ("lat p50"), which is what a
+        // declared round trip is compared as. Any other latency histogram
+        // (a plugin's `burst_time`) keeps its own name and says no "one-way".
+        const bool one_way =
+            mean.kind == CMDBENCH_KIND_LATENCY && !higher && mean.has(CMDBENCH_METRIC_ROUND_TRIP);
+        auto own50 = declared_metric(h.key + " p50", "us", mean.kind, higher);
+        auto own99 = declared_metric(h.key + " p99", "us", mean.kind, higher);
+        own50.html_unit = own99.html_unit = "µs"; // as the built-in latency family's
+        push(pick(CompareMetric::LatencyP50, one_way, own50), p50);
+        push(pick(CompareMetric::LatencyP99, one_way, own99), p99);
     }
 
     void add_metric(const Metric &m, const MetricMeaning &mean) {

@@ -1,6 +1,7 @@
 // The comparison as a text table: a block per group, one line per (item,
 // metric), the variants' medians, then each variant's ratio to the baseline.
 #include "comparison.hpp"
+#include "printable_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -82,17 +83,22 @@ void print_grid(std::ostream &out, const std::vector<std::vector<std::string>> &
     }
 }
 
+// Names, groups, variants, units and notes come from results files and
+// plugins: their control characters are shown as escapes, never reach the
+// terminal as commands (docs/security.md).
 std::vector<std::string> header(const Comparison &c) {
     std::vector<std::string> line{"item", "metric", "unit"};
     for (const auto &col : c.columns)
-        line.push_back(col);
+        line.push_back(printable_text(col));
     for (size_t i = 0; i < c.columns.size(); ++i)
-        if (i != c.baseline) line.push_back(c.columns[i] + "/" + c.columns[c.baseline]);
+        if (i != c.baseline)
+            line.push_back(printable_text(c.columns[i] + "/" + c.columns[c.baseline]));
     return line;
 }
 
 std::vector<std::string> line_of(const Comparison &c, const CompareRow &row) {
-    std::vector<std::string> line{row.item, row.metric.label, row.metric.unit};
+    std::vector<std::string> line{printable_text(row.item), printable_text(row.metric.label),
+                                  printable_text(row.metric.unit)};
     for (const auto &cell : row.cells)
         line.push_back(value_text(c, cell));
     for (size_t i = 0; i < row.cells.size(); ++i)
@@ -110,7 +116,7 @@ void write_comparison_table(std::ostream &out, const Comparison &c) {
             same = same || cell.verdict == Verdict::NoClearDifference;
         }
     out << "== comparison";
-    if (!c.columns.empty()) out << " (baseline " << c.columns[c.baseline] << ")";
+    if (!c.columns.empty()) out << " (baseline " << printable_text(c.columns[c.baseline]) << ")";
     out << ": medians" << (spread ? " [min\u2013max of repeats]" : "");
     if (c.columns.size() > 1) out << ", ratio = variant / baseline";
     if (same) out << "; ~same: within the spread";
@@ -118,7 +124,7 @@ void write_comparison_table(std::ostream &out, const Comparison &c) {
     if (c.rows.empty()) out << "  (nothing to compare)\n";
     for (size_t i = 0; i < c.rows.size();) {
         const std::string &group = c.rows[i].group;
-        out << '\n' << group << '\n';
+        out << '\n' << printable_text(group) << '\n';
         std::vector<std::vector<std::string>> grid{header(c)};
         for (; i < c.rows.size() && c.rows[i].group == group; ++i)
             grid.push_back(line_of(c, c.rows[i]));
@@ -132,7 +138,7 @@ void write_comparison_table(std::ostream &out, const Comparison &c) {
     if (!c.notes.empty()) {
         out << "\nnotes:\n";
         for (const auto &note : c.notes)
-            out << "  " << note << '\n';
+            out << "  " << printable_text(note) << '\n';
     }
 }
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <ostream>
 #include <set>
 
@@ -42,9 +43,14 @@ footer{margin-top:32px;font-size:12px;color:#666}
 // value axis.
 constexpr double kLogSpan = 50;
 
+// Each group's rows, so a page of many groups is not a scan of every row
+// per group and family.
+using GroupRows = std::map<std::string, std::vector<const CompareRow *>>;
+
 struct Page {
     std::ostream &out;
     const Comparison &c;
+    const GroupRows &by_group;
     int next_chart = 0;
 
     std::string chart_id() { return "chart-" + std::to_string(++next_chart); }
@@ -52,8 +58,10 @@ struct Page {
     std::vector<const CompareRow *> rows_of(const std::string &group,
                                             const CompareMetric &m) const {
         std::vector<const CompareRow *> rows;
-        for (const auto &r : c.rows)
-            if (r.group == group && r.metric == m) rows.push_back(&r);
+        const auto it = by_group.find(group);
+        if (it == by_group.end()) return rows;
+        for (const CompareRow *r : it->second)
+            if (r->metric == m) rows.push_back(r);
         return rows;
     }
 
@@ -106,6 +114,9 @@ void Page::line_charts(const std::string &group, const CompareMetric &m,
     const auto rows = rows_of(group, m);
     const bool latency = m.chart == ChartStyle::Latency;
     const auto sets = split_by_size(rows);
+    std::map<std::string, const CompareRow *> whisker_of; // by item: no search per point
+    for (const CompareRow *w : whiskers)
+        whisker_of.emplace(w->item, w);
     for (const auto &set : sets) {
         svg::LineChart chart;
         chart.id = chart_id();
@@ -123,10 +134,9 @@ void Page::line_charts(const std::string &group, const CompareMetric &m,
             for (const auto *r : set) {
                 s.values.push_back(median(*r, col));
                 if (whiskers.empty()) continue;
-                const auto w =
-                    std::find_if(whiskers.begin(), whiskers.end(),
-                                 [&](const CompareRow *p) { return p->item == r->item; });
-                s.whiskers.push_back(w == whiskers.end() ? std::nullopt : median(**w, col));
+                const auto w = whisker_of.find(r->item);
+                s.whiskers.push_back(w == whisker_of.end() ? std::nullopt
+                                                           : median(*w->second, col));
             }
             chart.series.push_back(std::move(s));
         }
@@ -178,11 +188,13 @@ bool all_sized(const std::vector<const CompareRow *> &rows) {
 }
 
 // Every family of the group's rows, in table order (built-ins first).
-std::vector<CompareMetric> families(const Comparison &c, const std::string &group) {
+std::vector<CompareMetric> families(const GroupRows &by_group, const std::string &group) {
     std::vector<CompareMetric> out;
-    for (const auto &r : c.rows)
-        if (r.group == group && std::find(out.begin(), out.end(), r.metric) == out.end())
-            out.push_back(r.metric);
+    const auto it = by_group.find(group);
+    if (it == by_group.end()) return out;
+    std::set<std::string> seen; // ids
+    for (const CompareRow *r : it->second)
+        if (seen.insert(r->metric.id).second) out.push_back(r->metric);
     std::stable_sort(out.begin(), out.end(), [](const CompareMetric &a, const CompareMetric &b) {
         return a.rank < b.rank;
     });
@@ -210,7 +222,7 @@ void Page::group_charts(const std::string &group) {
         else
             bar_chart(group, lat);
     }
-    for (const CompareMetric &m : families(c, group))
+    for (const CompareMetric &m : families(by_group, group))
         if (m.chart != ChartStyle::Latency) chart(group, m);
 }
 
@@ -312,10 +324,13 @@ void Page::context(const std::vector<const Report *> &reports) {
 
 void write_html_report(std::ostream &out, const Comparison &c,
                        const std::vector<const Report *> &reports) {
-    std::vector<std::string> groups;
-    for (const auto &r : c.rows)
-        if (std::find(groups.begin(), groups.end(), r.group) == groups.end())
-            groups.push_back(r.group);
+    std::vector<std::string> groups; // first-seen order
+    GroupRows by_group;
+    for (const auto &r : c.rows) {
+        auto &rows = by_group[r.group];
+        if (rows.empty()) groups.push_back(r.group);
+        rows.push_back(&r);
+    }
     std::string versus;
     for (const auto &col : c.columns)
         versus += (versus.empty() ? "" : " vs ") + col;
@@ -341,7 +356,7 @@ void write_html_report(std::ostream &out, const Comparison &c,
             << "); “no clear difference” means within the run-to-run spread of either side.";
     out << "</p>\n";
 
-    Page page{out, c};
+    Page page{out, c, by_group};
     out << "<h2>Context</h2>\n";
     page.context(reports);
 
@@ -355,7 +370,7 @@ void write_html_report(std::ostream &out, const Comparison &c,
     out << "<h2>Tables</h2>\n";
     for (const auto &g : groups) {
         out << "<h3>" << escape(group_label(g)) << "</h3>\n<div class=\"tables\">\n";
-        for (const CompareMetric &m : families(c, g))
+        for (const CompareMetric &m : families(by_group, g))
             page.table(g, m);
         out << "</div>\n";
     }

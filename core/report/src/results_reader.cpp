@@ -39,8 +39,11 @@ class Node {
         if (!j_.contains(key)) fail(std::string("missing required field '") + key + "'");
         return child(key);
     }
-    Node child(const std::string &key) const {
-        return {j_.at(key), path_.empty() ? key : path_ + "." + key, doc_};
+    Node child(const std::string &key) const { return member(key, j_.at(key)); }
+    // An object's member met while iterating it: at() on ordered_json is a
+    // linear search, so looking each one up again would be quadratic.
+    Node member(const std::string &key, const Json &value) const {
+        return {value, path_.empty() ? key : path_ + "." + key, doc_};
     }
     Node element(size_t i) const { return {j_.at(i), path_ + "[" + std::to_string(i) + "]", doc_}; }
 
@@ -145,16 +148,17 @@ Row read_row(const Node &n) {
     const Node metrics = n.at("metrics");
     metrics.size(true);
     for (const auto &item : metrics.json().items()) {
-        const Node m = metrics.child(item.key());
+        const Node m = metrics.member(item.key(), item.value());
         row.metrics.push_back(
             {item.key(), m.at("value").number(), unit_code(m.str_or("unit", "")), read_meaning(m)});
     }
     if (n.has("histograms")) {
         const Node hists = n.child("histograms");
         hists.size(true);
-        for (const auto &item : hists.json().items())
-            row.hists.push_back({item.key(), read_hist(hists.child(item.key())),
-                                 read_meaning(hists.child(item.key()))});
+        for (const auto &item : hists.json().items()) {
+            const Node h = hists.member(item.key(), item.value());
+            row.hists.push_back({item.key(), read_hist(h), read_meaning(h)});
+        }
     }
     return row;
 }
@@ -217,7 +221,13 @@ MatrixInfo read_matrix(const Node &n) {
     return m;
 }
 
-RunResult read_run(const Node &n) {
+std::string too_many(size_t count, const char *what, size_t limit) {
+    return std::to_string(count) + " " + what + ": more than the " + std::to_string(limit) +
+           " a results file may have";
+}
+
+// rows_read: the rows of the runs before this one, for kMaxResultsRows.
+RunResult read_run(const Node &n, size_t &rows_read) {
     RunResult r;
     r.name = n.at("name").str();
     r.test = n.at("test").str();
@@ -233,7 +243,10 @@ RunResult read_run(const Node &n) {
     read_status(n, r);
     r.wall_seconds = n.number_or("wall_seconds", 0);
     const Node rows = n.at("rows");
-    for (size_t i = 0, k = rows.size(false); i < k; ++i)
+    const size_t k = rows.size(false);
+    rows_read += k;
+    if (rows_read > kMaxResultsRows) rows.fail(too_many(rows_read, "rows so far", kMaxResultsRows));
+    for (size_t i = 0; i < k; ++i)
         r.rows.push_back(read_row(rows.element(i)));
     read_comparison_fields(n, r);
     if (n.has("pair")) r.pair = read_pair(n.child("pair"));
@@ -302,11 +315,31 @@ std::string reason(const std::string &what) {
 // recursing through dump() and the destructor until the stack runs out.
 constexpr int kMaxJsonDepth = 64;
 
-bool refuse_deep_nesting(int depth, Json::parse_event_t event, Json &) {
-    if (depth > kMaxJsonDepth &&
-        (event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start))
-        throw ResultsError("nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels");
-    return true;
+// Checked on the text before parsing, not in nlohmann's parser callback:
+// with a callback its DOM builder rescans the parent container at every
+// object's end, quadratic in an array of objects (400,000 `{}` took minutes).
+// Brackets inside strings are skipped; in text that is not JSON the count
+// may be off, which the parse then refuses anyway.
+void refuse_deep_nesting(const std::string &text) {
+    int depth = 0;
+    bool in_string = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonDepth)
+                throw ResultsError("nesting deeper than " + std::to_string(kMaxJsonDepth) +
+                                   " levels");
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
 }
 
 } // namespace
@@ -314,7 +347,8 @@ bool refuse_deep_nesting(int depth, Json::parse_event_t event, Json &) {
 Report parse_results(const std::string &text, const std::string &name) {
     Json doc;
     try {
-        doc = Json::parse(text, refuse_deep_nesting);
+        refuse_deep_nesting(text);
+        doc = Json::parse(text);
     } catch (const Json::parse_error &e) {
         throw ResultsError(name + ":" + where(text, e.byte) +
                            ": not valid JSON: " + parse_reason(e.what()));
@@ -352,8 +386,11 @@ Report parse_results(const std::string &text, const std::string &name) {
         report.spread_limit = limit;
     }
     const Node runs = root.at("runs");
-    for (size_t i = 0, k = runs.size(false); i < k; ++i)
-        report.runs.push_back(read_run(runs.element(i)));
+    const size_t k = runs.size(false);
+    if (k > kMaxResultsRuns) runs.fail(too_many(k, "runs", kMaxResultsRuns));
+    size_t rows_read = 0;
+    for (size_t i = 0; i < k; ++i)
+        report.runs.push_back(read_run(runs.element(i), rows_read));
     return report;
 }
 
