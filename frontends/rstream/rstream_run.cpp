@@ -152,7 +152,8 @@ int run_rstream(const Options &o) {
     cmdbench::Registry registry;
     std::vector<cmdbench::LoadSkip> skipped;
     for (const auto &f : cmdbench::load_plugins(registry, plugin_dirs(), false, &skipped))
-        std::fprintf(stderr, "cmdbench rstream: %s: %s\n", f.file.c_str(), f.reason.c_str());
+        // The reason names the file already ("FILE: ...").
+        std::fprintf(stderr, "cmdbench rstream: plugin refused: %s\n", f.reason.c_str());
     for (const auto &s : skipped)
         std::fprintf(stderr, "cmdbench rstream: %s\n", cmdbench::skip_warning(s).c_str());
     const cmdbench_test *test = registry.find_test("pingpong");

@@ -35,6 +35,13 @@ constexpr size_t kMinHandshakes = 32;
 // stuck (in a send, say): ended.
 constexpr auto kHandshakeBackstop = std::chrono::milliseconds(control::kServerHandshakeMs + 2000);
 
+// A full pool makes room by dropping the oldest handshake of the address
+// holding the most. For a connection from that same address, only one at
+// least this old: a burst from one address then costs an accept each, not
+// a fork each, while one that reconnects every 100 ms still gets through
+// (its pool's oldest handshake is seconds old).
+constexpr auto kSameHostDropAge = std::chrono::milliseconds(250);
+
 size_t handshake_pool(int max_clients) {
     return std::max(kMinHandshakes, size_t(max_clients));
 }
@@ -70,7 +77,7 @@ class Dispatcher {
         if (!ch) return;
         children_.reap();
         if (table_.handshakes() >= pool_) {
-            if (auto victim = children_.handshake_to_drop())
+            if (auto victim = children_.handshake_to_drop(ch->peer_name(), kSameHostDropAge))
                 drop(*victim, "to make room: " + std::to_string(pool_) + " handshakes at once");
         }
         std::optional<size_t> entry;

@@ -45,7 +45,9 @@ void SessionChildren::reap() {
         ended(pid, status);
 }
 
-std::optional<pid_t> SessionChildren::handshake_to_drop() const {
+std::optional<pid_t>
+SessionChildren::handshake_to_drop(const std::string &newcomer,
+                                   std::chrono::milliseconds same_host_age) const {
     std::map<std::string, size_t> per_host;
     for (const auto &[pid, c] : children_)
         if (!c.dropped && table_.in_handshake(c.entry)) ++per_host[host_of(c.peer)];
@@ -60,6 +62,12 @@ std::optional<pid_t> SessionChildren::handshake_to_drop() const {
             most = n;
             oldest = c.since;
         }
+    }
+    if (victim) {
+        const Child &c = children_.at(*victim);
+        if (host_of(c.peer) == host_of(newcomer) &&
+            std::chrono::steady_clock::now() - c.since < same_host_age)
+            return std::nullopt;
     }
     return victim;
 }
