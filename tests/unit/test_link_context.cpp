@@ -129,7 +129,10 @@ TEST_CASE("link context: a TCP run records its interface's driver, speed, MTU, N
 TEST_CASE("link context: an RDMA run finds the device, port and RoCE v2 GID of its address") {
     FakeSysfs t;
     mlx5_tree(t);
-    const SidePath s = describe_path(t.str(), "10.0.0.5", "eth2", true);
+    const SidePath s =
+        describe_path(t.str(), "10.0.0.5", "eth2", true, [](const std::string &dev, unsigned port) {
+            return "asked " + dev + " port " + std::to_string(port);
+        });
     REQUIRE(s.devices.size() == 1);
     const RdmaDevice &d = s.devices[0];
     CHECK(d.name == "mlx5_0");
@@ -145,7 +148,8 @@ TEST_CASE("link context: an RDMA run finds the device, port and RoCE v2 GID of i
     CHECK(d.netdev == "eth2");
     CHECK(d.numa_node == "1");
     CHECK(d.pci_address == "0000:03:00.0");
-    CHECK(d.active_mtu == "unknown"); // sysfs does not say
+    CHECK(d.active_mtu == "asked mlx5_0 port 1"); // sysfs does not say: libibverbs
+    CHECK(describe_path(t.str(), "10.0.0.5", "eth2", true).devices.at(0).active_mtu == "unknown");
     CHECK_FALSE(d.software());
 }
 

@@ -15,8 +15,11 @@ namespace cmdbench {
 // (RoCE v2 before v1); for a loopback address, which no RDMA device has,
 // the first device with an IP address in its GID table, as the RDMA
 // plugins do.
+// `active_mtu` answers for a device and port what sysfs cannot (null:
+// unknown; local_path asks libibverbs).
+using ActiveMtu = std::string (*)(const std::string &device, unsigned port);
 SidePath describe_path(const std::string &sysfs_root, const std::string &address,
-                       const std::string &ifname, bool rdma);
+                       const std::string &ifname, bool rdma, ActiveMtu active_mtu = nullptr);
 
 // The interface of this machine that has `address` (getifaddrs), or "".
 std::string interface_with_address(const std::string &address);

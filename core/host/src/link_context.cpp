@@ -2,6 +2,8 @@
 // RDMA devices (their GID tables map addresses to devices and ports).
 #include "link_context.hpp"
 
+#include "ibv_port_mtu.hpp"
+
 #include <algorithm>
 #include <arpa/inet.h>
 #include <array>
@@ -211,7 +213,7 @@ bool is_loopback(const std::optional<Gid> &g) {
 } // namespace
 
 SidePath describe_path(const std::string &sysfs_root, const std::string &address,
-                       const std::string &ifname, bool rdma) {
+                       const std::string &ifname, bool rdma, ActiveMtu active_mtu) {
     const fs::path root(sysfs_root);
     SidePath s;
     s.address = address.empty() ? kUnknown : address;
@@ -231,6 +233,7 @@ SidePath describe_path(const std::string &sysfs_root, const std::string &address
     s.gid_index = m->index;
     s.gid_type = m->type;
     s.devices.push_back(read_device(root, *m));
+    if (active_mtu) s.devices.back().active_mtu = active_mtu(m->device, m->port);
     return s;
 }
 
@@ -258,7 +261,7 @@ std::string interface_with_address(const std::string &address) {
 }
 
 SidePath local_path(const std::string &address, bool rdma) {
-    return describe_path("/sys", address, interface_with_address(address), rdma);
+    return describe_path("/sys", address, interface_with_address(address), rdma, ibv_active_mtu);
 }
 
 } // namespace cmdbench

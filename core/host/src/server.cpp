@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <unistd.h>
@@ -72,7 +73,7 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
     // address family and interface as the control connection.
     std::string data_host = ch.local_host();
     if (data_host.empty()) data_host = opt.bind;
-    const SidePath path = run_side_path(registry, test, transport, setup.params, data_host);
+    const std::map<std::string, ParamValue> params = setup.params;
     setup.interrupted = &interrupted;
     setup.log_prefix = "cmdbench serve: ";
     setup.registry = &registry;
@@ -100,6 +101,8 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
         _exit(1);
     }
     const int wait = clamp_wait_ms(remaining_ms(role.ctx()) + int64_t(kGraceSeconds * 1000));
+    // After the run, as on the client: nothing of it may slow the test.
+    const SidePath path = run_side_path(registry, test, transport, params, data_host);
     control::RunEnd ours{status_code(ex.status), ex.error, cpu_seconds_to_us(cpu.user_s),
                          cpu_seconds_to_us(cpu.sys_s)};
     if (send_path)
