@@ -40,6 +40,11 @@ int main(int argc, char **argv) {
     write(dir, "seed-exchange", Message{MsgType::Exchange, Writer().u32(1).u32(2).take()});
     write(dir, "seed-run-end", make_run_end({0, "", 1234, 567}));
     write(dir, "seed-run-end-error", make_run_end({2, "connection refused", -1, -1}));
+    // A server's RunEnd to a client that reads its data path (kFeaturePath).
+    write(dir, "seed-run-end-path",
+          make_run_end({0, "", 1234, 567,
+                        R"({"address":"127.0.0.1","interface":{"name":"lo","mtu":"65536"},)"
+                        R"("rdma":null,"software_rdma":false,"devices":[]})"}));
     write(dir, "seed-error", make_string(MsgType::Error, "unknown test 'x'"));
     write(dir, "seed-bye", Message{MsgType::Bye, {}});
     return 0;

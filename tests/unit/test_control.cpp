@@ -2,6 +2,7 @@
 // 127.0.0.1 (a Listener/Channel pair, raw sockets playing a broken peer).
 #include "control.hpp"
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <atomic>
 #include <catch2/catch.hpp>
@@ -237,6 +238,33 @@ TEST_CASE("control: RunRequest round trip with many params") {
     REQUIRE(e.timeout_s == 60);
 }
 
+TEST_CASE("control: RunEnd carries the sender's path after its old fields, only when given") {
+    // Without a path the payload is the old one, byte for byte: what an
+    // older peer (no kFeaturePath) reads, refusing trailing bytes.
+    const Message old = make_run_end(RunEnd{0, "", 7, 8});
+    REQUIRE(old.payload.size() == 4 + 4 + 8 + 8);
+    REQUIRE(parse_run_end(old).path.empty());
+    const Message m = make_run_end(RunEnd{0, "", 7, 8, R"({"address":"127.0.0.1"})"});
+    REQUIRE(m.payload.size() == old.payload.size() + 4 + 23);
+    REQUIRE(std::equal(old.payload.begin(), old.payload.end(), m.payload.begin()));
+    const RunEnd e = parse_run_end(m);
+    REQUIRE(e.cpu_sys_us == 8);
+    REQUIRE(e.path == R"({"address":"127.0.0.1"})");
+    // A path cut short is a bad message, not a missing path.
+    Message cut = m;
+    cut.payload.pop_back();
+    REQUIRE_THROWS_AS(parse_run_end(cut), ControlError);
+}
+
+TEST_CASE("control: features are whole words after the software string") {
+    REQUIRE(has_feature("cmdbench 0.1.0 +path", kFeaturePath));
+    REQUIRE(has_feature("cmdbench 0.1.0 +path +other", kFeaturePath));
+    REQUIRE_FALSE(has_feature("cmdbench 0.1.0", kFeaturePath));
+    REQUIRE_FALSE(has_feature("cmdbench 0.1.0 +pathological", kFeaturePath));
+    REQUIRE_FALSE(has_feature("+path", kFeaturePath)); // the name, not a feature word
+    REQUIRE_FALSE(has_feature("cmdbench x+path", kFeaturePath));
+}
+
 TEST_CASE("control: RunEnd and string messages round trip") {
     const RunEnd e = parse_run_end(make_run_end(RunEnd{-5, "peer vanished"}));
     REQUIRE(e.status == -5);
@@ -296,7 +324,12 @@ TEST_CASE("control: truncated payloads and trailing junk are rejected") {
     require_prefixes_rejected(st, p_st);
     require_trailing_rejected(rq, p_rq);
     require_trailing_rejected(he, p_he);
-    require_trailing_rejected(re, p_re);
+    // After its fixed fields a RunEnd may carry a path (kFeaturePath): a
+    // stray byte there is a path cut short; after the path, junk.
+    Message re_junk = re;
+    re_junk.payload.push_back(0);
+    REQUIRE_THROWS_WITH(p_re(re_junk), Contains("truncated"));
+    require_trailing_rejected(make_run_end(RunEnd{2, "oops", -1, -1, "{}"}), p_re);
     require_trailing_rejected(st, p_st);
 }
 

@@ -87,6 +87,7 @@ class Reader {
     double f64();
     std::string str();
     std::vector<uint8_t> bytes();
+    bool done() const { return pos_ == size_; }
     void finish() const; // throws if bytes are left over
 
   private:
@@ -114,7 +115,18 @@ struct RunEnd {
     // microseconds; -1 when it did not measure (a run refused or never run).
     int64_t cpu_user_us = -1;
     int64_t cpu_sys_us = -1;
+    // The sender's data path (a JSON object, docs/results.md `runs[].path`),
+    // or empty. Sent only to a peer that announced kFeaturePath: it follows
+    // the fields above, and a peer without the feature refuses trailing bytes.
+    std::string path{};
 };
+
+// Features a peer announces as words after its software string in Hello
+// ("cmdbench 0.1.0 +path"). Within one protocol version they let a newer
+// peer send more to a peer that can read it while an older peer, which only
+// ever shows that string, goes on working unchanged.
+constexpr const char *kFeaturePath = "+path"; // reads RunEnd.path
+bool has_feature(const std::string &software, const char *feature);
 
 Message make_hello(MsgType type, const Hello &h);
 Hello parse_hello(const Message &m);

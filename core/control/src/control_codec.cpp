@@ -269,8 +269,10 @@ RunRequest parse_run_request(const Message &m) {
 }
 
 Message make_run_end(const RunEnd &e) {
-    return {MsgType::RunEnd,
-            Writer().i32(e.status).str(e.error).i64(e.cpu_user_us).i64(e.cpu_sys_us).take()};
+    Writer w;
+    w.i32(e.status).str(e.error).i64(e.cpu_user_us).i64(e.cpu_sys_us);
+    if (!e.path.empty()) w.str(e.path);
+    return {MsgType::RunEnd, w.take()};
 }
 
 RunEnd parse_run_end(const Message &m) {
@@ -281,8 +283,20 @@ RunEnd parse_run_end(const Message &m) {
     e.error = r.str();
     e.cpu_user_us = r.i64();
     e.cpu_sys_us = r.i64();
+    if (!r.done()) e.path = r.str(); // a peer older than kFeaturePath sends none
     r.finish();
     return e;
+}
+
+bool has_feature(const std::string &software, const char *feature) {
+    const std::string word = feature;
+    for (size_t at = software.find(word); at != std::string::npos;
+         at = software.find(word, at + 1)) {
+        const size_t end = at + word.size();
+        if (at > 0 && software[at - 1] == ' ' && (end == software.size() || software[end] == ' '))
+            return true;
+    }
+    return false;
 }
 
 Message make_string(MsgType type, const std::string &s) {

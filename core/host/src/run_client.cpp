@@ -9,11 +9,14 @@
 #include "printable_text.hpp"
 #include "role_run.hpp"
 #include "run_params.hpp"
+#include "run_path.hpp"
 #include "server.hpp"
 #include "session_recovery.hpp"
 #include "test_executor.hpp"
 
 #include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 
 namespace cmdbench {
@@ -49,8 +52,10 @@ void open_session(ClientSession &s, const Registry &registry, const std::string 
     }
     s.channel =
         std::make_unique<Channel>(Channel::connect(s.host, port, control::kHandshakeTimeoutMs));
-    control::open_handshake(*s.channel, s.local ? s.local->token() : s.token,
-                            std::string("cmdbench ") + CMDBENCH_VERSION, s.label);
+    // "+path": we read the server's data path from its RunEnd.
+    control::open_handshake(
+        *s.channel, s.local ? s.local->token() : s.token,
+        std::string("cmdbench ") + CMDBENCH_VERSION + " " + control::kFeaturePath, s.label);
 }
 
 // A broken session gets a fresh start for the next run: a new local server
@@ -106,6 +111,18 @@ CpuTime cpu_from_wire(const control::RunEnd &e) {
     return {cpu_us_to_seconds(e.cpu_user_us), cpu_us_to_seconds(e.cpu_sys_us)};
 }
 
+// The server's data path from its RunEnd; unset when it sent none (an older
+// server) or something unreadable: that side is then unknown, not an error.
+std::optional<SidePath> path_from_wire(const control::RunEnd &e) {
+    if (e.path.empty()) return std::nullopt;
+    try {
+        const auto j = nlohmann::ordered_json::parse(e.path);
+        if (j.is_object()) return side_path_from_json(j);
+    } catch (const nlohmann::json::exception &) {
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 // The fields every result of a run has, whether it ran or not.
@@ -149,6 +166,7 @@ RunResult run_client(ClientState &st, ClientSession &session, const RunSpec &spe
     setup.transport = transport;
     setup.params = spec.test_params;
     setup.params.insert(spec.transport_params.begin(), spec.transport_params.end());
+    const std::map<std::string, ParamValue> params = setup.params;
     setup.interrupted = &st.interrupted;
     setup.log_prefix = "cmdbench: ";
     setup.on_progress = [&progress](uint64_t done, uint64_t total) {
@@ -200,6 +218,8 @@ RunResult run_client(ClientState &st, ClientSession &session, const RunSpec &spe
             } else {
                 ControlPeer peer(*session.channel, session.label);
                 Execution ex = role.run(CMDBENCH_ROLE_CLIENT, session.host, &peer);
+                r.path.client = run_side_path(st.registry, test, transport, params,
+                                              session.channel->local_host());
                 r.cpu_client = role.cpu();
                 if (ex.abandoned) {
                     st.abandoned = true;
@@ -218,6 +238,7 @@ RunResult run_client(ClientState &st, ClientSession &session, const RunSpec &spe
                         control::RunEnd theirs = peer.finish(ours, wait);
                         combine(r, ex, theirs);
                         r.cpu_server = cpu_from_wire(theirs);
+                        r.path.server = path_from_wire(theirs);
                     } catch (const ControlError &e) {
                         // No word from the server: this side's failure, not
                         // the server's (the server may be gone, see why).

@@ -9,6 +9,7 @@
 #include "report.hpp"
 #include "role_run.hpp"
 #include "run_params.hpp"
+#include "run_path.hpp"
 #include "run_request_check.hpp"
 #include "serve_clients.hpp"
 #include "session_wait.hpp"
@@ -16,6 +17,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <unistd.h>
 
@@ -35,9 +38,10 @@ void log_line(const std::string &s) {
 struct Quiet {};
 
 // One RunRequest: accept or refuse it, run the server role, close the run.
-// Returns false when the session cannot go on.
+// Returns false when the session cannot go on. `send_path`: the client reads
+// our data path in RunEnd (control::kFeaturePath).
 bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
-               const Message &request, const std::atomic<bool> &interrupted) {
+               const Message &request, bool send_path, const std::atomic<bool> &interrupted) {
     control::RunRequest req = control::parse_run_request(request);
     auto refuse = [&](RunStatus s, const std::string &why) {
         ch.send(control::make_run_end({status_code(s), why}), control::kHandshakeTimeoutMs);
@@ -65,6 +69,11 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
         log_line("refused run '" + req.run_name + "' of " + ch.peer_name() + ": " + *over);
         return refuse(RunStatus::Failed, "the server refused the run: " + *over);
     }
+    // The data plane meets where the client reached us: over the same
+    // address family and interface as the control connection.
+    std::string data_host = ch.local_host();
+    if (data_host.empty()) data_host = opt.bind;
+    const std::map<std::string, ParamValue> params = setup.params;
     setup.interrupted = &interrupted;
     setup.log_prefix = "cmdbench serve: ";
     setup.registry = &registry;
@@ -77,10 +86,6 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
     ControlPeer peer(ch, "the client (" + ch.peer_name() + ")");
     ch.send(Message{MsgType::RunAccept, {}}, control::kHandshakeTimeoutMs);
 
-    // The data plane meets where the client reached us: over the same
-    // address family and interface as the control connection.
-    std::string data_host = ch.local_host();
-    if (data_host.empty()) data_host = opt.bind;
     Execution ex = role.run(CMDBENCH_ROLE_SERVER, data_host, &peer);
     const CpuTime cpu = role.cpu();
     if (ex.abandoned) {
@@ -96,10 +101,14 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
         _exit(1);
     }
     const int wait = clamp_wait_ms(remaining_ms(role.ctx()) + int64_t(kGraceSeconds * 1000));
-    control::RunEnd theirs =
-        peer.finish({status_code(ex.status), ex.error, cpu_seconds_to_us(cpu.user_s),
-                     cpu_seconds_to_us(cpu.sys_s)},
-                    wait);
+    // After the run, as on the client: nothing of it may slow the test.
+    const SidePath path = run_side_path(registry, test, transport, params, data_host);
+    control::RunEnd ours{status_code(ex.status), ex.error, cpu_seconds_to_us(cpu.user_s),
+                         cpu_seconds_to_us(cpu.sys_s)};
+    if (send_path)
+        ours.path = side_path_json(path).dump(-1, ' ', false,
+                                              nlohmann::ordered_json::error_handler_t::replace);
+    control::RunEnd theirs = peer.finish(ours, wait);
     (void)theirs;
     if (!opt.quiet) {
         RunResult r;
@@ -110,6 +119,7 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
         r.error = ex.error;
         r.rows = role.rows();
         r.cpu_server = cpu;
+        r.path.server = path;
         write_table_run(std::cout, r);
         std::cout.flush();
     }
@@ -129,7 +139,8 @@ std::string greet(const ServeOptions &opt, Channel &ch, const control::Admission
 
 // The runs of a session whose handshake is done, until Bye or idle.
 void serve_requests(const Registry &registry, const ServeOptions &opt, Channel &ch,
-                    const std::atomic<bool> &interrupted) {
+                    const std::string &client_software, const std::atomic<bool> &interrupted) {
+    const bool send_path = control::has_feature(client_software, control::kFeaturePath);
     while (!interrupted) {
         std::optional<Message> next = next_request(ch, opt.idle_timeout_s * 1000, interrupted);
         if (!next || next->type == MsgType::Bye) return;
@@ -137,21 +148,22 @@ void serve_requests(const Registry &registry, const ServeOptions &opt, Channel &
         if (req.type != MsgType::RunRequest)
             throw ControlError("unexpected message type " + std::to_string(unsigned(req.type)) +
                                " from " + ch.peer_name());
-        if (!serve_run(registry, opt, ch, req, interrupted)) return;
+        if (!serve_run(registry, opt, ch, req, send_path, interrupted)) return;
     }
 }
 
 void serve_session(const Registry &registry, const ServeOptions &opt, Channel &ch,
                    const SessionGate &gate, const std::atomic<bool> &interrupted) {
+    std::string software;
     try {
-        greet(opt, ch, gate.admit);
+        software = greet(opt, ch, gate.admit);
     } catch (const std::exception &e) {
         // Refused strangers and failed handshakes: as many as anyone can
         // connect, so their lines are rate-limited.
         gate.log_refusal(printable_text(e.what()));
         throw Quiet{};
     }
-    serve_requests(registry, opt, ch, interrupted);
+    serve_requests(registry, opt, ch, software, interrupted);
 }
 
 // --once (the local server of `cmdbench run`): the first client that gets
@@ -170,14 +182,15 @@ int serve_once(const Registry &registry, const ServeOptions &opt, control::Liste
             log_line(std::string("no client came: ") + e.what());
             return 1;
         }
+        std::string software;
         try {
-            greet(opt, *ch);
+            software = greet(opt, *ch);
         } catch (const std::exception &e) {
             log_line(e.what());
             continue;
         }
         try {
-            serve_requests(registry, opt, *ch, interrupted);
+            serve_requests(registry, opt, *ch, software, interrupted);
             return 0;
         } catch (const std::exception &e) {
             log_line(e.what());

@@ -98,6 +98,9 @@ struct Comparison {
     std::vector<CompareRow> rows;              // grouped by group, then item, then metric
     std::vector<std::string> notes;            // e.g. "rsocket: skipped: no RDMA device"
     double spread_limit = kDefaultSpreadLimit; // cells spread wider are flagged
+    // software_rdma_notice() when a run went over rxe or siw, else empty:
+    // every output says the figures are not RDMA hardware's.
+    std::string software_rdma;
 };
 
 struct CompareError : std::runtime_error {

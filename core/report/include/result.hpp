@@ -3,6 +3,7 @@
 #include "comparison_settings.hpp"
 #include "histogram.hpp"
 #include "matrix_result.hpp"
+#include "path_context.hpp"
 #include "run_conditions.hpp"
 
 #include <cstdint>
@@ -74,6 +75,7 @@ struct RunResult {
     CpuTime cpu_server;               // the server side, as it reported it
     std::optional<RunPair> pair;      // matrix mode: who measured
     RunConditions conditions;         // the machine's load around this run (runner.cpp)
+    RunPath path;                     // interfaces and RDMA devices (run_client.cpp)
 };
 
 struct PluginInfo {

@@ -259,6 +259,12 @@ Comparison build_comparison(const std::vector<const Report *> &reports,
                        [&](const std::string &g) { return scope.dropped_groups.count(g); }),
         groups.end());
     if (!c.columns.empty()) c.rows = table.rows(groups, c.baseline);
+    std::set<std::string> drivers;
+    for (const auto *report : reports)
+        for (const auto &run : report->runs)
+            for (const auto &d : run.path.software_drivers())
+                drivers.insert(d);
+    if (!drivers.empty()) c.software_rdma = software_rdma_notice(drivers);
     const auto failures = run_notes.text();
     c.notes.insert(c.notes.begin(), failures.begin(), failures.end());
     c.spread_limit = options.spread_limit ? *options.spread_limit

@@ -121,6 +121,7 @@ void write_comparison_table(std::ostream &out, const Comparison &c) {
     if (c.columns.size() > 1) out << ", ratio = variant / baseline";
     if (same) out << "; ~same: within the spread";
     out << '\n';
+    if (!c.software_rdma.empty()) out << "! " << printable_text(c.software_rdma) << '\n';
     if (c.rows.empty()) out << "  (nothing to compare)\n";
     for (size_t i = 0; i < c.rows.size();) {
         const std::string &group = c.rows[i].group;

@@ -8,6 +8,7 @@
 #include "svg_plot.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -37,6 +38,7 @@ table.context td,table.context th{text-align:left}
 .range{color:#666;font-size:11px}.verdict{display:block;font-size:11px;color:#555}
 .better{color:#1a7f37}.worse{color:#b3261e}.missing{color:#999}
 footer{margin-top:32px;font-size:12px;color:#666}
+.banner{border:2px solid #b3261e;background:#fdecea;color:#7a1a14;padding:8px 12px;font-weight:bold}
 )";
 
 // A bar chart whose positive values span more than this factor gets a log
@@ -86,6 +88,7 @@ struct Page {
     void cell(const CompareCell &cell, const CompareMetric &m);
     void table(const std::string &group, const CompareMetric &m);
     void context(const std::vector<const Report *> &reports);
+    void paths(const std::vector<const Report *> &reports);
 };
 
 // Splits rows plotted against size into sets with one row per size: a group
@@ -320,6 +323,31 @@ void Page::context(const std::vector<const Report *> &reports) {
     out << "</tbody>\n</table>\n";
 }
 
+// The data path of each run (its first repeat that recorded one): which
+// interface and RDMA device each side used.
+void Page::paths(const std::vector<const Report *> &reports) {
+    std::set<std::string> shown;
+    std::string body;
+    for (const Report *rep : reports) {
+        if (!rep) continue;
+        for (const auto &run : rep->runs) {
+            if (!run.path.known() || !shown.insert(run.variant + "\n" + run.name).second) continue;
+            const auto side = [](const std::optional<SidePath> &s) {
+                return s ? escape(side_path_text(*s))
+                         : std::string("<span class=\"missing\">unknown (not reported)</span>");
+            };
+            body += "<tr><td>" + escape(run.variant) + "</td><td>" + escape(run.name) +
+                    "</td><td>" + side(run.path.client) + "</td><td>" + side(run.path.server) +
+                    "</td></tr>\n";
+        }
+    }
+    if (body.empty()) return;
+    out << "<table class=\"context path\">\n<caption>Data "
+           "path</caption>\n<thead><tr><th>variant</th>"
+           "<th>run</th><th>client</th><th>server</th></tr></thead>\n<tbody>\n"
+        << body << "</tbody>\n</table>\n";
+}
+
 } // namespace
 
 void write_html_report(std::ostream &out, const Comparison &c,
@@ -355,10 +383,17 @@ void write_html_report(std::ostream &out, const Comparison &c,
             << escape(c.columns[c.baseline])
             << "); “no clear difference” means within the run-to-run spread of either side.";
     out << "</p>\n";
+    if (!c.software_rdma.empty())
+        out << "<p class=\"banner\" id=\"software-rdma\">"
+            << escape(std::string(
+                          1, char(std::toupper(static_cast<unsigned char>(c.software_rdma[0])))) +
+                      c.software_rdma.substr(1))
+            << ".</p>\n";
 
     Page page{out, c, by_group};
     out << "<h2>Context</h2>\n";
     page.context(reports);
+    page.paths(reports);
 
     out << "<h2>Charts</h2>\n";
     if (groups.empty()) out << "<p>Nothing to compare.</p>\n";

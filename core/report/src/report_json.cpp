@@ -132,6 +132,7 @@ Json run_json(const RunResult &run) {
         {"cpu_per_conn_us", optional_json(run_cpu_per_conn_us(run))},
         {"rows", rows}};
     j["conditions"] = conditions_json(run.conditions);
+    j["path"] = run.path.known() ? run_path_json(run.path) : Json(nullptr);
     if (run.pair) j["pair"] = pair_json(*run.pair);
     return j;
 }

@@ -217,6 +217,25 @@ std::string cpu_line(const RunResult &run) {
     return line;
 }
 
+// Where the run's data went: "path: client X" and "path: server Y", one line
+// when both sides are alike; then a warning for software RDMA.
+std::vector<std::string> path_lines(const RunResult &run) {
+    const RunPath &p = run.path;
+    std::vector<std::string> lines;
+    if (!p.known()) return lines;
+    const std::string client = p.client ? side_path_text(*p.client) : kUnknown;
+    const std::string server =
+        p.server ? side_path_text(*p.server) : std::string("unknown (the server did not say)");
+    if (p.client && p.server && client == server) {
+        lines.push_back("path: client and server " + client);
+    } else {
+        if (p.client) lines.push_back("path: client " + client);
+        lines.push_back("path: server " + server);
+    }
+    if (p.software_rdma()) lines.push_back("! " + software_rdma_notice(p.software_drivers()));
+    return lines;
+}
+
 // One line saying what the table leaves out, or "".
 std::string hidden_note(size_t hidden) {
     if (hidden == 0) return {};
@@ -229,6 +248,8 @@ std::string hidden_note(size_t hidden) {
 
 void write_table_run(std::ostream &out, const RunResult &full) {
     out << run_title(full) << '\n';
+    for (const auto &line : path_lines(full))
+        out << line << '\n';
     if (full.rows.empty()) return;
     RunResult run = full;
     run.rows.clear();

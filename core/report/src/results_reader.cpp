@@ -250,6 +250,8 @@ RunResult read_run(const Node &n, size_t &rows_read) {
         r.rows.push_back(read_row(rows.element(i)));
     read_comparison_fields(n, r);
     if (n.has("pair")) r.pair = read_pair(n.child("pair"));
+    // Informational, and absent from older files: read what is there.
+    if (n.has("path")) r.path = run_path_from_json(n.child("path").json());
     return r;
 }
 

@@ -26,6 +26,10 @@ echo "--- stdout (the end)"; tail -n 60 table.txt
 grep -qF "runs with a local server meet at $addr, not 127.0.0.1" err.txt ||
   fail "stderr does not say that the local server meets at $addr"
 grep -qF "== comparison (baseline tcp)" table.txt || fail "no comparison table after the results"
+# What the quick start prints: the comparison says what it measured.
+grep -A1 "^== comparison (baseline tcp)" table.txt |
+  grep -qF "! software RDMA (rxe): these figures measure Soft-RoCE's software path" ||
+  fail "the comparison does not say that it measured software RDMA (rxe)"
 
 t0=$EPOCHREALTIME
 "$bin" compare out.json --format json > compare.json 2> compare.err ||
