@@ -263,10 +263,13 @@ TEST_CASE("200 silent connections do not keep a real client waiting") {
     REQUIRE(raw::send_frame(fd, raw::kHello, raw::hello_payload("real")));
     uint16_t type = 0;
     std::string payload;
-    const bool answered = raw::recv_frame(fd, 5000, type, payload);
+    const bool answered = raw::recv_frame(fd, 10000, type, payload);
     INFO(server.log());
     REQUIRE(answered);
-    CHECK(seconds_since(t0) < 2.0);
+    // Each connection up to the handshake pool (32) is a forked child; a
+    // sanitizer's fork copies its shadow memory and takes tens of ms on a
+    // loaded CI machine, so the bound there is looser.
+    CHECK(seconds_since(t0) < (CMDBENCH_SANITIZED ? 10.0 : 2.0));
     CHECK((type == raw::kHelloAck || type == raw::kError));
     if (type == raw::kError) CHECK_THAT(raw::payload_string(payload, 0), Catch::Contains("busy"));
     close(fd);
