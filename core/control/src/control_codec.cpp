@@ -283,7 +283,11 @@ RunEnd parse_run_end(const Message &m) {
     e.error = r.str();
     e.cpu_user_us = r.i64();
     e.cpu_sys_us = r.i64();
-    if (!r.done()) e.path = r.str(); // a peer older than kFeaturePath sends none
+    if (!r.done()) {
+        e.path = r.str(); // a peer older than kFeaturePath sends none
+        // make_run_end leaves an empty path out: one form per RunEnd.
+        if (e.path.empty()) throw ControlError("RunEnd carries an empty path");
+    }
     r.finish();
     return e;
 }
