@@ -1,6 +1,7 @@
 #include "session_children.hpp"
 
 #include "crash_report.hpp"
+#include "host_port.hpp"
 #include "serve_clients.hpp"
 
 #include <csignal>
@@ -16,10 +17,10 @@ std::string signal_text(int sig) {
     return crash_report::signal_name(sig) + (meaning.empty() ? "" : ", " + meaning);
 }
 
-// "10.0.0.2:51000" -> "10.0.0.2", "[::1]:51000" -> "[::1]".
+// "10.0.0.2:51000" -> "10.0.0.2", "[::1]:51000" -> "::1".
 std::string host_of(const std::string &peer) {
-    const size_t colon = peer.rfind(':');
-    return colon == std::string::npos ? peer : peer.substr(0, colon);
+    HostPort hp;
+    return parse_host_port(peer, 1, hp).empty() ? hp.host : peer;
 }
 
 } // namespace
