@@ -151,9 +151,10 @@ fi
 # serve's sessions): unit and end-to-end tests. The rstream front end's
 # parity runs against Debian's rstream are left out: they run whole default
 # suites, 10-50x slower under TSan, through the same host code the e2e tests
-# already cover. A race report makes the process exit 66, failing its test.
+# already cover, and so are the scale tests (label scale), as under ASan.
+# A race report makes the process exit 66, failing its test.
 if built tsan; then
-  stage "ctest tsan" ctest_in build-tsan -L 'unit|e2e' -E '^e2e-rstream:' || status=1
+  stage "ctest tsan" ctest_in build-tsan -L 'unit|e2e' -LE scale -E '^e2e-rstream:' || status=1
 fi
 if [ "$fuzz_seconds" != 0 ] && built fuzz; then
   stage "fuzz (${fuzz_seconds} s per target, $jobs at once)" tools/fuzz.sh "$fuzz_seconds" || status=1

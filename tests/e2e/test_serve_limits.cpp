@@ -21,7 +21,8 @@ std::string scenario(const std::string &text) {
 // Buffers of `size` bytes on both sides (the stream test allocates its
 // largest size), but only 1 MiB streamed, to keep the test quick.
 std::string one_big_send(long size) {
-    return "[[run]]\ntest = \"throughput\"\ntransport = \"tcp\"\nduration = 0\nsizes = [" +
+    return "[[run]]\ntest = \"throughput\"\ntransport = \"tcp\"\ntimeout = 240\nduration = "
+           "0\nsizes = [" +
            std::to_string(size) + "]\nbytes = 1048576\n";
 }
 
@@ -86,7 +87,9 @@ TEST_CASE("a default serve refuses 1 GiB sizes and port 22, naming the limit") {
 TEST_CASE("serve --limit and --allow-privileged-ports let such runs through") {
     ServeProcess server(
         {"--limit", "sizes=1G", "--limit", "bytes=none", "--allow-privileged-ports"});
-    auto r = run(one_big_send(1073741824), {"--server", server.address()});
+    // 128 MiB: over the default limit (64 MiB), so only --limit lets it
+    // through; buffers of 1 GiB took over a minute to touch under TSan.
+    auto r = run(one_big_send(134217728), {"--server", server.address()});
     INFO(r.err << server.err());
     CHECK(r.exit_code == 0);
     const int port = free_privileged_port();
