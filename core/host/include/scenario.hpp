@@ -18,6 +18,16 @@ struct ScenarioError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// One rail of a multi-rail run (`rails = [...]`, docs/scenarios.md): the
+// parameters that put the run on it (usually `bind_address`) and, for a
+// remote server, the server to use on it.
+struct Rail {
+    std::string label;  // `label`, else the device or interface found, else "rail N"
+    std::string server; // empty: the run's server
+    std::map<std::string, ParamValue> test_params;
+    std::map<std::string, ParamValue> transport_params;
+};
+
 struct RunSpec {
     std::string name; // `name`, else "<test>/<transport>"
     std::string test;
@@ -32,6 +42,8 @@ struct RunSpec {
     // default when the scenario does not set it.
     std::map<std::string, ParamValue> test_params;
     std::map<std::string, ParamValue> transport_params;
+    // `rails`: the run once per rail, then on every rail at once (rail_plan.hpp).
+    std::vector<Rail> rails;
 };
 
 struct Scenario {

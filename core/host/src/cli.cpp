@@ -255,6 +255,10 @@ bool matrix_usable(const RunOptions &opt, const Scenario &scenario) {
         if (why.empty() && !r.server.empty())
             why = scenario.path + ": run '" + r.name + "' names server '" + r.server +
                   "', which cannot be used under a launcher (matrix mode: the ranks serve)";
+    for (const RunSpec &r : scenario.runs)
+        if (why.empty() && !r.rails.empty())
+            why = scenario.path + ": run '" + r.name +
+                  "' has rails, which matrix mode does not run yet: run it without a launcher";
     if (why.empty()) return true;
     std::fprintf(stderr, "cmdbench: %s\n", why.c_str());
     return false;

@@ -3,6 +3,8 @@
 #include "local_node.hpp"
 #include "machine_load.hpp"
 #include "progress.hpp"
+#include "rail_plan.hpp"
+#include "rails_together.hpp"
 #include "result_sink.hpp"
 #include "run_client.hpp"
 #include "run_plan.hpp"
@@ -33,7 +35,9 @@ RunResult execute_run(RunState &st, const RunSpec &spec, unsigned repeat) {
     // process and its children (the local server), the rest is foreign.
     RunConditions conditions = current_conditions();
     const CpuSnapshot before = take_cpu_snapshot();
-    RunResult r = run_client(st.client, it->second, spec, repeat);
+    RunResult r = spec.rails.empty()
+                      ? run_client(st.client, it->second, spec, repeat)
+                      : run_rails_together(st.client, spec, repeat, server, st.options.token);
     conditions.foreign_cpu_share = foreign_cpu_share(before, take_cpu_snapshot());
     r.conditions = std::move(conditions);
     return r;
@@ -61,26 +65,33 @@ int run_scenario(const Scenario &scenario, const Registry &registry, RunContext 
     report.run_order = scenario.comparison.order;
     report.spread_limit = scenario.comparison.spread_limit;
 
-    size_t next = 0;
-    for (; next < plan.size() && !interrupted && !st.client.abandoned; ++next) {
-        const RunSpec &spec = scenario.runs[plan[next].run];
+    // A run with rails is several (rail_plan.hpp): each rail's, then all at once.
+    std::vector<std::vector<RunSpec>> expanded;
+    for (const RunSpec &spec : scenario.runs)
+        expanded.push_back(expand_rails(spec));
+
+    size_t next = 0, part = 0;
+    for (; next < plan.size() && !interrupted && !st.client.abandoned;) {
+        const RunSpec &spec = expanded[plan[next].run][part];
         progress.start(plan[next].run + 1, scenario.runs.size(), spec.name, plan[next].repeat,
                        spec.repeat);
         RunResult r = execute_run(st, spec, plan[next].repeat);
         progress.clear();
         report.runs.push_back(std::move(r));
         sink.run_done(report);
+        if (++part == expanded[plan[next].run].size()) part = 0, ++next;
     }
     progress.clear();
     // Runs that never started because of an interrupt are reported too, so
     // the output always lists every run (and repetition) of the scenario.
-    for (; next < plan.size(); ++next) {
-        RunResult r = result_of(scenario.runs[plan[next].run], plan[next].repeat);
-        r.status = RunStatus::Interrupted;
-        r.error = st.client.abandoned ? "not run: an earlier run could not be stopped"
-                                      : "not run: interrupted";
-        report.runs.push_back(std::move(r));
-    }
+    for (; next < plan.size(); ++next, part = 0)
+        for (; part < expanded[plan[next].run].size(); ++part) {
+            RunResult r = result_of(expanded[plan[next].run][part], plan[next].repeat);
+            r.status = RunStatus::Interrupted;
+            r.error = st.client.abandoned ? "not run: an earlier run could not be stopped"
+                                          : "not run: interrupted";
+            report.runs.push_back(std::move(r));
+        }
     sink.finish(report);
     if (st.client.abandoned) {
         // A test thread is still running inside this process; the results are

@@ -9,8 +9,10 @@
 #include "run_limits.hpp"
 #include "scenario_comparison.hpp"
 #include "scenario_matrix.hpp"
+#include "scenario_rails.hpp"
 #include "toml_kind.hpp"
 #include "toml_shape.hpp"
+#include "toml_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -33,7 +35,7 @@ const std::set<std::string> kTopLevelKeys = {"name", "description", "plugins", "
                                              "run",  "baseline",    "matrix",  "comparison"};
 // Keys of every run, whatever its test; `transport` only for a test that takes one.
 const std::set<std::string> kRunKeys = {"name",  "test",    "transport", "timeout", "server",
-                                        "group", "variant", "repeat",    "compare"};
+                                        "group", "variant", "repeat",    "compare", "rails"};
 
 [[noreturn]] void fail(const std::string &where, const std::string &message) {
     throw ScenarioError(where + ": " + message);
@@ -116,27 +118,6 @@ std::vector<cmdbench_param> declared_params(const cmdbench_param *params, uint32
         out.push_back(p);
     }
     return out;
-}
-
-// The TOML text of a node, for parse_text. Tables only need to be named as
-// such; parse_text then reports the type mismatch.
-std::string node_text(const toml::node &n) {
-    if (const toml::array *arr = n.as_array()) {
-        std::string out = "[";
-        for (const toml::node &e : *arr)
-            out += (out.size() > 1 ? ", " : "") + node_text(e);
-        return out + "]";
-    }
-    if (n.is_table()) return "{}";
-    if (auto b = n.value_exact<bool>()) return to_text(ParamValue{*b});
-    if (auto i = n.value_exact<int64_t>()) return to_text(ParamValue{*i});
-    if (auto d = n.value_exact<double>()) return to_text(ParamValue{*d});
-    if (auto s = n.value_exact<std::string>()) return to_text(ParamValue{*s});
-    std::ostringstream os;
-    n.visit([&](const auto &v) {
-        if constexpr (toml::is_value<decltype(v)>) os << v;
-    });
-    return os.str();
 }
 
 // One `key = value`, from the file or from --set, with where to point at.
@@ -300,7 +281,7 @@ std::vector<Setting> parse_overrides(const std::vector<std::string> &overrides) 
         if (eq == std::string::npos) fail(where, "expected key=value");
         std::string key = trimmed(o.substr(0, eq));
         if (key.empty()) fail(where, "expected key=value");
-        if (key == "test" || key == "name")
+        if (key == "test" || key == "name" || key == "rails")
             fail(where, in_quotes(key) + " cannot be set with --set; edit the scenario");
         out.push_back({key, trimmed(o.substr(eq + 1)), where, where});
     }
@@ -445,6 +426,8 @@ RunSpec resolve_run(Context &cx, const toml::table &table) {
         variant ? label_setting(*variant) : (spec.transport.empty() ? spec.test : spec.transport);
     if (const Setting *s = lookup(cx, run, "repeat")) spec.repeat = repeat_setting(*s);
     if (const Setting *s = lookup(cx, run, "compare")) spec.compare = compare_setting(*s);
+    if (const toml::node *rails = table.get("rails"))
+        spec.rails = read_rails(*rails, cx.path, {test_params, transport_params, test_label});
     return spec;
 }
 
@@ -461,6 +444,8 @@ void check_default_run_keys(const Context &cx) {
                                       " (registered: " + registered_transports(cx.registry) + ")");
         }
     if (const Setting *s = find_setting(cx.defaults, "timeout")) timeout_setting(*s);
+    if (const Setting *s = find_setting(cx.defaults, "rails"))
+        fail(s->key_at, "'rails' is set in a run, not in [defaults]");
     for (const char *key : {"group", "variant"})
         if (const Setting *s = find_setting(cx.defaults, key)) label_setting(*s);
     if (const Setting *s = find_setting(cx.defaults, "repeat")) repeat_setting(*s);
@@ -577,6 +562,25 @@ Scenario parse_scenario(const std::string &text, const std::string &path, const 
     return s;
 }
 
+namespace {
+
+// `rails` as inline tables, each with its label.
+std::string rails_toml(const std::vector<Rail> &rails) {
+    std::string out = "[";
+    for (const Rail &rail : rails) {
+        out +=
+            std::string(out.size() > 1 ? ", " : "") + "{label = " + to_text(ParamValue{rail.label});
+        if (!rail.server.empty()) out += ", server = " + to_text(ParamValue{rail.server});
+        for (const auto *params : {&rail.test_params, &rail.transport_params})
+            for (const auto &[key, value] : *params)
+                out += ", " + key + " = " + to_text(value);
+        out += "}";
+    }
+    return out + "]";
+}
+
+} // namespace
+
 std::string to_toml(const Scenario &s) {
     std::string out;
     if (!s.name.empty()) out += "name = " + to_text(ParamValue{s.name}) + "\n";
@@ -613,6 +617,7 @@ std::string to_toml(const Scenario &s) {
         // A transport parameter named like a test one cannot be set by key.
         for (const auto &[key, value] : r.transport_params)
             if (!r.test_params.count(key)) out += key + " = " + to_text(value) + "\n";
+        if (!r.rails.empty()) out += "rails = " + rails_toml(r.rails) + "\n";
     }
     return out;
 }

@@ -54,6 +54,17 @@ struct CpuTime {
 };
 const char *to_string(RunStatus s);
 
+// One rail of a run on every rail at once (scenario key `rails`): how it
+// went and where its data went. Its rows are the run's "LABEL/..." rows.
+struct RailPart {
+    std::string label;
+    RunStatus status = RunStatus::Ok;
+    std::string error;
+    double start_seconds = 0; // since the first rail started
+    double wall_seconds = 0;
+    RunPath path;
+};
+
 struct RunResult {
     std::string name; // run label (scenario `name`, or test/transport)
     std::string test;
@@ -76,6 +87,7 @@ struct RunResult {
     std::optional<RunPair> pair;      // matrix mode: who measured
     RunConditions conditions;         // the machine's load around this run (runner.cpp)
     RunPath path;                     // interfaces and RDMA devices (run_client.cpp)
+    std::vector<RailPart> rails;      // a run on every rail at once (rails_together.cpp)
 };
 
 struct PluginInfo {

@@ -1,6 +1,7 @@
 // JSON results (docs/results.md). ordered_json keeps keys in the order the
 // tests reported them, so documents diff cleanly between runs.
 #include "metric_meaning.hpp"
+#include "rail_rows.hpp"
 #include "report.hpp"
 #include "report_format.hpp"
 #include "run_totals.hpp"
@@ -133,6 +134,18 @@ Json run_json(const RunResult &run) {
         {"rows", rows}};
     j["conditions"] = conditions_json(run.conditions);
     j["path"] = run.path.known() ? run_path_json(run.path) : Json(nullptr);
+    if (!run.rails.empty()) {
+        Json rails = Json::array();
+        for (const RailPart &r : run.rails)
+            rails.push_back({{"label", r.label},
+                             {"status", to_string(r.status)},
+                             {"error", r.error},
+                             {"start_seconds", r.start_seconds},
+                             {"wall_seconds", r.wall_seconds},
+                             {"path", r.path.known() ? run_path_json(r.path) : Json(nullptr)}});
+        j["rails"] = rails;
+        j["rails_overlap_seconds"] = rails_overlap_seconds(run.rails);
+    }
     if (run.pair) j["pair"] = pair_json(*run.pair);
     return j;
 }

@@ -3,6 +3,7 @@
 // output reads like the tool it reproduces; everything else is laid out
 // generically, one column per metric key and per histogram percentile.
 #include "cmdbench/plugin.h"
+#include "rail_rows.hpp"
 #include "report.hpp"
 #include "report_format.hpp"
 #include "row_applicability.hpp"
@@ -236,6 +237,27 @@ std::vector<std::string> path_lines(const RunResult &run) {
     return lines;
 }
 
+// A run on every rail at once: when each rail ran, and where its data went.
+std::vector<std::string> rail_lines(const RunResult &run) {
+    std::vector<std::string> lines;
+    if (run.rails.empty()) return lines;
+    std::set<std::string> software;
+    for (const RailPart &r : run.rails) {
+        std::string line = "rail " + r.label + ": " + to_string(r.status) + ", ran " +
+                           fixed_str(r.start_seconds, 2) + "-" +
+                           fixed_str(r.start_seconds + r.wall_seconds, 2) + " s";
+        if (r.path.client) line += "; client " + side_path_text(*r.path.client);
+        if (!r.error.empty()) line += "; " + r.error;
+        lines.push_back(line);
+        const std::set<std::string> drivers = r.path.software_drivers();
+        software.insert(drivers.begin(), drivers.end());
+    }
+    lines.push_back("rails all running at once for " +
+                    fixed_str(rails_overlap_seconds(run.rails), 2) + " s; rows without a rail label add the rails up");
+    if (!software.empty()) lines.push_back("! " + software_rdma_notice(software));
+    return lines;
+}
+
 // One line saying what the table leaves out, or "".
 std::string hidden_note(size_t hidden) {
     if (hidden == 0) return {};
@@ -249,6 +271,8 @@ std::string hidden_note(size_t hidden) {
 void write_table_run(std::ostream &out, const RunResult &full) {
     out << run_title(full) << '\n';
     for (const auto &line : path_lines(full))
+        out << line << '\n';
+    for (const auto &line : rail_lines(full))
         out << line << '\n';
     if (full.rows.empty()) return;
     RunResult run = full;

@@ -112,6 +112,27 @@ void read_status(const Node &run, RunResult &r) {
     r.error = "status '" + s + "'" + (r.error.empty() ? "" : ": " + r.error);
 }
 
+// A run on every rail at once: each rail's status and path (its rows are
+// the run's own).
+std::vector<RailPart> read_rails(const Node &rails) {
+    std::vector<RailPart> out;
+    const size_t k = rails.size(false);
+    for (size_t i = 0; i < k; ++i) {
+        const Node n = rails.element(i);
+        RunResult status;
+        read_status(n, status);
+        RailPart part;
+        part.label = n.at("label").str();
+        part.status = status.status;
+        part.error = status.error;
+        part.start_seconds = n.number_or("start_seconds", 0);
+        part.wall_seconds = n.number_or("wall_seconds", 0);
+        if (n.has("path")) part.path = run_path_from_json(n.child("path").json());
+        out.push_back(std::move(part));
+    }
+    return out;
+}
+
 HistSummary read_hist(const Node &h) {
     HistSummary s;
     s.count = h.at("count").count();
@@ -252,6 +273,7 @@ RunResult read_run(const Node &n, size_t &rows_read) {
     if (n.has("pair")) r.pair = read_pair(n.child("pair"));
     // Informational, and absent from older files: read what is there.
     if (n.has("path")) r.path = run_path_from_json(n.child("path").json());
+    if (n.has("rails")) r.rails = read_rails(n.child("rails"));
     return r;
 }
 

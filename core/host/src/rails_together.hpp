@@ -1,0 +1,15 @@
+// A run on every rail at once (scenario key `rails`): one client per rail,
+// each on a thread of its own with its own session (a local server each, or
+// the rail's server), all started together; the result has each rail's rows
+// and the rows that add them up (rail_rows.hpp).
+#pragma once
+#include "run_client.hpp"
+
+namespace cmdbench {
+
+// `server`, `token`: the run's server when a rail names none (empty: local
+// servers). Sets st.abandoned when a rail's test could not be stopped.
+RunResult run_rails_together(ClientState &st, const RunSpec &spec, unsigned repeat,
+                             const std::string &server, const std::string &token);
+
+} // namespace cmdbench
