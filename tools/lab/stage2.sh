@@ -8,7 +8,8 @@
 #   argv     the command, NUL-separated
 #   env      the caller's exported environment (export -p)
 #   config   lab settings (LAB_ADDR, LAB_PREFIX, LAB_MTU, LAB_DEV, LAB_NETDEV,
-#            LAB_GUEST, LAB_GUESTS, LAB_PEER_ADDR)
+#            LAB_GUEST, LAB_GUESTS, LAB_PEER_ADDR; with --rails, the other
+#            rails' LAB_RAIL_ADDRS, LAB_RAIL_PEERS and LAB_RAIL_MACS)
 # It writes "started" there (the guest's uptime) just before running the
 # command, so that the host can tell a boot hang from a command that hangs,
 # then "status": "exit N" once the command ran, or "setup-failed REASON".
@@ -55,6 +56,35 @@ done
 [ -c /dev/infiniband/uverbs0 ] || fail "/dev/infiniband/uverbs0 did not appear"
 [ -c /dev/infiniband/rdma_cm ] || fail "/dev/infiniband/rdma_cm did not appear"
 
+# --- more rails (--rails): rxeK on dummyK, or on the NIC labK of cable K ----
+rail_devs=$LAB_DEV rail_netdevs=$LAB_NETDEV rail_addrs=$LAB_ADDR
+read -r -a macs <<< "${LAB_RAIL_MACS:-}"
+k=0
+for a in ${LAB_RAIL_ADDRS:-}; do
+  k=$((k + 1))
+  if [ -n "${macs[k - 1]:-}" ]; then
+    nd=lab$k nic=
+    for n in /sys/class/net/*; do
+      [ "$(cat "$n/address")" = "${macs[k - 1]}" ] && nic=${n##*/}
+    done
+    [ -n "$nic" ] || fail "no network interface with MAC address ${macs[k - 1]}"
+    ip link set dev "$nic" name "$nd" || fail "ip link set $nic name $nd"
+  else
+    nd=dummy$k
+    ip link add "$nd" type dummy || fail "ip link add $nd type dummy"
+  fi
+  ip link set "$nd" mtu "$LAB_MTU" || fail "ip link set $nd mtu $LAB_MTU"
+  ip addr add "$a/$LAB_PREFIX" dev "$nd" || fail "ip addr add $a/$LAB_PREFIX dev $nd"
+  ip link set "$nd" up || fail "ip link set $nd up"
+  rdma link add "rxe$k" type rxe netdev "$nd" || fail "rdma link add rxe$k"
+  for ((i = 0; i < 100; i++)); do
+    [ -c "/dev/infiniband/uverbs$k" ] && break
+    sleep 0.1
+  done
+  [ -c "/dev/infiniband/uverbs$k" ] || fail "/dev/infiniband/uverbs$k did not appear"
+  rail_devs+=" rxe$k" rail_netdevs+=" $nd" rail_addrs+=" $a"
+done
+
 # --- the command's stdout and stderr: virtio-serial ports -------------------
 port() {
   local p name
@@ -100,9 +130,12 @@ run_command() {
   . "$run/env" 2>/dev/null
   export CMDBENCH_LAB=1 CMDBENCH_RDMA_ADDR="$LAB_ADDR" CMDBENCH_RDMA_DEV="$LAB_DEV" \
          CMDBENCH_RDMA_NETDEV="$LAB_NETDEV" CMDBENCH_RDMA_PORT=1 \
+         CMDBENCH_RDMA_DEVS="$rail_devs" CMDBENCH_RDMA_NETDEVS="$rail_netdevs" \
+         CMDBENCH_RDMA_ADDRS="$rail_addrs" \
          CMDBENCH_LAB_GUEST="${LAB_GUEST:-0}" CMDBENCH_LAB_GUESTS="${LAB_GUESTS:-1}"
   if [ "${LAB_GUESTS:-1}" -gt 1 ]; then
-    export CMDBENCH_RDMA_PEER_ADDR="$LAB_PEER_ADDR" CMDBENCH_LAB_SHARED=/run/cmdbench-lab-shared
+    export CMDBENCH_RDMA_PEER_ADDR="$LAB_PEER_ADDR" CMDBENCH_LAB_SHARED=/run/cmdbench-lab-shared \
+           CMDBENCH_RDMA_PEER_ADDRS="$LAB_PEER_ADDR${LAB_RAIL_PEERS:+ $LAB_RAIL_PEERS}"
     exec setsid "${argv[@]}"   # its own process group, to be stopped as a whole
   fi
   exec "${argv[@]}"

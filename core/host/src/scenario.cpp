@@ -7,6 +7,7 @@
 #include "host_port.hpp"
 #include "input_file.hpp"
 #include "run_limits.hpp"
+#include "run_path.hpp"
 #include "scenario_comparison.hpp"
 #include "scenario_matrix.hpp"
 #include "scenario_rails.hpp"
@@ -427,7 +428,9 @@ RunSpec resolve_run(Context &cx, const toml::table &table) {
     if (const Setting *s = lookup(cx, run, "repeat")) spec.repeat = repeat_setting(*s);
     if (const Setting *s = lookup(cx, run, "compare")) spec.compare = compare_setting(*s);
     if (const toml::node *rails = table.get("rails"))
-        spec.rails = read_rails(*rails, cx.path, {test_params, transport_params, test_label});
+        spec.rails = read_rails(*rails, cx.path,
+                                {test_params, transport_params, test_label,
+                                 run_uses_rdma(cx.registry, test, transport)});
     return spec;
 }
 

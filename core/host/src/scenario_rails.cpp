@@ -42,6 +42,18 @@ ParamValue parsed(const cmdbench_param &decl, const toml::node &value, const std
     return std::get<ParamValue>(v);
 }
 
+// What a rail's address is on, for its label: the RDMA device whose GID
+// table has it (an RDMA run), else the interface; "" when none has it.
+std::string where_is(const std::string &address, bool rdma) {
+    if (address.empty()) return {};
+    if (rdma) {
+        const SidePath side = local_path(address, true);
+        if (!side.devices.empty() && side.devices.front().name != kUnknown)
+            return side.devices.front().name;
+    }
+    return interface_with_address(address);
+}
+
 Rail read_rail(const toml::table &t, size_t index, const std::string &path,
                const RailParams &params) {
     Rail rail;
@@ -80,12 +92,13 @@ Rail read_rail(const toml::table &t, size_t index, const std::string &path,
                  " sets nothing that puts the run on it: give it a parameter (such as "
                  "bind_address) or a server");
     if (rail.label.empty()) {
-        // The interface that has the rail's bind_address, else its server.
+        // The RDMA device or interface that has the rail's bind_address,
+        // else its server.
         for (const auto *p : {&rail.test_params, &rail.transport_params}) {
             auto it = p->find("bind_address");
             if (it != p->end() && rail.label.empty())
                 if (const auto *addr = std::get_if<std::string>(&it->second))
-                    rail.label = interface_with_address(*addr);
+                    rail.label = where_is(*addr, params.rdma);
         }
         if (rail.label.empty()) rail.label = rail.server;
         if (rail.label.empty()) rail.label = "rail " + std::to_string(index + 1);

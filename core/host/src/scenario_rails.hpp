@@ -18,6 +18,7 @@ struct RailParams {
     const std::vector<cmdbench_param> &test;
     const std::vector<cmdbench_param> &transport;
     std::string owner; // "test 'verbs-bw'", for messages
+    bool rdma = false; // the run goes over RDMA: a rail is named after its device
 };
 
 // Throws ScenarioError ("file:line:column: ...").
