@@ -2,6 +2,7 @@
 // then every rail at once, over real TCP on loopback (rails here differ in a
 // transport parameter; on a cluster they differ in address or device).
 #include "process.hpp"
+#include "serve_fixture.hpp"
 
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -159,4 +160,32 @@ TEST_CASE("rails: not in [defaults], not from --set") {
     r = run_process({cmdbench_exe(), "run", scenario(kTwoRails), "--set", "rails=all"});
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Contains("'rails' cannot be set with --set"));
+}
+
+TEST_CASE("rails: against serve, each rail keeps its session, so --max-clients 2 serves 2 rails") {
+    // Two names of one server (IPv4 and IPv6 loopback) stand for two rails'
+    // addresses of a server on a node.
+    ServeProcess server({"--bind", "127.0.0.1,::1", "--max-clients", "2"});
+    const std::string port = std::to_string(server.port());
+    const std::string text = R"([[run]]
+name = "bw"
+test = "throughput"
+transport = "tcp"
+sizes = [65536]
+duration = 0.3
+timeout = 30
+rails = [{server = "127.0.0.1:)" +
+                             port + R"("}, {server = "[::1]:)" + port + R"("}]
+)";
+    const auto r = run_process({cmdbench_exe(), "run", scenario(text), "--format", "json"});
+    INFO(r.err << server.err());
+    REQUIRE(r.exit_code == 0);
+    const json runs = json::parse(r.out)["runs"];
+    REQUIRE(runs.size() == 3);
+    // Labelled by server when no address of theirs is bound.
+    CHECK(runs[0]["name"] == "bw @127.0.0.1:" + port);
+    CHECK(runs[1]["name"] == "bw @[::1]:" + port);
+    CHECK(runs[2]["rails"][1]["path"]["client"]["address"] == "::1");
+    CHECK(runs[2]["rails_overlap_seconds"].get<double>() > 0.1);
+    CHECK_THAT(server.err(), !Contains("turned away"));
 }

@@ -4,6 +4,7 @@
 #include "rail_plan.hpp"
 #include "rail_rows.hpp"
 
+#include <map>
 #include <thread>
 
 namespace cmdbench {
@@ -18,17 +19,13 @@ struct RailOutcome {
 // One rail's client, on its own thread: its own session and a progress
 // display that stays quiet (the run's own line stands for all rails).
 void run_one_rail(const ClientState &shared, const RunSpec &member, unsigned repeat,
-                  const std::string &server, const std::string &token, RailOutcome &out) {
+                  ClientSession &session, RailOutcome &out) {
     Progress quiet(true);
     ClientState st{shared.registry, shared.interrupted, quiet};
     st.local_node = shared.local_node;
-    ClientSession session;
-    session.server = server;
-    session.token = token;
     out.started_ns = monotonic_ns();
     out.result = run_client(st, session, member, repeat);
     out.abandoned = st.abandoned;
-    if (!st.abandoned) close_session(session);
 }
 
 // The run's status: ok when every rail was; else the first rail's that was
@@ -45,20 +42,47 @@ void combine_status(RunResult &r, const std::vector<RailPart> &parts) {
 } // namespace
 
 RunResult run_rails_together(ClientState &st, const RunSpec &spec, unsigned repeat,
-                             const std::string &server, const std::string &token) {
-    std::vector<RailOutcome> outcomes(spec.rails.size());
+                             const std::string &server, const std::string &token,
+                             std::map<std::string, ClientSession> &sessions) {
+    const size_t n = spec.rails.size();
+    std::vector<RunSpec> members;
+    std::map<std::string, size_t> uses; // rails per named server
+    for (size_t i = 0; i < n; ++i) {
+        members.push_back(rail_run(spec, i));
+        if (members[i].server.empty()) members[i].server = server;
+        ++uses[members[i].server];
+    }
+    // A named server that only this rail uses keeps its session from the
+    // rail's run alone: a server with --max-clients N then serves N rails.
+    // Local servers, and rails sharing a server, get sessions of their own.
+    std::vector<ClientSession> own(n);
+    std::vector<ClientSession *> session(n);
+    for (size_t i = 0; i < n; ++i) {
+        const std::string &rs = members[i].server;
+        auto it = sessions.end();
+        if (!rs.empty() && uses[rs] == 1) it = sessions.try_emplace(rs).first;
+        if (it != sessions.end() && it->second.server.empty()) {
+            it->second.server = rs;
+            it->second.token = token;
+        }
+        session[i] = it != sessions.end() ? &it->second : &own[i];
+        if (session[i] == &own[i]) {
+            own[i].server = rs;
+            own[i].token = token;
+        }
+    }
+    std::vector<RailOutcome> outcomes(n);
     const uint64_t started = monotonic_ns();
     {
         std::vector<std::thread> threads;
-        for (size_t i = 0; i < spec.rails.size(); ++i) {
-            const RunSpec member = rail_run(spec, i);
-            const std::string rail_server = member.server.empty() ? server : member.server;
-            threads.emplace_back(run_one_rail, std::cref(st), member, repeat, rail_server,
-                                 std::cref(token), std::ref(outcomes[i]));
-        }
+        for (size_t i = 0; i < n; ++i)
+            threads.emplace_back(run_one_rail, std::cref(st), std::cref(members[i]), repeat,
+                                 std::ref(*session[i]), std::ref(outcomes[i]));
         for (std::thread &t : threads)
             t.join();
     }
+    for (size_t i = 0; i < n; ++i)
+        if (session[i] == &own[i] && !outcomes[i].abandoned) close_session(own[i]);
     RunResult r = result_of(spec, repeat);
     std::vector<std::pair<std::string, std::vector<Row>>> rows;
     for (size_t i = 0; i < outcomes.size(); ++i) {

@@ -5,11 +5,17 @@
 #pragma once
 #include "run_client.hpp"
 
+#include <map>
+#include <string>
+
 namespace cmdbench {
 
 // `server`, `token`: the run's server when a rail names none (empty: local
-// servers). Sets st.abandoned when a rail's test could not be stopped.
+// servers). `sessions`: the scenario's open sessions by server, which a rail
+// with a server of its own keeps using. Sets st.abandoned when a rail's test
+// could not be stopped.
 RunResult run_rails_together(ClientState &st, const RunSpec &spec, unsigned repeat,
-                             const std::string &server, const std::string &token);
+                             const std::string &server, const std::string &token,
+                             std::map<std::string, ClientSession> &sessions);
 
 } // namespace cmdbench

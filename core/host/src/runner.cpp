@@ -35,9 +35,9 @@ RunResult execute_run(RunState &st, const RunSpec &spec, unsigned repeat) {
     // process and its children (the local server), the rest is foreign.
     RunConditions conditions = current_conditions();
     const CpuSnapshot before = take_cpu_snapshot();
-    RunResult r = spec.rails.empty()
-                      ? run_client(st.client, it->second, spec, repeat)
-                      : run_rails_together(st.client, spec, repeat, server, st.options.token);
+    RunResult r = spec.rails.empty() ? run_client(st.client, it->second, spec, repeat)
+                                     : run_rails_together(st.client, spec, repeat, server,
+                                                          st.options.token, st.sessions);
     conditions.foreign_cpu_share = foreign_cpu_share(before, take_cpu_snapshot());
     r.conditions = std::move(conditions);
     return r;
