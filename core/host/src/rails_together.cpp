@@ -18,14 +18,18 @@ struct RailOutcome {
 
 // One rail's client, on its own thread: its own session and a progress
 // display that stays quiet (the run's own line stands for all rails).
+// A session of its own (`owned`) is closed on this thread: a local server
+// it started gets SIGTERM when the thread that forked it ends (its parent-
+// death signal follows the thread), and would say so on stderr.
 void run_one_rail(const ClientState &shared, const RunSpec &member, unsigned repeat,
-                  ClientSession &session, RailOutcome &out) {
+                  ClientSession &session, bool owned, RailOutcome &out) {
     Progress quiet(true);
     ClientState st{shared.registry, shared.interrupted, quiet};
     st.local_node = shared.local_node;
     out.started_ns = monotonic_ns();
     out.result = run_client(st, session, member, repeat);
     out.abandoned = st.abandoned;
+    if (owned && !st.abandoned) close_session(session);
 }
 
 // The run's status: ok when every rail was; else the first rail's that was
@@ -77,12 +81,11 @@ RunResult run_rails_together(ClientState &st, const RunSpec &spec, unsigned repe
         std::vector<std::thread> threads;
         for (size_t i = 0; i < n; ++i)
             threads.emplace_back(run_one_rail, std::cref(st), std::cref(members[i]), repeat,
-                                 std::ref(*session[i]), std::ref(outcomes[i]));
+                                 std::ref(*session[i]), session[i] == &own[i],
+                                 std::ref(outcomes[i]));
         for (std::thread &t : threads)
             t.join();
     }
-    for (size_t i = 0; i < n; ++i)
-        if (session[i] == &own[i] && !outcomes[i].abandoned) close_session(own[i]);
     RunResult r = result_of(spec, repeat);
     std::vector<std::pair<std::string, std::vector<Row>>> rows;
     for (size_t i = 0; i < outcomes.size(); ++i) {
