@@ -85,8 +85,10 @@ TEST_CASE("rails: each rail alone, then both at once, with rows that add them up
                Contains("rails = [{label = \"a\", buffer_size = 262144}"));
 }
 
-TEST_CASE("rails: the table says when each rail ran and what the total rows are") {
-    const auto r = run_process({cmdbench_exe(), "run", scenario(kTwoRails), "-q"});
+TEST_CASE("rails: the table and the HTML report say when and where each rail ran") {
+    const std::string html = temp_dir() + "/rails.html";
+    const auto r =
+        run_process({cmdbench_exe(), "run", scenario(kTwoRails), "-q", "--report", html});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     CHECK_THAT(r.out, Contains("== bw @a:") && Contains("== bw @b:") &&
@@ -94,6 +96,9 @@ TEST_CASE("rails: the table says when each rail ran and what the total rows are"
                           Contains("\nrail b: ok, ran 0.") &&
                           Contains("rows without a rail label add the rails up") &&
                           Contains("\na/64k ") && Contains("tcp@all"));
+    // The data path table: each rail of the all-rails run on a line.
+    CHECK_THAT(read_file(html), Contains("<td>bw @all rails (rail a)</td><td>lo ") &&
+                                    Contains("<td>bw @all rails (rail b)</td><td>lo "));
 }
 
 TEST_CASE("rails: a rail that fails fails the all-rails run, naming the rail") {

@@ -331,14 +331,22 @@ void Page::paths(const std::vector<const Report *> &reports) {
     for (const Report *rep : reports) {
         if (!rep) continue;
         for (const auto &run : rep->runs) {
-            if (!run.path.known() || !shown.insert(run.variant + "\n" + run.name).second) continue;
             const auto side = [](const std::optional<SidePath> &s) {
                 return s ? escape(side_path_text(*s))
                          : std::string("<span class=\"missing\">unknown (not reported)</span>");
             };
-            body += "<tr><td>" + escape(run.variant) + "</td><td>" + escape(run.name) +
-                    "</td><td>" + side(run.path.client) + "</td><td>" + side(run.path.server) +
-                    "</td></tr>\n";
+            // A run on every rail at once: a line per rail.
+            std::vector<std::pair<std::string, const RunPath *>> lines;
+            if (run.path.known()) lines.emplace_back(run.name, &run.path);
+            for (const RailPart &rail : run.rails)
+                if (rail.path.known())
+                    lines.emplace_back(run.name + " (rail " + rail.label + ")", &rail.path);
+            for (const auto &[name, path] : lines) {
+                if (!shown.insert(run.variant + "\n" + name).second) continue;
+                body += "<tr><td>" + escape(run.variant) + "</td><td>" + escape(name) +
+                        "</td><td>" + side(path->client) + "</td><td>" + side(path->server) +
+                        "</td></tr>\n";
+            }
         }
     }
     if (body.empty()) return;
