@@ -13,8 +13,8 @@ read -r -a peers <<< "${CMDBENCH_RDMA_PEER_ADDRS:-}"
   fail "this check needs two rails: tools/rdma-lab --guests 2 --rails 2"
 sent() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/sent_pkts"; }
 if [ "$guest" = 1 ]; then
-  "$cb" serve --bind "${addrs[0]},${addrs[1]}" --port 7644 --max-clients 2 &
-  wait_listen 7644 60 || fail "cmdbench serve did not listen"
+  "$cb" serve --bind "${addrs[0]},${addrs[1]}" --port 7646 --max-clients 2 &
+  wait_listen 7646 60 || fail "cmdbench serve did not listen"
   peer_ready
   wait
   exit
@@ -27,7 +27,7 @@ op = "write"
 sizes = [65536]
 duration = 1.0
 timeout = 120
-rails = [{label = "r0", server = "${peers[0]}:7644"}, {label = "r1", server = "${peers[1]}:7644"}]
+rails = [{label = "r0", server = "${peers[0]}:7646"}, {label = "r1", server = "${peers[1]}:7646"}]
 TOML
 wait_peer_ready 60 || fail "guest 1's cmdbench serve did not come up"
 before0=$(sent "${devs[0]}") before1=$(sent "${devs[1]}")
