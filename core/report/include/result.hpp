@@ -1,6 +1,7 @@
 // What a run produced, independent of how it is reported.
 #pragma once
 #include "comparison_settings.hpp"
+#include "expectation.hpp"
 #include "histogram.hpp"
 #include "matrix_result.hpp"
 #include "path_context.hpp"
@@ -76,6 +77,7 @@ struct RunResult {
     std::optional<RunPair> pair;      // matrix mode: who measured
     RunConditions conditions;         // the machine's load around this run (runner.cpp)
     RunPath path;                     // interfaces and RDMA devices (run_client.cpp)
+    Expectations expect;              // scenario `expect`: what verdict.hpp judges
 };
 
 struct PluginInfo {

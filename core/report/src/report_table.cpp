@@ -7,6 +7,7 @@
 #include "report_format.hpp"
 #include "row_applicability.hpp"
 #include "run_totals.hpp"
+#include "verdict.hpp"
 
 #include <algorithm>
 #include <array>
@@ -236,6 +237,22 @@ std::vector<std::string> path_lines(const RunResult &run) {
     return lines;
 }
 
+// "link: rxe0 2.5 Gb/s; bandwidth as a fraction of it: 64k 0.012, 1m 0.41",
+// or "" when the rate is unknown or the run has no bandwidth row.
+std::string link_line(const RunResult &run) {
+    const auto fractions = row_link_fractions(run);
+    const auto rate = run_link_rate(run.path);
+    if (fractions.empty() || !rate) return {};
+    std::string line = "link: " + link_rate_text(*rate) + "; bandwidth as a fraction of it:";
+    std::string sep = " ";
+    for (const auto &row : run.rows)
+        if (auto f = fractions.find(row.name); f != fractions.end()) {
+            line += sep + row.name + " " + fixed_str(f->second, f->second < 0.1 ? 3 : 2);
+            sep = ", ";
+        }
+    return line;
+}
+
 // One line saying what the table leaves out, or "".
 std::string hidden_note(size_t hidden) {
     if (hidden == 0) return {};
@@ -250,6 +267,7 @@ void write_table_run(std::ostream &out, const RunResult &full) {
     out << run_title(full) << '\n';
     for (const auto &line : path_lines(full))
         out << line << '\n';
+    if (const std::string link = link_line(full); !link.empty()) out << link << '\n';
     if (full.rows.empty()) return;
     RunResult run = full;
     run.rows.clear();
@@ -296,6 +314,11 @@ void write_table(std::ostream &out, const Report &report) {
     for (size_t i = 0; i < report.runs.size(); ++i) {
         if (i > 0) out << '\n';
         write_table_run(out, report.runs[i]);
+    }
+    const auto verdicts = evaluate_expectations(report);
+    if (!verdicts.empty()) {
+        out << '\n';
+        write_verdicts_table(out, verdicts);
     }
 }
 

@@ -8,6 +8,7 @@
 #include "metric_meaning.hpp"
 #include "report.hpp"
 #include "report_format.hpp"
+#include "verdict.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -252,6 +253,7 @@ RunResult read_run(const Node &n, size_t &rows_read) {
     if (n.has("pair")) r.pair = read_pair(n.child("pair"));
     // Informational, and absent from older files: read what is there.
     if (n.has("path")) r.path = run_path_from_json(n.child("path").json());
+    if (n.has("expect")) r.expect = expectations_from_json(n.child("expect").json());
     return r;
 }
 
