@@ -3,7 +3,6 @@
 #include "cmd_job.hpp"
 #include "comparison.hpp"
 #include "comparison_json.hpp"
-#include "verdict.hpp"
 #include "host_port.hpp"
 #include "interrupt.hpp"
 #include "job.hpp"
@@ -19,6 +18,7 @@
 #include "server.hpp"
 #include "server_process.hpp"
 #include "token_source.hpp"
+#include "verdict.hpp"
 
 #include <boost/program_options.hpp>
 #include <cerrno>
@@ -520,7 +520,8 @@ std::string frontend_list() {
 
 int help(const std::string &command) {
     if (command == "run")
-        std::cout << "Usage: cmdbench run SCENARIO [options]\n\n" << run_options() << kRunExitStatus;
+        std::cout << "Usage: cmdbench run SCENARIO [options]\n\n"
+                  << run_options() << kRunExitStatus;
     else if (command == "serve")
         std::cout << "Usage: cmdbench serve [options]\n\n" << serve_options();
     else if (command == "plugins")

@@ -507,11 +507,11 @@ void check_ratio_baseline(const Scenario &s) {
     if (variants.count(s.baseline)) return;
     for (const RunSpec &r : s.runs)
         if (r.expect.has_ratio())
-            fail(r.expect_at, "a ratio expectation of run " + in_quotes(r.name) +
-                                  " needs a run of the baseline variant " +
-                                  in_quotes(s.baseline) + " (variants: " +
-                                  join_or_none({variants.begin(), variants.end()}) +
-                                  "; set `baseline`)");
+            fail(r.expect_at,
+                 "a ratio expectation of run " + in_quotes(r.name) +
+                     " needs a run of the baseline variant " + in_quotes(s.baseline) +
+                     " (variants: " + join_or_none({variants.begin(), variants.end()}) +
+                     "; set `baseline`)");
 }
 
 const toml::array &runs_of(const toml::table &root, const std::string &path) {

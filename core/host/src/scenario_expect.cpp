@@ -59,8 +59,9 @@ MetricBounds bounds_of(const std::string &path, const std::string &metric, const
     const toml::table *t = node.as_table();
     if (!t)
         fail(path, node,
-             label + " expects a table of bounds, e.g. { max = 20 } (keys: min, max, min_ratio, "
-                     "max_ratio), got " +
+             label +
+                 " expects a table of bounds, e.g. { max = 20 } (keys: min, max, min_ratio, "
+                 "max_ratio), got " +
                  node_kind(node));
     if (t->empty())
         fail(path, node, label + " has no bound (keys: min, max, min_ratio, max_ratio)");
@@ -76,16 +77,17 @@ MetricBounds bounds_of(const std::string &path, const std::string &metric, const
             (k == "min_ratio" ? b.min_ratio : b.max_ratio) = positive_of(path, value, what);
             if (ratio_at.empty()) ratio_at = at(path, key.source().begin);
         } else
-            throw ScenarioError(at(path, key.source().begin) + ": unknown bound '" + k +
-                                "' in " + label + " (keys: min, max, min_ratio, max_ratio)" +
+            throw ScenarioError(at(path, key.source().begin) + ": unknown bound '" + k + "' in " +
+                                label + " (keys: min, max, min_ratio, max_ratio)" +
                                 suggestion(k, bound_keys()));
     }
     if (b.min && b.max && *b.min > *b.max)
-        fail(path, node, label + ": min " + number_text(*b.min) + " is above max " +
-                             number_text(*b.max));
+        fail(path, node,
+             label + ": min " + number_text(*b.min) + " is above max " + number_text(*b.max));
     if (b.min_ratio && b.max_ratio && *b.min_ratio > *b.max_ratio)
-        fail(path, node, label + ": min_ratio " + number_text(*b.min_ratio) +
-                             " is above max_ratio " + number_text(*b.max_ratio));
+        fail(path, node,
+             label + ": min_ratio " + number_text(*b.min_ratio) + " is above max_ratio " +
+                 number_text(*b.max_ratio));
     return b;
 }
 
@@ -148,11 +150,14 @@ std::string expect_toml(const Expectations &e) {
     if (e.link_fraction) add("link_fraction", to_text(ParamValue{*e.link_fraction}));
     for (const auto &[metric, b] : e.metrics) {
         std::string bounds;
-        for (const auto &[k, v] : {std::pair<const char *, const std::optional<double> &>{"min", b.min},
-                                   {"max", b.max},
-                                   {"min_ratio", b.min_ratio},
-                                   {"max_ratio", b.max_ratio}})
-            if (v) bounds += std::string(bounds.empty() ? "" : ", ") + k + " = " + to_text(ParamValue{*v});
+        for (const auto &[k, v] :
+             {std::pair<const char *, const std::optional<double> &>{"min", b.min},
+              {"max", b.max},
+              {"min_ratio", b.min_ratio},
+              {"max_ratio", b.max_ratio}})
+            if (v)
+                bounds +=
+                    std::string(bounds.empty() ? "" : ", ") + k + " = " + to_text(ParamValue{*v});
         add(bare_key(metric) ? metric : to_text(ParamValue{metric}), "{ " + bounds + " }");
     }
     return "expect = { " + out + " }\n";

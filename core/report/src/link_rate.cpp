@@ -48,8 +48,7 @@ std::optional<double> parse_link_rate(const std::string &text) {
     const auto v = leading_number(text, unit);
     if (!v) return std::nullopt;
     // sysfs speed is a bare number of Mb/s; link_context.cpp adds " Mb/s".
-    if (unit.empty() || starts_with(unit, "Mb/s") || starts_with(unit, "Mb/sec"))
-        return *v * 1e6;
+    if (unit.empty() || starts_with(unit, "Mb/s") || starts_with(unit, "Mb/sec")) return *v * 1e6;
     if (starts_with(unit, "Gb/s") || starts_with(unit, "Gb/sec")) return *v * 1e9;
     return std::nullopt;
 }

@@ -40,8 +40,8 @@ void write_html_verdicts(std::ostream &out, const std::vector<const Report *> &r
         std::string run = v.run;
         if (v.repeats > 1) run += " [rep " + std::to_string(v.repeat) + "]";
         out << "<tr class=\"verdict-" << to_string(v.outcome) << "\"><td class=\"" << cls << "\">"
-            << escape(to_string(v.outcome)) << "</td>" << cell(run) << cell(v.row)
-            << cell(v.metric) << cell(v.check) << number_cell(v.value) << cell(exact_str(v.bound))
+            << escape(to_string(v.outcome)) << "</td>" << cell(run) << cell(v.row) << cell(v.metric)
+            << cell(v.check) << number_cell(v.value) << cell(exact_str(v.bound))
             << cell(verdict_text(v)) << "</tr>\n";
     }
     out << "</tbody>\n</table>\n";

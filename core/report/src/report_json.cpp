@@ -139,9 +139,8 @@ Json run_json(const RunResult &run) {
     j["conditions"] = conditions_json(run.conditions);
     j["path"] = run.path.known() ? run_path_json(run.path) : Json(nullptr);
     if (const auto rate = run_link_rate(run.path))
-        j["link"] = {{"name", rate->name},
-                     {"rate", rate->text},
-                     {"rate_bps", rate->bits_per_second}};
+        j["link"] = {
+            {"name", rate->name}, {"rate", rate->text}, {"rate_bps", rate->bits_per_second}};
     if (!run.expect.empty()) j["expect"] = expectations_json(run.expect);
     if (run.pair) j["pair"] = pair_json(*run.pair);
     return j;

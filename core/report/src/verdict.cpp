@@ -70,8 +70,7 @@ std::string link_names(const RunPath &p) {
 
 class Judge {
   public:
-    explicit Judge(const Report &report)
-        : report_(report), baseline_(baseline_values(report)) {}
+    explicit Judge(const Report &report) : report_(report), baseline_(baseline_values(report)) {}
 
     std::vector<ExpectVerdict> all() {
         for (const auto &run : report_.runs)
@@ -137,8 +136,7 @@ class Judge {
         return out;
     }
 
-    void judge_link(const RunResult &run, const std::vector<CompareSample> &samples,
-                    double bound) {
+    void judge_link(const RunResult &run, const std::vector<CompareSample> &samples, double bound) {
         ExpectVerdict v = base(run, CompareMetric::Bandwidth.id, "link_fraction", bound);
         v.unit = CompareMetric::Bandwidth.unit;
         const auto rate = run_link_rate(run.path);
