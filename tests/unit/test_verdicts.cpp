@@ -189,3 +189,23 @@ TEST_CASE("expectations survive the JSON results and read back") {
     CHECK(back.metrics[0].second.min_ratio == 0.5);
     CHECK_FALSE(back.metrics[0].second.min);
 }
+
+TEST_CASE("an expectation from [defaults] leaves out runs without the metric") {
+    Expectations e;
+    e.link_fraction = 0.5;
+    e.inherited = true;
+    Report rep;
+    RunResult steps = run_of("tcp", {}, e);
+    Row connect;
+    connect.name = "connect";
+    connect.metrics = {{"conns", 10, CMDBENCH_UNIT_COUNT}};
+    steps.rows = {connect};
+    steps.path.client = netdev_side("lo", "unknown");
+    rep.runs.push_back(steps);
+    CHECK(evaluate_expectations(rep).empty());
+    // On a run with bandwidth rows, the link rate unknown is still not a pass.
+    rep.runs.push_back(run_of("tcp", {bw_row("64k", 1.0)}, e));
+    const auto v = evaluate_expectations(rep);
+    REQUIRE(v.size() == 1);
+    CHECK(v[0].outcome == Outcome::Unknown);
+}

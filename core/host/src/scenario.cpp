@@ -458,6 +458,7 @@ RunSpec resolve_run(Context &cx, const toml::table &table) {
         spec.expect = read_expect(*e, cx.path, spec.expect_at);
     } else {
         spec.expect = cx.default_expect;
+        spec.expect.inherited = true;
         spec.expect_at = cx.default_ratio_at;
     }
     return spec;

@@ -22,6 +22,10 @@ struct Expectations {
     // Metric id (comparison.hpp: "latency_p99", "bandwidth", or a metric a
     // plugin declared) -> bounds, in the order the scenario gave them.
     std::vector<std::pair<std::string, MetricBounds>> metrics;
+    // From [defaults], not the run's own: a metric none of the run's rows
+    // has gives no verdict (a default link_fraction does not fail a latency
+    // test), where the run's own expectation would give "unknown".
+    bool inherited = false;
     bool empty() const { return !link_fraction && metrics.empty(); }
     bool has_ratio() const;
 };

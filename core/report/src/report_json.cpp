@@ -141,7 +141,10 @@ Json run_json(const RunResult &run) {
     if (const auto rate = run_link_rate(run.path))
         j["link"] = {
             {"name", rate->name}, {"rate", rate->text}, {"rate_bps", rate->bits_per_second}};
-    if (!run.expect.empty()) j["expect"] = expectations_json(run.expect);
+    if (!run.expect.empty()) {
+        j["expect"] = expectations_json(run.expect);
+        if (run.expect.inherited) j["expect_inherited"] = true;
+    }
     if (run.pair) j["pair"] = pair_json(*run.pair);
     return j;
 }

@@ -254,6 +254,7 @@ RunResult read_run(const Node &n, size_t &rows_read) {
     // Informational, and absent from older files: read what is there.
     if (n.has("path")) r.path = run_path_from_json(n.child("path").json());
     if (n.has("expect")) r.expect = expectations_from_json(n.child("expect").json());
+    if (n.has("expect_inherited")) r.expect.inherited = n.child("expect_inherited").json() == true;
     return r;
 }
 

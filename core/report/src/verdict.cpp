@@ -139,19 +139,22 @@ class Judge {
     void judge_link(const RunResult &run, const std::vector<CompareSample> &samples, double bound) {
         ExpectVerdict v = base(run, CompareMetric::Bandwidth.id, "link_fraction", bound);
         v.unit = CompareMetric::Bandwidth.unit;
+        std::vector<const CompareSample *> rows;
+        for (const auto &s : samples)
+            if (s.metric == CompareMetric::Bandwidth && s.value && !s.per_run) rows.push_back(&s);
+        if (rows.empty()) {
+            if (!run.expect.inherited) unknown(v, "no bandwidth row in this run");
+            return;
+        }
         const auto rate = run_link_rate(run.path);
         if (!rate) return unknown(v, "link rate unknown (" + link_names(run.path) + ")");
         v.link = rate;
-        bool any = false;
-        for (const auto &s : samples)
-            if (s.metric == CompareMetric::Bandwidth && s.value && !s.per_run) {
-                ExpectVerdict row = v;
-                row.row = s.item;
-                row.measured = *s.value;
-                decide(std::move(row), *s.value * 1e9 / rate->bits_per_second);
-                any = true;
-            }
-        if (!any) unknown(v, "no bandwidth row in this run");
+        for (const CompareSample *s : rows) {
+            ExpectVerdict row = v;
+            row.row = s->item;
+            row.measured = *s->value;
+            decide(std::move(row), *s->value * 1e9 / rate->bits_per_second);
+        }
     }
 
     void judge_metric(const RunResult &run, const std::vector<CompareSample> &samples,
@@ -178,7 +181,8 @@ class Judge {
             row.baseline = it->second;
             decide(std::move(row), *s.value / it->second);
         }
-        if (!any) unknown(v, "no row of this run has a value for " + metric);
+        if (!any && !run.expect.inherited)
+            unknown(v, "no row of this run has a value for " + metric);
     }
 
     const Report &report_;
