@@ -7,10 +7,12 @@
 # failing file again (exit 3).
 cb="$CMDBENCH_BINARY_DIR/bin/cmdbench"
 [ -x "$cb" ] || fail "no $cb: build first and set CMDBENCH_BINARY_DIR"
+# shellcheck disable=SC2154  # $dev: from lib.sh
 rate_file=/sys/class/infiniband/$dev/ports/1/rate
 [ -r "$rate_file" ] || fail "no $rate_file"
 rate=$(cat "$rate_file")
 echo "sysfs: $dev rate '$rate'"
+# shellcheck disable=SC2154  # $addr: from lib.sh
 scenario() { # $1 = link_fraction
   cat <<TOML
 [[run]]
