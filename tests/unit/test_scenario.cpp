@@ -503,7 +503,7 @@ TEST_CASE("catalogue of bad scenario files, each with its exact message") {
     CHECK(cases >= 20);
 }
 
-TEST_CASE("expect: a run's own replaces [defaults] one, and it writes back as TOML") {
+TEST_CASE("expect: a run's own replaces the one in [defaults], and it writes back as TOML") {
     const std::string text = R"(
 [defaults]
 expect = { link_fraction = 0.9 }
