@@ -1,5 +1,6 @@
 // The rows of a run on every rail at once (rail_rows.hpp): what is added up
 // across rails and what is not.
+#include "link_rate.hpp"
 #include "rail_rows.hpp"
 
 #include <catch2/catch.hpp>
@@ -71,4 +72,32 @@ TEST_CASE("rails overlap: latest start to earliest end, never negative") {
     b.start_seconds = 2.5;
     CHECK(rails_overlap_seconds({a, b}) == 0);
     CHECK(rails_overlap_seconds({}) == 0);
+}
+
+TEST_CASE("rails' link rate: a rail's row against its rail, the totals against the sum") {
+    const auto rail = [](const std::string &device) {
+        RailPart part;
+        part.label = device;
+        SidePath side;
+        side.rdma = true;
+        RdmaDevice d;
+        d.name = device;
+        d.rate = "2.5 Gb/sec (1X SDR)";
+        side.devices.push_back(d);
+        part.path.client = side;
+        return part;
+    };
+    RunResult run;
+    run.rails = {rail("rxe0"), rail("rxe1")};
+    const auto sum = result_link_rate(run);
+    REQUIRE(sum);
+    CHECK(sum->bits_per_second == 5e9);
+    CHECK(sum->name == "rxe0+rxe1");
+    REQUIRE(row_link_rate(run, "rxe1/64k"));
+    CHECK(row_link_rate(run, "rxe1/64k")->bits_per_second == 2.5e9);
+    CHECK(row_link_rate(run, "rxe1/64k")->name == "rxe1");
+    CHECK(row_link_rate(run, "64k")->bits_per_second == 5e9);
+    // One rail's rate unknown: no sum.
+    run.rails[1].path.client->devices[0].rate = "unknown";
+    CHECK_FALSE(result_link_rate(run));
 }

@@ -502,3 +502,37 @@ TEST_CASE("catalogue of bad scenario files, each with its exact message") {
     }
     CHECK(cases >= 20);
 }
+
+TEST_CASE("expect: a run's own replaces the one in [defaults], and it writes back as TOML") {
+    const std::string text = R"(
+[defaults]
+expect = { link_fraction = 0.9 }
+
+[[run]]
+test = "pingpong"
+transport = "tcp"
+
+[[run]]
+test = "pingpong"
+transport = "loop"
+[run.expect]
+"burst_time p99" = { max = 20 }
+latency_p99 = { max = 15.5, max_ratio = 2 }
+)";
+    Scenario s = parse(text);
+    REQUIRE(s.runs.size() == 2);
+    CHECK(s.runs[0].expect.link_fraction == 0.9);
+    CHECK(s.runs[0].expect.metrics.empty());
+    const Expectations &e = s.runs[1].expect;
+    CHECK_FALSE(e.link_fraction);
+    REQUIRE(e.metrics.size() == 2);
+    CHECK(e.metrics[0].first == "burst_time p99"); // a plugin's metric: in file order
+    CHECK(e.metrics[1].first == "latency_p99");
+    CHECK(e.metrics[1].second.max == 15.5);
+    CHECK(e.metrics[1].second.max_ratio == 2);
+    const std::string back = to_toml(s);
+    CHECK(back.find("expect = { link_fraction = 0.9 }\n") != std::string::npos);
+    CHECK(back.find("expect = { \"burst_time p99\" = { max = 20.0 }, latency_p99 = { max = 15.5, "
+                    "max_ratio = 2.0 } }\n") != std::string::npos);
+    CHECK(to_toml(parse(back)) == back);
+}

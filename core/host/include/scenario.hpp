@@ -2,6 +2,7 @@
 // registry, with --set overrides applied, before anything runs.
 #pragma once
 #include "comparison_settings.hpp"
+#include "expectation.hpp"
 #include "matrix_spec.hpp"
 #include "params.hpp"
 #include "registry.hpp"
@@ -38,6 +39,8 @@ struct RunSpec {
     std::string variant; // `variant`, default transport, else test (comparison columns)
     unsigned repeat = 1; // `repeat = N`: run the measurement N times
     std::vector<std::string> compare; // `compare = [...]`: metrics to compare; empty = all
+    Expectations expect;              // `expect = {...}`: what verdicts judge (verdict.hpp)
+    std::string expect_at;            // where a ratio expectation was given, for errors
     // Every declared parameter of the test and of the transport, with its
     // default when the scenario does not set it.
     std::map<std::string, ParamValue> test_params;

@@ -18,6 +18,7 @@
 #include "server.hpp"
 #include "server_process.hpp"
 #include "token_source.hpp"
+#include "verdict.hpp"
 
 #include <boost/program_options.hpp>
 #include <cerrno>
@@ -60,7 +61,8 @@ Options:
 
 Exit status: 0 success; 1 a run failed, timed out or was skipped (see
 --allow-skip), or a results file could not be written; 2 bad command line,
-scenario file, plugin or output path; 130 interrupted.
+scenario file, plugin or output path; 3 every run ran but an expectation
+(`expect`) failed or could not be judged; 130 interrupted.
 See README.md and docs/ for scenarios, results and plugins.
 )";
 
@@ -120,6 +122,15 @@ po::options_description run_options() {
     d.add(plugin_options());
     return d;
 }
+
+const char *kRunExitStatus = R"(
+Exit status: 0 every run succeeded and every expectation held; 1 a run
+failed, timed out or was skipped (without --allow-skip), or a results file
+could not be written; 2 bad command line, scenario file, plugin or output
+path (nothing ran); 3 every run ran, but an expectation of the scenario
+(`expect`, docs/scenarios.md) failed or could not be judged (the failing
+ones are named on stderr); 130 interrupted.
+)";
 
 po::options_description compare_options() {
     po::options_description d("Options of `cmdbench compare FILE.json...`");
@@ -255,10 +266,15 @@ bool matrix_usable(const RunOptions &opt, const Scenario &scenario) {
         if (why.empty() && !r.server.empty())
             why = scenario.path + ": run '" + r.name + "' names server '" + r.server +
                   "', which cannot be used under a launcher (matrix mode: the ranks serve)";
-    for (const RunSpec &r : scenario.runs)
+    for (const RunSpec &r : scenario.runs) {
         if (why.empty() && !r.rails.empty())
             why = scenario.path + ": run '" + r.name +
                   "' has rails, which matrix mode does not run yet: run it without a launcher";
+        if (why.empty() && !r.expect.empty())
+            why = scenario.path + ": run '" + r.name +
+                  "' has expectations (`expect`), which are not judged under a launcher "
+                  "(matrix mode); run the pairs one at a time for an acceptance run";
+    }
     if (why.empty()) return true;
     std::fprintf(stderr, "cmdbench: %s\n", why.c_str());
     return false;
@@ -270,7 +286,7 @@ int cmd_run(const std::vector<std::string> &args) {
     auto desc = run_options();
     auto vm = parse(desc, args, &pos);
     if (vm.count("help")) {
-        std::cout << "Usage: cmdbench run SCENARIO [options]\n\n" << desc;
+        std::cout << "Usage: cmdbench run SCENARIO [options]\n\n" << desc << kRunExitStatus;
         return 0;
     }
     if (!vm.count("positional"))
@@ -391,10 +407,21 @@ int cmd_compare(const std::vector<std::string> &args) {
     } catch (const std::exception &e) {
         return compare_refused(reading.empty() ? e.what() : reading + ": " + e.what(), {});
     }
-    if (format == "json")
-        write_comparison_json(std::cout, c);
-    else
+    // The saved expectations (runs[].expect), judged again on each file's
+    // own runs: the same verdicts `run` gave, kept with the files.
+    std::vector<ExpectVerdict> verdicts;
+    for (const auto &r : reports)
+        for (auto &v : evaluate_expectations(r))
+            verdicts.push_back(std::move(v));
+    if (format == "json") {
+        write_comparison_json(std::cout, c, verdicts);
+    } else {
         write_comparison_table(std::cout, c);
+        if (!verdicts.empty()) {
+            std::cout << '\n';
+            write_verdicts_table(std::cout, verdicts);
+        }
+    }
     if (vm.count("report")) {
         const std::string html = vm["report"].as<std::string>();
         std::ostringstream page;
@@ -405,7 +432,7 @@ int cmd_compare(const std::vector<std::string> &args) {
             return kExitRunFailed;
         }
     }
-    return 0;
+    return all_held(verdicts) ? 0 : kExitExpectation;
 }
 
 int cmd_serve(const std::vector<std::string> &args) {
@@ -497,7 +524,8 @@ std::string frontend_list() {
 
 int help(const std::string &command) {
     if (command == "run")
-        std::cout << "Usage: cmdbench run SCENARIO [options]\n\n" << run_options();
+        std::cout << "Usage: cmdbench run SCENARIO [options]\n\n"
+                  << run_options() << kRunExitStatus;
     else if (command == "serve")
         std::cout << "Usage: cmdbench serve [options]\n\n" << serve_options();
     else if (command == "plugins")

@@ -136,6 +136,7 @@ RunResult result_of(const RunSpec &spec, unsigned repeat) {
     r.group = spec.group;
     r.variant = spec.variant;
     r.compare = spec.compare;
+    r.expect = spec.expect;
     r.repeat = repeat;
     r.repeats = spec.repeat;
     return r;

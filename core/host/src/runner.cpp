@@ -8,6 +8,7 @@
 #include "result_sink.hpp"
 #include "run_client.hpp"
 #include "run_plan.hpp"
+#include "verdict.hpp"
 
 #include <cstdio>
 #include <map>
@@ -124,7 +125,13 @@ int run_scenario(const Scenario &scenario, const Registry &registry, RunContext 
         return kExitRunFailed;
     }
     // The error was printed when the write failed; the file keeps what it had.
-    return sink.write_failed() ? kExitRunFailed : kExitOk;
+    if (sink.write_failed()) return kExitRunFailed;
+    const auto verdicts = evaluate_expectations(report);
+    if (!all_held(verdicts)) {
+        std::fprintf(stderr, "cmdbench: %s\n", verdict_summary(verdicts).c_str());
+        return kExitExpectation;
+    }
+    return kExitOk;
 }
 
 } // namespace cmdbench

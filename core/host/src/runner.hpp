@@ -24,8 +24,9 @@ struct RunOptions {
 // Exit codes of `cmdbench run` (documented in README.md).
 enum ExitCode {
     kExitOk = 0,
-    kExitRunFailed = 1, // a run failed, timed out, or was skipped without --allow-skip
-    kExitUsage = 2,     // bad command line, scenario or plugin
+    kExitRunFailed = 1,   // a run failed, timed out, or was skipped without --allow-skip
+    kExitUsage = 2,       // bad command line, scenario or plugin
+    kExitExpectation = 3, // every run ran, but an expectation failed or could not be judged
     kExitInterrupted = 130
 };
 

@@ -9,6 +9,7 @@
 #include "run_limits.hpp"
 #include "run_path.hpp"
 #include "scenario_comparison.hpp"
+#include "scenario_expect.hpp"
 #include "scenario_matrix.hpp"
 #include "scenario_rails.hpp"
 #include "toml_kind.hpp"
@@ -67,7 +68,9 @@ size_t edit_distance(const std::string &a, const std::string &b) {
     return d[a.size()][b.size()];
 }
 
-// " (did you mean 'x'?)" for the closest candidate within two edits, else "".
+} // namespace
+
+// scenario_expect.hpp
 std::string suggestion(const std::string &key, const std::set<std::string> &candidates) {
     const std::string *best = nullptr;
     size_t best_distance = 3;
@@ -80,6 +83,8 @@ std::string suggestion(const std::string &key, const std::set<std::string> &cand
     }
     return best ? " (did you mean " + in_quotes(*best) + "?)" : "";
 }
+
+namespace {
 
 std::string join_or_none(std::vector<std::string> names) {
     if (names.empty()) return "none";
@@ -328,6 +333,9 @@ struct Context {
     // Keys that some run accepts: decides whether a [defaults] or --set key is
     // an error, and feeds the suggestions for those.
     std::set<std::string> declared_somewhere;
+    // [defaults] `expect`, read once; a run's own replaces it whole.
+    Expectations default_expect;
+    std::string default_ratio_at;
 };
 
 // --set first, then the run's own table, then [defaults].
@@ -374,6 +382,7 @@ RunSpec resolve_run(Context &cx, const toml::table &table) {
 
     std::set<std::string> allowed = kRunKeys;
     allowed.erase("transport");
+    allowed.insert("expect");
     const cmdbench_transport *transport = nullptr;
     if (test->flags & CMDBENCH_TEST_USES_TRANSPORT) {
         allowed.insert("transport");
@@ -431,6 +440,13 @@ RunSpec resolve_run(Context &cx, const toml::table &table) {
         spec.rails = read_rails(*rails, cx.path,
                                 {test_params, transport_params, test_label,
                                  run_uses_rdma(cx.registry, test, transport)});
+    if (const toml::node *e = table.get("expect")) {
+        spec.expect = read_expect(*e, cx.path, spec.expect_at);
+    } else {
+        spec.expect = cx.default_expect;
+        spec.expect.inherited = true;
+        spec.expect_at = cx.default_ratio_at;
+    }
     return spec;
 }
 
@@ -471,6 +487,20 @@ void check_baseline(const Scenario &s, const Setting &baseline) {
         fail(baseline.key_at, "baseline " + in_quotes(s.baseline) +
                                   " is not the variant of any run (variants: " +
                                   join_or_none({variants.begin(), variants.end()}) + ")");
+}
+
+// A ratio expectation needs the baseline among the runs, else every ratio
+// verdict would be "unknown" after the whole scenario ran.
+void check_ratio_baseline(const Scenario &s) {
+    const std::set<std::string> variants = variants_of(s);
+    if (variants.count(s.baseline)) return;
+    for (const RunSpec &r : s.runs)
+        if (r.expect.has_ratio())
+            fail(r.expect_at,
+                 "a ratio expectation of run " + in_quotes(r.name) +
+                     " needs a run of the baseline variant " + in_quotes(s.baseline) +
+                     " (variants: " + join_or_none({variants.begin(), variants.end()}) +
+                     "; set `baseline`)");
 }
 
 const toml::array &runs_of(const toml::table &root, const std::string &path) {
@@ -543,16 +573,19 @@ Scenario parse_scenario(const std::string &text, const std::string &path, const 
     s.matrix = read_matrix_table(root, path);
     s.comparison = read_comparison_table(root, path);
 
-    Context cx{path, registry, {}, parse_overrides(overrides), {}};
-    if (const toml::table *d = root.get_as<toml::table>("defaults"))
+    Context cx{path, registry, {}, parse_overrides(overrides), {}, {}, {}};
+    if (const toml::table *d = root.get_as<toml::table>("defaults")) {
         cx.defaults = settings_of(*d, path);
+        if (const toml::node *e = d->get("expect"))
+            cx.default_expect = read_expect(*e, path, cx.default_ratio_at);
+    }
     check_default_run_keys(cx);
 
     for (const toml::node &run : runs_of(root, path))
         s.runs.push_back(resolve_run(cx, *run.as_table()));
 
     for (const Setting &d : cx.defaults)
-        if (!kRunKeys.count(d.key) && !cx.declared_somewhere.count(d.key))
+        if (!kRunKeys.count(d.key) && d.key != "expect" && !cx.declared_somewhere.count(d.key))
             fail(d.key_at, "key " + in_quotes(d.key) +
                                " in [defaults] is not a parameter of any run's test or "
                                "transport" +
@@ -562,6 +595,7 @@ Scenario parse_scenario(const std::string &text, const std::string &path, const 
             fail(o.key_at,
                  "no run declares " + in_quotes(o.key) + suggestion(o.key, cx.declared_somewhere));
     if (const Setting *b = find_setting(top, "baseline")) check_baseline(s, *b);
+    check_ratio_baseline(s);
     return s;
 }
 
@@ -615,6 +649,7 @@ std::string to_toml(const Scenario &s) {
         for (size_t i = 0; i < r.compare.size(); ++i)
             out += (i ? ", " : "") + to_text(ParamValue{r.compare[i]});
         out += "]\n";
+        if (!r.expect.empty()) out += expect_toml(r.expect);
         for (const auto &[key, value] : r.test_params)
             out += key + " = " + to_text(value) + "\n";
         // A transport parameter named like a test one cannot be set by key.

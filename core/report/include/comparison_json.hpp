@@ -1,6 +1,7 @@
 // The comparison as JSON (`cmdbench compare --format json`; docs/compare.md).
 #pragma once
 #include "comparison.hpp"
+#include "verdict.hpp"
 
 #include <iosfwd>
 
@@ -8,6 +9,9 @@ namespace cmdbench {
 
 constexpr int kComparisonSchemaVersion = 1;
 
-void write_comparison_json(std::ostream &out, const Comparison &c);
+// `verdicts`: the inputs' expectations judged again (an "expectations"
+// member when there are any).
+void write_comparison_json(std::ostream &out, const Comparison &c,
+                           const std::vector<ExpectVerdict> &verdicts = {});
 
 } // namespace cmdbench

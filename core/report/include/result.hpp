@@ -1,6 +1,7 @@
 // What a run produced, independent of how it is reported.
 #pragma once
 #include "comparison_settings.hpp"
+#include "expectation.hpp"
 #include "histogram.hpp"
 #include "matrix_result.hpp"
 #include "path_context.hpp"
@@ -88,6 +89,7 @@ struct RunResult {
     RunConditions conditions;         // the machine's load around this run (runner.cpp)
     RunPath path;                     // interfaces and RDMA devices (run_client.cpp)
     std::vector<RailPart> rails;      // a run on every rail at once (rails_together.cpp)
+    Expectations expect;              // scenario `expect`: what verdict.hpp judges
 };
 
 struct PluginInfo {

@@ -46,19 +46,20 @@ Json row_json(const Comparison &c, const CompareRow &row) {
 
 } // namespace
 
-void write_comparison_json(std::ostream &out, const Comparison &c) {
+void write_comparison_json(std::ostream &out, const Comparison &c,
+                           const std::vector<ExpectVerdict> &verdicts) {
     Json rows = Json::array();
     for (const auto &row : c.rows)
         rows.push_back(row_json(c, row));
-    const Json doc = {
-        {"schema", "cmdbench-comparison"},
-        {"schema_version", kComparisonSchemaVersion},
-        {"columns", c.columns},
-        {"baseline", c.columns.empty() ? Json(nullptr) : Json(c.columns[c.baseline])},
-        {"spread_limit", c.spread_limit},
-        {"rows", rows},
-        {"notes", c.notes},
-        {"software_rdma", c.software_rdma.empty() ? Json(nullptr) : Json(c.software_rdma)}};
+    Json doc = {{"schema", "cmdbench-comparison"},
+                {"schema_version", kComparisonSchemaVersion},
+                {"columns", c.columns},
+                {"baseline", c.columns.empty() ? Json(nullptr) : Json(c.columns[c.baseline])},
+                {"spread_limit", c.spread_limit},
+                {"rows", rows},
+                {"notes", c.notes},
+                {"software_rdma", c.software_rdma.empty() ? Json(nullptr) : Json(c.software_rdma)}};
+    if (!verdicts.empty()) doc["expectations"] = verdicts_json(verdicts);
     out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
 }
 

@@ -143,12 +143,17 @@ std::string run_variant(const RunResult &run) {
     return run.transport.empty() ? run.test : run.transport;
 }
 
-std::vector<CompareSample> run_samples(const RunResult &run) {
+std::vector<CompareSample> every_sample(const RunResult &run) {
     std::vector<CompareSample> all;
     if (run.status != RunStatus::Ok) return all;
     for (const auto &row : run.rows)
         RowSamples(row, all).add_all();
     add_cpu_samples(run, all);
+    return all;
+}
+
+std::vector<CompareSample> run_samples(const RunResult &run) {
+    std::vector<CompareSample> all = every_sample(run);
     if (run.compare.empty()) return all;
     std::vector<CompareSample> kept;
     for (auto &s : all)

@@ -31,5 +31,8 @@ std::string run_variant(const RunResult &run);
 // Every sample of an ok run, in row order, restricted to its `compare`
 // families; empty for a run that is not ok.
 std::vector<CompareSample> run_samples(const RunResult &run);
+// The same, whatever the run's `compare` list says (what expectations and
+// link fractions judge).
+std::vector<CompareSample> every_sample(const RunResult &run);
 
 } // namespace cmdbench

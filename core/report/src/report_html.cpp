@@ -4,7 +4,10 @@
 // anything added later that tries one is blocked and shows in the browser's
 // console (which the headless Chromium test watches).
 #include "comparison.hpp"
+#include "link_rate.hpp"
 #include "report.hpp"
+#include "report_format.hpp"
+#include "report_html_verdicts.hpp"
 #include "svg_plot.hpp"
 
 #include <algorithm>
@@ -38,6 +41,7 @@ table.context td,table.context th{text-align:left}
 .range{color:#666;font-size:11px}.verdict{display:block;font-size:11px;color:#555}
 .better{color:#1a7f37}.worse{color:#b3261e}.missing{color:#999}
 footer{margin-top:32px;font-size:12px;color:#666}
+.held{border:2px solid #1a7f37;background:#e9f5ec;padding:8px 12px;font-weight:bold}
 .banner{border:2px solid #b3261e;background:#fdecea;color:#7a1a14;padding:8px 12px;font-weight:bold}
 )";
 
@@ -90,6 +94,21 @@ struct Page {
     void context(const std::vector<const Report *> &reports);
     void paths(const std::vector<const Report *> &reports);
 };
+
+// "rxe0 2.5 Gb/s: 64k 0.012, 1m 0.41", or "unknown".
+std::string link(const RunResult &run) {
+    const auto rate = result_link_rate(run);
+    if (!rate) return "<span class=\"missing\">unknown</span>";
+    std::string text = link_rate_text(*rate);
+    std::string sep = ": ";
+    const auto fractions = row_link_fractions(run);
+    for (const auto &row : run.rows)
+        if (auto f = fractions.find(row.name); f != fractions.end()) {
+            text += sep + row.name + " " + fixed_str(f->second, f->second < 0.1 ? 3 : 2);
+            sep = ", ";
+        }
+    return escape(text);
+}
 
 // Splits rows plotted against size into sets with one row per size: a group
 // whose rows repeat sizes (rstream's suite: 64_lat and 64_bw both report
@@ -345,6 +364,7 @@ void Page::paths(const std::vector<const Report *> &reports) {
                 if (!shown.insert(run.variant + "\n" + name).second) continue;
                 body += "<tr><td>" + escape(run.variant) + "</td><td>" + escape(name) +
                         "</td><td>" + side(path->client) + "</td><td>" + side(path->server) +
+                        "</td><td>" + (path == &run.path ? link(run) : std::string()) +
                         "</td></tr>\n";
             }
         }
@@ -352,7 +372,8 @@ void Page::paths(const std::vector<const Report *> &reports) {
     if (body.empty()) return;
     out << "<table class=\"context path\">\n<caption>Data "
            "path</caption>\n<thead><tr><th>variant</th>"
-           "<th>run</th><th>client</th><th>server</th></tr></thead>\n<tbody>\n"
+           "<th>run</th><th>client</th><th>server</th><th>link rate (bandwidth rows as a "
+           "fraction of it)</th></tr></thead>\n<tbody>\n"
         << body << "</tbody>\n</table>\n";
 }
 
@@ -397,6 +418,8 @@ void write_html_report(std::ostream &out, const Comparison &c,
                           1, char(std::toupper(static_cast<unsigned char>(c.software_rdma[0])))) +
                       c.software_rdma.substr(1))
             << ".</p>\n";
+
+    write_html_verdicts(out, reports);
 
     Page page{out, c, by_group};
     out << "<h2>Context</h2>\n";

@@ -5,7 +5,9 @@
 #include "report.hpp"
 #include "report_format.hpp"
 #include "run_totals.hpp"
+#include "verdict.hpp"
 
+#include <map>
 #include <nlohmann/json.hpp>
 
 namespace cmdbench {
@@ -65,7 +67,7 @@ void add_meaning(Json &j, const MetricMeaning &m) {
     j["flags"] = flag_names(m.flags);
 }
 
-Json row_json(const Row &row) {
+Json row_json(const Row &row, const std::map<std::string, double> &fractions) {
     Json metrics = Json::object();
     for (const auto &m : row.metrics) {
         metrics[m.key] = {{"value", m.value}, {"unit", unit_label(m.unit)}};
@@ -76,7 +78,9 @@ Json row_json(const Row &row) {
         hists[h.key] = hist_json(h.summary);
         add_meaning(hists[h.key], h.meaning);
     }
-    return {{"name", row.name}, {"metrics", metrics}, {"histograms", hists}};
+    Json j = {{"name", row.name}, {"metrics", metrics}, {"histograms", hists}};
+    if (auto f = fractions.find(row.name); f != fractions.end()) j["link_fraction"] = f->second;
+    return j;
 }
 
 Json cpu_side_json(const CpuTime &t) {
@@ -112,8 +116,9 @@ Json run_json(const RunResult &run) {
     for (const auto &[key, value] : run.params)
         params[key] = value;
     Json rows = Json::array();
+    const auto fractions = row_link_fractions(run);
     for (const auto &row : run.rows)
-        rows.push_back(row_json(row));
+        rows.push_back(row_json(row, fractions));
     Json j = {
         {"name", run.name},
         {"test", run.test},
@@ -146,6 +151,13 @@ Json run_json(const RunResult &run) {
         j["rails"] = rails;
         j["rails_overlap_seconds"] = rails_overlap_seconds(run.rails);
     }
+    if (const auto rate = result_link_rate(run))
+        j["link"] = {
+            {"name", rate->name}, {"rate", rate->text}, {"rate_bps", rate->bits_per_second}};
+    if (!run.expect.empty()) {
+        j["expect"] = expectations_json(run.expect);
+        if (run.expect.inherited) j["expect_inherited"] = true;
+    }
     if (run.pair) j["pair"] = pair_json(*run.pair);
     return j;
 }
@@ -166,6 +178,9 @@ void write_json(std::ostream &out, const Report &report) {
     doc["comparison"]["spread_limit"] = report.spread_limit;
     if (report.matrix) doc["matrix"] = matrix_json(*report.matrix);
     doc["runs"] = runs;
+    // Only when the scenario set expectations: other documents read as before.
+    const auto verdicts = evaluate_expectations(report);
+    if (!verdicts.empty()) doc["expectations"] = verdicts_json(verdicts);
     // Replace invalid UTF-8 (e.g. a hostile host name) instead of throwing.
     out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
 }

@@ -8,6 +8,7 @@
 #include "report_format.hpp"
 #include "row_applicability.hpp"
 #include "run_totals.hpp"
+#include "verdict.hpp"
 
 #include <algorithm>
 #include <array>
@@ -253,9 +254,26 @@ std::vector<std::string> rail_lines(const RunResult &run) {
         software.insert(drivers.begin(), drivers.end());
     }
     lines.push_back("rails all running at once for " +
-                    fixed_str(rails_overlap_seconds(run.rails), 2) + " s; rows without a rail label add the rails up");
+                    fixed_str(rails_overlap_seconds(run.rails), 2) +
+                    " s; rows without a rail label add the rails up");
     if (!software.empty()) lines.push_back("! " + software_rdma_notice(software));
     return lines;
+}
+
+// "link: rxe0 2.5 Gb/s; bandwidth as a fraction of it: 64k 0.012, 1m 0.41",
+// or "" when the rate is unknown or the run has no bandwidth row.
+std::string link_line(const RunResult &run) {
+    const auto fractions = row_link_fractions(run);
+    const auto rate = result_link_rate(run);
+    if (fractions.empty() || !rate) return {};
+    std::string line = "link: " + link_rate_text(*rate) + "; bandwidth as a fraction of it:";
+    std::string sep = " ";
+    for (const auto &row : run.rows)
+        if (auto f = fractions.find(row.name); f != fractions.end()) {
+            line += sep + row.name + " " + fixed_str(f->second, f->second < 0.1 ? 3 : 2);
+            sep = ", ";
+        }
+    return line;
 }
 
 // One line saying what the table leaves out, or "".
@@ -274,6 +292,7 @@ void write_table_run(std::ostream &out, const RunResult &full) {
         out << line << '\n';
     for (const auto &line : rail_lines(full))
         out << line << '\n';
+    if (const std::string link = link_line(full); !link.empty()) out << link << '\n';
     if (full.rows.empty()) return;
     RunResult run = full;
     run.rows.clear();
@@ -320,6 +339,11 @@ void write_table(std::ostream &out, const Report &report) {
     for (size_t i = 0; i < report.runs.size(); ++i) {
         if (i > 0) out << '\n';
         write_table_run(out, report.runs[i]);
+    }
+    const auto verdicts = evaluate_expectations(report);
+    if (!verdicts.empty()) {
+        out << '\n';
+        write_verdicts_table(out, verdicts);
     }
 }
 

@@ -4,6 +4,7 @@
 #include "comparison_samples.hpp"
 #include "output_file.hpp"
 #include "report.hpp"
+#include "verdict.hpp"
 
 #include <cstdio>
 #include <iostream>
@@ -82,6 +83,14 @@ void ResultSink::finish(const Report &report) {
     }
     write_file(report, true);
     write_comparison(report);
+    // The verdicts close the table output; JSON carries them itself.
+    if (format_ == "table") {
+        const auto verdicts = evaluate_expectations(report);
+        if (!verdicts.empty()) {
+            std::cout << '\n';
+            write_verdicts_table(std::cout, verdicts);
+        }
+    }
     std::cout.flush();
     if (!std::cout) {
         write_failed_ = true;

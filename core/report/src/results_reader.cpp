@@ -8,6 +8,7 @@
 #include "metric_meaning.hpp"
 #include "report.hpp"
 #include "report_format.hpp"
+#include "verdict.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -274,6 +275,8 @@ RunResult read_run(const Node &n, size_t &rows_read) {
     // Informational, and absent from older files: read what is there.
     if (n.has("path")) r.path = run_path_from_json(n.child("path").json());
     if (n.has("rails")) r.rails = read_rails(n.child("rails"));
+    if (n.has("expect")) r.expect = expectations_from_json(n.child("expect").json());
+    if (n.has("expect_inherited")) r.expect.inherited = n.child("expect_inherited").json() == true;
     return r;
 }
 
