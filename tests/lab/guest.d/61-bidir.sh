@@ -22,7 +22,7 @@ bidirectional = true
 name = "bw-send-2qp"
 test = "verbs-bw"
 bind_address = "$addr"
-sizes = [4096, 65536]
+sizes = [4096, 16384]
 iterations = 300
 qps = 2
 threads = 2
@@ -32,7 +32,7 @@ test = "verbs-bw"
 bind_address = "$addr"
 op = "write"
 sizes = [65536]
-iterations = 300
+iterations = 200
 [[run]]
 name = "bw-read"
 test = "verbs-bw"
@@ -67,7 +67,7 @@ doc = json.load(open(sys.argv[1]))
 sent = int(sys.argv[2])
 runs = {r["name"]: r for r in doc["runs"]}
 # run: (size labels, verbs messages per QP or None, QPs, throughput bytes or None)
-want = {"bw-send-2qp": (["4k", "64k"], 300, 2, None), "bw-write": (["64k"], 300, 1, None),
+want = {"bw-send-2qp": (["4k", "16k"], 300, 2, None), "bw-write": (["64k"], 200, 1, None),
         "bw-read": (["4k"], 300, 1, None), "rsocket-bytes": (["64k"], None, 0, 2000000),
         "rsocket-timed": (["64k"], None, 0, None)}
 assert set(runs) == set(want), sorted(runs)
