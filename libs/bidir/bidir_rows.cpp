@@ -53,8 +53,13 @@ void put_span(const cmdbench_host &h, cmdbench_row *row, const Timeline &t, Dire
                     CMDBENCH_UNIT_SECONDS, &kPosition);
 }
 
-void put_overlap(const cmdbench_host &h, cmdbench_row *row, const Timeline &t) {
+void put_overlap(const cmdbench_host &h, cmdbench_row *row, const Timeline &t,
+                 const PeerClock &clock) {
     h.row_metric_ex(row, "overlap", seconds(t.overlap_ns()), CMDBENCH_UNIT_SECONDS, &kPosition);
+    h.row_metric_ex(row, "clock_offset", double(clock.offset_ns) / 1e9, CMDBENCH_UNIT_SECONDS,
+                    &kPosition);
+    h.row_metric_ex(row, "clock_error", seconds(clock.uncertainty_ns), CMDBENCH_UNIT_SECONDS,
+                    &kPosition);
 }
 
 } // namespace bidir

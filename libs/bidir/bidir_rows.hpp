@@ -5,6 +5,8 @@
 #ifndef CMDBENCH_BIDIR_ROWS_HPP
 #define CMDBENCH_BIDIR_ROWS_HPP
 
+#include "peer_clock.hpp"
+
 #include <cmdbench/plugin.h>
 #include <cstdint>
 #include <string>
@@ -33,9 +35,13 @@ struct Timeline {
 };
 
 // Row metrics of the time line, seconds from its origin: `start` and `end`
-// of a direction's row, `overlap` of the sum row. Context, never compared.
+// of a direction's row; the sum row's `overlap`, and `clock_offset` and
+// `clock_error`: how far the server's clock was from the client's and the
+// most that estimate can be off by, which bounds how exactly the server's
+// window sits on the line. Context, never compared.
 void put_span(const cmdbench_host &h, cmdbench_row *row, const Timeline &t, Direction d);
-void put_overlap(const cmdbench_host &h, cmdbench_row *row, const Timeline &t);
+void put_overlap(const cmdbench_host &h, cmdbench_row *row, const Timeline &t,
+                 const PeerClock &clock);
 
 // The sum row's `total`: both directions' bytes, which the directions' rows
 // already count as moved (so not counted again in the run's CPU per GB).

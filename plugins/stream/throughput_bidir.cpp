@@ -135,7 +135,7 @@ void report_direction(const Session &s, int64_t size, const DirectionRow &d,
 // Both directions' bytes over the union of their windows: what the link
 // carried while either direction was moving.
 void report_sum(const Session &s, int64_t size, const DirectionRow &c2s, const DirectionRow &s2c,
-                const bidir::Timeline &t) {
+                const bidir::Timeline &t, const bidir::PeerClock &clock) {
     const cmdbench_host &h = s.host();
     const double seconds = static_cast<double>(std::max<uint64_t>(t.union_ns(), 1)) / 1e9;
     const double bytes = static_cast<double>(c2s.bytes + s2c.bytes);
@@ -149,7 +149,7 @@ void report_sum(const Session &s, int64_t size, const DirectionRow &c2s, const D
     h.row_metric_ex(row, "Gb/sec", bytes * 8.0 / seconds / 1e9, CMDBENCH_UNIT_GBPS, &m::kBandwidth);
     h.row_metric_ex(row, "msgs/s", static_cast<double>(c2s.messages + s2c.messages) / seconds,
                     CMDBENCH_UNIT_PER_SEC, &m::kMessageRate);
-    bidir::put_overlap(h, row, t);
+    bidir::put_overlap(h, row, t, clock);
     h.row_end(row);
 }
 
@@ -196,7 +196,7 @@ void run_bidir_size(const Session &s, DataChannel &channel, uint8_t *buf, int64_
                            server.send_end - server.send_start};
     report_direction(s, size, c2s, t);
     report_direction(s, size, s2c, t);
-    report_sum(s, size, c2s, s2c, t);
+    report_sum(s, size, c2s, s2c, t, clock);
 }
 
 } // namespace stream

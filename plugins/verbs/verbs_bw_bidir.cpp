@@ -79,7 +79,7 @@ BwFigures send_and_receive(Run &run, const Params &p, Session &session, int64_t 
 }
 
 void report_rows(Run &run, const Params &p, int64_t size, const BwFigures &c2s,
-                 const BwFigures &s2c) {
+                 const BwFigures &s2c, const bidir::PeerClock &clock) {
     static const cmdbench_metric_meaning moved = CMDBENCH_MEANING_MOVED;
     bidir::Timeline t;
     t.c2s = {c2s.start_ns, c2s.end_ns};
@@ -99,7 +99,7 @@ void report_rows(Run &run, const Params &p, int64_t size, const BwFigures &c2s,
     sum.end_ns = t.origin_ns() + t.union_ns();
     cmdbench_row *row = begin_bw_row(run, p, bidir::row_name(label, bidir::Direction::Both), size,
                                      sum, bidir::kSumBytes);
-    bidir::put_overlap(h, row, t);
+    bidir::put_overlap(h, row, t, clock);
     h.row_end(row);
 }
 
@@ -120,7 +120,7 @@ void both_ways(Run &run, const Params &p, Session &session, int64_t size) {
     // The client's messages carry data to the server, except READs, which
     // fetch it from there.
     const bool client_is_c2s = p.op != Op::Read;
-    report_rows(run, p, size, client_is_c2s ? mine : peer, client_is_c2s ? peer : mine);
+    report_rows(run, p, size, client_is_c2s ? mine : peer, client_is_c2s ? peer : mine, clock);
 }
 
 } // namespace verbs

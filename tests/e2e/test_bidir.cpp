@@ -6,6 +6,7 @@
 #include "serve_fixture.hpp"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <csignal>
 #include <fstream>
 #include <map>
@@ -93,6 +94,9 @@ async = true
         CHECK(metric(c2s, "start") < metric(s2c, "end"));
         CHECK(metric(s2c, "start") < metric(c2s, "end"));
         CHECK(metric(sum, "overlap") > 0.5 * std::min(metric(c2s, "time"), metric(s2c, "time")));
+        // One machine, one clock: the estimated offset is 0 within its bound.
+        CHECK(std::abs(metric(sum, "clock_offset")) <= metric(sum, "clock_error") + 1e-9);
+        CHECK(metric(sum, "clock_error") < 0.05);
         // Only the directions count as moved: CPU per GB is over both, once.
         CHECK(sum["metrics"]["total"]["flags"] == json::array());
         CHECK(c2s["metrics"]["total"]["flags"] == json::array({"moved"}));

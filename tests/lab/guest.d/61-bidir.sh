@@ -101,10 +101,14 @@ for name, r in runs.items():
         overlap = min(c2s["end"], s2c["end"]) - max(c2s["start"], s2c["start"])
         assert both["overlap"] > 0, (name, l, both["overlap"])
         assert abs(both["overlap"] - overlap) <= 1e-6, (name, both["overlap"], overlap)
+        # Both peers in this guest share one clock: the offset the client
+        # estimated over the control channel is 0 within its bound.
+        assert abs(both["clock_offset"]) <= both["clock_error"] + 1e-9, (name, both)
         if name == "rsocket-timed":
             assert both["overlap"] > 0.5 * min(c2s["time"], s2c["time"]), (name, both, c2s, s2c)
         print(f"{name:14s} {l} bidir {both['Gb/sec']:8.3f} Gb/s  over {both['time']:.3f} s, "
-              f"overlap {both['overlap']:.3f} s")
+              f"overlap {both['overlap']:.3f} s, clock offset {both['clock_offset']:.6f} "
+              f"± {both['clock_error']:.6f} s")
     assert r["cpu_per_gb_s"] is not None and r["cpu_per_gb_s"] > 0, (name, r["cpu_per_gb_s"])
 # Every verbs message of either direction is at least one RDMA packet sent
 # by this guest (both peers are here).
