@@ -448,6 +448,41 @@ void DataChannel::recv_all(uint8_t *buf, size_t len) {
     }
 }
 
+ssize_t DataChannel::send_now(const uint8_t *buf, size_t len) {
+    const ssize_t n = session_->transport().send(sock_.fd(), buf, len, flags_);
+    if (n > 0) return n;
+    if (n < 0 && would_block(errno)) return -1;
+    fail_errno("rsend", n == 0 ? EIO : errno);
+}
+
+ssize_t DataChannel::recv_now(uint8_t *buf, size_t len) {
+    const ssize_t n = session_->transport().recv(sock_.fd(), buf, len, flags_);
+    if (n >= 0) return n;
+    if (would_block(errno)) return -1;
+    fail_errno("rrecv", errno);
+}
+
+void DataChannel::idle(bool want_recv, bool want_send) {
+    if (!mode_.async) {
+        tick("rrecv");
+        return;
+    }
+    const short events = short((want_recv ? POLLIN : 0) | (want_send ? POLLOUT : 0));
+    for (;;) {
+        pollfd p{sock_.fd(), events, 0};
+        const int n = session_->transport().poll(&p, 1, session_->wait_slice_ms("rpoll"));
+        if (n > 0) {
+            const short bits = p.revents & (POLLERR | POLLHUP);
+            // Readable data (or the EOF) is taken by the next recv_now first.
+            if (bits && !(p.revents & (POLLIN | POLLOUT)))
+                fail_poll("rpoll", bits,
+                          socket_error(bits & POLLERR ? "connection error" : "hang-up"));
+            return;
+        }
+        if (n < 0 && errno != EINTR) fail_errno("rpoll", errno);
+    }
+}
+
 void DataChannel::shutdown_send() {
     if (session_->transport().shutdown(sock_.fd(), SHUT_WR) != 0) fail_errno("rshutdown", errno);
 }

@@ -143,6 +143,16 @@ class DataChannel {
     void shutdown_send();
     void close() { sock_.shutdown_and_close(); }
 
+    // Both directions from one thread (throughput's bidirectional mode;
+    // non-blocking sockets only). One call each, no waiting: the bytes
+    // moved, -1 when the call would block; recv_now's 0 is the peer's EOF.
+    ssize_t send_now(const uint8_t *buf, size_t len);
+    ssize_t recv_now(uint8_t *buf, size_t len);
+    // After a round in which neither moved anything: in async mode a bounded
+    // wait until readable (`want_recv`) or writable (`want_send`); else a
+    // spin tick.
+    void idle(bool want_recv, bool want_send);
+
   private:
     void wait_ready(short events, const char *call);
     // rstream -T a: a readiness wait that reports POLLERR/POLLHUP fails the

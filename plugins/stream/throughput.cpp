@@ -1,10 +1,12 @@
 // Test "throughput": one-way streaming from client to server, one data
 // connection per size; end of stream (EOF) marks the end. The receiver's
-// figures are the reference, so both rows report delivered bytes.
+// figures are the reference, so both rows report delivered bytes. With
+// bidirectional = true both peers stream at once (throughput_bidir.cpp).
 #include "metric_meanings.hpp"
 #include "rstream_rules.hpp"
 #include "stream_io.hpp"
 #include "stream_tests.hpp"
+#include "throughput_bidir.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -30,6 +32,9 @@ const cmdbench_param params[] = {
     CMDBENCH_PARAM_BOOL_DECL("async", false, "poll for readiness before every send and receive"),
     CMDBENCH_PARAM_INT_DECL("port", 0, 0, 65535,
                             "data port; 0 = ephemeral, announced over the control channel"),
+    CMDBENCH_PARAM_BOOL_DECL("bidirectional", false,
+                             "both peers send and receive at once (iperf3 --bidir): rows "
+                             "\"<size> c2s\", \"<size> s2c\" and their sum \"<size> bidir\""),
 };
 
 // What the client sent, and what the server received, for one size. They
@@ -88,11 +93,6 @@ void swap_figures(const Session &s, SenderFigures &sender, ReceiverFigures &rece
         sender.ns = get_u64(in + 16);
     }
 }
-
-struct Limits {
-    double duration; // seconds; 0 = by bytes
-    uint64_t bytes;
-};
 
 SenderFigures send_stream(const Session &s, DataChannel &channel, const uint8_t *buf, size_t size,
                           const Limits &limits) {
@@ -177,6 +177,8 @@ void run_throughput(Session &s) {
     const auto port = static_cast<uint16_t>(s.param_int("port"));
     if (limits.duration <= 0 && limits.bytes == 0)
         fail("throughput: duration and bytes are both 0; set one of them");
+    const bool both_ways = s.param_bool("bidirectional");
+    if (both_ways) check_bidir_params(s);
 
     const int64_t largest = *std::max_element(sizes.begin(), sizes.end());
     std::vector<uint8_t> buf(static_cast<size_t>(largest));
@@ -195,6 +197,16 @@ void run_throughput(Session &s) {
         const auto size = static_cast<size_t>(sizes[i]);
         SenderFigures sent;
         ReceiverFigures received;
+        if (both_ways) {
+            DataChannel channel(s,
+                                s.is_client()
+                                    ? connect_to_server(s, server_port, CMDBENCH_HINT_BANDWIDTH)
+                                    : listener->accept_client(),
+                                mode);
+            run_bidir_size(s, channel, buf.data(), sizes[i], limits);
+            s.host().progress(s.ctx(), i + 1, sizes.size());
+            continue;
+        }
         if (s.is_client()) {
             DataChannel channel(s, connect_to_server(s, server_port, CMDBENCH_HINT_BANDWIDTH),
                                 mode);
@@ -221,7 +233,8 @@ int run(const cmdbench_run_env *env) {
 const cmdbench_test test = {
     sizeof(cmdbench_test),
     "throughput",
-    "One-way streaming throughput per send size, measured at the receiver",
+    "One-way (or with bidirectional, two-way) streaming throughput per send size, measured at "
+    "the receiver",
     CMDBENCH_TEST_USES_TRANSPORT,
     sizeof(params) / sizeof(params[0]),
     params,

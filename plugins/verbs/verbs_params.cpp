@@ -63,6 +63,10 @@ const cmdbench_param kBwParams[] = {
         "one signalled completion every cq_mod work requests (perftest -Q); at most tx_depth"),
     CMDBENCH_PARAM_INT_DECL("rx_depth", 512, 1, kMaxDepth,
                             "op = send: receives kept posted per QP at the receiver (perftest -r)"),
+    CMDBENCH_PARAM_BOOL_DECL(
+        "bidirectional", false,
+        "both sides send (read: read from each other) at once on every QP (perftest -b): rows "
+        "\"<size> c2s\", \"<size> s2c\" and their sum \"<size> bidir\""),
 };
 #undef VERBS_COMMON_PARAMS
 
@@ -119,6 +123,7 @@ Params read_params(const Run &run, bool bandwidth) {
         p.tx_depth = static_cast<int>(run.param_int("tx_depth"));
         p.cq_mod = static_cast<int>(run.param_int("cq_mod"));
         p.rx_depth = static_cast<int>(run.param_int("rx_depth"));
+        p.bidirectional = run.param_bool("bidirectional");
     } else {
         p.verify = run.param_bool("verify");
     }

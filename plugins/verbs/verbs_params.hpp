@@ -32,6 +32,7 @@ struct Params {
     int tx_depth = 128;
     int cq_mod = 100;
     int rx_depth = 512;
+    bool bidirectional = false; // verbs-bw: both sides send at once (perftest -b)
     bool verify = false;
     std::string bind_address;
     int port = 0;

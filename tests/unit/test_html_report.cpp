@@ -249,6 +249,28 @@ TEST_CASE("a missing value is a gap in the line and said in the caption") {
     CHECK(steps.find("n/a: no value for that variant.") != std::string::npos);
 }
 
+TEST_CASE("rows that take turns by size (bidirectional) chart one line per kind") {
+    Comparison c;
+    c.columns = {"tcp", "rsocket"};
+    c.baseline = 0;
+    const double sizes[] = {65536, 1048576};
+    const char *labels[] = {"64k", "1m"};
+    for (int i = 0; i < 2; ++i)
+        for (const char *d : {" c2s", " s2c", " bidir"})
+            c.rows.push_back(
+                row("throughput", std::string(labels[i]) + d, sizes[i], CompareMetric::Bandwidth,
+                    {value(1 + i, Verdict::Baseline), value(2 + i, Verdict::Ratio, 2.0)}));
+    const std::string html = page(c);
+    CHECK(count(html, "<svg class=\"chart\"") == 3);
+    for (const char *d : {"c2s", "s2c", "bidir"}) {
+        const std::string title = std::string("throughput: bandwidth against message size (64k ") +
+                                  d + " … 1m " + d + ")";
+        INFO(title);
+        CHECK(html.find("<figcaption>" + title) != std::string::npos);
+    }
+    CHECK(count(html, "<polyline") == 6); // two sizes per line: no line doubles back
+}
+
 TEST_CASE("a comparison with one column") {
     Comparison c = two_transports();
     c.columns = {"tcp"};

@@ -112,17 +112,24 @@ std::string link(const RunResult &run) {
 
 // Splits rows plotted against size into sets with one row per size: a group
 // whose rows repeat sizes (rstream's suite: 64_lat and 64_bw both report
-// Gb/s) gets one chart per set instead of a line that doubles back.
+// Gb/s) gets one chart per set instead of a line that doubles back. Each row
+// joins the first set that lacks its size, so rows that take turns by size
+// (a bidirectional run's "64k c2s", "64k s2c", "64k bidir", then "1m c2s"
+// ...) give one set per kind rather than a set per size.
 std::vector<std::vector<const CompareRow *>>
 split_by_size(const std::vector<const CompareRow *> &rows) {
     std::vector<std::vector<const CompareRow *>> sets(1);
-    std::set<double> seen;
+    std::vector<std::set<double>> seen(1);
     for (const auto *r : rows) {
-        if (!seen.insert(r->size).second) {
+        size_t k = 0;
+        while (k < sets.size() && seen[k].count(r->size))
+            ++k;
+        if (k == sets.size()) {
             sets.emplace_back();
-            seen = {r->size};
+            seen.emplace_back();
         }
-        sets.back().push_back(r);
+        seen[k].insert(r->size);
+        sets[k].push_back(r);
     }
     return sets;
 }
