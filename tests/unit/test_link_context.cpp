@@ -126,6 +126,20 @@ TEST_CASE("link context: a TCP run records its interface's driver, speed, MTU, N
     CHECK_FALSE(s.software_rdma());
 }
 
+TEST_CASE("link context: a virtio NIC takes the NUMA node and PCI address of its PCI function") {
+    FakeSysfs t;
+    t.pci_device("0000:81:00.0", "virtio-pci", "1");
+    t.link("devices/pci0000:00/0000:81:00.0/virtio5/subsystem", "../../../../bus/virtio");
+    t.link("devices/pci0000:00/0000:81:00.0/virtio5/driver",
+           "../../../../bus/virtio/drivers/virtio_net");
+    t.link("class/net/lab0/device", "../../../devices/pci0000:00/0000:81:00.0/virtio5");
+    t.file("class/net/lab0/mtu", "9000");
+    const SidePath s = describe_path(t.str(), "192.0.2.1", "lab0", false);
+    CHECK(s.interface.driver == "virtio_net");
+    CHECK(s.interface.numa_node == "1");
+    CHECK(s.interface.pci_address == "0000:81:00.0");
+}
+
 TEST_CASE("link context: an RDMA run finds the device, port and RoCE v2 GID of its address") {
     FakeSysfs t;
     mlx5_tree(t);

@@ -9,6 +9,7 @@
 #include "run_limits.hpp"
 #include "scenario_comparison.hpp"
 #include "scenario_matrix.hpp"
+#include "scenario_placement.hpp"
 #include "toml_kind.hpp"
 #include "toml_shape.hpp"
 
@@ -32,8 +33,9 @@ constexpr const char *kCompareFamilies =
 const std::set<std::string> kTopLevelKeys = {"name", "description", "plugins", "defaults",
                                              "run",  "baseline",    "matrix",  "comparison"};
 // Keys of every run, whatever its test; `transport` only for a test that takes one.
-const std::set<std::string> kRunKeys = {"name",  "test",    "transport", "timeout", "server",
-                                        "group", "variant", "repeat",    "compare"};
+const std::set<std::string> kRunKeys = {"name",    "test",  "transport", "timeout",
+                                        "server",  "group", "variant",   "repeat",
+                                        "compare", "cpus",  "numa"};
 
 [[noreturn]] void fail(const std::string &where, const std::string &message) {
     throw ScenarioError(where + ": " + message);
@@ -118,16 +120,23 @@ std::vector<cmdbench_param> declared_params(const cmdbench_param *params, uint32
     return out;
 }
 
-// The TOML text of a node, for parse_text. Tables only need to be named as
-// such; parse_text then reports the type mismatch.
+// The TOML text of a node, for parse_text. A table is written inline: the
+// per-side form of `cpus` and `numa` reads it; for anything else parse_text
+// reports the type mismatch.
 std::string node_text(const toml::node &n) {
+    if (const toml::table *t = n.as_table()) {
+        std::string out;
+        for (auto &&[key, value] : *t)
+            out += std::string(out.empty() ? "" : ", ") +
+                   to_text(ParamValue{std::string(key.str())}) + " = " + node_text(value);
+        return "{" + out + "}";
+    }
     if (const toml::array *arr = n.as_array()) {
         std::string out = "[";
         for (const toml::node &e : *arr)
             out += (out.size() > 1 ? ", " : "") + node_text(e);
         return out + "]";
     }
-    if (n.is_table()) return "{}";
     if (auto b = n.value_exact<bool>()) return to_text(ParamValue{*b});
     if (auto i = n.value_exact<int64_t>()) return to_text(ParamValue{*i});
     if (auto d = n.value_exact<double>()) return to_text(ParamValue{*d});
@@ -445,6 +454,10 @@ RunSpec resolve_run(Context &cx, const toml::table &table) {
         variant ? label_setting(*variant) : (spec.transport.empty() ? spec.test : spec.transport);
     if (const Setting *s = lookup(cx, run, "repeat")) spec.repeat = repeat_setting(*s);
     if (const Setting *s = lookup(cx, run, "compare")) spec.compare = compare_setting(*s);
+    if (const Setting *s = lookup(cx, run, "cpus"))
+        read_cpus_setting(s->text, s->value_at, spec.placement);
+    if (const Setting *s = lookup(cx, run, "numa"))
+        read_numa_setting(s->text, s->value_at, spec.placement);
     return spec;
 }
 
@@ -465,6 +478,11 @@ void check_default_run_keys(const Context &cx) {
         if (const Setting *s = find_setting(cx.defaults, key)) label_setting(*s);
     if (const Setting *s = find_setting(cx.defaults, "repeat")) repeat_setting(*s);
     if (const Setting *s = find_setting(cx.defaults, "compare")) compare_setting(*s);
+    RunPlacement unused;
+    if (const Setting *s = find_setting(cx.defaults, "cpus"))
+        read_cpus_setting(s->text, s->value_at, unused);
+    if (const Setting *s = find_setting(cx.defaults, "numa"))
+        read_numa_setting(s->text, s->value_at, unused);
 }
 
 std::set<std::string> variants_of(const Scenario &s) {
@@ -577,6 +595,22 @@ Scenario parse_scenario(const std::string &text, const std::string &path, const 
     return s;
 }
 
+void check_placement_here(const Scenario &s, bool local_server) {
+    const Topology here = local_topology();
+    for (const RunSpec &r : s.runs) {
+        const bool server_here = local_server && r.server.empty();
+        for (const auto &[side, name] :
+             {std::pair{&r.placement.client, "client"}, {&r.placement.server, "server"}}) {
+            if (side->empty() || (side == &r.placement.server && !server_here)) continue;
+            if (auto bad = placement_problem(*side, here)) {
+                const bool cpus = bad->rfind("'cpus'", 0) == 0;
+                fail(cpus ? side->cpus_at : side->numa_at,
+                     *bad + " (the " + name + " side of run " + in_quotes(r.name) + ")");
+            }
+        }
+    }
+}
+
 std::string to_toml(const Scenario &s) {
     std::string out;
     if (!s.name.empty()) out += "name = " + to_text(ParamValue{s.name}) + "\n";
@@ -608,6 +642,7 @@ std::string to_toml(const Scenario &s) {
         for (size_t i = 0; i < r.compare.size(); ++i)
             out += (i ? ", " : "") + to_text(ParamValue{r.compare[i]});
         out += "]\n";
+        out += placement_toml(r.placement);
         for (const auto &[key, value] : r.test_params)
             out += key + " = " + to_text(value) + "\n";
         // A transport parameter named like a test one cannot be set by key.

@@ -332,9 +332,17 @@ void Page::paths(const std::vector<const Report *> &reports) {
         if (!rep) continue;
         for (const auto &run : rep->runs) {
             if (!run.path.known() || !shown.insert(run.variant + "\n" + run.name).second) continue;
-            const auto side = [](const std::optional<SidePath> &s) {
-                return s ? escape(side_path_text(*s))
-                         : std::string("<span class=\"missing\">unknown (not reported)</span>");
+            // Where each side ran, when the run placed a side (`cpus`, `numa`).
+            const auto asked = [](const std::optional<SidePath> &s) {
+                return s && s->affinity && s->affinity->asked();
+            };
+            const bool placed = asked(run.path.client) || asked(run.path.server);
+            const auto side = [placed](const std::optional<SidePath> &s) {
+                if (!s) return std::string("<span class=\"missing\">unknown (not reported)</span>");
+                std::string cell = escape(side_path_text(*s));
+                if (placed && s->affinity)
+                    cell += "<br>affinity: " + escape(side_affinity_text(*s->affinity));
+                return cell;
             };
             body += "<tr><td>" + escape(run.variant) + "</td><td>" + escape(run.name) +
                     "</td><td>" + side(run.path.client) + "</td><td>" + side(run.path.server) +
