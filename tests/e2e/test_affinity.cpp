@@ -138,18 +138,22 @@ TEST_CASE("cpus = \"1\" and numa = 0 pin both sides, read back from /proc and in
     CHECK(table.find("affinity: server cpus 1 (asked 1)") != std::string::npos);
 }
 
-TEST_CASE("cpus per side: the client on CPU 0, the server on CPU 1") {
+TEST_CASE("cpus for the client only: the local server it starts is not placed") {
+    // The server starts while the client side is placed; it must not
+    // inherit the client's CPU.
     const std::string dir = temp_dir();
     int code = -1;
-    const Seen seen = run_and_watch(dir, "cpus = { client = \"0\", server = 1 }", code);
+    const Seen seen = run_and_watch(dir, "cpus = { client = \"0\" }", code);
     INFO(read_all(dir + "/err.txt"));
     REQUIRE(code == 0);
     CHECK(seen.client_cpus == std::set<std::string>{"0"});
-    CHECK(seen.server_cpus == std::set<std::string>{"1"});
-    CHECK_FALSE(seen.client_bound); // no numa: the memory policy is left alone
+    CHECK(seen.server_cpus == cpus_allowed(getpid())); // as this test's own
+    CHECK_FALSE(seen.client_bound);                    // no numa: the memory policy is left alone
     const json path = json::parse(read_all(dir + "/out.json")).at("runs").at(0).at("path");
     CHECK(path.at("client").at("affinity").at("cpus_seen") == "0");
-    CHECK(path.at("server").at("affinity").at("cpus_seen") == "1");
+    CHECK(path.at("client").at("affinity").at("requested_cpus") == "0");
+    CHECK(path.at("server").at("affinity").at("requested_cpus") == "");
+    CHECK(path.at("server").at("affinity").at("cpus_allowed") == *cpus_allowed(getpid()).begin());
     CHECK(path.at("server").at("affinity").at("memory_policy") == "default");
 }
 

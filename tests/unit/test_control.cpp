@@ -347,7 +347,14 @@ TEST_CASE("control: truncated payloads and trailing junk are rejected") {
     require_prefixes_rejected(he, p_he);
     require_prefixes_rejected(re, p_re);
     require_prefixes_rejected(st, p_st);
-    require_trailing_rejected(rq, p_rq);
+    // After its params a RunRequest may carry a placement (kFeatureAffinity):
+    // a stray byte there is a placement cut short; after it, junk.
+    Message rq_junk = rq;
+    rq_junk.payload.push_back(0);
+    REQUIRE_THROWS_WITH(p_rq(rq_junk), Contains("truncated"));
+    RunRequest placed = q;
+    placed.placement = "cpus=1";
+    require_trailing_rejected(make_run_request(placed), p_rq);
     require_trailing_rejected(he, p_he);
     // After its fixed fields a RunEnd may carry a path (kFeaturePath): a
     // stray byte there is a path cut short; after the path, junk.

@@ -78,6 +78,12 @@ class PlacementScope {
     unsigned long saved_nodes_[16] = {};
 };
 
+// In a child just forked (before exec; async-signal-safe): undoes the
+// placement a PlacementScope of the parent has applied, so a process the
+// host starts during a run (the local server) does not inherit the client
+// side's CPUs and memory policy.
+void unplace_child();
+
 // The NUMA node of the run's device for `numa = "device"`: the first RDMA
 // device's node, else the interface's. Returns the node, or the reason the
 // system does not say ("rxe0 on dummy0: the system gives no NUMA node").

@@ -4,6 +4,7 @@
 
 #include "cpu_list.hpp"
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <dirent.h>
@@ -99,7 +100,18 @@ std::string policy_name(int mode) {
     }
 }
 
+// What unplace_child() restores: the mask before the placement in force, and
+// whether a memory policy is in force. Written only by the thread that
+// applies and restores placements, before and after the run.
+cpu_set_t g_unplaced_cpus;
+std::atomic<bool> g_cpus_placed{false}, g_memory_placed{false};
+
 } // namespace
+
+void unplace_child() {
+    if (g_cpus_placed.load()) sched_setaffinity(0, sizeof g_unplaced_cpus, &g_unplaced_cpus);
+    if (g_memory_placed.load()) syscall(SYS_set_mempolicy, MPOL_DEFAULT, nullptr, 0);
+}
 
 std::string SidePlacement::cpus_text() const {
     return cpu_list_text(cpus);
@@ -231,6 +243,10 @@ std::string PlacementScope::apply(const SidePlacement &p, int node) {
     const std::set<unsigned> cpus = placement_cpus(p, node, t);
     if (!cpus.empty()) {
         caller_cpus_ = thread_cpus(0);
+        CPU_ZERO(&g_unplaced_cpus);
+        for (unsigned c : caller_cpus_)
+            if (c < CPU_SETSIZE) CPU_SET(c, &g_unplaced_cpus);
+        g_cpus_placed = true;
         for (int tid : our_threads()) {
             saved_cpus_[tid] = thread_cpus(tid);
             // A thread that ended since the listing is no loss.
@@ -258,6 +274,7 @@ std::string PlacementScope::apply(const SidePlacement &p, int node) {
             return "cannot bind memory to NUMA node " + std::to_string(node) + ": " + why;
         }
         memory_set_ = true;
+        g_memory_placed = true;
     }
     return {};
 }
@@ -269,6 +286,7 @@ void PlacementScope::restore() {
                            mode == MPOL_DEFAULT || mode == MPOL_LOCAL ? nullptr : saved_nodes_,
                            kNodeBits);
         memory_set_ = false;
+        g_memory_placed = false;
     }
     if (cpus_set_ || !saved_cpus_.empty()) {
         // Threads started during the run get the caller's mask back.
@@ -279,6 +297,7 @@ void PlacementScope::restore() {
         }
         saved_cpus_.clear();
         cpus_set_ = false;
+        g_cpus_placed = false;
     }
 }
 
