@@ -118,6 +118,12 @@ TEST_CASE("cpus and numa apply to both sides, or per side, and round-trip") {
           SidePlacement::Numa::Device);
     CHECK(parse("[[run]]\ntest = \"t\"\n", {"numa={server=0}"}).runs[0].placement.server.numa ==
           SidePlacement::Numa::Node);
+    // One key for both sides leaves the other key's sides alone.
+    const Scenario mixed = parse("[[run]]\ntest = \"t\"\nnuma = 0\ncpus = { server = \"1\" }\n");
+    CHECK(mixed.runs[0].placement.server.cpus_text() == "1");
+    CHECK(mixed.runs[0].placement.server.numa_text() == "0");
+    CHECK(mixed.runs[0].placement.client.cpus.empty());
+    CHECK(mixed.runs[0].placement.client.numa_text() == "0");
 }
 
 TEST_CASE("a CPU or node this machine lacks is an error at the key") {

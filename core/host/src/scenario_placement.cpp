@@ -44,7 +44,7 @@ void per_side(const toml::node &v, const char *key, const std::string &at, RunPl
     const toml::table *t = v.as_table();
     if (!t) {
         one(std::string("'") + key + "'", v, into.client);
-        into.server = into.client;
+        one(std::string("'") + key + "'", v, into.server);
         return;
     }
     if (t->empty())
