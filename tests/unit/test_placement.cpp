@@ -195,7 +195,7 @@ TEST_CASE("a placement pins every thread of the process and is undone after") {
         CHECK(CPU_COUNT(&now) == 1);
         CHECK(CPU_ISSET(last, &now));
         SideAffinity seen;
-        note_thread_placement(seen, &seen);
+        note_thread_placement(seen);
         CHECK(seen.cpus_allowed == std::to_string(last));
         CHECK(seen.memory_policy == "bind");
         CHECK(seen.memory_nodes == std::to_string(p.node));
@@ -210,7 +210,7 @@ TEST_CASE("a placement pins every thread of the process and is undone after") {
     REQUIRE(sched_getaffinity(0, sizeof after, &after) == 0);
     CHECK(CPU_EQUAL(&before, &after));
     SideAffinity seen;
-    note_thread_placement(seen, &seen);
+    note_thread_placement(seen);
     CHECK(seen.memory_policy == "default");
 }
 

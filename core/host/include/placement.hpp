@@ -90,8 +90,8 @@ void unplace_child();
 std::variant<int, std::string> device_numa_node(const SidePath &path);
 
 // What the calling thread sees of its placement now: its CPU mask, memory
-// policy and nodes, and the node of `probe` (an address it touched).
-void note_thread_placement(SideAffinity &into, const void *probe);
+// policy and nodes, and the node of a page it allocates and touches.
+void note_thread_placement(SideAffinity &into);
 
 // The SideAffinity of a side: what it was asked, the node `numa` resolved
 // to, and what was seen (filled in by the run, see host_services.hpp).

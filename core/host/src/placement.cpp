@@ -11,6 +11,7 @@
 #include <fstream>
 #include <linux/mempolicy.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -301,7 +302,7 @@ void PlacementScope::restore() {
     }
 }
 
-void note_thread_placement(SideAffinity &into, const void *probe) {
+void note_thread_placement(SideAffinity &into) {
     into.cpus_allowed = cpu_list_text(thread_cpus(0));
     int mode = 0;
     unsigned long nodes[kNodeBits / (8 * sizeof(long))] = {};
@@ -309,10 +310,18 @@ void note_thread_placement(SideAffinity &into, const void *probe) {
         into.memory_policy = policy_name(mode);
         into.memory_nodes = nodes_text(nodes);
     }
+    // A fresh page, touched here: where the policy puts new memory. (Not
+    // the thread's stack: glibc reuses the stacks of ended threads, whose
+    // pages stay where an earlier run put them.)
+    const long page = sysconf(_SC_PAGESIZE);
+    void *p =
+        mmap(nullptr, size_t(page), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return;
+    *static_cast<volatile char *>(p) = 1;
     int node = -1;
-    if (probe && get_mempolicy_call(&node, nullptr, 0, probe, MPOL_F_NODE | MPOL_F_ADDR) == 0 &&
-        node >= 0)
+    if (get_mempolicy_call(&node, nullptr, 0, p, MPOL_F_NODE | MPOL_F_ADDR) == 0 && node >= 0)
         into.memory_node_seen = std::to_string(node);
+    munmap(p, size_t(page));
 }
 
 SideAffinity asked_affinity(const SidePlacement &p, int node) {

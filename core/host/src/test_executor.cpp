@@ -74,11 +74,10 @@ Execution execute_test(const cmdbench_test *test, const cmdbench_transport *tran
         env.peer_host = peer->empty() ? nullptr : peer->c_str();
         note_cpu(*ctx);
         int rc = test->run(&env);
-        // Where this thread ended up, and the node of a page it touched
-        // (its stack, placed by its memory policy).
+        // Where this thread ended up, and where its new memory goes.
         note_cpu(*ctx);
         SideAffinity seen;
-        note_thread_placement(seen, &seen);
+        note_thread_placement(seen);
         {
             std::lock_guard<std::mutex> seen_lock(ctx->mu);
             ctx->seen = seen;

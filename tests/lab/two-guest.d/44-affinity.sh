@@ -13,7 +13,8 @@ if [ "$(cat /sys/devices/system/node/online)" != 0-1 ]; then
   echo "SKIP: the guests have one NUMA node: boot them with --numa-nodes 2 --cpus 2"
   exit 77
 fi
-nic_node=$(cat /sys/class/net/lab0/device/numa_node)
+# lab0's device is the virtio device; its parent, the PCI function, has the node.
+nic_node=$(cat /sys/class/net/lab0/device/../numa_node)
 [ "$nic_node" = 1 ] || fail "lab0 is on NUMA node '$nic_node', not 1 (pxb-pcie numa_node=1)"
 
 # sample PID OUT: one line per snapshot of process PID while it has two
@@ -61,7 +62,7 @@ timeout = 120
 name = "device"
 test = "verbs-bw"
 sizes = [4096]
-iterations = 4000
+iterations = 2000
 numa = "device"
 [[run]]
 name = "per-side"
@@ -71,7 +72,7 @@ iterations = 100
 cpus = { client = "0", server = "1" }
 numa = { client = 0, server = 1 }
 TOML
-wait_peer_ready 60 || fail "guest 1's cmdbench serve did not come up"
+wait_peer_ready 120 || fail "guest 1's cmdbench serve did not come up"
 "$cb" run device.toml --server "$peer_addr:7644" --quiet -o out.json > table.txt 2> err.txt &
 run=$!
 while kill -0 "$run" 2> /dev/null; do
