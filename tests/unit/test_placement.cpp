@@ -136,7 +136,7 @@ TEST_CASE("a CPU or node this machine lacks is an error at the key") {
     narrow.allowed = {0, 1};
     p.cpus = {2};
     CHECK(*placement_problem(p, narrow) ==
-          "'cpus' names CPU 2, which this process may not use (allowed: 0-1)");
+          "'cpus' names CPU 2, which this process's cpuset does not allow (cpuset: 0-1)");
     p.cpus = {};
     p.numa = SidePlacement::Numa::Node;
     p.node = 2;
@@ -180,7 +180,7 @@ TEST_CASE("placements travel as text and are checked when read") {
 
 TEST_CASE("a placement pins every thread of the process and is undone after") {
     const Topology t = local_topology();
-    const unsigned last = *t.allowed.rbegin();
+    const unsigned last = *t.allowed.rbegin(); // our cpuset's, maybe not our mask's
     cpu_set_t before;
     REQUIRE(sched_getaffinity(0, sizeof before, &before) == 0);
     {

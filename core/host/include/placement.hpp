@@ -39,7 +39,7 @@ std::variant<SidePlacement, std::string> placement_from_wire(const std::string &
 // What this machine has.
 struct Topology {
     std::set<unsigned> online;  // /sys/devices/system/cpu/online
-    std::set<unsigned> allowed; // this process's affinity mask (a cpuset may narrow it)
+    std::set<unsigned> allowed; // CPUs our cgroup's cpuset allows (else all online)
     std::map<unsigned, std::set<unsigned>> nodes; // online NUMA node -> its CPUs
 };
 Topology local_topology();

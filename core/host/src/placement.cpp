@@ -170,11 +170,31 @@ std::variant<SidePlacement, std::string> placement_from_wire(const std::string &
     return p;
 }
 
+// The CPUs our cgroup's cpuset lets us use (v2, else v1); empty when it
+// cannot be read. Not our affinity mask: a launcher may have narrowed that
+// (mpirun binds each rank to a core), and a placement may widen it again.
+std::set<unsigned> cpuset_cpus() {
+    std::ifstream in("/proc/self/cgroup");
+    for (std::string line; std::getline(in, line);) {
+        const size_t a = line.find(':'), b = line.find(':', a + 1);
+        if (a == std::string::npos || b == std::string::npos) continue;
+        const std::string controllers = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
+        std::set<unsigned> cpus;
+        if (controllers.empty())
+            cpus = list_file("/sys/fs/cgroup" + path + "/cpuset.cpus.effective");
+        else if (controllers == "cpuset")
+            cpus = list_file("/sys/fs/cgroup/cpuset" + path + "/cpuset.effective_cpus");
+        if (!cpus.empty()) return cpus;
+    }
+    return {};
+}
+
 Topology local_topology() {
     Topology t;
     t.online = list_file("/sys/devices/system/cpu/online");
-    t.allowed = thread_cpus(0);
-    if (t.online.empty()) t.online = t.allowed;
+    if (t.online.empty()) t.online = thread_cpus(0);
+    t.allowed = cpuset_cpus();
+    if (t.allowed.empty()) t.allowed = t.online;
     const std::set<unsigned> nodes = list_file("/sys/devices/system/node/online");
     for (unsigned n : nodes)
         t.nodes[n] = list_file("/sys/devices/system/node/node" + std::to_string(n) + "/cpulist");
@@ -191,7 +211,8 @@ std::optional<std::string> placement_problem(const SidePlacement &p, const Topol
                    " does not have (CPUs: " + cpu_list_text(t.online) + ")";
         if (!t.allowed.count(c))
             return "'cpus' names CPU " + std::to_string(c) +
-                   ", which this process may not use (allowed: " + cpu_list_text(t.allowed) + ")";
+                   ", which this process's cpuset does not allow (cpuset: " +
+                   cpu_list_text(t.allowed) + ")";
     }
     if (p.numa == SidePlacement::Numa::Node && !t.nodes.count(p.node)) {
         std::set<unsigned> nodes;
