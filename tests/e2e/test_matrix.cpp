@@ -1,7 +1,7 @@
 // End to end: `cmdbench run` under mpirun runs the matrix (docs/matrix.md):
 // 4 ranks all-pairs over TCP with the JSON, table and HTML reports, ring and
-// bisection pair sets, a scenario mismatch between ranks, a rank killed
-// mid-run, and no launcher (today's single-pair output). The 64-rank case is
+// bisection pair sets, `cpus` per side, a scenario mismatch between ranks, a
+// rank killed mid-run, and no launcher (today's single-pair output). The 64-rank case is
 // tagged [scale] and registered separately (label cluster;scale).
 #include "launchers.hpp"
 #include "process.hpp"
@@ -166,6 +166,23 @@ TEST_CASE("mpirun: a rank killed mid-run does not hang the others") {
     CHECK(code != -1); // -1: still running after 90 s, killed by the test
     sleep(1);
     CHECK_FALSE(process_running_with(toml));
+}
+
+TEST_CASE("mpirun -np 2: cpus per side places each pair's client and server") {
+    const std::string toml =
+        write("placed.toml", "[matrix]\npattern = \"all-pairs\"\naddress = \"127.0.0.1\"\n\n"
+                             "[[run]]\nname = \"latency\"\ntest = \"pingpong\"\n"
+                             "transport = \"tcp\"\nsizes = [64]\niterations = 50\n"
+                             "cpus = { client = \"0\", server = \"1\" }\n");
+    const json doc = run_matrix(2, toml, dir() + "/placed.json");
+    REQUIRE(doc["runs"].size() == 2);
+    for (const json &r : doc["runs"]) {
+        INFO(r["path"].dump());
+        CHECK(r["path"]["client"]["affinity"]["cpus_allowed"] == "0");
+        CHECK(r["path"]["client"]["affinity"]["cpus_seen"] == "0");
+        CHECK(r["path"]["server"]["affinity"]["cpus_allowed"] == "1");
+        CHECK(r["path"]["server"]["affinity"]["cpus_seen"] == "1");
+    }
 }
 
 TEST_CASE("no launcher: today's single-pair run, with a note about [matrix]") {

@@ -35,6 +35,9 @@ int main(int argc, char **argv) {
     q.params = {{"sizes", "[64, 4096]"}, {"iterations", "0"}, {"nodelay", "true"}};
     write(dir, "seed-run-request", make_run_request(q));
     write(dir, "seed-run-request-empty", make_run_request(RunRequest{}));
+    // A client's request that places the server side (kFeatureAffinity).
+    q.placement = "cpus=0-1,3;numa=device";
+    write(dir, "seed-run-request-placement", make_run_request(q));
     write(dir, "seed-run-accept", Message{MsgType::RunAccept, {}});
     write(dir, "seed-barrier", make_string(MsgType::Barrier, "ready"));
     write(dir, "seed-exchange", Message{MsgType::Exchange, Writer().u32(1).u32(2).take()});

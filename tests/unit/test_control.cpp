@@ -256,6 +256,31 @@ TEST_CASE("control: RunEnd carries the sender's path after its old fields, only 
     REQUIRE_THROWS_AS(parse_run_end(cut), ControlError);
 }
 
+TEST_CASE("control: RunRequest carries the server side's placement after its params, only when "
+          "given") {
+    RunRequest q{"r", "pingpong", "tcp", 30, {{"sizes", "[64]"}}};
+    // Without one the payload is the old one, byte for byte: what an older
+    // server (no kFeatureAffinity) reads, refusing trailing bytes.
+    const Message old = make_run_request(q);
+    REQUIRE(parse_run_request(old).placement.empty());
+    q.placement = "cpus=0-1;numa=device";
+    const Message m = make_run_request(q);
+    REQUIRE(m.payload.size() == old.payload.size() + 4 + q.placement.size());
+    REQUIRE(std::equal(old.payload.begin(), old.payload.end(), m.payload.begin()));
+    const RunRequest back = parse_run_request(m);
+    REQUIRE(back.placement == "cpus=0-1;numa=device");
+    REQUIRE(back.params.size() == 1);
+    // An empty placement is never sent: one form per request.
+    Message empty = old;
+    for (int i = 0; i < 4; ++i)
+        empty.payload.push_back(0);
+    REQUIRE_THROWS_WITH(parse_run_request(empty), Contains("empty placement"));
+    Message cut = m;
+    cut.payload.pop_back();
+    REQUIRE_THROWS_AS(parse_run_request(cut), ControlError);
+    REQUIRE(has_feature("cmdbench 0.1.0 +affinity", kFeatureAffinity));
+}
+
 TEST_CASE("control: features are whole words after the software string") {
     REQUIRE(has_feature("cmdbench 0.1.0 +path", kFeaturePath));
     REQUIRE(has_feature("cmdbench 0.1.0 +path +other", kFeaturePath));
@@ -322,7 +347,14 @@ TEST_CASE("control: truncated payloads and trailing junk are rejected") {
     require_prefixes_rejected(he, p_he);
     require_prefixes_rejected(re, p_re);
     require_prefixes_rejected(st, p_st);
-    require_trailing_rejected(rq, p_rq);
+    // After its params a RunRequest may carry a placement (kFeatureAffinity):
+    // a stray byte there is a placement cut short; after it, junk.
+    Message rq_junk = rq;
+    rq_junk.payload.push_back(0);
+    REQUIRE_THROWS_WITH(p_rq(rq_junk), Contains("truncated"));
+    RunRequest placed = q;
+    placed.placement = "cpus=1";
+    require_trailing_rejected(make_run_request(placed), p_rq);
     require_trailing_rejected(he, p_he);
     // After its fixed fields a RunEnd may carry a path (kFeaturePath): a
     // stray byte there is a path cut short; after the path, junk.

@@ -126,6 +126,20 @@ TEST_CASE("link context: a TCP run records its interface's driver, speed, MTU, N
     CHECK_FALSE(s.software_rdma());
 }
 
+TEST_CASE("link context: a virtio NIC takes the NUMA node and PCI address of its PCI function") {
+    FakeSysfs t;
+    t.pci_device("0000:81:00.0", "virtio-pci", "1");
+    t.link("devices/pci0000:00/0000:81:00.0/virtio5/subsystem", "../../../../bus/virtio");
+    t.link("devices/pci0000:00/0000:81:00.0/virtio5/driver",
+           "../../../../bus/virtio/drivers/virtio_net");
+    t.link("class/net/lab0/device", "../../../devices/pci0000:00/0000:81:00.0/virtio5");
+    t.file("class/net/lab0/mtu", "9000");
+    const SidePath s = describe_path(t.str(), "192.0.2.1", "lab0", false);
+    CHECK(s.interface.driver == "virtio_net");
+    CHECK(s.interface.numa_node == "1");
+    CHECK(s.interface.pci_address == "0000:81:00.0");
+}
+
 TEST_CASE("link context: an RDMA run finds the device, port and RoCE v2 GID of its address") {
     FakeSysfs t;
     mlx5_tree(t);
@@ -314,4 +328,64 @@ TEST_CASE("path context: JSON results carry runs[].path; the comparison, its tab
     std::ostringstream quiet;
     write_html_report(quiet, none, {&tcp_only});
     CHECK(quiet.str().find("id=\"software-rdma\"") == std::string::npos);
+}
+
+TEST_CASE("path context: where each side ran round-trips in JSON and shows in table and HTML "
+          "when a side was placed") {
+    RunResult r;
+    r.name = "placed";
+    r.test = "pingpong";
+    r.group = "pingpong";
+    r.variant = "tcp";
+    r.path.client = SidePath{};
+    r.path.server = SidePath{};
+    SideAffinity client;
+    client.requested_cpus = "1";
+    client.requested_numa = "device";
+    client.numa_node = "0";
+    client.cpus_allowed = "1";
+    client.cpus_seen = "1";
+    client.memory_policy = "bind";
+    client.memory_nodes = "0";
+    client.memory_node_seen = "0";
+    SideAffinity server; // not placed: shown because the client was
+    server.cpus_allowed = "0-3";
+    server.cpus_seen = "2-3";
+    server.memory_policy = "default";
+    server.memory_nodes = "";
+    server.memory_node_seen = "0";
+    r.path.client->affinity = client;
+    r.path.server->affinity = server;
+
+    const RunPath back = run_path_from_json(run_path_json(r.path));
+    REQUIRE(back.client->affinity);
+    CHECK(side_affinity_text(*back.client->affinity) == side_affinity_text(client));
+    CHECK(side_affinity_text(*back.server->affinity) == side_affinity_text(server));
+    CHECK_FALSE(back.server->affinity->asked());
+    // A side from a peer older than the key has none.
+    CHECK_FALSE(
+        run_path_from_json(nlohmann::ordered_json::parse(R"({"client": {}})")).client->affinity);
+
+    std::ostringstream out;
+    write_table_run(out, r);
+    CHECK(out.str().find("affinity: client cpus 1 (asked 1), seen 1; memory bind 0 (asked numa "
+                         "device: node 0), seen node 0\n"
+                         "affinity: server cpus 0-3, seen 2-3; memory default, seen node 0\n") !=
+          std::string::npos);
+
+    Report rep;
+    rep.runs.push_back(r);
+    std::ostringstream html;
+    write_html_report(html, build_comparison({&rep}, {}), {&rep});
+    CHECK(html.str().find("<br>affinity: cpus 1 (asked 1), seen 1; memory bind 0 (asked numa "
+                          "device: node 0), seen node 0</td>") != std::string::npos);
+    CHECK(html.str().find("<br>affinity: cpus 0-3, seen 2-3; memory default, seen node 0</td>") !=
+          std::string::npos);
+
+    // No side placed: nothing about affinity in the table.
+    r.path.client->affinity->requested_cpus.clear();
+    r.path.client->affinity->requested_numa.clear();
+    std::ostringstream quiet;
+    write_table_run(quiet, r);
+    CHECK(quiet.str().find("affinity:") == std::string::npos);
 }

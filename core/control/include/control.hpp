@@ -107,6 +107,11 @@ struct RunRequest {
     std::string run_name, test, transport;
     double timeout_s = 60;
     std::vector<std::pair<std::string, std::string>> params; // key, value text
+    // Where the server side runs ("cpus=0-1;numa=device", the run's `cpus`
+    // and `numa` for the server), or empty. Sent only to a server that
+    // announced kFeatureAffinity: it follows the fields above, and an older
+    // server refuses trailing bytes.
+    std::string placement{};
 };
 struct RunEnd {
     int32_t status = 0; // cmdbench_status
@@ -126,6 +131,8 @@ struct RunEnd {
 // peer send more to a peer that can read it while an older peer, which only
 // ever shows that string, goes on working unchanged.
 constexpr const char *kFeaturePath = "+path"; // reads RunEnd.path
+// A server that reads RunRequest.placement and places its side of a run.
+constexpr const char *kFeatureAffinity = "+affinity";
 bool has_feature(const std::string &software, const char *feature);
 
 Message make_hello(MsgType type, const Hello &h);

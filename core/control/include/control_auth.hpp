@@ -45,8 +45,9 @@ std::string accept_handshake(Channel &ch, const std::string &token, const std::s
 // Client side: `label` names the server in messages ("server host:7470").
 // An empty token means the client expects a server without one. Throws
 // ControlError with a message for the user.
-void open_handshake(Channel &ch, const std::string &token, const std::string &software,
-                    const std::string &label);
+// Returns the server's software string (its features: has_feature).
+std::string open_handshake(Channel &ch, const std::string &token, const std::string &software,
+                           const std::string &label);
 
 // n bytes from the kernel's random generator (getrandom); throws ControlError.
 std::vector<uint8_t> random_bytes(size_t n);

@@ -121,8 +121,8 @@ std::string accept_handshake(Channel &ch, const std::string &token, const std::s
     return hello.software;
 }
 
-void open_handshake(Channel &ch, const std::string &token, const std::string &software,
-                    const std::string &label) {
+std::string open_handshake(Channel &ch, const std::string &token, const std::string &software,
+                           const std::string &label) {
     const std::vector<uint8_t> our_nonce =
         token.empty() ? std::vector<uint8_t>{} : random_bytes(kNonceSize);
     ch.send(make_hello(MsgType::Hello, {kProtocolVersion, software, our_nonce}),
@@ -157,6 +157,7 @@ void open_handshake(Channel &ch, const std::string &token, const std::string &so
     if (!token.empty() && !proof_matches(theirs, proof(token, "server", our_nonce, ack.nonce)))
         throw ControlError(label + " could not prove it holds our token: not the server meant, "
                                    "or it has another token");
+    return ack.software;
 }
 
 } // namespace cmdbench::control

@@ -239,6 +239,7 @@ Message make_run_request(const RunRequest &q) {
     w.u32(static_cast<uint32_t>(q.params.size()));
     for (const auto &[k, v] : q.params)
         w.str(k).str(v);
+    if (!q.placement.empty()) w.str(q.placement);
     return {MsgType::RunRequest, w.take()};
 }
 
@@ -263,6 +264,11 @@ RunRequest parse_run_request(const Message &m) {
         std::string k = r.str();
         std::string v = r.str();
         q.params.emplace_back(std::move(k), std::move(v));
+    }
+    if (!r.done()) {
+        q.placement = r.str(); // a client older than kFeatureAffinity sends none
+        // make_run_request leaves an empty placement out: one form per request.
+        if (q.placement.empty()) throw ControlError("RunRequest carries an empty placement");
     }
     r.finish();
     return q;

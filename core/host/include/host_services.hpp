@@ -3,6 +3,7 @@
 #pragma once
 #include "histogram.hpp"
 #include "params.hpp"
+#include "path_context.hpp"
 #include "result.hpp"
 
 #include <atomic>
@@ -57,6 +58,12 @@ struct cmdbench_ctx {
     std::deque<cmdbench_row *> open_rows;
     std::vector<cmdbench::Row> rows;
 
+    // Where the run ran (placement.hpp): a bit per CPU a thread of the test
+    // was on when it called the host, and what the test's thread saw of its
+    // placement when the test returned (under mu).
+    std::atomic<uint64_t> cpus_seen[16]{};
+    cmdbench::SideAffinity seen;
+
     ~cmdbench_ctx();
 };
 
@@ -66,5 +73,11 @@ namespace cmdbench {
 const cmdbench_host *host_services();
 
 int64_t remaining_ms(const cmdbench_ctx &ctx);
+
+// Marks the CPU the calling thread is on in ctx.cpus_seen (cheap: a vDSO
+// call, and a write only the first time a CPU is seen).
+void note_cpu(cmdbench_ctx &ctx);
+// ctx.cpus_seen as a list ("0-1"), "unknown" when nothing was seen.
+std::string cpus_seen_text(const cmdbench_ctx &ctx);
 
 } // namespace cmdbench

@@ -6,6 +6,7 @@
 // so they cannot drift apart in how a run is set up.
 #pragma once
 #include "host_services.hpp"
+#include "placement.hpp"
 #include "registry.hpp"
 #include "result.hpp"
 #include "test_executor.hpp"
@@ -43,6 +44,14 @@ class RoleRun {
     // there is no transport), else the skipped or failed outcome.
     std::optional<Execution> probe();
 
+    // Places this side (`cpus`, `numa`; `node`: the node `numa` resolved to,
+    // -1 for none) until the role ends; call it before probe(), so every
+    // hook of the plugin runs placed. "" or why it could not.
+    std::string place(const SidePlacement &p, int node);
+
+    // What this side was asked and where it ran (after run()).
+    SideAffinity affinity() const;
+
     // The run's deadline, timeout_s from now.
     void start_clock(double timeout_s);
 
@@ -66,6 +75,8 @@ class RoleRun {
 
     RoleSetup setup_;
     std::shared_ptr<cmdbench_ctx> ctx_;
+    SideAffinity asked_;
+    std::unique_ptr<PlacementScope> placement_;
     CpuTime cpu_;
 };
 

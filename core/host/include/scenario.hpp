@@ -5,6 +5,7 @@
 #include "expectation.hpp"
 #include "matrix_spec.hpp"
 #include "params.hpp"
+#include "placement.hpp"
 #include "registry.hpp"
 
 #include <map>
@@ -41,6 +42,7 @@ struct RunSpec {
     std::vector<std::string> compare; // `compare = [...]`: metrics to compare; empty = all
     Expectations expect;              // `expect = {...}`: what verdicts judge (verdict.hpp)
     std::string expect_at;            // where a ratio expectation was given, for errors
+    RunPlacement placement;           // `cpus`, `numa`: where each side runs
     // Every declared parameter of the test and of the transport, with its
     // default when the scenario does not set it.
     std::map<std::string, ParamValue> test_params;
@@ -75,6 +77,12 @@ Scenario load_scenario(const std::string &path, const Registry &registry,
 // Same, from text (tests, and scenarios built by front ends).
 Scenario parse_scenario(const std::string &text, const std::string &path, const Registry &registry,
                         const std::vector<std::string> &overrides);
+
+// The first `cpus` or `numa` of a run that names a CPU or NUMA node this
+// machine does not have, as a ScenarioError at the key: the client side of
+// every run, the server side of runs whose server is local (`local_server`
+// says whether a run without `server` has one: no --server given).
+void check_placement_here(const Scenario &s, bool local_server);
 
 // The effective scenario (all parameters explicit), as TOML text.
 std::string to_toml(const Scenario &s);

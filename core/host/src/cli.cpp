@@ -338,6 +338,14 @@ int cmd_run(const std::vector<std::string> &args) {
     }
     const bool matrix = job && job->size() >= 2;
     if (matrix && !matrix_usable(opt, scenario)) return kExitUsage;
+    // A CPU or NUMA node this machine lacks is a scenario error, before
+    // anything runs; a named server checks its own side (server.cpp).
+    try {
+        check_placement_here(scenario, opt.server.empty() || matrix);
+    } catch (const ScenarioError &e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return kExitUsage;
+    }
     if (!matrix && scenario.matrix.given)
         std::fprintf(stderr, "cmdbench: note: [matrix] is ignored without a launcher of two or "
                              "more ranks (single-pair run)\n");

@@ -1,5 +1,6 @@
 #include "host_services.hpp"
 
+#include "cpu_list.hpp"
 #include "host_hist_exchange.hpp"
 #include "service_guard.hpp"
 
@@ -7,6 +8,9 @@
 #include <cstdio>
 #include <ctime>
 #include <iostream>
+#include <iterator>
+#include <sched.h>
+#include <set>
 
 // A row under construction; its metrics become a cmdbench::Row at row_end.
 struct cmdbench_row {
@@ -108,6 +112,7 @@ void hist_merge(cmdbench_hist *into, const cmdbench_hist *from) {
 }
 
 cmdbench_row *row_begin(cmdbench_ctx *ctx, const char *name) {
+    note_cpu(*ctx);
     auto *r = new cmdbench_row{ctx, Row{}};
     r->row.name = name ? name : "";
     std::lock_guard<std::mutex> lock(ctx->mu);
@@ -189,6 +194,7 @@ void row_hist(cmdbench_row *row, const char *key, const cmdbench_hist *hist) {
 
 void row_end(cmdbench_row *row) {
     cmdbench_ctx *ctx = row->ctx;
+    note_cpu(*ctx);
     Row done = std::move(row->row);
     {
         std::lock_guard<std::mutex> lock(ctx->mu);
@@ -204,10 +210,12 @@ void row_end(cmdbench_row *row) {
 }
 
 void progress(cmdbench_ctx *ctx, uint64_t done, uint64_t total) {
+    note_cpu(*ctx);
     if (ctx->on_progress) ctx->on_progress(done, total);
 }
 
 int cancelled(cmdbench_ctx *ctx) {
+    note_cpu(*ctx);
     if (ctx->cancelled.load(std::memory_order_relaxed)) return 1;
     if (ctx->interrupted && ctx->interrupted->load(std::memory_order_relaxed)) return 1;
     if (ctx->deadline_ns && monotonic_ns() >= ctx->deadline_ns) return 1;
@@ -215,16 +223,19 @@ int cancelled(cmdbench_ctx *ctx) {
 }
 
 int64_t remaining(cmdbench_ctx *ctx) {
+    note_cpu(*ctx);
     return remaining_ms(*ctx);
 }
 
 int barrier(cmdbench_ctx *ctx, const char *name) {
+    note_cpu(*ctx);
     if (!ctx->peer) return CMDBENCH_OK; // a run without peers is its own barrier
     return ctx->peer->barrier(ctx, name ? name : "");
 }
 
 int exchange(cmdbench_ctx *ctx, const void *data, uint32_t len, void *buf, uint32_t cap,
              uint32_t *got) {
+    note_cpu(*ctx);
     if (!ctx->peer) {
         set_error(ctx, "exchange: this run has no peer");
         return CMDBENCH_ERR;
@@ -289,6 +300,25 @@ const cmdbench_host kHost = {
 };
 
 } // namespace
+
+void note_cpu(cmdbench_ctx &ctx) {
+    const int cpu = sched_getcpu();
+    if (cpu < 0 || cpu >= int(64 * std::size(ctx.cpus_seen))) return;
+    std::atomic<uint64_t> &word = ctx.cpus_seen[cpu / 64];
+    const uint64_t bit = uint64_t(1) << (cpu % 64);
+    if (!(word.load(std::memory_order_relaxed) & bit))
+        word.fetch_or(bit, std::memory_order_relaxed);
+}
+
+std::string cpus_seen_text(const cmdbench_ctx &ctx) {
+    std::set<unsigned> cpus;
+    for (unsigned w = 0; w < std::size(ctx.cpus_seen); ++w) {
+        const uint64_t bits = ctx.cpus_seen[w].load(std::memory_order_relaxed);
+        for (unsigned b = 0; b < 64; ++b)
+            if (bits >> b & 1) cpus.insert(w * 64 + b);
+    }
+    return cpus.empty() ? std::string(kUnknown) : cpu_list_text(cpus);
+}
 
 cmdbench_ctx *ctx_of(cmdbench_row *row) {
     return row ? row->ctx : nullptr;

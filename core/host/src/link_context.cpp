@@ -48,11 +48,22 @@ std::string after_colon(const std::string &v) {
     return colon == std::string::npos ? v : v.substr(colon + 2);
 }
 
-// The NUMA node and PCI address of a device directory's `device` link.
+// The NUMA node and PCI address of a device directory's `device` link. A
+// virtio device (virtio-net) is not the PCI function itself but its child:
+// its node and address are its parent's.
 void bus_position(const fs::path &dir, std::string &numa, std::string &pci) {
-    numa = read_value(dir / "device" / "numa_node");
+    fs::path dev = dir / "device";
+    if (link_name(dev / "subsystem") == "virtio") {
+        std::error_code ec;
+        const fs::path real = fs::canonical(dev, ec);
+        if (!ec) dev = real.parent_path();
+    }
+    numa = read_value(dev / "numa_node");
     if (numa == "-1") numa = kUnknown; // the kernel's "no NUMA affinity"
-    pci = link_name(dir / "device" / "subsystem") == "pci" ? link_name(dir / "device") : kUnknown;
+    std::error_code ec;
+    const fs::path real = fs::canonical(dev, ec);
+    pci = !ec && link_name(dev / "subsystem") == "pci" ? real.filename().string()
+                                                       : std::string(kUnknown);
 }
 
 NetInterface read_interface(const fs::path &root, const std::string &ifname) {

@@ -90,8 +90,9 @@ std::vector<cmdbench_param> copy_params(const std::string &file, const std::stri
         std::string what = owner + " param " +
                            (p.name ? "'" + std::string(p.name) + "'" : "#" + std::to_string(i));
         if (!valid_name(p.name)) refuse(file, what + " has no valid name ([a-z0-9_-])");
-        for (const char *reserved : {"test", "transport", "name", "timeout", "server", "group",
-                                     "variant", "repeat", "compare", "rails", "expect"})
+        for (const char *reserved :
+             {"test", "transport", "name", "timeout", "server", "group", "variant", "repeat",
+              "compare", "rails", "expect", "cpus", "numa"})
             if (std::strcmp(p.name, reserved) == 0)
                 refuse(file, what + " uses a name reserved for scenario run keys");
         if (p.type < CMDBENCH_PARAM_BOOL || p.type > CMDBENCH_PARAM_INT_LIST)

@@ -27,6 +27,24 @@ std::optional<Execution> RoleRun::probe() {
     return probe_transport(setup_.transport, ctx_);
 }
 
+std::string RoleRun::place(const SidePlacement &p, int node) {
+    asked_ = asked_affinity(p, node);
+    if (p.empty()) return {};
+    placement_ = std::make_unique<PlacementScope>();
+    return placement_->apply(p, node);
+}
+
+SideAffinity RoleRun::affinity() const {
+    SideAffinity a = asked_;
+    std::lock_guard<std::mutex> lock(ctx_->mu);
+    a.cpus_allowed = ctx_->seen.cpus_allowed;
+    a.memory_policy = ctx_->seen.memory_policy;
+    a.memory_nodes = ctx_->seen.memory_nodes;
+    a.memory_node_seen = ctx_->seen.memory_node_seen;
+    a.cpus_seen = cpus_seen_text(*ctx_);
+    return a;
+}
+
 void RoleRun::start_clock(double timeout_s) {
     ctx_->deadline_ns = monotonic_ns() + uint64_t(timeout_s * 1e9);
 }

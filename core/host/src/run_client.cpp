@@ -16,8 +16,11 @@
 
 #include <cstdio>
 #include <map>
+#include <netdb.h>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sys/socket.h>
+#include <unistd.h>
 
 namespace cmdbench {
 namespace {
@@ -53,7 +56,7 @@ void open_session(ClientSession &s, const Registry &registry, const std::string 
     s.channel =
         std::make_unique<Channel>(Channel::connect(s.host, port, control::kHandshakeTimeoutMs));
     // "+path": we read the server's data path from its RunEnd.
-    control::open_handshake(
+    s.software = control::open_handshake(
         *s.channel, s.local ? s.local->token() : s.token,
         std::string("cmdbench ") + CMDBENCH_VERSION + " " + control::kFeaturePath, s.label);
 }
@@ -107,6 +110,11 @@ void lost_server(RunResult &r, const Execution &client, const std::string &why) 
         r.error += " (client: " + client.error + ")";
 }
 
+// The server cannot place its side: the run fails, the session is fine.
+struct PlacementRefused {
+    std::string why;
+};
+
 CpuTime cpu_from_wire(const control::RunEnd &e) {
     return {cpu_us_to_seconds(e.cpu_user_us), cpu_us_to_seconds(e.cpu_sys_us)};
 }
@@ -121,6 +129,55 @@ std::optional<SidePath> path_from_wire(const control::RunEnd &e) {
     } catch (const nlohmann::json::exception &) {
     }
     return std::nullopt;
+}
+
+// The address this machine would use toward `host` (a UDP socket's
+// connect sends nothing), "" when there is none.
+std::string source_address_toward(const std::string &host) {
+    addrinfo hints{};
+    hints.ai_socktype = SOCK_DGRAM;
+    addrinfo *res = nullptr;
+    if (getaddrinfo(host.c_str(), "9", &hints, &res) != 0 || !res) return {};
+    std::string out;
+    const int fd = socket(res->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    sockaddr_storage local{};
+    socklen_t len = sizeof local;
+    char name[NI_MAXHOST] = {};
+    if (fd >= 0 && connect(fd, res->ai_addr, res->ai_addrlen) == 0 &&
+        getsockname(fd, reinterpret_cast<sockaddr *>(&local), &len) == 0 &&
+        getnameinfo(reinterpret_cast<sockaddr *>(&local), len, name, sizeof name, nullptr, 0,
+                    NI_NUMERICHOST) == 0)
+        out = name;
+    if (fd >= 0) close(fd);
+    freeaddrinfo(res);
+    return out;
+}
+
+// Places the client side of a run before any hook of the plugin runs:
+// "" or why it could not. `numa = "device"` needs this side's data path,
+// which needs our address toward the server.
+std::string place_client(RoleRun &role, const ClientState &st, const ClientSession &session,
+                         const RunSpec &spec, const cmdbench_test *test,
+                         const cmdbench_transport *transport,
+                         const std::map<std::string, ParamValue> &params) {
+    const SidePlacement &p = spec.placement.client;
+    int node = p.numa == SidePlacement::Numa::Node ? int(p.node) : -1;
+    if (p.numa == SidePlacement::Numa::Device) {
+        std::string address;
+        if (session.channel)
+            address = session.channel->local_host();
+        else if (session.server.empty())
+            address = st.local_node;
+        else {
+            HostPort hp;
+            if (parse_host_port(session.server, kDefaultControlPort, hp).empty())
+                address = source_address_toward(hp.host);
+        }
+        auto found = device_numa_node(run_side_path(st.registry, test, transport, params, address));
+        if (auto *why = std::get_if<std::string>(&found)) return *why;
+        node = std::get<int>(found);
+    }
+    return role.place(p, node);
 }
 
 } // namespace
@@ -179,23 +236,42 @@ RunResult run_client(ClientState &st, ClientSession &session, const RunSpec &spe
     setup.run_label = run;
     RoleRun role(std::move(setup));
 
-    std::optional<Execution> skipped = role.probe();
-    if (skipped) {
+    const std::string misplaced = place_client(role, st, session, spec, test, transport, params);
+    std::optional<Execution> skipped;
+    if (misplaced.empty()) skipped = role.probe();
+    if (!misplaced.empty()) {
+        r.status = RunStatus::Failed;
+        r.error = "client: " + misplaced;
+    } else if (skipped) {
         r.status = skipped->status;
         r.error = skipped->error;
     } else {
         try {
             renew_session(session, run);
             role.start_clock(spec.timeout_s);
-            control::RunRequest req{spec.name, spec.test, spec.transport, spec.timeout_s,
-                                    params_to_wire(spec)};
+            control::RunRequest req{spec.name,
+                                    spec.test,
+                                    spec.transport,
+                                    spec.timeout_s,
+                                    params_to_wire(spec),
+                                    placement_wire(spec.placement.server)};
             Message answer;
+            std::optional<std::string> refused_placement;
             for (int attempt = 0;; ++attempt) {
                 try {
                     if (!session.channel) open_session(session, st.registry, st.local_node);
+                    if (!req.placement.empty() &&
+                        !control::has_feature(session.software, control::kFeatureAffinity))
+                        throw PlacementRefused{session.label + " (" +
+                                               printable_excerpt(session.software) +
+                                               ") cannot place its side of the run: it does not "
+                                               "read 'cpus' or 'numa' (an older cmdbench)"};
                     session.channel->send(control::make_run_request(req),
                                           control::kHandshakeTimeoutMs);
                     answer = session.channel->recv(control::kHandshakeTimeoutMs);
+                    break;
+                } catch (const PlacementRefused &e) {
+                    refused_placement = e.why;
                     break;
                 } catch (const ControlError &e) {
                     // The local server may have ended after the last run (a
@@ -209,7 +285,10 @@ RunResult run_client(ClientState &st, ClientSession &session, const RunSpec &spe
                     renew_session(session, run);
                 }
             }
-            if (answer.type == MsgType::RunEnd) {
+            if (refused_placement) {
+                r.status = RunStatus::Failed;
+                r.error = *refused_placement;
+            } else if (answer.type == MsgType::RunEnd) {
                 control::RunEnd refused = control::parse_run_end(answer);
                 r.status = status_from_code(refused.status);
                 r.error = printable_text(refused.error);
@@ -221,6 +300,7 @@ RunResult run_client(ClientState &st, ClientSession &session, const RunSpec &spe
                 Execution ex = role.run(CMDBENCH_ROLE_CLIENT, session.host, &peer);
                 r.path.client = run_side_path(st.registry, test, transport, params,
                                               session.channel->local_host());
+                r.path.client->affinity = role.affinity();
                 r.cpu_client = role.cpu();
                 if (ex.abandoned) {
                     st.abandoned = true;

@@ -25,6 +25,7 @@ struct ClientSession {
     std::unique_ptr<control::Channel> channel;
     std::string label;
     std::string host;          // where the data plane connects
+    std::string software;      // the server's software string (its features)
     std::string broken;        // why the session can no longer be used
     bool local_server = false; // we start (and restart) the server
     bool reconnected = false;  // a remote server gets one reconnect

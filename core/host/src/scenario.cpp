@@ -11,6 +11,7 @@
 #include "scenario_comparison.hpp"
 #include "scenario_expect.hpp"
 #include "scenario_matrix.hpp"
+#include "scenario_placement.hpp"
 #include "scenario_rails.hpp"
 #include "toml_kind.hpp"
 #include "toml_shape.hpp"
@@ -36,8 +37,9 @@ constexpr const char *kCompareFamilies =
 const std::set<std::string> kTopLevelKeys = {"name", "description", "plugins", "defaults",
                                              "run",  "baseline",    "matrix",  "comparison"};
 // Keys of every run, whatever its test; `transport` only for a test that takes one.
-const std::set<std::string> kRunKeys = {"name",  "test",    "transport", "timeout", "server",
-                                        "group", "variant", "repeat",    "compare", "rails"};
+const std::set<std::string> kRunKeys = {"name",    "test",  "transport", "timeout",
+                                        "server",  "group", "variant",   "repeat",
+                                        "compare", "rails", "cpus",      "numa"};
 
 [[noreturn]] void fail(const std::string &where, const std::string &message) {
     throw ScenarioError(where + ": " + message);
@@ -447,6 +449,10 @@ RunSpec resolve_run(Context &cx, const toml::table &table) {
         spec.expect.inherited = true;
         spec.expect_at = cx.default_ratio_at;
     }
+    if (const Setting *s = lookup(cx, run, "cpus"))
+        read_cpus_setting(s->text, s->value_at, spec.placement);
+    if (const Setting *s = lookup(cx, run, "numa"))
+        read_numa_setting(s->text, s->value_at, spec.placement);
     return spec;
 }
 
@@ -469,6 +475,11 @@ void check_default_run_keys(const Context &cx) {
         if (const Setting *s = find_setting(cx.defaults, key)) label_setting(*s);
     if (const Setting *s = find_setting(cx.defaults, "repeat")) repeat_setting(*s);
     if (const Setting *s = find_setting(cx.defaults, "compare")) compare_setting(*s);
+    RunPlacement unused;
+    if (const Setting *s = find_setting(cx.defaults, "cpus"))
+        read_cpus_setting(s->text, s->value_at, unused);
+    if (const Setting *s = find_setting(cx.defaults, "numa"))
+        read_numa_setting(s->text, s->value_at, unused);
 }
 
 std::set<std::string> variants_of(const Scenario &s) {
@@ -618,6 +629,22 @@ std::string rails_toml(const std::vector<Rail> &rails) {
 
 } // namespace
 
+void check_placement_here(const Scenario &s, bool local_server) {
+    const Topology here = local_topology();
+    for (const RunSpec &r : s.runs) {
+        const bool server_here = local_server && r.server.empty();
+        for (const auto &[side, name] :
+             {std::pair{&r.placement.client, "client"}, {&r.placement.server, "server"}}) {
+            if (side->empty() || (side == &r.placement.server && !server_here)) continue;
+            if (auto bad = placement_problem(*side, here)) {
+                const bool cpus = bad->rfind("'cpus'", 0) == 0;
+                fail(cpus ? side->cpus_at : side->numa_at,
+                     *bad + " (the " + name + " side of run " + in_quotes(r.name) + ")");
+            }
+        }
+    }
+}
+
 std::string to_toml(const Scenario &s) {
     std::string out;
     if (!s.name.empty()) out += "name = " + to_text(ParamValue{s.name}) + "\n";
@@ -650,6 +677,7 @@ std::string to_toml(const Scenario &s) {
             out += (i ? ", " : "") + to_text(ParamValue{r.compare[i]});
         out += "]\n";
         if (!r.expect.empty()) out += expect_toml(r.expect);
+        out += placement_toml(r.placement);
         for (const auto &[key, value] : r.test_params)
             out += key + " = " + to_text(value) + "\n";
         // A transport parameter named like a test one cannot be set by key.

@@ -5,6 +5,7 @@
 #include "control_peer.hpp"
 #include "cpu_usage.hpp"
 #include "crash_context.hpp"
+#include "placement.hpp"
 #include "printable_text.hpp"
 #include "report.hpp"
 #include "role_run.hpp"
@@ -79,6 +80,26 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
     setup.registry = &registry;
     setup.run_label = run_label(req.run_name, 1, 1);
     RoleRun role(std::move(setup));
+    // Placed before any hook of the plugin runs (the client checked what it
+    // could; only we know what this machine has).
+    if (!req.placement.empty()) {
+        auto wanted = placement_from_wire(req.placement);
+        if (auto *bad = std::get_if<std::string>(&wanted))
+            return refuse(RunStatus::Failed, "the server refused the run: " + *bad);
+        const SidePlacement &p = std::get<SidePlacement>(wanted);
+        if (auto bad = placement_problem(p, local_topology(), "the server's machine"))
+            return refuse(RunStatus::Failed, "the server refused the run: " + *bad);
+        int node = p.numa == SidePlacement::Numa::Node ? int(p.node) : -1;
+        if (p.numa == SidePlacement::Numa::Device) {
+            auto found =
+                device_numa_node(run_side_path(registry, test, transport, params, data_host));
+            if (auto *why = std::get_if<std::string>(&found))
+                return refuse(RunStatus::Failed, "on the server: " + *why);
+            node = std::get<int>(found);
+        }
+        const std::string misplaced = role.place(p, node);
+        if (!misplaced.empty()) return refuse(RunStatus::Failed, "on the server: " + misplaced);
+    }
     if (auto skipped = role.probe())
         return refuse(skipped->status, "on the server: " + skipped->error);
 
@@ -102,7 +123,8 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
     }
     const int wait = clamp_wait_ms(remaining_ms(role.ctx()) + int64_t(kGraceSeconds * 1000));
     // After the run, as on the client: nothing of it may slow the test.
-    const SidePath path = run_side_path(registry, test, transport, params, data_host);
+    SidePath path = run_side_path(registry, test, transport, params, data_host);
+    path.affinity = role.affinity();
     control::RunEnd ours{status_code(ex.status), ex.error, cpu_seconds_to_us(cpu.user_s),
                          cpu_seconds_to_us(cpu.sys_s)};
     if (send_path)
@@ -131,7 +153,8 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
 // decides whether an authenticated client gets a session (none: it does).
 std::string greet(const ServeOptions &opt, Channel &ch, const control::Admission &admit = {}) {
     const std::string software = control::accept_handshake(
-        ch, opt.token, std::string("cmdbench ") + CMDBENCH_VERSION, admit);
+        ch, opt.token,
+        std::string("cmdbench ") + CMDBENCH_VERSION + " " + control::kFeatureAffinity, admit);
     if (!opt.quiet) // a version string, not a megabyte of text in the log
         log_line("client " + ch.peer_name() + " (" + printable_excerpt(software) + ") connected");
     return software;

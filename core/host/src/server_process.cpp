@@ -1,6 +1,7 @@
 #include "server_process.hpp"
 
 #include "control_auth.hpp"
+#include "placement.hpp"
 #include "token_source.hpp"
 
 #include <cerrno>
@@ -89,6 +90,9 @@ ServerProcess::ServerProcess(const std::string &exe, const std::vector<std::stri
         // Ctrl-C goes to the whole foreground group: let the client decide
         // when the server stops, so its results come home first.
         signal(SIGINT, SIG_IGN);
+        // A server started while the client side of a run is placed must
+        // not inherit that placement: its side is its own (`cpus`, `numa`).
+        unplace_child();
         // Out of the way of 3 and 4 first, then into place (dup2 clears
         // close-on-exec on the copy).
         int ready = fcntl(fds[1], F_DUPFD_CLOEXEC, 10);

@@ -1,6 +1,7 @@
 #include "test_executor.hpp"
 
 #include "crash_report.hpp"
+#include "placement.hpp"
 #include "run_params.hpp"
 #include "transport_guard.hpp"
 
@@ -71,7 +72,16 @@ Execution execute_test(const cmdbench_test *test, const cmdbench_transport *tran
         env.role = role;
         env.transport = guarded.get();
         env.peer_host = peer->empty() ? nullptr : peer->c_str();
+        note_cpu(*ctx);
         int rc = test->run(&env);
+        // Where this thread ended up, and where its new memory goes.
+        note_cpu(*ctx);
+        SideAffinity seen;
+        note_thread_placement(seen);
+        {
+            std::lock_guard<std::mutex> seen_lock(ctx->mu);
+            ctx->seen = seen;
+        }
         std::lock_guard<std::mutex> lock(shared->mu);
         shared->status = rc;
         shared->done = true;

@@ -6,8 +6,9 @@
 
 namespace cmdbench {
 
-// The TOML text of a node. Tables only need to be named as such; parse_text
-// then reports the type mismatch.
+// The TOML text of a node. A table is written inline: the per-side form of
+// `cpus` and `numa` reads it; for anything else parse_text reports the type
+// mismatch.
 std::string node_text(const toml::node &n);
 
 } // namespace cmdbench

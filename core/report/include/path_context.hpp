@@ -27,6 +27,20 @@ struct RdmaDevice {
     bool software() const { return driver == "rxe" || driver == "siw"; }
 };
 
+// Where one side of a run ran (docs/results.md, `runs[].path.*.affinity`):
+// what the scenario asked (`cpus`, `numa`; "" when it did not) and what the
+// host saw. CPU and node lists read like "0-3,8".
+struct SideAffinity {
+    std::string requested_cpus, requested_numa; // "0-1", "device" or "1"; "" = not asked
+    std::string numa_node;                      // the node `numa` resolved to; "" = none
+    std::string cpus_allowed = kUnknown;        // the test thread's affinity mask
+    std::string cpus_seen = kUnknown;           // CPUs the run's threads were seen running on
+    std::string memory_policy = kUnknown;       // default, bind, preferred, interleave, local
+    std::string memory_nodes = kUnknown;        // the policy's nodes; "" for default
+    std::string memory_node_seen = kUnknown;    // node of a page the test thread touched
+    bool asked() const { return !requested_cpus.empty() || !requested_numa.empty(); }
+};
+
 struct SidePath {
     std::string address = kUnknown; // this side's address of the data connection
     NetInterface interface;
@@ -36,6 +50,8 @@ struct SidePath {
     int gid_index = -1;
     std::string gid_type = kUnknown; // "RoCE v2", "IB/RoCE v1"
     std::vector<RdmaDevice> devices;
+    // Unset when the side did not say (a peer older than the key).
+    std::optional<SideAffinity> affinity;
     bool software_rdma() const;
 };
 
@@ -58,6 +74,10 @@ RunPath run_path_from_json(const nlohmann::ordered_json &j);
 // One line for the table: "rxe0 port 1 GID 1 RoCE v2 (driver rxe, Ethernet,
 // ...) on dummy0 (mtu 9000)" or "lo (driver unknown, speed unknown, mtu 65536)".
 std::string side_path_text(const SidePath &side);
+
+// "cpus 1 (asked 1), seen 1; memory bind 0, seen 0" for the table and the
+// HTML report.
+std::string side_affinity_text(const SideAffinity &a);
 
 // What the reports say of a software RDMA run.
 std::string software_rdma_notice(const std::set<std::string> &drivers);

@@ -38,6 +38,31 @@ Json device_json(const RdmaDevice &d) {
             {"pci_address", d.pci_address}};
 }
 
+Json affinity_json(const SideAffinity &a) {
+    return {{"requested_cpus", a.requested_cpus}, {"requested_numa", a.requested_numa},
+            {"numa_node", a.numa_node},           {"cpus_allowed", a.cpus_allowed},
+            {"cpus_seen", a.cpus_seen},           {"memory_policy", a.memory_policy},
+            {"memory_nodes", a.memory_nodes},     {"memory_node_seen", a.memory_node_seen}};
+}
+
+// Absent text fields of what was asked read as "" (not asked).
+std::string asked_of(const Json &j, const char *key) {
+    return j.contains(key) && j.at(key).is_string() ? text_of(j, key) : std::string();
+}
+
+SideAffinity affinity_from_json(const Json &j) {
+    SideAffinity a;
+    a.requested_cpus = asked_of(j, "requested_cpus");
+    a.requested_numa = asked_of(j, "requested_numa");
+    a.numa_node = asked_of(j, "numa_node");
+    a.cpus_allowed = text_of(j, "cpus_allowed");
+    a.cpus_seen = text_of(j, "cpus_seen");
+    a.memory_policy = text_of(j, "memory_policy");
+    a.memory_nodes = asked_of(j, "memory_nodes");
+    a.memory_node_seen = text_of(j, "memory_node_seen");
+    return a;
+}
+
 } // namespace
 
 bool SidePath::software_rdma() const {
@@ -69,11 +94,13 @@ Json side_path_json(const SidePath &s) {
                 {"port", s.devices.front().port},
                 {"gid_index", s.gid_index},
                 {"gid_type", s.gid_type}};
-    return {{"address", s.address},
-            {"interface", interface_json(s.interface)},
-            {"rdma", rdma},
-            {"software_rdma", s.software_rdma()},
-            {"devices", devices}};
+    Json out = {{"address", s.address},
+                {"interface", interface_json(s.interface)},
+                {"rdma", rdma},
+                {"software_rdma", s.software_rdma()},
+                {"devices", devices}};
+    if (s.affinity) out["affinity"] = affinity_json(*s.affinity);
+    return out;
 }
 
 Json run_path_json(const RunPath &p) {
@@ -115,6 +142,8 @@ SidePath side_path_from_json(const Json &j) {
             s.gid_index = r.at("gid_index").get<int>();
         s.gid_type = text_of(r, "gid_type");
     }
+    if (j.contains("affinity") && j.at("affinity").is_object())
+        s.affinity = affinity_from_json(j.at("affinity"));
     return s;
 }
 
@@ -126,6 +155,20 @@ RunPath run_path_from_json(const Json &j) {
     if (j.contains("server") && j.at("server").is_object())
         p.server = side_path_from_json(j.at("server"));
     return p;
+}
+
+std::string side_affinity_text(const SideAffinity &a) {
+    std::string line = "cpus " + a.cpus_allowed;
+    if (!a.requested_cpus.empty()) line += " (asked " + a.requested_cpus + ")";
+    line += ", seen " + a.cpus_seen + "; memory " + a.memory_policy;
+    if (!a.memory_nodes.empty()) line += " " + a.memory_nodes;
+    if (!a.requested_numa.empty()) {
+        line += " (asked numa " + a.requested_numa;
+        if (a.requested_numa != a.numa_node && !a.numa_node.empty())
+            line += ": node " + a.numa_node;
+        line += ")";
+    }
+    return line + ", seen node " + a.memory_node_seen;
 }
 
 std::string side_path_text(const SidePath &s) {

@@ -357,9 +357,16 @@ void Page::paths(const std::vector<const Report *> &reports) {
     for (const Report *rep : reports) {
         if (!rep) continue;
         for (const auto &run : rep->runs) {
-            const auto side = [](const std::optional<SidePath> &s) {
-                return s ? escape(side_path_text(*s))
-                         : std::string("<span class=\"missing\">unknown (not reported)</span>");
+            // Where each side ran, when the run placed a side (`cpus`, `numa`).
+            const auto asked = [](const std::optional<SidePath> &s) {
+                return s && s->affinity && s->affinity->asked();
+            };
+            const auto side = [](const std::optional<SidePath> &s, bool placed) {
+                if (!s) return std::string("<span class=\"missing\">unknown (not reported)</span>");
+                std::string cell = escape(side_path_text(*s));
+                if (placed && s->affinity)
+                    cell += "<br>affinity: " + escape(side_affinity_text(*s->affinity));
+                return cell;
             };
             // A run on every rail at once: a line per rail.
             std::vector<std::pair<std::string, const RunPath *>> lines;
@@ -369,10 +376,11 @@ void Page::paths(const std::vector<const Report *> &reports) {
                     lines.emplace_back(run.name + " (rail " + rail.label + ")", &rail.path);
             for (const auto &[name, path] : lines) {
                 if (!shown.insert(run.variant + "\n" + name).second) continue;
+                const bool placed = asked(path->client) || asked(path->server);
                 body += "<tr><td>" + escape(run.variant) + "</td><td>" + escape(name) +
-                        "</td><td>" + side(path->client) + "</td><td>" + side(path->server) +
-                        "</td><td>" + (path == &run.path ? link(run) : std::string()) +
-                        "</td></tr>\n";
+                        "</td><td>" + side(path->client, placed) + "</td><td>" +
+                        side(path->server, placed) + "</td><td>" +
+                        (path == &run.path ? link(run) : std::string()) + "</td></tr>\n";
             }
         }
     }

@@ -235,6 +235,15 @@ std::vector<std::string> path_lines(const RunResult &run) {
         lines.push_back("path: server " + server);
     }
     if (p.software_rdma()) lines.push_back("! " + software_rdma_notice(p.software_drivers()));
+    // Where each side ran, when the run placed a side (`cpus`, `numa`).
+    const auto asked = [](const std::optional<SidePath> &s) {
+        return s && s->affinity && s->affinity->asked();
+    };
+    if (asked(p.client) || asked(p.server))
+        for (const auto &[name, side] : {std::pair{"client", &p.client}, {"server", &p.server}})
+            if (*side && (*side)->affinity)
+                lines.push_back(std::string("affinity: ") + name + " " +
+                                side_affinity_text(*(*side)->affinity));
     return lines;
 }
 
