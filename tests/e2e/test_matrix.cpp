@@ -182,6 +182,33 @@ TEST_CASE("no launcher: today's single-pair run, with a note about [matrix]") {
     CHECK(r.out.find("matrix:") == std::string::npos);
 }
 
+TEST_CASE("mpirun -np 1 --bind-to core: client and local server on one CPU are warned about") {
+    // One short latency run: bound, each round trip waits for a time slice.
+    const std::string toml =
+        write("bound.toml", "[[run]]\nname = \"latency\"\ntest = \"pingpong\"\n"
+                            "transport = \"tcp\"\nsizes = [64]\niterations = 20\n"
+                            "transfer_count = 1\ntimeout = 30\n");
+    auto run = [&](const std::string &binding, const std::string &out) {
+        const ProcessResult r = run_process(
+            mpirun_np(1, {"--bind-to", binding, cmdbench_exe(), "run", toml, "-o", out, "-q"}), 120,
+            kRootOk);
+        INFO("exit " << r.exit_code << "\nstderr: " << r.err);
+        REQUIRE(r.exit_code == 0);
+        return r;
+    };
+    const std::string bound = dir() + "/bound.json", free = dir() + "/free.json";
+    const ProcessResult r = run("core", bound);
+    CHECK(r.err.find("cmdbench: warning: this process may run on CPU ") != std::string::npos);
+    CHECK(r.err.find("client and server share one CPU") != std::string::npos);
+    CHECK(r.err.find("pass --bind-to none") != std::string::npos);
+    const json doc = json::parse(read_file(bound));
+    REQUIRE(doc["context"]["notes"].size() == 1);
+    CHECK(doc["context"]["notes"][0].get<std::string>().find("share one CPU") != std::string::npos);
+    const ProcessResult unbound = run("none", free);
+    CHECK(unbound.err.find("warning") == std::string::npos);
+    CHECK_FALSE(json::parse(read_file(free))["context"].contains("notes"));
+}
+
 // What this checks is the matrix at 64 ranks (wire-up, 126 rounds, every
 // result back at rank 0), not the data path: the pairs use blocking sockets.
 // With rstream's default spin-polling, 32 busy-waiting pairs on a 2-CPU
