@@ -33,6 +33,11 @@ class Job {
                                                double timeout_s) = 0;
     // Returns once every rank got here, at most timeout_s.
     virtual void barrier(double timeout_s) = 0;
+    // After a collective failed: says "here" under `key` (used once) and
+    // returns the other ranks that do not say it within timeout_s each (dead,
+    // stopped, or stuck short of a collective), in rank order. No fence:
+    // it works with ranks missing. Never throws.
+    virtual std::vector<int> roll_call(const std::string &key, double timeout_s) = 0;
     // Asks the launcher to end the whole job (a rank that cannot go on).
     virtual void abort(int status, const std::string &why) = 0;
 };

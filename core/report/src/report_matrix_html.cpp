@@ -135,6 +135,8 @@ void write_matrix_html(std::ostream &out, const Report &report) {
         << (m.one_pair_at_a_time ? " (one pair at a time)" : "") << "; started "
         << escape(report.context.start_time) << " by " << escape(m.launcher) << ".</p>\n";
     legend(out);
+    for (const std::string &note : report.context.notes)
+        out << "<p class=\"note\"><strong>Note:</strong> " << escape(note) << "</p>\n";
     out << "<h2>Ranks</h2>\n<table class=\"ranks\">\n<thead><tr><th>rank</th><th>node</th>"
            "<th>server</th></tr></thead>\n<tbody>\n";
     for (const MatrixRank &r : m.ranks)
