@@ -195,6 +195,38 @@ TEST_CASE("mpirun: a rank killed mid-run: no hang, finished pairs kept, the rank
     CHECK_FALSE(process_running_with(toml));
 }
 
+TEST_CASE("mpirun: [matrix] interface and device, looked up on each rank's node") {
+    auto toml = [](const std::string &name, const std::string &where) {
+        return write(name, "[matrix]\n" + where +
+                               "\n\n[[run]]\nname = \"latency\"\ntest = \"pingpong\"\n"
+                               "transport = \"tcp\"\nsizes = [64]\niterations = 20\n"
+                               "transfer_count = 1\ntimeout = 30\n");
+    };
+    const std::string out = dir() + "/lo.json";
+    const json doc = run_matrix(2, toml("lo.toml", "interface = \"lo\""), out);
+    REQUIRE(doc["matrix"]["ranks"].size() == 2);
+    for (const json &r : doc["matrix"]["ranks"])
+        CHECK(r["address"].get<std::string>().rfind("127.0.0.1:", 0) == 0);
+    for (const json &run : doc["runs"])
+        CHECK(run["status"] == "ok");
+    // Not there: exit 2 before any run, naming the rank and its node.
+    for (const std::string &where :
+         {std::string("interface = \"nosuch0\""), std::string("device = \"nosuchdev0\"")}) {
+        const ProcessResult r = run_process(
+            mpirun_np(2, {cmdbench_exe(), "run", toml("missing.toml", where), "-q"}), 120, kRootOk);
+        INFO(where << ": exit " << r.exit_code << "\nstderr: " << r.err);
+        CHECK(r.exit_code == 2);
+        const std::string what = where[0] == 'i'
+                                     ? "[matrix] interface: no network interface 'nosuch0' on "
+                                       "this node (it has "
+                                     : "[matrix] device: no RDMA device 'nosuchdev0' on this node";
+        CHECK(r.err.find("cmdbench: matrix: rank 0 (") != std::string::npos);
+        CHECK(r.err.find("cmdbench: matrix: rank 1 (") != std::string::npos);
+        CHECK(r.err.find("): " + what) != std::string::npos);
+        CHECK(r.out.find("matrix:") == std::string::npos);
+    }
+}
+
 TEST_CASE("no launcher: today's single-pair run, with a note about [matrix]") {
     const std::string out = dir() + "/single.json";
     const ProcessResult r =

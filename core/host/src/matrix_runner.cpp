@@ -8,6 +8,7 @@
 #include "matrix_runner.hpp"
 
 #include "matrix_address.hpp"
+#include "matrix_interface.hpp"
 #include "matrix_schedule.hpp"
 #include "output_file.hpp"
 #include "progress.hpp"
@@ -65,19 +66,17 @@ std::string hex(const Sha256Digest &d) {
 
 // What each rank tells the others at the start.
 struct Hello {
-    std::string digest;  // of the effective scenario text
-    std::string node;    // Job::node()
-    std::string address; // "host:port" of its server; empty when it could not start one
-    std::string token;   // that server's token (the job is private to its launcher)
-    std::string error;   // why it has no server
+    std::string digest;     // of the effective scenario text
+    std::string node;       // Job::node()
+    std::string address;    // "host:port" of its server; empty when it could not start one
+    std::string token;      // that server's token (the job is private to its launcher)
+    std::string error;      // why it has no server
+    bool bad_input = false; // the error is the scenario's ([matrix] interface/device): exit 2
 };
 
 std::string hello_text(const Hello &h) {
-    return Json{{"digest", h.digest},
-                {"node", h.node},
-                {"address", h.address},
-                {"token", h.token},
-                {"error", h.error}}
+    return Json{{"digest", h.digest}, {"node", h.node},   {"address", h.address},
+                {"token", h.token},   {"error", h.error}, {"bad_input", h.bad_input}}
         .dump();
 }
 
@@ -90,6 +89,7 @@ Hello parse_hello(const std::string &text) {
         h.address = j.at("address").get<std::string>();
         h.token = j.at("token").get<std::string>();
         h.error = j.at("error").get<std::string>();
+        h.bad_input = j.value("bad_input", false);
     } catch (const std::exception &e) {
         h.error = std::string("unreadable hello: ") + e.what();
     }
@@ -198,17 +198,26 @@ int MatrixRun::wire_up(const std::string &digest) {
     Hello me;
     me.digest = digest;
     me.node = job_.node();
-    const std::string host = matrix_listen_address(scenario_.matrix, me.node);
+    std::string host;
     try {
-        std::vector<std::string> files;
-        for (const auto &p : registry_.plugins())
-            files.push_back(p.file);
-        server_ = std::make_unique<ServerProcess>(self_executable(), files, host,
-                                                  ServerServing{false, kServerSessions});
-        me.address = published_address(host, server_->port());
-        me.token = server_->token();
-    } catch (const std::exception &e) {
-        me.error = "cannot start a server on " + host + ": " + e.what();
+        host = matrix_listen_address(scenario_.matrix, me.node);
+    } catch (const MatrixAddressError &e) {
+        me.error = std::string("[matrix] ") +
+                   (scenario_.matrix.interface.empty() ? "device" : "interface") + ": " + e.what();
+        me.bad_input = true;
+    }
+    if (!host.empty()) {
+        try {
+            std::vector<std::string> files;
+            for (const auto &p : registry_.plugins())
+                files.push_back(p.file);
+            server_ = std::make_unique<ServerProcess>(self_executable(), files, host,
+                                                      ServerServing{false, kServerSessions});
+            me.address = published_address(host, server_->port());
+            me.token = server_->token();
+        } catch (const std::exception &e) {
+            me.error = "cannot start a server on " + host + ": " + e.what();
+        }
     }
     const auto texts = job_.allgather("cmdbench.matrix.hello", hello_text(me), kWireupTimeout);
     for (const auto &t : texts)
@@ -233,8 +242,9 @@ int MatrixRun::wire_up(const std::string &digest) {
                                "): give every rank the same file and --set options");
         }
         if (!h.error.empty()) problems.push_back(who + ": " + h.error);
+        usage = usage || h.bad_input;
         const std::string addr_host = h.address.substr(0, h.address.rfind(':'));
-        if (nodes.size() > 1 && is_loopback_address(addr_host)) {
+        if (nodes.size() > 1 && !h.address.empty() && is_loopback_address(addr_host)) {
             usage = true;
             problems.push_back(who + " would serve on the loopback address " + h.address +
                                ", but the job spans " + std::to_string(nodes.size()) +
