@@ -156,8 +156,9 @@ class MatrixRun {
     void run_rounds();
     void not_run(size_t from_step, size_t from_round, const std::string &why);
     RunResult run_pair(const Step &step, const MatrixPair &pair, size_t round);
-    void keep(const std::vector<std::string> &values);
+    void keep(const std::string &key, double timeout_s);
     void write_progress(size_t step, size_t round);
+    bool write_due() const;
     Report assemble(std::vector<RunResult> runs, const std::string &note) const;
     void write_partial(const std::string &note, const std::string &why_not_run);
     std::string where(size_t step, size_t round) const;
@@ -177,8 +178,10 @@ class MatrixRun {
     std::vector<Hello> peers_;
     std::vector<MatrixRound> rounds_;
     std::vector<Step> plan_;
-    std::vector<RunResult> mine_; // the pairs this rank was the client of, not run
-    std::string stopped_;         // why the rounds ended early ("" = they did not)
+    std::vector<RunResult> mine_;    // the pairs this rank was the client of, not run
+    std::vector<RunResult> pending_; // run, not yet handed to rank 0
+    bool flush_asked_ = false;       // rank 0 asked for the results at the next round's end
+    std::string stopped_;            // why the rounds ended early ("" = they did not)
     RunContext context_;
     // Rank 0: every finished pair, as the rounds bring them in.
     std::vector<RunResult> gathered_;
@@ -304,26 +307,33 @@ void MatrixRun::run_rounds() {
         for (size_t r = 0; r < rounds_.size(); ++r) {
             step_ = s;
             round_ = r;
-            std::vector<RunResult> ran;
             for (const MatrixPair &p : rounds_[r])
-                if (p.client == rank) ran.push_back(run_pair(plan_[s], p, r));
+                if (p.client == rank) pending_.push_back(run_pair(plan_[s], p, r));
             // The end of a round is where the ranks agree to go on: no
-            // collective runs while a pair is timed. The word, a newline,
-            // then the round's results for rank 0.
+            // collective runs while a pair is timed. At the end of a run,
+            // and when rank 0 asked for it in the previous round's word,
+            // every rank hands its results since the last time to rank 0
+            // (under a key only rank 0 reads), which rewrites -o. Not every
+            // round: with 64 ranks, that doubled the job's time.
+            const bool hand_over = flush_asked_ || r + 1 == rounds_.size();
             std::string word = "go";
             if (client_.abandoned)
                 word = "stop:not run: an earlier run could not be stopped";
             else if (interrupted_)
                 word = "stop:not run: interrupted";
+            else if (rank == 0 && write_due())
+                word = "go flush";
             key_ = "cmdbench.matrix.round." + std::to_string(s) + "." + std::to_string(r);
-            const auto values =
-                job_.allgather(key_, word + "\n" + results_text(ran), round_timeout);
-            for (const std::string &v : values) {
-                const std::string w = v.substr(0, v.find('\n'));
-                if (w.rfind("stop:", 0) == 0 && stopped_.empty()) stopped_ = w.substr(5);
+            if (hand_over) {
+                job_.put(key_ + ".runs", results_text(pending_));
+                pending_.clear();
             }
-            if (rank == 0) {
-                keep(values);
+            const auto words = job_.allgather(key_, word, round_timeout);
+            for (const std::string &w : words)
+                if (w.rfind("stop:", 0) == 0 && stopped_.empty()) stopped_ = w.substr(5);
+            flush_asked_ = words[0] == "go flush";
+            if (rank == 0 && hand_over) {
+                keep(key_ + ".runs", round_timeout);
                 if (stopped_.empty()) write_progress(s, r);
             }
             if (!stopped_.empty()) {
@@ -334,14 +344,12 @@ void MatrixRun::run_rounds() {
     }
 }
 
-// Rank 0: the results of one round, one document per rank.
-void MatrixRun::keep(const std::vector<std::string> &values) {
-    for (size_t r = 0; r < values.size(); ++r) {
-        const size_t nl = values[r].find('\n');
-        if (nl == std::string::npos) continue;
+// Rank 0: the results of one round, one document per rank under `key`.
+void MatrixRun::keep(const std::string &key, double timeout_s) {
+    for (int r = 0; r < job_.size(); ++r) {
+        const std::string text = job_.get(r, key, timeout_s);
         try {
-            Report theirs =
-                parse_results(values[r].substr(nl + 1), "the results of rank " + std::to_string(r));
+            Report theirs = parse_results(text, "the results of rank " + std::to_string(r));
             for (auto &run : theirs.runs)
                 gathered_.push_back(std::move(run));
         } catch (const ResultsError &e) {
@@ -419,18 +427,20 @@ void MatrixRun::write_partial(const std::string &note, const std::string &why_no
         std::fprintf(stderr, "cmdbench: cannot write %s: %s\n", path.c_str(), why.c_str());
 }
 
-// Rank 0, after a round that went well: the file so far at the end of each
-// run (and repeat), and after other rounds unless the last write was too
-// recent for its cost.
-void MatrixRun::write_progress(size_t step, size_t round) {
+// Rank 0: whether to ask for the results so far, to rewrite -o: once the
+// last write is far enough back for its cost.
+bool MatrixRun::write_due() const {
+    if (options_.output.empty() || output_is_stream(options_.output)) return false;
+    if (last_write_ == std::chrono::steady_clock::time_point{}) return true;
     const double since =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - last_write_).count();
-    const bool first = last_write_ == std::chrono::steady_clock::time_point{};
-    const bool run_end = round + 1 == rounds_.size();
-    if (run_end && step + 1 == plan_.size()) return; // the final document follows
-    if (!first && !run_end &&
-        since < std::max(kMinWriteInterval, kWriteShare * last_write_seconds_))
-        return;
+    return since >= std::max(kMinWriteInterval, kWriteShare * last_write_seconds_);
+}
+
+// Rank 0, after a round that went well and brought results: the file so
+// far (the final document follows the last round of all).
+void MatrixRun::write_progress(size_t step, size_t round) {
+    if (step + 1 == plan_.size() && round + 1 == rounds_.size()) return;
     write_partial("incomplete: written after " + where(step, round) +
                       "; the job had not finished (if this note stays, it never did)",
                   "not run: the job had not got to this pair when the file was written");
@@ -461,10 +471,13 @@ std::string MatrixRun::lost(const std::string &why) {
 }
 
 int MatrixRun::finish() {
-    // The rounds brought the finished pairs; what is left is the pairs each
-    // rank did not run (the rounds stopped early).
+    // The rounds brought most finished pairs; what is left is those run
+    // since the last hand-over (the rounds stopped early) and the pairs not
+    // run.
+    std::vector<RunResult> rest = std::move(pending_);
+    rest.insert(rest.end(), mine_.begin(), mine_.end());
     const auto texts =
-        job_.allgather("cmdbench.matrix.results", results_text(mine_), kGatherTimeout);
+        job_.allgather("cmdbench.matrix.results", results_text(rest), kGatherTimeout);
     int status = kExitOk;
     if (job_.rank() == 0) {
         std::vector<RunResult> runs = std::move(gathered_);
