@@ -1,7 +1,9 @@
 // End to end: `cmdbench run` under mpirun runs the matrix (docs/matrix.md):
 // 4 ranks all-pairs over TCP with the JSON, table and HTML reports, ring and
 // bisection pair sets, `cpus` per side, a scenario mismatch between ranks, a
-// rank killed mid-run, and no launcher (today's single-pair output). The 64-rank case is
+// rank killed mid-run (the finished pairs kept, the rank named), a single
+// rank bound to one core, [matrix] interface and device, and no launcher
+// (today's single-pair output). The 64-rank case is
 // tagged [scale] and registered separately (label cluster;scale).
 #include "launchers.hpp"
 #include "process.hpp"
@@ -30,7 +32,9 @@ std::string write(const std::string &name, const std::string &text) {
     return path;
 }
 
-// Tiny TCP pingpong runs: latency and bandwidth, under `pattern`.
+// Tiny TCP pingpong runs: latency and bandwidth, under `pattern`. The
+// bandwidth run moves 5 x 10 x 4 KiB each way, not rstream's count rule
+// (390 MB a pair, 6 s each on the 2-core CI host).
 std::string scenario(const std::string &name, const std::string &pattern, int iterations = 200) {
     return write(name, "[matrix]\npattern = \"" + pattern +
                            "\"\naddress = \"127.0.0.1\"\n\n[defaults]\ntransport = \"tcp\"\n"
@@ -39,7 +43,7 @@ std::string scenario(const std::string &name, const std::string &pattern, int it
                            std::to_string(iterations) +
                            "\ntransfer_count = 1\n\n[[run]]\nname = \"bandwidth\"\n"
                            "test = \"pingpong\"\nsizes = [4096]\niterations = 5\n"
-                           "transfer_count = 0\n");
+                           "transfer_count = 10\n");
 }
 
 std::set<std::pair<int, int>> pairs_in(const json &doc, const std::string &run) {
@@ -134,36 +138,62 @@ TEST_CASE("mpirun: ranks with different scenarios fail cleanly with exit 2") {
     CHECK_FALSE(process_running_with(a));
 }
 
-TEST_CASE("mpirun: a rank killed mid-run does not hang the others") {
-    const std::string toml = scenario("kill.toml", "all-pairs", 2000000);
-    const std::string pids = dir() + "/pids";
+TEST_CASE("mpirun: a rank killed mid-run: no hang, finished pairs kept, the rank named") {
+    // A short run whose 12 pairs finish, then one that never ends: rank 2
+    // is killed in its first round.
+    const std::string toml =
+        write("kill.toml", "[matrix]\naddress = \"127.0.0.1\"\n\n[defaults]\ntransport = \"tcp\"\n"
+                           "timeout = 60\n\n[[run]]\nname = \"latency\"\ntest = \"pingpong\"\n"
+                           "sizes = [64]\niterations = 50\ntransfer_count = 1\n\n[[run]]\n"
+                           "name = \"endless\"\ntest = \"pingpong\"\nsizes = [64]\n"
+                           "iterations = 2000000\ntransfer_count = 1\n");
+    const std::string pids = dir() + "/pids", out = dir() + "/kill.json";
     std::remove(pids.c_str());
-    const std::string cmd =
-        "echo $$ >> " + pids + "; exec " + cmdbench_exe() + " run " + toml + " -q";
-    std::vector<std::string> argv = mpirun_np(4, {"/bin/sh", "-c", cmd});
+    std::remove(out.c_str());
+    const std::string cmd = "echo $OMPI_COMM_WORLD_RANK $$ >> " + pids + "; exec " +
+                            cmdbench_exe() + " run " + toml + " -o " + out;
+    // Open MPI ends the job once a rank died: SIGTERM after
+    // odls_base_sigkill_timeout, SIGKILL as long again later. 4 s, not the
+    // default 1, leaves the ranks time to name the dead one (docs/matrix.md).
+    std::vector<std::string> argv =
+        mpirun_np(4, {"--mca", "odls_base_sigkill_timeout", "4", "/bin/sh", "-c", cmd});
     argv.insert(argv.begin(), kRootOk.begin(), kRootOk.end());
     argv.insert(argv.begin(), "/usr/bin/env");
-    const pid_t job = start_process(argv, dir() + "/kill.out", dir() + "/kill.err");
-    // Wait for the four ranks, and for the runs to be under way.
-    for (int i = 0; i < 200; ++i) {
-        std::ifstream in(pids);
-        int lines = 0;
-        for (std::string l; std::getline(in, l);)
-            ++lines;
-        if (lines == 4) break;
+    const std::string err = dir() + "/kill.err";
+    const pid_t job = start_process(argv, dir() + "/kill.out", err);
+    // Wait for the endless run to be under way.
+    for (int i = 0; i < 1200 && read_file(err).find("run 2/2") == std::string::npos; ++i)
         usleep(50000);
-    }
-    sleep(3);
+    REQUIRE(read_file(err).find("run 2/2") != std::string::npos);
+    usleep(500000);
+    pid_t victim = 0;
     std::ifstream in(pids);
-    std::string first, second;
-    std::getline(in, first);
-    std::getline(in, second);
-    REQUIRE(!second.empty());
-    REQUIRE(kill(std::stoi(second), SIGKILL) == 0);
+    for (int rank, pid; in >> rank >> pid;)
+        if (rank == 2) victim = pid;
+    REQUIRE(victim > 0);
+    REQUIRE(kill(victim, SIGKILL) == 0);
     const int code = wait_process(job, 90);
-    INFO("stderr: " << read_file(dir() + "/kill.err"));
+    const std::string stderr_text = read_file(err);
+    INFO("stderr: " << stderr_text);
     CHECK(code != 0);
     CHECK(code != -1); // -1: still running after 90 s, killed by the test
+    CHECK(stderr_text.find("rank 2 (node ") != std::string::npos);
+    CHECK(stderr_text.find("is gone (killed, stopped or stuck): no answer after the end of round "
+                           "1 of 6 of run 'endless' failed") != std::string::npos);
+    // The finished run is in the file, every pair of the other as not run,
+    // and a note names the rank.
+    const json doc = json::parse(read_file(out));
+    int ok = 0, not_run = 0;
+    for (const json &run : doc["runs"]) {
+        if (run["name"] == "latency" && run["status"] == "ok") ++ok;
+        if (run["name"] == "endless" && run["status"] != "ok") ++not_run;
+    }
+    CHECK(ok == 12);
+    CHECK(not_run == 12);
+    REQUIRE(doc["context"]["notes"].size() == 1);
+    const std::string note = doc["context"]["notes"][0];
+    CHECK(note.find("rank 2 (node ") != std::string::npos);
+    CHECK(note.find("is gone") != std::string::npos);
     sleep(1);
     CHECK_FALSE(process_running_with(toml));
 }
@@ -185,6 +215,38 @@ TEST_CASE("mpirun -np 2: cpus per side places each pair's client and server") {
     }
 }
 
+TEST_CASE("mpirun: [matrix] interface and device, looked up on each rank's node") {
+    auto toml = [](const std::string &name, const std::string &where) {
+        return write(name, "[matrix]\n" + where +
+                               "\n\n[[run]]\nname = \"latency\"\ntest = \"pingpong\"\n"
+                               "transport = \"tcp\"\nsizes = [64]\niterations = 20\n"
+                               "transfer_count = 1\ntimeout = 30\n");
+    };
+    const std::string out = dir() + "/lo.json";
+    const json doc = run_matrix(2, toml("lo.toml", "interface = \"lo\""), out);
+    REQUIRE(doc["matrix"]["ranks"].size() == 2);
+    for (const json &r : doc["matrix"]["ranks"])
+        CHECK(r["address"].get<std::string>().rfind("127.0.0.1:", 0) == 0);
+    for (const json &run : doc["runs"])
+        CHECK(run["status"] == "ok");
+    // Not there: exit 2 before any run, naming the rank and its node.
+    for (const std::string &where :
+         {std::string("interface = \"nosuch0\""), std::string("device = \"nosuchdev0\"")}) {
+        const ProcessResult r = run_process(
+            mpirun_np(2, {cmdbench_exe(), "run", toml("missing.toml", where), "-q"}), 120, kRootOk);
+        INFO(where << ": exit " << r.exit_code << "\nstderr: " << r.err);
+        CHECK(r.exit_code == 2);
+        const std::string what = where[0] == 'i'
+                                     ? "[matrix] interface: no network interface 'nosuch0' on "
+                                       "this node (it has "
+                                     : "[matrix] device: no RDMA device 'nosuchdev0' on this node";
+        CHECK(r.err.find("cmdbench: matrix: rank 0 (") != std::string::npos);
+        CHECK(r.err.find("cmdbench: matrix: rank 1 (") != std::string::npos);
+        CHECK(r.err.find("): " + what) != std::string::npos);
+        CHECK(r.out.find("matrix:") == std::string::npos);
+    }
+}
+
 TEST_CASE("no launcher: today's single-pair run, with a note about [matrix]") {
     const std::string out = dir() + "/single.json";
     const ProcessResult r =
@@ -197,6 +259,33 @@ TEST_CASE("no launcher: today's single-pair run, with a note about [matrix]") {
     REQUIRE(doc["runs"].size() == 2);
     CHECK_FALSE(doc["runs"][0].contains("pair"));
     CHECK(r.out.find("matrix:") == std::string::npos);
+}
+
+TEST_CASE("mpirun -np 1 --bind-to core: client and local server on one CPU are warned about") {
+    // One short latency run: bound, each round trip waits for a time slice.
+    const std::string toml =
+        write("bound.toml", "[[run]]\nname = \"latency\"\ntest = \"pingpong\"\n"
+                            "transport = \"tcp\"\nsizes = [64]\niterations = 20\n"
+                            "transfer_count = 1\ntimeout = 30\n");
+    auto run = [&](const std::string &binding, const std::string &out) {
+        const ProcessResult r = run_process(
+            mpirun_np(1, {"--bind-to", binding, cmdbench_exe(), "run", toml, "-o", out, "-q"}), 120,
+            kRootOk);
+        INFO("exit " << r.exit_code << "\nstderr: " << r.err);
+        REQUIRE(r.exit_code == 0);
+        return r;
+    };
+    const std::string bound = dir() + "/bound.json", free = dir() + "/free.json";
+    const ProcessResult r = run("core", bound);
+    CHECK(r.err.find("cmdbench: warning: this process may run on CPU ") != std::string::npos);
+    CHECK(r.err.find("client and server share one CPU") != std::string::npos);
+    CHECK(r.err.find("pass --bind-to none") != std::string::npos);
+    const json doc = json::parse(read_file(bound));
+    REQUIRE(doc["context"]["notes"].size() == 1);
+    CHECK(doc["context"]["notes"][0].get<std::string>().find("share one CPU") != std::string::npos);
+    const ProcessResult unbound = run("none", free);
+    CHECK(unbound.err.find("warning") == std::string::npos);
+    CHECK_FALSE(json::parse(read_file(free))["context"].contains("notes"));
 }
 
 // What this checks is the matrix at 64 ranks (wire-up, 126 rounds, every

@@ -86,14 +86,23 @@ TEST_CASE("mpirun interrupted (SIGINT): the results file still has every pair", 
     std::ofstream(toml) << "[matrix]\naddress = \"127.0.0.1\"\n\n[[run]]\nname = \"latency\"\n"
                            "test = \"pingpong\"\ntransport = \"tcp\"\nsizes = [64]\n"
                            "iterations = 5000000\ntransfer_count = 1\ntimeout = 120\n";
+    // Each rank runs under a shell that records its exit status: mpirun's
+    // own status does not say it (Open MPI exits 1 once interrupted). The
+    // shell outlives mpirun's SIGTERM to the process group by waiting on.
+    const std::string statuses = dir + "/statuses";
+    const std::string wrapper = dir + "/rank.sh";
+    std::ofstream(wrapper) << "trap : TERM\n\"" << cmdbench_exe() << "\" run " << toml << " -o "
+                           << out << " &\npid=$!\n"
+                           << "while kill -0 $pid 2>/dev/null; do wait $pid; rc=$?; done\n"
+                           << "echo \"$rc\" >> " << statuses << "\n";
     std::vector<std::string> argv = {"/usr/bin/env"};
     argv.insert(argv.end(), kRootOk.begin(), kRootOk.end());
     // Open MPI sends the ranks SIGTERM, then SIGKILL
     // odls_base_sigkill_timeout (1 s) later: enough for rank 0 to gather and
     // write the results, but not always under TSan. 10 s, as docs/matrix.md
     // advises.
-    for (const std::string &a : mpirun_np(3, {"--mca", "odls_base_sigkill_timeout", "10",
-                                              cmdbench_exe(), "run", toml, "-o", out}))
+    for (const std::string &a :
+         mpirun_np(3, {"--mca", "odls_base_sigkill_timeout", "10", "/bin/bash", wrapper}))
         argv.push_back(a);
     const pid_t job = start_process(argv, dir + "/int.out", dir + "/int.err");
     // Interrupt once the first round is under way.
@@ -106,6 +115,12 @@ TEST_CASE("mpirun interrupted (SIGINT): the results file still has every pair", 
     INFO("exit " << code << "\nstdout: " << read_file(dir + "/int.out")
                  << "\nstderr: " << read_file(dir + "/int.err"));
     CHECK(code != -1); // -1: mpirun still running after 60 s
+    // Open MPI's status for a job it was told to end, not the ranks': every
+    // rank exits 130 (docs/matrix.md).
+    CHECK(code == 1);
+    for (int i = 0; i < 50 && read_file(statuses).size() < 12; ++i)
+        usleep(100000);
+    CHECK(read_file(statuses) == "130\n130\n130\n");
     const json doc = json::parse(read_file(out));
     std::set<std::pair<int, int>> pairs;
     int interrupted = 0;

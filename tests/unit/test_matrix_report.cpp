@@ -1,12 +1,14 @@
 // Matrix reports from a hand-made Report: the metric each run shows, the
 // N x N cells, the slowest links and their ratios, the text table, the HTML
 // heatmap, and the JSON round trip (schema 2: `matrix` and per-run `pair`).
+#include "matrix_heat.hpp"
 #include "matrix_view.hpp"
 #include "report.hpp"
 #include "report_matrix.hpp"
 #include "results_reader.hpp"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cmdbench/plugin.h>
 #include <sstream>
 
@@ -144,9 +146,13 @@ TEST_CASE("matrix HTML: a heatmap cell per pair, the slowest links, no script") 
     const std::string h = out.str();
     CHECK(h.find("<table class=\"heatmap\">") != std::string::npos);
     CHECK(h.find("title=\"2 (node2) → 3 (node3): 40.0 us\"") != std::string::npos);
-    // The worst latency is red, the best green.
-    CHECK(h.find("background:hsl(0,70%,72%)\" title=\"2 (node2) → 3 (node3)") != std::string::npos);
+    // By the ratio to the median (10 us), log scale: 4x worse is orange
+    // (log10 4 = 0.6 of the way to red), the median green.
+    CHECK(h.find("background:hsl(48,70%,72%)\" title=\"2 (node2) → 3 (node3)") !=
+          std::string::npos);
     CHECK(h.find("background:hsl(120,70%,72%)\" title=\"0 (node0) → 1 (node1)") !=
+          std::string::npos);
+    CHECK(h.find("class=\"legend\">Colour: the ratio of a cell to its run's median, on a log") !=
           std::string::npos);
     CHECK(h.find("<li>2 (node2) → 3 (node3): 40.0 us, 4.00×</li>") != std::string::npos);
     CHECK(h.find("class=\"fail\"") != std::string::npos);
@@ -156,6 +162,55 @@ TEST_CASE("matrix HTML: a heatmap cell per pair, the slowest links, no script") 
          at = h.find("<td style=", at + 1))
         ++cells;
     CHECK(cells == 12 + 11);
+}
+
+TEST_CASE("matrix heat scale: by the log ratio to the median, noise near it, outliers at the end") {
+    // Latency: worse is higher. A 16% spread around the median stays within
+    // a tenth of the scale; 41x worse is at its end.
+    CHECK(heat_position(100, 100, false) == 0);
+    CHECK(std::abs(heat_position(108, 100, false)) < 0.05);
+    CHECK(std::abs(heat_position(92, 100, false)) < 0.05);
+    CHECK(heat_position(4100, 100, false) == 1);
+    CHECK(heat_position(1000, 100, false) == Approx(1));
+    CHECK(heat_position(200, 100, false) == Approx(std::log10(2.0)));
+    // Bandwidth: worse is lower.
+    CHECK(heat_position(1, 41, true) == 1);
+    CHECK(heat_position(45, 41, true) < 0);
+    CHECK(heat_position(0, 100, false) == 0);
+    CHECK(heat_color(0) == "hsl(120,70%,72%)");
+    CHECK(heat_color(1) == "hsl(0,70%,72%)");
+    CHECK(heat_color(5) == "hsl(0,70%,72%)");
+    CHECK(heat_color(-1) == "hsl(210,70%,72%)");
+}
+
+TEST_CASE("matrix HTML: one 41x-slower link is red, a 16% spread among the others stays green") {
+    Report rep = four_ranks();
+    // The reported case: 55-64 us everywhere, one link at 2253 us.
+    double us = 55;
+    for (RunResult &r : rep.runs)
+        if (r.name == "latency" && r.pair) {
+            const bool outlier = r.pair->client == 2 && r.pair->server == 3;
+            r.rows = {latency_row("64_lat", 64, outlier ? 2253 : us)};
+            if (!outlier) us = us >= 64 ? 55 : us + 1;
+        }
+    std::ostringstream out;
+    write_matrix_html(out, rep);
+    const std::string h = out.str();
+    const std::string heat = h.substr(0, h.find("<h2>bandwidth"));
+    CHECK(heat.find("background:hsl(0,70%,72%)\" title=\"2 (node2) → 3 (node3): 2253 us") !=
+          std::string::npos);
+    int cells = 0;
+    for (size_t at = heat.find("<td style=\"background:hsl("); at != std::string::npos;
+         at = heat.find("<td style=\"background:hsl(", at + 1)) {
+        const int hue = std::stoi(heat.substr(at + 26));
+        const size_t title = heat.find("title=\"", at) + 7;
+        if (heat.substr(title, heat.find(':', title) - title) != "2 (node2) → 3 (node3)") {
+            CHECK(hue >= 110);
+            CHECK(hue <= 130);
+        }
+        ++cells;
+    }
+    CHECK(cells == 12);
 }
 
 TEST_CASE("matrix JSON: schema 2 with matrix and pair, read back as written") {

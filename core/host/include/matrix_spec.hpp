@@ -14,6 +14,11 @@ struct MatrixSpec {
     // Where each rank's server listens and what it publishes; empty = the
     // rank's node name resolved (IPv4 first), else 127.0.0.1.
     std::string address;
+    // Or: each rank's own address on this network interface ("ib0"), or on
+    // this RDMA device ("mlx5_0"), looked up on the rank's node. At most one
+    // of address, interface and device.
+    std::string interface;
+    std::string device;
 };
 
 // The table as TOML ("[matrix]\n..."), "" when not given: part of the
@@ -22,5 +27,8 @@ std::string matrix_toml(const MatrixSpec &m);
 
 // What is wrong with `address` as a published server address, or "".
 std::string matrix_address_problem(const std::string &address);
+
+// What is wrong with `name` as a network interface or RDMA device name, or "".
+std::string matrix_name_problem(const std::string &name);
 
 } // namespace cmdbench

@@ -103,7 +103,19 @@ class PmixJob : public Job {
 
     std::vector<std::string> allgather(const std::string &key, const std::string &value,
                                        double timeout_s) override {
-        std::string full_key = pmix_key(key);
+        put(key, value);
+        const std::string full_key = pmix_key(key);
+        fence("allgather of '" + full_key + "'", timeout_s, true);
+
+        std::vector<std::string> values;
+        values.reserve(static_cast<size_t>(size_));
+        for (int r = 0; r < size_; ++r)
+            values.push_back(get_bytes(r, full_key, timeout_s));
+        return values;
+    }
+
+    void put(const std::string &key, const std::string &value) override {
+        const std::string full_key = pmix_key(key);
         pmix_value_t mine;
         PMIX_VALUE_CONSTRUCT(&mine);
         // A byte object, not a string: values may hold any byte, NUL too.
@@ -114,16 +126,41 @@ class PmixJob : public Job {
         if (rc != PMIX_SUCCESS) fail("PMIx_Put of '" + full_key + "'", rc);
         rc = PMIx_Commit();
         if (rc != PMIX_SUCCESS) fail("PMIx_Commit of '" + full_key + "'", rc);
-        fence("allgather of '" + full_key + "'", timeout_s, true);
+    }
 
-        std::vector<std::string> values;
-        values.reserve(static_cast<size_t>(size_));
-        for (int r = 0; r < size_; ++r)
-            values.push_back(get_bytes(r, full_key, timeout_s));
-        return values;
+    std::string get(int rank, const std::string &key, double timeout_s) override {
+        return get_bytes(rank, pmix_key(key), timeout_s);
     }
 
     void barrier(double timeout_s) override { fence("barrier", timeout_s, false); }
+
+    std::vector<int> roll_call(const std::string &key, double timeout_s) override {
+        // A value put and committed is readable without a fence: from the
+        // node's PMIx server, or the owner's (direct modex). So each rank
+        // says "here" and looks for the others' word, waiting on each.
+        std::vector<int> missing;
+        try {
+            const std::string full_key = pmix_key(key);
+            pmix_value_t here;
+            PMIX_VALUE_CONSTRUCT(&here);
+            here.type = PMIX_BYTE_OBJECT;
+            here.data.bo.bytes = const_cast<char *>("here");
+            here.data.bo.size = 4;
+            if (PMIx_Put(PMIX_GLOBAL, full_key.c_str(), &here) != PMIX_SUCCESS ||
+                PMIx_Commit() != PMIX_SUCCESS)
+                return missing;
+            for (int r = 0; r < size_; ++r) {
+                if (r == rank()) continue;
+                try {
+                    get_bytes(r, full_key, timeout_s);
+                } catch (const JobError &) {
+                    missing.push_back(r);
+                }
+            }
+        } catch (const JobError &) {
+        }
+        return missing;
+    }
 
     void abort(int status, const std::string &why) override {
         // Returns only when the launcher cannot do it.

@@ -1,6 +1,7 @@
 #include "matrix_address.hpp"
 
 #include "local_node.hpp"
+#include "matrix_interface.hpp"
 
 #include <arpa/inet.h>
 #include <netdb.h>
@@ -19,6 +20,15 @@ std::string numeric(const sockaddr *a, socklen_t len) {
 
 std::string matrix_listen_address(const MatrixSpec &m, const std::string &node) {
     if (!m.address.empty()) return m.address;
+    if (!m.interface.empty()) return interface_address(m.interface);
+    if (!m.device.empty())
+        return rdma_device_address("/sys", m.device, [](const std::string &ifname) {
+            try {
+                return interface_address(ifname);
+            } catch (const MatrixAddressError &) {
+                return std::string();
+            }
+        });
     addrinfo hints{};
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;

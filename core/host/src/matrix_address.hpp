@@ -8,8 +8,10 @@
 
 namespace cmdbench {
 
-// `[matrix] address` when given; else the first address the rank's node
-// name resolves to (IPv4 before IPv6), else 127.0.0.1.
+// `[matrix] address` when given; this node's address on `[matrix] interface`
+// or `device` when given (MatrixAddressError when there is none); else the
+// first address the rank's node name resolves to (IPv4 before IPv6), else
+// 127.0.0.1.
 std::string matrix_listen_address(const MatrixSpec &m, const std::string &node);
 
 // "host:port", or "[v6]:port" for an IPv6 literal: what parse_host_port reads.

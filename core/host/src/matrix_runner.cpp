@@ -1,11 +1,14 @@
 // The matrix runner. Collectives (Job::allgather) happen only between runs:
 // once to exchange the servers, once after every round (which doubles as
-// the agreement to go on), and twice at the end (results to rank 0, the
-// common exit status). Each has a bound, so a dead or stuck rank ends the
-// job with an error instead of a hang.
+// the agreement to go on, and brings the round's results to rank 0, which
+// rewrites -o so that a job that dies later keeps them), and twice at the
+// end (the pairs never run, the common exit status). Each has a bound, so a
+// dead or stuck rank ends the job with an error that names it instead of a
+// hang.
 #include "matrix_runner.hpp"
 
 #include "matrix_address.hpp"
+#include "matrix_interface.hpp"
 #include "matrix_schedule.hpp"
 #include "output_file.hpp"
 #include "progress.hpp"
@@ -18,10 +21,13 @@
 #include "test_executor.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
+#include <tuple>
 #include <unistd.h>
 
 namespace cmdbench {
@@ -34,6 +40,16 @@ constexpr double kGatherTimeout = 300; // the results of every rank to rank 0
 // A round waits for its slowest pair: the run's timeout, the test's grace,
 // and time to connect, hand over the results and close.
 constexpr double kRoundMargin = 30;
+// After a failed round, how long to wait for each rank to say it is there:
+// the live ones fail the same collective at about the same time (a killed
+// rank makes the launcher interrupt the rest within a second or so), and
+// the launcher may end the job a second after that.
+constexpr double kRollCallTimeout = 2;
+// Rewriting -o after a round takes at most about a tenth of the run's time
+// (a 64-rank matrix has 4032 entries and 126 rounds a run), and happens at
+// most once a second.
+constexpr double kWriteShare = 10;
+constexpr double kMinWriteInterval = 1;
 // Sessions a rank's server accepts at once: one per round, plus slack for
 // the previous round's session still closing.
 constexpr int kServerSessions = 8;
@@ -50,19 +66,17 @@ std::string hex(const Sha256Digest &d) {
 
 // What each rank tells the others at the start.
 struct Hello {
-    std::string digest;  // of the effective scenario text
-    std::string node;    // Job::node()
-    std::string address; // "host:port" of its server; empty when it could not start one
-    std::string token;   // that server's token (the job is private to its launcher)
-    std::string error;   // why it has no server
+    std::string digest;     // of the effective scenario text
+    std::string node;       // Job::node()
+    std::string address;    // "host:port" of its server; empty when it could not start one
+    std::string token;      // that server's token (the job is private to its launcher)
+    std::string error;      // why it has no server
+    bool bad_input = false; // the error is the scenario's ([matrix] interface/device): exit 2
 };
 
 std::string hello_text(const Hello &h) {
-    return Json{{"digest", h.digest},
-                {"node", h.node},
-                {"address", h.address},
-                {"token", h.token},
-                {"error", h.error}}
+    return Json{{"digest", h.digest}, {"node", h.node},   {"address", h.address},
+                {"token", h.token},   {"error", h.error}, {"bad_input", h.bad_input}}
         .dump();
 }
 
@@ -75,10 +89,42 @@ Hello parse_hello(const std::string &text) {
         h.address = j.at("address").get<std::string>();
         h.token = j.at("token").get<std::string>();
         h.error = j.at("error").get<std::string>();
+        h.bad_input = j.value("bad_input", false);
     } catch (const std::exception &e) {
         h.error = std::string("unreadable hello: ") + e.what();
     }
     return h;
+}
+
+// This rank's runs as a results document, compact: it travels through the
+// launcher to rank 0.
+std::string results_text(const std::vector<RunResult> &runs) {
+    Report mine;
+    mine.runs = runs;
+    std::ostringstream out;
+    write_json(out, mine);
+    return Json::parse(out.str()).dump();
+}
+
+bool ends_with(const std::string &s, const std::string &suffix) {
+    return s.size() >= suffix.size() &&
+           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string formatted(const std::string &format, const Report &report) {
+    std::ostringstream out;
+    if (format == "json")
+        write_json(out, report);
+    else if (format == "csv")
+        write_csv(out, report);
+    else
+        write_matrix_table(out, report);
+    return out.str();
+}
+
+// The format -o writes: by the file name's ending.
+std::string format_of(const std::string &path) {
+    return ends_with(path, ".json") ? "json" : ends_with(path, ".csv") ? "csv" : "table";
 }
 
 // Every repetition of every run, in scenario order.
@@ -110,7 +156,14 @@ class MatrixRun {
     void run_rounds();
     void not_run(size_t from_step, size_t from_round, const std::string &why);
     RunResult run_pair(const Step &step, const MatrixPair &pair, size_t round);
-    int finish(RunContext context);
+    void keep(const std::string &key, double timeout_s);
+    void write_progress(size_t step, size_t round);
+    bool write_due() const;
+    Report assemble(std::vector<RunResult> runs, const std::string &note) const;
+    void write_partial(const std::string &note, const std::string &why_not_run);
+    std::string where(size_t step, size_t round) const;
+    std::string lost(const std::string &why);
+    int finish();
     int report(Report report);
     void say(const std::string &line) const; // rank 0, unless --quiet
 
@@ -125,8 +178,19 @@ class MatrixRun {
     std::vector<Hello> peers_;
     std::vector<MatrixRound> rounds_;
     std::vector<Step> plan_;
-    std::vector<RunResult> mine_; // the runs this rank was the client of
-    std::string stopped_;         // why the rounds ended early ("" = they did not)
+    std::vector<RunResult> mine_;    // the pairs this rank was the client of, not run
+    std::vector<RunResult> pending_; // run, not yet handed to rank 0
+    bool flush_asked_ = false;       // rank 0 asked for the results at the next round's end
+    std::string stopped_;            // why the rounds ended early ("" = they did not)
+    RunContext context_;
+    // Rank 0: every finished pair, as the rounds bring them in.
+    std::vector<RunResult> gathered_;
+    std::string unreadable_; // a rank's results that could not be read
+    // The collective under way, and where the rounds are (for messages).
+    std::string key_;
+    size_t step_ = 0, round_ = 0;
+    std::chrono::steady_clock::time_point last_write_{};
+    double last_write_seconds_ = 0;
 };
 
 void MatrixRun::say(const std::string &line) const {
@@ -137,17 +201,26 @@ int MatrixRun::wire_up(const std::string &digest) {
     Hello me;
     me.digest = digest;
     me.node = job_.node();
-    const std::string host = matrix_listen_address(scenario_.matrix, me.node);
+    std::string host;
     try {
-        std::vector<std::string> files;
-        for (const auto &p : registry_.plugins())
-            files.push_back(p.file);
-        server_ = std::make_unique<ServerProcess>(self_executable(), files, host,
-                                                  ServerServing{false, kServerSessions});
-        me.address = published_address(host, server_->port());
-        me.token = server_->token();
-    } catch (const std::exception &e) {
-        me.error = "cannot start a server on " + host + ": " + e.what();
+        host = matrix_listen_address(scenario_.matrix, me.node);
+    } catch (const MatrixAddressError &e) {
+        me.error = std::string("[matrix] ") +
+                   (scenario_.matrix.interface.empty() ? "device" : "interface") + ": " + e.what();
+        me.bad_input = true;
+    }
+    if (!host.empty()) {
+        try {
+            std::vector<std::string> files;
+            for (const auto &p : registry_.plugins())
+                files.push_back(p.file);
+            server_ = std::make_unique<ServerProcess>(self_executable(), files, host,
+                                                      ServerServing{false, kServerSessions});
+            me.address = published_address(host, server_->port());
+            me.token = server_->token();
+        } catch (const std::exception &e) {
+            me.error = "cannot start a server on " + host + ": " + e.what();
+        }
     }
     const auto texts = job_.allgather("cmdbench.matrix.hello", hello_text(me), kWireupTimeout);
     for (const auto &t : texts)
@@ -172,8 +245,9 @@ int MatrixRun::wire_up(const std::string &digest) {
                                "): give every rank the same file and --set options");
         }
         if (!h.error.empty()) problems.push_back(who + ": " + h.error);
+        usage = usage || h.bad_input;
         const std::string addr_host = h.address.substr(0, h.address.rfind(':'));
-        if (nodes.size() > 1 && is_loopback_address(addr_host)) {
+        if (nodes.size() > 1 && !h.address.empty() && is_loopback_address(addr_host)) {
             usage = true;
             problems.push_back(who + " would serve on the loopback address " + h.address +
                                ", but the job spans " + std::to_string(nodes.size()) +
@@ -231,20 +305,37 @@ void MatrixRun::run_rounds() {
             ": " + std::to_string(rounds_.size()) + " rounds");
         const double round_timeout = spec.timeout_s + kGraceSeconds + kRoundMargin;
         for (size_t r = 0; r < rounds_.size(); ++r) {
+            step_ = s;
+            round_ = r;
             for (const MatrixPair &p : rounds_[r])
-                if (p.client == rank) mine_.push_back(run_pair(plan_[s], p, r));
+                if (p.client == rank) pending_.push_back(run_pair(plan_[s], p, r));
             // The end of a round is where the ranks agree to go on: no
-            // collective runs while a pair is timed.
+            // collective runs while a pair is timed. At the end of a run,
+            // and when rank 0 asked for it in the previous round's word,
+            // every rank hands its results since the last time to rank 0
+            // (under a key only rank 0 reads), which rewrites -o. Not every
+            // round: with 64 ranks, that doubled the job's time.
+            const bool hand_over = flush_asked_ || r + 1 == rounds_.size();
             std::string word = "go";
             if (client_.abandoned)
                 word = "stop:not run: an earlier run could not be stopped";
             else if (interrupted_)
                 word = "stop:not run: interrupted";
-            const auto words = job_.allgather("cmdbench.matrix.round." + std::to_string(s) + "." +
-                                                  std::to_string(r),
-                                              word, round_timeout);
+            else if (rank == 0 && write_due())
+                word = "go flush";
+            key_ = "cmdbench.matrix.round." + std::to_string(s) + "." + std::to_string(r);
+            if (hand_over) {
+                job_.put(key_ + ".runs", results_text(pending_));
+                pending_.clear();
+            }
+            const auto words = job_.allgather(key_, word, round_timeout);
             for (const std::string &w : words)
                 if (w.rfind("stop:", 0) == 0 && stopped_.empty()) stopped_ = w.substr(5);
+            flush_asked_ = words[0] == "go flush";
+            if (rank == 0 && hand_over) {
+                keep(key_ + ".runs", round_timeout);
+                if (stopped_.empty()) write_progress(s, r);
+            }
             if (!stopped_.empty()) {
                 not_run(s, r + 1, stopped_);
                 return;
@@ -253,70 +344,45 @@ void MatrixRun::run_rounds() {
     }
 }
 
-// This rank's runs as a results document, compact: it travels through the
-// launcher to rank 0.
-std::string results_text(const std::vector<RunResult> &runs) {
-    Report mine;
-    mine.runs = runs;
-    std::ostringstream out;
-    write_json(out, mine);
-    return Json::parse(out.str()).dump();
-}
-
-int MatrixRun::finish(RunContext context) {
-    const auto texts =
-        job_.allgather("cmdbench.matrix.results", results_text(mine_), kGatherTimeout);
-    int status = kExitOk;
-    if (job_.rank() == 0) {
-        Report all;
-        all.context = std::move(context);
-        all.baseline = scenario_.baseline;
-        MatrixInfo info;
-        info.pattern = to_string(scenario_.matrix.pattern);
-        info.one_pair_at_a_time = scenario_.matrix.one_pair_at_a_time;
-        info.rounds = unsigned(rounds_.size());
-        info.launcher = job_.describe();
-        for (size_t r = 0; r < peers_.size(); ++r)
-            info.ranks.push_back({int(r), peers_[r].node, peers_[r].address});
-        all.matrix = std::move(info);
+// Rank 0: the results of one round, one document per rank under `key`.
+void MatrixRun::keep(const std::string &key, double timeout_s) {
+    for (int r = 0; r < job_.size(); ++r) {
+        const std::string text = job_.get(r, key, timeout_s);
         try {
-            for (size_t r = 0; r < texts.size(); ++r) {
-                Report theirs = parse_results(texts[r], "the results of rank " + std::to_string(r));
-                for (auto &run : theirs.runs)
-                    all.runs.push_back(std::move(run));
-            }
+            Report theirs = parse_results(text, "the results of rank " + std::to_string(r));
+            for (auto &run : theirs.runs)
+                gathered_.push_back(std::move(run));
         } catch (const ResultsError &e) {
-            std::fprintf(stderr, "cmdbench: matrix: %s\n", e.what());
-            status = kExitRunFailed;
+            if (unreadable_.empty()) unreadable_ = e.what();
         }
-        status = std::max(status, report(std::move(all)));
     }
-    // The same status on every rank: the worst any rank has.
-    const auto statuses = job_.allgather("cmdbench.matrix.status", std::to_string(status), 60);
-    for (const std::string &s : statuses)
-        status = std::max(status, std::atoi(s.c_str()));
-    return status;
 }
 
-bool ends_with(const std::string &s, const std::string &suffix) {
-    return s.size() >= suffix.size() &&
-           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+// "round 3 of 6 of run 'latency'", for notes and errors.
+std::string MatrixRun::where(size_t step, size_t round) const {
+    const RunSpec &spec = scenario_.runs[plan_[step].run];
+    std::string w = "round " + std::to_string(round + 1) + " of " + std::to_string(rounds_.size()) +
+                    " of run '" + spec.name + "'";
+    if (spec.repeat > 1) w += " repeat " + std::to_string(plan_[step].repeat);
+    return w;
 }
 
-std::string formatted(const std::string &format, const Report &report) {
-    std::ostringstream out;
-    if (format == "json")
-        write_json(out, report);
-    else if (format == "csv")
-        write_csv(out, report);
-    else
-        write_matrix_table(out, report);
-    return out.str();
-}
-
-// Rank 0: stdout, -o and --report; the exit status the results call for.
-int MatrixRun::report(Report all) {
-    // Runs in scenario order, then repeat, then pair.
+// The document rank 0 writes: the job's context and ranks, `runs` in
+// scenario order, then repeat, then pair.
+Report MatrixRun::assemble(std::vector<RunResult> runs, const std::string &note) const {
+    Report all;
+    all.context = context_;
+    if (!note.empty()) all.context.notes.push_back(note);
+    all.baseline = scenario_.baseline;
+    MatrixInfo info;
+    info.pattern = to_string(scenario_.matrix.pattern);
+    info.one_pair_at_a_time = scenario_.matrix.one_pair_at_a_time;
+    info.rounds = unsigned(rounds_.size());
+    info.launcher = job_.describe();
+    for (size_t r = 0; r < peers_.size(); ++r)
+        info.ranks.push_back({int(r), peers_[r].node, peers_[r].address});
+    all.matrix = std::move(info);
+    all.runs = std::move(runs);
     auto order = [&](const RunResult &r) {
         size_t i = 0;
         while (i < scenario_.runs.size() && scenario_.runs[i].name != r.name)
@@ -326,6 +392,120 @@ int MatrixRun::report(Report all) {
     };
     std::stable_sort(all.runs.begin(), all.runs.end(),
                      [&](const RunResult &a, const RunResult &b) { return order(a) < order(b); });
+    return all;
+}
+
+// Rank 0, before the end: -o with every pair finished so far, and every
+// other pair of the schedule as not run (`why_not_run`), so that the file
+// is whole however the job ends from here. Stdout, FIFOs and devices get
+// the final document only.
+void MatrixRun::write_partial(const std::string &note, const std::string &why_not_run) {
+    const std::string &path = options_.output;
+    if (path.empty() || output_is_stream(path)) return;
+    std::set<std::tuple<std::string, unsigned, int, int>> done;
+    for (const RunResult &r : gathered_)
+        if (r.pair) done.insert({r.name, r.repeat, r.pair->client, r.pair->server});
+    std::vector<RunResult> runs = gathered_;
+    for (const Step &step : plan_)
+        for (size_t r = 0; r < rounds_.size(); ++r)
+            for (const MatrixPair &p : rounds_[r]) {
+                const RunSpec &spec = scenario_.runs[step.run];
+                if (done.count({spec.name, step.repeat, p.client, p.server})) continue;
+                RunResult res = result_of(spec, step.repeat);
+                res.status = RunStatus::Interrupted;
+                res.error = why_not_run;
+                res.pair = RunPair{p.client, p.server, peers_[size_t(p.client)].node,
+                                   peers_[size_t(p.server)].node, unsigned(r + 1)};
+                runs.push_back(std::move(res));
+            }
+    const auto began = std::chrono::steady_clock::now();
+    const std::string why = write_output(path, formatted(format_of(path), assemble(runs, note)));
+    const auto ended = std::chrono::steady_clock::now();
+    last_write_ = ended;
+    last_write_seconds_ = std::chrono::duration<double>(ended - began).count();
+    if (!why.empty())
+        std::fprintf(stderr, "cmdbench: cannot write %s: %s\n", path.c_str(), why.c_str());
+}
+
+// Rank 0: whether to ask for the results so far, to rewrite -o: once the
+// last write is far enough back for its cost.
+bool MatrixRun::write_due() const {
+    if (options_.output.empty() || output_is_stream(options_.output)) return false;
+    if (last_write_ == std::chrono::steady_clock::time_point{}) return true;
+    const double since =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - last_write_).count();
+    return since >= std::max(kMinWriteInterval, kWriteShare * last_write_seconds_);
+}
+
+// Rank 0, after a round that went well and brought results: the file so
+// far (the final document follows the last round of all).
+void MatrixRun::write_progress(size_t step, size_t round) {
+    if (step + 1 == plan_.size() && round + 1 == rounds_.size()) return;
+    write_partial("incomplete: written after " + where(step, round) +
+                      "; the job had not finished (if this note stays, it never did)",
+                  "not run: the job had not got to this pair when the file was written");
+}
+
+// A collective failed: name the ranks that did not get there, in the error
+// and (rank 0) in the results file. The file is written first with what is
+// known, then again with the names: the launcher may end the job any moment.
+std::string MatrixRun::lost(const std::string &why) {
+    const std::string at = where(step_, round_);
+    const bool root = job_.rank() == 0;
+    if (root)
+        write_partial("the matrix broke off at the end of " + at + ": " + why,
+                      "not run: the matrix broke off at the end of " + at);
+    const std::vector<int> gone = job_.roll_call(key_ + ".here", kRollCallTimeout);
+    if (gone.empty()) return why;
+    std::string who;
+    for (size_t i = 0; i < gone.size(); ++i)
+        who += std::string(i ? ", " : "") + "rank " + std::to_string(gone[i]) + " (node " +
+               peers_[size_t(gone[i])].node + ")";
+    const std::string text = who + (gone.size() > 1 ? " are" : " is") +
+                             " gone (killed, stopped or stuck): no answer after the end of " + at +
+                             " failed; " + why;
+    if (root)
+        write_partial(text, "not run: the matrix broke off at the end of " + at + ": " + who +
+                                (gone.size() > 1 ? " are" : " is") + " gone");
+    return text;
+}
+
+int MatrixRun::finish() {
+    // The rounds brought most finished pairs; what is left is those run
+    // since the last hand-over (the rounds stopped early) and the pairs not
+    // run.
+    std::vector<RunResult> rest = std::move(pending_);
+    rest.insert(rest.end(), mine_.begin(), mine_.end());
+    const auto texts =
+        job_.allgather("cmdbench.matrix.results", results_text(rest), kGatherTimeout);
+    int status = kExitOk;
+    if (job_.rank() == 0) {
+        std::vector<RunResult> runs = std::move(gathered_);
+        try {
+            for (size_t r = 0; r < texts.size(); ++r) {
+                Report theirs = parse_results(texts[r], "the results of rank " + std::to_string(r));
+                for (auto &run : theirs.runs)
+                    runs.push_back(std::move(run));
+            }
+        } catch (const ResultsError &e) {
+            std::fprintf(stderr, "cmdbench: matrix: %s\n", e.what());
+            status = kExitRunFailed;
+        }
+        if (!unreadable_.empty()) {
+            std::fprintf(stderr, "cmdbench: matrix: %s\n", unreadable_.c_str());
+            status = kExitRunFailed;
+        }
+        status = std::max(status, report(assemble(std::move(runs), "")));
+    }
+    // The same status on every rank: the worst any rank has.
+    const auto statuses = job_.allgather("cmdbench.matrix.status", std::to_string(status), 60);
+    for (const std::string &s : statuses)
+        status = std::max(status, std::atoi(s.c_str()));
+    return status;
+}
+
+// Rank 0: stdout, -o and --report; the exit status the results call for.
+int MatrixRun::report(Report all) {
     bool write_failed = false;
     std::cout << formatted(options_.format, all);
     std::cout.flush();
@@ -341,10 +521,7 @@ int MatrixRun::report(Report all) {
     };
     if (!options_.output.empty()) {
         const std::string &f = options_.output;
-        write(f, formatted(ends_with(f, ".json")  ? "json"
-                           : ends_with(f, ".csv") ? "csv"
-                                                  : "table",
-                           all));
+        write(f, formatted(format_of(f), all));
     }
     if (!options_.report.empty()) {
         std::ostringstream page;
@@ -376,7 +553,8 @@ int MatrixRun::report(Report all) {
 }
 
 int MatrixRun::run(RunContext context) {
-    const Sha256Digest d = sha256(context.scenario_text.data(), context.scenario_text.size());
+    context_ = std::move(context);
+    const Sha256Digest d = sha256(context_.scenario_text.data(), context_.scenario_text.size());
     const int wired = wire_up(hex(d));
     if (wired != kExitOk) return wired;
     rounds_ =
@@ -388,8 +566,12 @@ int MatrixRun::run(RunContext context) {
     say("matrix: " + std::string(to_string(scenario_.matrix.pattern)) + ", " +
         std::to_string(job_.size()) + " ranks on " + job_.describe() + ": " +
         std::to_string(pairs) + " pairs in " + std::to_string(rounds_.size()) + " rounds per run");
-    run_rounds();
-    const int status = finish(std::move(context));
+    try {
+        run_rounds();
+    } catch (const JobError &e) {
+        throw JobError(lost(e.what()));
+    }
+    const int status = finish();
     if (client_.abandoned) {
         // A test thread is still running inside this process: the results
         // are out, so leave without waiting for it.
@@ -411,7 +593,9 @@ int run_matrix(Job &job, const Scenario &scenario, const Registry &registry, Run
     } catch (const JobError &e) {
         // A rank died or a collective timed out: the job cannot go on.
         std::fprintf(stderr, "cmdbench: matrix: rank %d: %s\n", job.rank(), e.what());
-        job.abort(kExitRunFailed, e.what());
+        // Interrupted (SIGTERM: the launcher is ending the job already, e.g.
+        // after a rank died), PMIx_Abort would only block until the SIGKILL.
+        if (!interrupted) job.abort(kExitRunFailed, e.what());
         return kExitRunFailed;
     }
 }

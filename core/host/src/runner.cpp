@@ -8,6 +8,7 @@
 #include "result_sink.hpp"
 #include "run_client.hpp"
 #include "run_plan.hpp"
+#include "shared_cpu.hpp"
 #include "verdict.hpp"
 
 #include <cstdio>
@@ -60,6 +61,16 @@ int run_scenario(const Scenario &scenario, const Registry &registry, RunContext 
                      "cmdbench: runs with a local server meet at %s, not %s: a "
                      "transport of this scenario needs a device address\n",
                      st.client.local_node.c_str(), kLoopbackNode);
+
+    // A local server inherits this process's affinity: with one CPU allowed,
+    // both sides take turns on it. Said even with -q, and kept in the results.
+    bool local_server = false;
+    for (const RunSpec &spec : scenario.runs)
+        local_server = local_server || (spec.server.empty() && options.server.empty());
+    if (const std::string why = local_server ? single_cpu_warning() : ""; !why.empty()) {
+        std::fprintf(stderr, "cmdbench: warning: %s\n", why.c_str());
+        report.context.notes.push_back(why);
+    }
 
     // Every repetition of every run, interleaved or blocked ([comparison] order).
     const std::vector<PlannedRun> plan = plan_runs(scenario.runs, scenario.comparison.order);

@@ -8,7 +8,8 @@
 namespace cmdbench {
 namespace {
 
-const std::set<std::string> kMatrixKeys = {"pattern", "one_pair_at_a_time", "address"};
+const std::set<std::string> kMatrixKeys = {"pattern", "one_pair_at_a_time", "address", "interface",
+                                           "device"};
 
 std::string at(const std::string &path, const toml::source_position &pos) {
     return path + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column);
@@ -33,11 +34,14 @@ MatrixSpec read_matrix_table(const toml::table &root, const std::string &path) {
     const toml::table *table = node->as_table();
     if (!table) fail(path, *node, "'matrix' expects a table ([matrix]), got " + node_kind(*node));
     m.given = true;
+    std::string where_key; // the one of address, interface, device given
     for (auto &&[key, value] : *table) {
         const std::string k(key.str());
         if (!kMatrixKeys.count(k))
-            throw ScenarioError(at(path, key.source().begin) + ": unknown key '" + k +
-                                "' in [matrix] (keys: pattern, one_pair_at_a_time, address)");
+            throw ScenarioError(
+                at(path, key.source().begin) + ": unknown key '" + k +
+                "' in [matrix] (keys: pattern, one_pair_at_a_time, address, interface, "
+                "device)");
         if (k == "pattern") {
             const std::string name = string_of(path, k, value);
             auto p = matrix_pattern_from(name);
@@ -53,9 +57,18 @@ MatrixSpec read_matrix_table(const toml::table &root, const std::string &path) {
                      "'one_pair_at_a_time' expects a boolean, got " + node_kind(value));
             m.one_pair_at_a_time = *b;
         } else {
-            m.address = string_of(path, k, value);
-            const std::string bad = matrix_address_problem(m.address);
-            if (!bad.empty()) fail(path, value, "'address' " + bad);
+            // address, interface or device: where each rank's server listens.
+            if (!where_key.empty())
+                fail(path, value,
+                     "'" + k + "' and '" + where_key +
+                         "' both say where the servers listen: give one of address, interface, "
+                         "device");
+            where_key = k;
+            const std::string text = string_of(path, k, value);
+            const std::string bad =
+                k == "address" ? matrix_address_problem(text) : matrix_name_problem(text);
+            if (!bad.empty()) fail(path, value, "'" + k + "' " + bad);
+            (k == "address" ? m.address : k == "interface" ? m.interface : m.device) = text;
         }
     }
     return m;

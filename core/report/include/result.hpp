@@ -106,6 +106,9 @@ struct RunContext {
     std::string scenario_text; // the effective scenario (after --set)
     std::string start_time;    // ISO 8601 UTC
     RunConditions conditions;  // load average and governor at the start
+    // Warnings about the whole invocation that a reader of the results must
+    // see (client and local server on one CPU, a rank gone mid-matrix).
+    std::vector<std::string> notes;
 };
 
 // Fills hostname, kernel, CPU model/count and start_time from this machine.

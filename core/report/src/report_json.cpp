@@ -38,7 +38,7 @@ Json context_json(const RunContext &c) {
              {"version", p.version},
              {"file", p.file},
              {"abi", std::to_string(p.abi_major) + "." + std::to_string(p.abi_minor)}});
-    return {
+    Json j = {
         {"host", c.hostname},
         {"kernel", c.kernel},
         {"cpu",
@@ -50,6 +50,8 @@ Json context_json(const RunContext &c) {
         {"plugins", plugins},
         {"scenario", {{"path", c.scenario_path}, {"text", c.scenario_text}}},
         {"start_time", c.start_time}};
+    if (!c.notes.empty()) j["notes"] = c.notes; // only when there is one: most runs have none
+    return j;
 }
 
 Json hist_json(const HistSummary &s) {

@@ -2,6 +2,7 @@
 // client rank rows, server rank columns) and its slowest links. Like the
 // comparison page: self-contained, no script, a Content-Security-Policy that
 // forbids every load, well-formed XML.
+#include "matrix_heat.hpp"
 #include "matrix_view.hpp"
 #include "report_matrix.hpp"
 #include "svg_plot.hpp"
@@ -31,15 +32,6 @@ std::string number(double v) {
     return svg::format_value(v);
 }
 
-// Green (best) to red (worst) by where the value sits between the best and
-// the worst of the matrix.
-std::string color(double badness) {
-    const double t = std::clamp(badness, 0.0, 1.0);
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "hsl(%d,70%%,%d%%)", int(std::lround(120 * (1 - t))), 72);
-    return buf;
-}
-
 const MatrixRank *rank_of(const Report &report, int rank) {
     for (const MatrixRank &r : report.matrix->ranks)
         if (r.rank == rank) return &r;
@@ -52,13 +44,6 @@ std::string node_of(const Report &report, int rank) {
 }
 
 void heatmap(std::ostream &out, const Report &report, const MatrixView &v) {
-    double lo = INFINITY, hi = -INFINITY;
-    for (const auto &row : v.cells)
-        for (const MatrixCell &c : row)
-            if (c.value) {
-                lo = std::min(lo, *c.value);
-                hi = std::max(hi, *c.value);
-            }
     const bool higher_better = v.metric && higher_is_better(*v.metric);
     const std::string unit = v.metric ? unit_of(*v.metric) : "";
     out << "<table class=\"heatmap\">\n<caption>" << escape(metric_caption(v))
@@ -73,9 +58,8 @@ void heatmap(std::ostream &out, const Report &report, const MatrixView &v) {
             const std::string who = std::to_string(i) + " (" + node_of(report, i) + ") → " +
                                     std::to_string(j) + " (" + node_of(report, j) + ")";
             if (c.value) {
-                double t = hi > lo ? (*c.value - lo) / (hi - lo) : 0;
-                if (higher_better) t = 1 - t;
-                out << "<td style=\"background:" << color(t) << "\" title=\""
+                const double at = heat_position(*c.value, v.median.value_or(0), higher_better);
+                out << "<td style=\"background:" << heat_color(at) << "\" title=\""
                     << escape(who + ": " + number(*c.value) + " " + unit) << "\">"
                     << number(*c.value) << "</td>";
             } else if (c.scheduled) {
@@ -119,6 +103,21 @@ void failures(std::ostream &out, const MatrixView &v) {
     if (any) out << "</ul>\n";
 }
 
+// The scale, with a swatch at each marked ratio.
+void legend(std::ostream &out) {
+    out << "<p class=\"legend\">Colour: the ratio of a cell to its run's median, on a log scale, "
+           "so a link many times slower than the rest stands out and a few percent of noise "
+           "stays near the median's green: ";
+    const struct {
+        double position;
+        const char *label;
+    } marks[] = {{-1, "10× better"}, {0, "median"}, {0.5, "3.2× worse"}, {1, "10× worse or more"}};
+    for (const auto &m : marks)
+        out << "<span style=\"background:" << heat_color(m.position)
+            << ";padding:1px 6px;margin-right:4px\">" << m.label << "</span>";
+    out << "(worse: higher latency, lower bandwidth or rate).</p>\n";
+}
+
 } // namespace
 
 void write_matrix_html(std::ostream &out, const Report &report) {
@@ -134,8 +133,10 @@ void write_matrix_html(std::ostream &out, const Report &report) {
         << "<p>Pattern <strong>" << escape(m.pattern) << "</strong>, " << m.ranks.size()
         << " ranks, " << m.rounds << " rounds per run"
         << (m.one_pair_at_a_time ? " (one pair at a time)" : "") << "; started "
-        << escape(report.context.start_time) << " by " << escape(m.launcher)
-        << ". Colors run from green (best of the matrix) to red (worst).</p>\n";
+        << escape(report.context.start_time) << " by " << escape(m.launcher) << ".</p>\n";
+    legend(out);
+    for (const std::string &note : report.context.notes)
+        out << "<p class=\"note\"><strong>Note:</strong> " << escape(note) << "</p>\n";
     out << "<h2>Ranks</h2>\n<table class=\"ranks\">\n<thead><tr><th>rank</th><th>node</th>"
            "<th>server</th></tr></thead>\n<tbody>\n";
     for (const MatrixRank &r : m.ranks)

@@ -72,6 +72,8 @@ void write_matrix_table(std::ostream &out, const Report &report) {
         << " rounds per run" << (m.one_pair_at_a_time ? " (one pair at a time)" : "") << "\n";
     for (const MatrixRank &r : m.ranks)
         out << "  rank " << r.rank << ": " << r.node << " " << r.address << '\n';
+    for (const std::string &note : report.context.notes)
+        out << "note: " << note << '\n';
     for (const MatrixView &v : matrix_views(report))
         write_view(out, report, v);
 }

@@ -307,6 +307,11 @@ RunContext read_context(const Node &n) {
         c.scenario_text = s.str_or("text", "");
     }
     c.start_time = n.str_or("start_time", "");
+    if (n.has("notes")) {
+        const Node notes = n.child("notes");
+        for (size_t i = 0, k = notes.size(false); i < k; ++i)
+            c.notes.push_back(notes.element(i).str());
+    }
     return c;
 }
 
