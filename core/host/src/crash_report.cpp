@@ -27,6 +27,7 @@ std::string g_who, g_where;
 
 char g_prefix[64] = "cmdbench: ";
 int g_crash_fd = -1;
+bool g_stderr_tty = false;           // a progress line may be half drawn there
 std::atomic<bool> g_reported{false}; // one line per death
 
 void copy_text(char *dst, size_t cap, const std::string &src) {
@@ -60,7 +61,11 @@ struct Line {
     }
     void emit() {
         buf[len++] = '\n';
-        ssize_t ignored = write(STDERR_FILENO, buf, len);
+        // On a terminal, first erase a progress line the crash interrupted;
+        // elsewhere the message is a line of its own, with no blank before.
+        static const char erase[] = "\r\033[K";
+        ssize_t ignored = g_stderr_tty ? write(STDERR_FILENO, erase, sizeof erase - 1) : 0;
+        ignored = write(STDERR_FILENO, buf, len);
         if (g_crash_fd >= 0) ignored = write(g_crash_fd, buf, len);
         (void)ignored;
     }
@@ -69,7 +74,7 @@ struct Line {
 // "<prefix><who> <verb> (<detail>) <where>".
 void report(const char *verb, const char *detail1, const char *detail2) {
     Line line;
-    line << "\n" << g_prefix;
+    line << g_prefix;
     int slot = g_current.load();
     line << (slot >= 0 ? g_slots[slot].who : "cmdbench") << " " << verb << " (" << detail1;
     if (detail2 && *detail2) line << ", " << detail2;
@@ -111,6 +116,7 @@ void on_terminate() {
 } // namespace
 
 void install() {
+    g_stderr_tty = isatty(STDERR_FILENO) == 1;
     if (const char *fd = std::getenv("CMDBENCH_CRASH_FD")) {
         g_crash_fd = std::atoi(fd);
         if (g_crash_fd <= STDERR_FILENO || fcntl(g_crash_fd, F_SETFD, FD_CLOEXEC) != 0)

@@ -190,6 +190,10 @@ std::string rtrim(std::string s) {
 std::string run_title(const RunResult &run) {
     std::string title = "== " + run.name + ": test=" + run.test;
     if (!run.transport.empty()) title += " transport=" + run.transport;
+    // A variant of its own tells apart runs that the above does not (two
+    // variants of a test without a transport, named alike).
+    const std::string plain = run.transport.empty() ? run.test : run.transport;
+    if (!run.variant.empty() && run.variant != plain) title += " variant=" + run.variant;
     if (run.repeats > 1)
         title += " [rep " + std::to_string(run.repeat) + "/" + std::to_string(run.repeats) + "]";
     if (run.status != RunStatus::Ok) {
