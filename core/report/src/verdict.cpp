@@ -355,7 +355,11 @@ Expectations expectations_from_json(const Json &j) {
         if (n.is_number() && std::isfinite(n.get<double>())) return n.get<double>();
         return std::nullopt;
     };
-    for (const auto &[key, value] : j.items()) {
+    for (const auto &item : j.items()) {
+        // Not a structured binding: clang (the fuzz build) refuses one
+        // captured by the lambda below in C++17.
+        const std::string &key = item.key();
+        const Json &value = item.value();
         if (key == "link_fraction") {
             e.link_fraction = number(value);
             continue;
