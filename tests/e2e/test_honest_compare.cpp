@@ -239,14 +239,18 @@ TEST_CASE("honest compare: repeats that spread too wide are flagged, steady ones
     // copies per burst, so its repeats' rates disagree by far more than any
     // limit; "steady" repeats one setting, its rates agree within 1.5x.
     // About 0.1 s of bursts each: a run of 1 ms spread 1.55x in CI, a time
-    // slice lost to another process being most of it.
+    // slice lost to another process being most of it. Sanitized, the copies
+    // run about 100 times slower: a fiftieth of the bursts, about 1 s.
+    const std::string many = CMDBENCH_SANITIZED ? "4000" : "200000";
+    const std::string few = CMDBENCH_SANITIZED ? "40" : "2000";
     const std::string burst = "test = \"burst\"\ngroup = \"burst\"\n";
     const Run r =
         run("spread",
             "baseline = \"steady\"\n[comparison]\nspread_limit = 1.5\n"
-            "\n[[run]]\nvariant = \"steady\"\nspin = 20\nbursts = 200000\nrepeat = 2\n" +
-                burst + "\n[[run]]\nvariant = \"mixed\"\nspin = 20\nbursts = 200000\n" + burst +
-                "\n[[run]]\nvariant = \"mixed\"\nspin = 2000\nbursts = 2000\n" + burst,
+            "\n[[run]]\nvariant = \"steady\"\nspin = 20\nbursts = " +
+                many + "\nrepeat = 2\n" + burst +
+                "\n[[run]]\nvariant = \"mixed\"\nspin = 20\nbursts = " + many + "\n" + burst +
+                "\n[[run]]\nvariant = \"mixed\"\nspin = 2000\nbursts = " + few + "\n" + burst,
             {"--plugin-dir", kBurst});
     CHECK(r.results["comparison"]["spread_limit"] == 1.5);
     ProcessResult cmp =
