@@ -3,6 +3,7 @@
 // figures are the reference, so both rows report delivered bytes. With
 // bidirectional = true both peers stream at once (throughput_bidir.cpp).
 #include "metric_meanings.hpp"
+#include "rate_row.hpp"
 #include "rstream_rules.hpp"
 #include "stream_io.hpp"
 #include "stream_tests.hpp"
@@ -146,15 +147,10 @@ void report_row(const Session &s, int64_t size, const SenderFigures &sent,
     const cmdbench_host &h = s.host();
     const double seconds = static_cast<double>(std::max<uint64_t>(received.ns, 1)) / 1e9;
     const double bytes = static_cast<double>(received.bytes);
-    cmdbench_row *row = h.row_begin(s.ctx(), rstream_size_label(size).c_str());
+    cmdbench_row *row = begin_rate_row(h, s.ctx(), rstream_size_label(size), size, bytes, seconds,
+                                       static_cast<double>(sent.messages), stream_meaning::kMoved);
     if (!row) fail("row_begin failed");
     namespace m = stream_meaning;
-    h.row_metric_ex(row, "bytes", static_cast<double>(size), CMDBENCH_UNIT_BYTES, &m::kMessageSize);
-    h.row_metric_ex(row, "total", bytes, CMDBENCH_UNIT_BYTES, &m::kMoved);
-    h.row_metric_ex(row, "time", seconds, CMDBENCH_UNIT_SECONDS, &m::kElapsed);
-    h.row_metric_ex(row, "Gb/sec", bytes * 8.0 / seconds / 1e9, CMDBENCH_UNIT_GBPS, &m::kBandwidth);
-    h.row_metric_ex(row, "msgs/s", static_cast<double>(sent.messages) / seconds,
-                    CMDBENCH_UNIT_PER_SEC, &m::kMessageRate);
     if (s.is_client())
         h.row_metric_ex(row, "send_time", static_cast<double>(sent.ns) / 1e9, CMDBENCH_UNIT_SECONDS,
                         &m::kElapsed);

@@ -10,6 +10,7 @@
 #include "bidir_rows.hpp"
 #include "metric_meanings.hpp"
 #include "peer_clock.hpp"
+#include "rate_row.hpp"
 #include "rstream_rules.hpp"
 
 #include <algorithm>
@@ -117,15 +118,10 @@ void report_direction(const Session &s, int64_t size, const DirectionRow &d,
     const double seconds = static_cast<double>(std::max<uint64_t>(span.ns(), 1)) / 1e9;
     const double bytes = static_cast<double>(d.bytes);
     cmdbench_row *row =
-        h.row_begin(s.ctx(), bidir::row_name(rstream_size_label(size), d.direction).c_str());
+        begin_rate_row(h, s.ctx(), bidir::row_name(rstream_size_label(size), d.direction), size,
+                       bytes, seconds, static_cast<double>(d.messages), stream_meaning::kMoved);
     if (!row) fail("row_begin failed");
     namespace m = stream_meaning;
-    h.row_metric_ex(row, "bytes", static_cast<double>(size), CMDBENCH_UNIT_BYTES, &m::kMessageSize);
-    h.row_metric_ex(row, "total", bytes, CMDBENCH_UNIT_BYTES, &m::kMoved);
-    h.row_metric_ex(row, "time", seconds, CMDBENCH_UNIT_SECONDS, &m::kElapsed);
-    h.row_metric_ex(row, "Gb/sec", bytes * 8.0 / seconds / 1e9, CMDBENCH_UNIT_GBPS, &m::kBandwidth);
-    h.row_metric_ex(row, "msgs/s", static_cast<double>(d.messages) / seconds, CMDBENCH_UNIT_PER_SEC,
-                    &m::kMessageRate);
     h.row_metric_ex(row, "send_time", static_cast<double>(d.send_ns) / 1e9, CMDBENCH_UNIT_SECONDS,
                     &m::kElapsed);
     bidir::put_span(h, row, t, d.direction);
@@ -139,16 +135,10 @@ void report_sum(const Session &s, int64_t size, const DirectionRow &c2s, const D
     const cmdbench_host &h = s.host();
     const double seconds = static_cast<double>(std::max<uint64_t>(t.union_ns(), 1)) / 1e9;
     const double bytes = static_cast<double>(c2s.bytes + s2c.bytes);
-    cmdbench_row *row = h.row_begin(
-        s.ctx(), bidir::row_name(rstream_size_label(size), bidir::Direction::Both).c_str());
+    cmdbench_row *row = begin_rate_row(
+        h, s.ctx(), bidir::row_name(rstream_size_label(size), bidir::Direction::Both), size, bytes,
+        seconds, static_cast<double>(c2s.messages + s2c.messages), bidir::kSumBytes);
     if (!row) fail("row_begin failed");
-    namespace m = stream_meaning;
-    h.row_metric_ex(row, "bytes", static_cast<double>(size), CMDBENCH_UNIT_BYTES, &m::kMessageSize);
-    h.row_metric_ex(row, "total", bytes, CMDBENCH_UNIT_BYTES, &bidir::kSumBytes);
-    h.row_metric_ex(row, "time", seconds, CMDBENCH_UNIT_SECONDS, &m::kElapsed);
-    h.row_metric_ex(row, "Gb/sec", bytes * 8.0 / seconds / 1e9, CMDBENCH_UNIT_GBPS, &m::kBandwidth);
-    h.row_metric_ex(row, "msgs/s", static_cast<double>(c2s.messages + s2c.messages) / seconds,
-                    CMDBENCH_UNIT_PER_SEC, &m::kMessageRate);
     bidir::put_overlap(h, row, t, clock);
     h.row_end(row);
 }
