@@ -4,6 +4,7 @@
 #include "process.hpp"
 
 #include <catch2/catch.hpp>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -11,6 +12,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
 
 using nlohmann::json;
 
@@ -226,11 +228,62 @@ TEST_CASE("run: the comparison of its variants follows the results") {
     CHECK_THAT(table, Catch::Contains("64_lat"));
     CHECK_THAT(read_file(html), Catch::Contains("<!DOCTYPE html>"));
 
-    // JSON on stdout stays pure JSON.
-    r = run_process({cmdbench_exe(), "run", toml, "--quiet", "--allow-skip", "--format", "json"},
-                    180);
+    // JSON on stdout stays pure JSON, and carries the comparison: the very
+    // document `cmdbench compare --format json` makes of the results file.
+    const std::string out = dir() + "/two.json";
+    r = run_process(
+        {cmdbench_exe(), "run", toml, "--quiet", "--allow-skip", "--format", "json", "-o", out},
+        180);
     REQUIRE(r.exit_code == 0);
-    CHECK_NOTHROW(json::parse(r.out));
+    const json doc = json::parse(r.out);
+    REQUIRE(doc["comparison"].contains("result"));
+    const json &result = doc["comparison"]["result"];
+    CHECK(result["schema"] == "cmdbench-comparison");
+    CHECK(result["columns"] == json({"tcp", "rsocket"}));
+    CHECK(result["baseline"] == "tcp");
+    CHECK_FALSE(result["rows"].empty());
+    CHECK(json::parse(read_file(out))["comparison"]["result"] == result);
+    ProcessResult again = compare({out, "--format", "json"});
+    REQUIRE(again.exit_code == 0);
+    CHECK(json::parse(again.out) == result);
+    // The results file with it reads back as before.
+    CHECK(compare({out}).exit_code == 0);
+}
+
+TEST_CASE("run: -o gets the comparison with the last write only") {
+    // The second run streams for a minute: the file written after the first
+    // is there to read while it runs.
+    const std::string toml = dir() + "/interim.toml";
+    std::ofstream(toml) << "[[run]]\ntest = \"pingpong\"\ntransport = \"tcp\"\nsizes = [64]\n"
+                           "iterations = 100\n[[run]]\ntest = \"throughput\"\n"
+                           "transport = \"tcp\"\nsizes = [65536]\nduration = 60\n";
+    const std::string out = dir() + "/interim.json";
+    const pid_t pid = start_process({cmdbench_exe(), "run", toml, "--quiet", "-o", out},
+                                    dir() + "/interim.out", dir() + "/interim.err");
+    json interim;
+    for (auto t0 = std::chrono::steady_clock::now(); seconds_since(t0) < 30;) {
+        // The file is replaced whole (rename), so a read sees one version.
+        if (std::filesystem::exists(out)) {
+            interim = json::parse(read_file(out));
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    kill(pid, SIGINT);
+    const int code = wait_process(pid, 30);
+    INFO(read_file(dir() + "/interim.err"));
+    REQUIRE(interim.is_object());
+    CHECK(interim["runs"].size() == 1);
+    CHECK(interim["comparison"]["spread_limit"] == 0.25);
+    CHECK_FALSE(interim["comparison"].contains("result"));
+    CHECK(code == 130);
+    // Interrupted, the final document still has the comparison, which
+    // says which run did not finish.
+    const json final_doc = json::parse(read_file(out));
+    REQUIRE(final_doc["runs"].size() == 2);
+    REQUIRE(final_doc["comparison"].contains("result"));
+    CHECK(final_doc["comparison"]["result"]["notes"].dump().find("interrupted") !=
+          std::string::npos);
 }
 
 TEST_CASE("run: configs/rdma-vs-tcp.toml without an RDMA device measures the tcp side") {

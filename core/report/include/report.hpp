@@ -18,7 +18,10 @@ std::string count_str(double count);
 
 void write_table_run(std::ostream &out, const RunResult &run);
 void write_table(std::ostream &out, const Report &report);
-void write_json(std::ostream &out, const Report &report);
+struct Comparison;
+// `comparison`: the variants compared, given for a final document only (it
+// becomes `comparison.result`; an interim rewrite of -o has none).
+void write_json(std::ostream &out, const Report &report, const Comparison *comparison = nullptr);
 void write_csv(std::ostream &out, const Report &report);
 
 } // namespace cmdbench

@@ -2,6 +2,8 @@
 // `columns`; a missing value or ratio is null, never a made-up number.
 #include "comparison_json.hpp"
 
+#include "comparison_document.hpp"
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -46,8 +48,7 @@ Json row_json(const Comparison &c, const CompareRow &row) {
 
 } // namespace
 
-void write_comparison_json(std::ostream &out, const Comparison &c,
-                           const std::vector<ExpectVerdict> &verdicts) {
+Json comparison_document(const Comparison &c, const std::vector<ExpectVerdict> &verdicts) {
     Json rows = Json::array();
     for (const auto &row : c.rows)
         rows.push_back(row_json(c, row));
@@ -60,7 +61,13 @@ void write_comparison_json(std::ostream &out, const Comparison &c,
                 {"notes", c.notes},
                 {"software_rdma", c.software_rdma.empty() ? Json(nullptr) : Json(c.software_rdma)}};
     if (!verdicts.empty()) doc["expectations"] = verdicts_json(verdicts);
-    out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+    return doc;
+}
+
+void write_comparison_json(std::ostream &out, const Comparison &c,
+                           const std::vector<ExpectVerdict> &verdicts) {
+    out << comparison_document(c, verdicts).dump(2, ' ', false, Json::error_handler_t::replace)
+        << '\n';
 }
 
 } // namespace cmdbench

@@ -1,5 +1,6 @@
 // JSON results (docs/results.md). ordered_json keeps keys in the order the
 // tests reported them, so documents diff cleanly between runs.
+#include "comparison_document.hpp"
 #include "metric_meaning.hpp"
 #include "rail_rows.hpp"
 #include "report.hpp"
@@ -166,7 +167,7 @@ Json run_json(const RunResult &run) {
 
 } // namespace
 
-void write_json(std::ostream &out, const Report &report) {
+void write_json(std::ostream &out, const Report &report, const Comparison *comparison) {
     Json runs = Json::array();
     for (const auto &run : report.runs)
         runs.push_back(run_json(run));
@@ -178,6 +179,9 @@ void write_json(std::ostream &out, const Report &report) {
     doc["comparison"] = Json::object();
     if (report.run_order) doc["comparison"]["order"] = to_string(*report.run_order);
     doc["comparison"]["spread_limit"] = report.spread_limit;
+    // Expectations stay at the top level only: the result is compare's
+    // document without them.
+    if (comparison) doc["comparison"]["result"] = comparison_document(*comparison);
     if (report.matrix) doc["matrix"] = matrix_json(*report.matrix);
     doc["runs"] = runs;
     // Only when the scenario set expectations: other documents read as before.

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -20,9 +21,10 @@ bool ends_with(const std::string &s, const std::string &suffix) {
            s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-void write_as(std::ostream &out, const std::string &format, const Report &report) {
+void write_as(std::ostream &out, const std::string &format, const Report &report,
+              const Comparison *comparison = nullptr) {
     if (format == "json")
-        write_json(out, report);
+        write_json(out, report, comparison);
     else if (format == "csv")
         write_csv(out, report);
     else
@@ -46,16 +48,13 @@ ResultSink::ResultSink(std::string stdout_format, std::string output_file, std::
     : format_(std::move(stdout_format)), file_(std::move(output_file)),
       report_file_(std::move(report_file)) {}
 
-void ResultSink::write_file(const Report &report, bool final) {
+void ResultSink::write_file(const Report &report, bool final, const Comparison *comparison) {
     if (file_.empty()) return;
     // Stdout, a FIFO or a device cannot be replaced, only appended to: they
     // get the final document alone, so their reader sees one whole document.
     if (!final && output_is_stream(file_)) return;
-    std::string format = ends_with(file_, ".json")  ? "json"
-                         : ends_with(file_, ".csv") ? "csv"
-                                                    : "table";
     std::ostringstream text;
-    write_as(text, format, report);
+    write_as(text, file_format(), report, comparison);
     write_to(file_, text.str());
 }
 
@@ -73,16 +72,32 @@ void ResultSink::run_done(const Report &report) {
         write_table_run(std::cout, report.runs.back());
         std::cout.flush();
     }
-    write_file(report, false);
+    write_file(report, false, nullptr);
 }
 
 void ResultSink::finish(const Report &report) {
+    // The comparison is built once, at the end: after every run it would
+    // cost time quadratic in the runs.
+    const bool table = format_ == "table" && compares_variants(report);
+    const bool json = format_ == "json" || (!file_.empty() && file_format() == "json");
+    std::optional<Comparison> comparison;
+    if (table || json || !report_file_.empty()) comparison = compare(report);
+    const Comparison *final = comparison ? &*comparison : nullptr;
     if (format_ != "table") {
-        write_as(std::cout, format_, report);
+        write_as(std::cout, format_, report, final);
         std::cout.flush();
     }
-    write_file(report, true);
-    write_comparison(report);
+    write_file(report, true, final);
+    if (table && comparison) {
+        std::cout << '\n';
+        write_comparison_table(std::cout, *comparison);
+        std::cout.flush();
+    }
+    if (!report_file_.empty() && comparison) {
+        std::ostringstream page;
+        write_html_report(page, *comparison, {&report});
+        write_to(report_file_, page.str());
+    }
     // The verdicts close the table output; JSON carries them itself.
     if (format_ == "table") {
         const auto verdicts = evaluate_expectations(report);
@@ -98,22 +113,16 @@ void ResultSink::finish(const Report &report) {
     }
 }
 
-void ResultSink::write_comparison(const Report &report) {
-    const bool table = format_ == "table" && compares_variants(report);
-    if (!table && report_file_.empty()) return;
+std::string ResultSink::file_format() const {
+    return ends_with(file_, ".json") ? "json" : ends_with(file_, ".csv") ? "csv" : "table";
+}
+
+std::optional<Comparison> ResultSink::compare(const Report &report) const {
     try {
-        const Comparison c = build_comparison({&report}, CompareOptions{});
-        if (table) {
-            std::cout << '\n';
-            write_comparison_table(std::cout, c);
-            std::cout.flush();
-        }
-        if (report_file_.empty()) return;
-        std::ostringstream page;
-        write_html_report(page, c, {&report});
-        write_to(report_file_, page.str());
+        return build_comparison({&report}, CompareOptions{});
     } catch (const std::exception &e) {
         std::fprintf(stderr, "cmdbench: comparison: %s\n", e.what());
+        return std::nullopt;
     }
 }
 
