@@ -247,6 +247,22 @@ TEST_CASE("mpirun: [matrix] interface and device, looked up on each rank's node"
     }
 }
 
+TEST_CASE("mpirun: a run that lists its rails is refused, with rails = \"all\" named instead") {
+    // A list names one machine's addresses; each rank needs its own devices.
+    const std::string toml = write(
+        "listed-rails.toml",
+        "[[run]]\nname = \"bw\"\ntest = \"throughput\"\ntransport = \"tcp\"\n"
+        "sizes = [65536]\nduration = 0.2\n"
+        "rails = [{label = \"a\", buffer_size = 262144}, {label = \"b\", buffer_size = 524288}]\n");
+    const ProcessResult r =
+        run_process(mpirun_np(2, {cmdbench_exe(), "run", toml, "-q"}), 120, kRootOk);
+    INFO("exit " << r.exit_code << "\nstderr: " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("run 'bw' lists its rails") != std::string::npos);
+    CHECK(r.err.find("use rails = \"all\"") != std::string::npos);
+    CHECK(r.out.find("matrix:") == std::string::npos);
+}
+
 TEST_CASE("no launcher: today's single-pair run, with a note about [matrix]") {
     const std::string out = dir() + "/single.json";
     const ProcessResult r =

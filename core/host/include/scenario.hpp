@@ -49,6 +49,9 @@ struct RunSpec {
     std::map<std::string, ParamValue> transport_params;
     // `rails`: the run once per rail, then on every rail at once (rail_plan.hpp).
     std::vector<Rail> rails;
+    // `rails = "all"`: `rails` are this machine's active RDMA devices, so
+    // each rank of a matrix job has its own (docs/matrix.md, "Rails").
+    bool rails_all = false;
 };
 
 struct Scenario {

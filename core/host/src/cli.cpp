@@ -267,9 +267,10 @@ bool matrix_usable(const RunOptions &opt, const Scenario &scenario) {
             why = scenario.path + ": run '" + r.name + "' names server '" + r.server +
                   "', which cannot be used under a launcher (matrix mode: the ranks serve)";
     for (const RunSpec &r : scenario.runs) {
-        if (why.empty() && !r.rails.empty())
+        if (why.empty() && !r.rails.empty() && !r.rails_all)
             why = scenario.path + ": run '" + r.name +
-                  "' has rails, which matrix mode does not run yet: run it without a launcher";
+                  "' lists its rails, which name one machine's addresses; under a launcher "
+                  "(matrix mode) use rails = \"all\": each rank's own RDMA devices";
         if (why.empty() && !r.expect.empty())
             why = scenario.path + ": run '" + r.name +
                   "' has expectations (`expect`), which are not judged under a launcher "

@@ -9,9 +9,11 @@
 
 #include "matrix_address.hpp"
 #include "matrix_interface.hpp"
+#include "matrix_rails.hpp"
 #include "matrix_schedule.hpp"
 #include "output_file.hpp"
 #include "progress.hpp"
+#include "rails_together.hpp"
 #include "report.hpp"
 #include "report_matrix.hpp"
 #include "results_reader.hpp"
@@ -72,11 +74,16 @@ struct Hello {
     std::string token;      // that server's token (the job is private to its launcher)
     std::string error;      // why it has no server
     bool bad_input = false; // the error is the scenario's ([matrix] interface/device): exit 2
+    std::vector<RailAddress> rails; // rails = "all": its RDMA devices, where its server listens
 };
 
 std::string hello_text(const Hello &h) {
+    Json rails = Json::array();
+    for (const RailAddress &r : h.rails)
+        rails.push_back({{"label", r.label}, {"address", r.address}});
     return Json{{"digest", h.digest}, {"node", h.node},   {"address", h.address},
-                {"token", h.token},   {"error", h.error}, {"bad_input", h.bad_input}}
+                {"token", h.token},   {"error", h.error}, {"bad_input", h.bad_input},
+                {"rails", rails}}
         .dump();
 }
 
@@ -90,6 +97,9 @@ Hello parse_hello(const std::string &text) {
         h.token = j.at("token").get<std::string>();
         h.error = j.at("error").get<std::string>();
         h.bad_input = j.value("bad_input", false);
+        for (const Json &r : j.value("rails", Json::array()))
+            h.rails.push_back(
+                {r.at("label").get<std::string>(), r.at("address").get<std::string>()});
     } catch (const std::exception &e) {
         h.error = std::string("unreadable hello: ") + e.what();
     }
@@ -127,16 +137,16 @@ std::string format_of(const std::string &path) {
     return ends_with(path, ".json") ? "json" : ends_with(path, ".csv") ? "csv" : "table";
 }
 
-// Every repetition of every run, in scenario order.
+// Every repetition of every run (of every rail: MatrixRuns), in order.
 struct Step {
-    size_t run;
+    size_t run; // in MatrixRuns::specs
     unsigned repeat;
 };
 
-std::vector<Step> plan_of(const Scenario &scenario) {
+std::vector<Step> plan_of(const MatrixRuns &runs) {
     std::vector<Step> plan;
-    for (size_t i = 0; i < scenario.runs.size(); ++i)
-        for (unsigned k = 1; k <= scenario.runs[i].repeat; ++k)
+    for (size_t i = 0; i < runs.specs.size(); ++i)
+        for (unsigned k = 1; k <= runs.specs[i].repeat; ++k)
             plan.push_back({i, k});
     return plan;
 }
@@ -156,6 +166,7 @@ class MatrixRun {
     void run_rounds();
     void not_run(size_t from_step, size_t from_round, const std::string &why);
     RunResult run_pair(const Step &step, const MatrixPair &pair, size_t round);
+    RunResult run_all_rails(const RunSpec &spec, unsigned repeat, const Hello &server);
     void keep(const std::string &key, double timeout_s);
     void write_progress(size_t step, size_t round);
     bool write_due() const;
@@ -176,6 +187,7 @@ class MatrixRun {
     ClientState client_;
     std::unique_ptr<ServerProcess> server_;
     std::vector<Hello> peers_;
+    MatrixRuns runs_; // the scenario's runs, each rail's apart (matrix_rails.hpp)
     std::vector<MatrixRound> rounds_;
     std::vector<Step> plan_;
     std::vector<RunResult> mine_;    // the pairs this rank was the client of, not run
@@ -209,13 +221,20 @@ int MatrixRun::wire_up(const std::string &digest) {
                    (scenario_.matrix.interface.empty() ? "device" : "interface") + ": " + e.what();
         me.bad_input = true;
     }
+    me.rails = rails_of(scenario_);
     if (!host.empty()) {
         try {
             std::vector<std::string> files;
             for (const auto &p : registry_.plugins())
                 files.push_back(p.file);
-            server_ = std::make_unique<ServerProcess>(self_executable(), files, host,
-                                                      ServerServing{false, kServerSessions});
+            // Every rail's address too, on the same port; a client runs all
+            // rails at once, a session each.
+            std::string listen = host;
+            for (const RailAddress &r : me.rails)
+                if (r.address != host) listen += "," + r.address;
+            const int sessions = kServerSessions + int(me.rails.size());
+            server_ = std::make_unique<ServerProcess>(self_executable(), files, listen,
+                                                      ServerServing{false, sessions});
             me.address = published_address(host, server_->port());
             me.token = server_->token();
         } catch (const std::exception &e) {
@@ -254,6 +273,11 @@ int MatrixRun::wire_up(const std::string &digest) {
                                " nodes: set [matrix] address, or make the node name resolve to "
                                "an address the other nodes reach");
         }
+        if (h.rails.size() != peers_[0].rails.size())
+            problems.push_back(who + " has " + rails_text(h.rails) + ", rank 0 (" + peers_[0].node +
+                               ") " + rails_text(peers_[0].rails) +
+                               ": rails = \"all\" needs as many active RDMA devices on every "
+                               "node");
     }
     if (problems.empty()) return kExitOk;
     // Rank 0 says everything; the others only what is about themselves.
@@ -264,17 +288,39 @@ int MatrixRun::wire_up(const std::string &digest) {
 }
 
 RunResult MatrixRun::run_pair(const Step &step, const MatrixPair &pair, size_t round) {
-    const RunSpec &spec = scenario_.runs[step.run];
+    const RunSpec &spec = runs_.specs[step.run];
+    const int rail = runs_.rail[step.run];
     const Hello &server = peers_[size_t(pair.server)];
-    ClientSession session;
-    session.server = server.address;
-    session.token = server.token;
-    session.label = "the server of rank " + std::to_string(pair.server) + " (" + server.node +
-                    ", " + server.address + ")";
-    RunResult r = run_client(client_, session, spec, step.repeat);
-    close_session(session);
+    RunResult r;
+    if (rail == kAllRails) {
+        r = run_all_rails(spec, step.repeat, server);
+    } else {
+        ClientSession session;
+        session.server = rail == kNoRail ? server.address
+                                         : rail_server_address(server.address,
+                                                               server.rails[size_t(rail)].address);
+        session.token = server.token;
+        session.label = "the server of rank " + std::to_string(pair.server) + " (" + server.node +
+                        ", " + session.server + ")";
+        r = run_client(client_, session, spec, step.repeat);
+        close_session(session);
+    }
     r.pair = RunPair{pair.client, pair.server, peers_[size_t(pair.client)].node, server.node,
                      unsigned(round + 1)};
+    return r;
+}
+
+// Every rail at once against one rank's server: a session per rail, each to
+// that rail's address on the server.
+RunResult MatrixRun::run_all_rails(const RunSpec &spec, unsigned repeat, const Hello &server) {
+    RunSpec each = spec;
+    for (size_t k = 0; k < each.rails.size(); ++k)
+        each.rails[k].server = rail_server_address(server.address, server.rails[k].address);
+    std::map<std::string, ClientSession> sessions;
+    RunResult r = run_rails_together(client_, each, repeat, server.address, server.token, sessions);
+    if (!client_.abandoned)
+        for (auto &entry : sessions)
+            close_session(entry.second);
     return r;
 }
 
@@ -284,7 +330,7 @@ void MatrixRun::not_run(size_t from_step, size_t from_round, const std::string &
         for (size_t r = s == from_step ? from_round : 0; r < rounds_.size(); ++r)
             for (const MatrixPair &p : rounds_[r])
                 if (p.client == job_.rank()) {
-                    RunResult res = result_of(scenario_.runs[plan_[s].run], plan_[s].repeat);
+                    RunResult res = result_of(runs_.specs[plan_[s].run], plan_[s].repeat);
                     res.status = RunStatus::Interrupted;
                     res.error = why;
                     res.pair = RunPair{p.client, p.server, peers_[size_t(p.client)].node,
@@ -296,9 +342,9 @@ void MatrixRun::not_run(size_t from_step, size_t from_round, const std::string &
 void MatrixRun::run_rounds() {
     const int rank = job_.rank();
     for (size_t s = 0; s < plan_.size(); ++s) {
-        const RunSpec &spec = scenario_.runs[plan_[s].run];
+        const RunSpec &spec = runs_.specs[plan_[s].run];
         say("matrix: run " + std::to_string(plan_[s].run + 1) + "/" +
-            std::to_string(scenario_.runs.size()) + " '" + spec.name + "'" +
+            std::to_string(runs_.specs.size()) + " '" + spec.name + "'" +
             (spec.repeat > 1
                  ? " repeat " + std::to_string(plan_[s].repeat) + "/" + std::to_string(spec.repeat)
                  : "") +
@@ -360,7 +406,7 @@ void MatrixRun::keep(const std::string &key, double timeout_s) {
 
 // "round 3 of 6 of run 'latency'", for notes and errors.
 std::string MatrixRun::where(size_t step, size_t round) const {
-    const RunSpec &spec = scenario_.runs[plan_[step].run];
+    const RunSpec &spec = runs_.specs[plan_[step].run];
     std::string w = "round " + std::to_string(round + 1) + " of " + std::to_string(rounds_.size()) +
                     " of run '" + spec.name + "'";
     if (spec.repeat > 1) w += " repeat " + std::to_string(plan_[step].repeat);
@@ -385,7 +431,7 @@ Report MatrixRun::assemble(std::vector<RunResult> runs, const std::string &note)
     all.runs = std::move(runs);
     auto order = [&](const RunResult &r) {
         size_t i = 0;
-        while (i < scenario_.runs.size() && scenario_.runs[i].name != r.name)
+        while (i < runs_.specs.size() && runs_.specs[i].name != r.name)
             ++i;
         return std::make_tuple(i, r.repeat, r.pair ? r.pair->client : 0,
                                r.pair ? r.pair->server : 0);
@@ -409,7 +455,7 @@ void MatrixRun::write_partial(const std::string &note, const std::string &why_no
     for (const Step &step : plan_)
         for (size_t r = 0; r < rounds_.size(); ++r)
             for (const MatrixPair &p : rounds_[r]) {
-                const RunSpec &spec = scenario_.runs[step.run];
+                const RunSpec &spec = runs_.specs[step.run];
                 if (done.count({spec.name, step.repeat, p.client, p.server})) continue;
                 RunResult res = result_of(spec, step.repeat);
                 res.status = RunStatus::Interrupted;
@@ -559,7 +605,8 @@ int MatrixRun::run(RunContext context) {
     if (wired != kExitOk) return wired;
     rounds_ =
         matrix_schedule(scenario_.matrix.pattern, job_.size(), scenario_.matrix.one_pair_at_a_time);
-    plan_ = plan_of(scenario_);
+    runs_ = matrix_runs(scenario_, peers_[0].rails);
+    plan_ = plan_of(runs_);
     size_t pairs = 0;
     for (const auto &round : rounds_)
         pairs += round.size();

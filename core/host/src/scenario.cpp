@@ -438,10 +438,12 @@ RunSpec resolve_run(Context &cx, const toml::table &table) {
         variant ? label_setting(*variant) : (spec.transport.empty() ? spec.test : spec.transport);
     if (const Setting *s = lookup(cx, run, "repeat")) spec.repeat = repeat_setting(*s);
     if (const Setting *s = lookup(cx, run, "compare")) spec.compare = compare_setting(*s);
-    if (const toml::node *rails = table.get("rails"))
+    if (const toml::node *rails = table.get("rails")) {
         spec.rails = read_rails(*rails, cx.path,
                                 {test_params, transport_params, test_label,
                                  run_uses_rdma(cx.registry, test, transport)});
+        spec.rails_all = rails->is_string();
+    }
     if (const toml::node *e = table.get("expect")) {
         spec.expect = read_expect(*e, cx.path, spec.expect_at);
     } else {
@@ -683,7 +685,12 @@ std::string to_toml(const Scenario &s) {
         // A transport parameter named like a test one cannot be set by key.
         for (const auto &[key, value] : r.transport_params)
             if (!r.test_params.count(key)) out += key + " = " + to_text(value) + "\n";
-        if (!r.rails.empty()) out += "rails = " + rails_toml(r.rails) + "\n";
+        // "all" as written: the same text, and digest, on every rank of a
+        // matrix job, whose nodes each have their own devices.
+        if (r.rails_all)
+            out += "rails = \"all\"\n";
+        else if (!r.rails.empty())
+            out += "rails = " + rails_toml(r.rails) + "\n";
     }
     return out;
 }

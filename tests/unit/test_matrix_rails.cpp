@@ -1,0 +1,72 @@
+// Rails under a launcher: which rails a rank tells the others about, what
+// the matrix runs for a run with rails (each rail, then all at once, named
+// after rank 0's devices), and where a pair meets on a rail.
+#include "matrix_rails.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace cmdbench;
+
+namespace {
+
+// A run with rails = "all" as this machine read it: its devices' addresses
+// in bind_address.
+RunSpec all_rails_run(const std::vector<RailAddress> &devices) {
+    RunSpec spec;
+    spec.name = "bw";
+    spec.variant = "verbs-bw";
+    spec.test = "verbs-bw";
+    spec.rails_all = true;
+    for (const RailAddress &d : devices) {
+        Rail rail;
+        rail.label = d.label;
+        rail.test_params["bind_address"] = d.address;
+        spec.rails.push_back(rail);
+    }
+    return spec;
+}
+
+} // namespace
+
+TEST_CASE("matrix rails: a rank publishes its rails = \"all\" devices and addresses") {
+    Scenario s;
+    RunSpec plain;
+    plain.name = "lat";
+    s.runs = {plain, all_rails_run({{"rxe0", "10.77.0.1"}, {"rxe1", "10.77.1.1"}})};
+    const auto rails = rails_of(s);
+    REQUIRE(rails.size() == 2);
+    CHECK(rails[1].label == "rxe1");
+    CHECK(rails[1].address == "10.77.1.1");
+    CHECK(rails_text(rails) == "2 rails (rxe0 10.77.0.1, rxe1 10.77.1.1)");
+    CHECK(rails_text({}) == "no rail");
+    // A listed rail (not "all") names one machine's addresses: not published.
+    s.runs[1].rails_all = false;
+    CHECK(rails_of(s).empty());
+}
+
+TEST_CASE("matrix rails: each rail's run, then all at once, labelled as rank 0's devices") {
+    Scenario s;
+    RunSpec plain;
+    plain.name = "lat";
+    // This rank's devices are named otherwise than rank 0's.
+    s.runs = {plain, all_rails_run({{"mlx5_2", "10.0.0.2"}, {"mlx5_3", "10.0.1.2"}})};
+    const MatrixRuns runs = matrix_runs(s, {{"mlx5_0", "10.0.0.1"}, {"mlx5_1", "10.0.1.1"}});
+    REQUIRE(runs.specs.size() == 4);
+    CHECK(runs.rail == std::vector<int>{kNoRail, 0, 1, kAllRails});
+    CHECK(runs.specs[0].name == "lat");
+    CHECK(runs.specs[1].name == "bw @mlx5_0");
+    CHECK(runs.specs[2].name == "bw @mlx5_1");
+    CHECK(runs.specs[3].name == "bw @all rails");
+    // Each rail binds this rank's own address for it; the all-rails run
+    // keeps every rail.
+    CHECK(std::get<std::string>(runs.specs[2].test_params.at("bind_address")) == "10.0.1.2");
+    CHECK(runs.specs[2].rails.empty());
+    REQUIRE(runs.specs[3].rails.size() == 2);
+    CHECK(runs.specs[3].rails[1].label == "mlx5_1");
+}
+
+TEST_CASE("matrix rails: a pair meets on the server's address of the rail, same port") {
+    CHECK(rail_server_address("10.77.0.2:40001", "10.77.1.2") == "10.77.1.2:40001");
+    CHECK(rail_server_address("[fe80::1]:5000", "10.77.1.2") == "10.77.1.2:5000");
+    CHECK(rail_server_address("node1:7000", "fd00::2") == "[fd00::2]:7000");
+}
