@@ -2,6 +2,7 @@
 // the matrix runs for a run with rails (each rail, then all at once, named
 // after rank 0's devices), and where a pair meets on a rail.
 #include "matrix_rails.hpp"
+#include "run_params.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -21,6 +22,7 @@ RunSpec all_rails_run(const std::vector<RailAddress> &devices) {
         Rail rail;
         rail.label = d.label;
         rail.test_params["bind_address"] = d.address;
+        rail.client_only.insert("bind_address");
         spec.rails.push_back(rail);
     }
     return spec;
@@ -63,6 +65,26 @@ TEST_CASE("matrix rails: each rail's run, then all at once, labelled as rank 0's
     CHECK(runs.specs[2].rails.empty());
     REQUIRE(runs.specs[3].rails.size() == 2);
     CHECK(runs.specs[3].rails[1].label == "mlx5_1");
+}
+
+TEST_CASE("rails = \"all\": the client's rail address is not sent to a remote server") {
+    Scenario s;
+    s.runs = {all_rails_run({{"rxe0", "10.77.0.1"}, {"rxe1", "10.77.1.1"}})};
+    s.runs[0].test_params["sizes"] = std::vector<int64_t>{65536};
+    const MatrixRuns runs = matrix_runs(s, rails_of(s));
+    auto has = [](const WireParams &w, const std::string &key) {
+        for (const auto &kv : w)
+            if (kv.first == key) return true;
+        return false;
+    };
+    for (const RunSpec &spec : runs.specs) {
+        INFO(spec.name);
+        // A remote server binds where the client reached it: its own
+        // address on the rail. A local one shares this machine's addresses.
+        CHECK_FALSE(has(params_to_wire(spec, true), "bind_address"));
+        CHECK(has(params_to_wire(spec, true), "sizes"));
+        if (spec.rails.empty()) CHECK(has(params_to_wire(spec, false), "bind_address"));
+    }
 }
 
 TEST_CASE("matrix rails: a pair meets on the server's address of the rail, same port") {

@@ -15,7 +15,9 @@ namespace cmdbench {
 
 using WireParams = std::vector<std::pair<std::string, std::string>>;
 
-WireParams params_to_wire(const RunSpec &spec);
+// `remote`: for a server on another machine, without the run's client-only
+// parameters (RunSpec::client_only_params), which it then takes by default.
+WireParams params_to_wire(const RunSpec &spec, bool remote = false);
 
 // Parses wire params for this test and transport; every declared parameter
 // not sent gets its default. Throws std::runtime_error naming the key.

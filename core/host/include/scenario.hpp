@@ -9,6 +9,7 @@
 #include "registry.hpp"
 
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,6 +29,10 @@ struct Rail {
     std::string server; // empty: the run's server
     std::map<std::string, ParamValue> test_params;
     std::map<std::string, ParamValue> transport_params;
+    // Keys whose value here is this machine's own (rails = "all":
+    // bind_address, this machine's address on the rail): a remote server
+    // is not sent them, and uses its own default (where the client reached it).
+    std::set<std::string> client_only;
 };
 
 struct RunSpec {
@@ -52,6 +57,8 @@ struct RunSpec {
     // `rails = "all"`: `rails` are this machine's active RDMA devices, so
     // each rank of a matrix job has its own (docs/matrix.md, "Rails").
     bool rails_all = false;
+    // Parameters not sent to a remote server (Rail::client_only).
+    std::set<std::string> client_only_params;
 };
 
 struct Scenario {

@@ -10,6 +10,7 @@ RunSpec rail_run(const RunSpec &spec, size_t i) {
         r.test_params[k] = v;
     for (const auto &[k, v] : rail.transport_params)
         r.transport_params[k] = v;
+    r.client_only_params.insert(rail.client_only.begin(), rail.client_only.end());
     if (!rail.server.empty()) r.server = rail.server;
     r.name = spec.name + " @" + rail.label;
     r.variant = spec.variant + "@" + rail.label;

@@ -253,7 +253,7 @@ RunResult run_client(ClientState &st, ClientSession &session, const RunSpec &spe
                                     spec.test,
                                     spec.transport,
                                     spec.timeout_s,
-                                    params_to_wire(spec),
+                                    params_to_wire(spec, !session.server.empty()),
                                     placement_wire(spec.placement.server)};
             Message answer;
             std::optional<std::string> refused_placement;

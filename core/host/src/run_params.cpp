@@ -27,12 +27,13 @@ void add_defaults(std::map<std::string, ParamValue> &out, const cmdbench_param *
 
 } // namespace
 
-WireParams params_to_wire(const RunSpec &spec) {
+WireParams params_to_wire(const RunSpec &spec, bool remote) {
     WireParams w;
+    auto sent = [&](const std::string &k) { return !remote || !spec.client_only_params.count(k); };
     for (const auto &[k, v] : spec.test_params)
-        w.emplace_back(k, to_text(v));
+        if (sent(k)) w.emplace_back(k, to_text(v));
     for (const auto &[k, v] : spec.transport_params)
-        if (!spec.test_params.count(k)) w.emplace_back(k, to_text(v));
+        if (!spec.test_params.count(k) && sent(k)) w.emplace_back(k, to_text(v));
     return w;
 }
 

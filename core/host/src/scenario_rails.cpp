@@ -118,6 +118,7 @@ std::vector<Rail> all_rdma_rails(const toml::node &node, const std::string &path
         Rail rail;
         rail.label = r.device;
         (test_binds ? rail.test_params : rail.transport_params)["bind_address"] = r.address;
+        rail.client_only.insert("bind_address");
         out.push_back(rail);
     }
     if (out.empty())
