@@ -10,16 +10,30 @@
 namespace cmtime_frontend {
 namespace {
 
+// Absent for a step with too few samples (a p99 of 50 connections is their
+// maximum): "-" in the table, null in the JSON.
 struct Percentiles {
-    uint64_t p50_us = 0, p99_us = 0;
+    std::optional<uint64_t> p50_us, p99_us;
 };
+
+std::optional<uint64_t> as_us(const std::optional<uint64_t> &ns) {
+    return ns ? std::optional<uint64_t>(*ns / 1000) : std::nullopt;
+}
 
 Percentiles percentiles(const cmtime::StepStats &st) {
     cmdbench::Histogram h;
     for (uint64_t v : st.sample_ns)
         h.record(v);
     const cmdbench::HistSummary s = h.summary();
-    return {s.p50 / 1000, s.p99 / 1000};
+    return {as_us(s.p50), as_us(s.p99)};
+}
+
+nlohmann::json optional_json(const std::optional<uint64_t> &v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+std::string optional_text(const std::optional<uint64_t> &v) {
+    return v ? std::to_string(*v) : "-";
 }
 
 cmtime::StepReport merge_role(const MeshTest &test, bool server, int &count) {
@@ -48,8 +62,8 @@ nlohmann::json report_json(const cmtime::StepReport &r) {
                          {"max_us", st.max_us},
                          {"min_us", st.min_us},
                          {"samples", st.samples},
-                         {"p50_us", p.p50_us},
-                         {"p99_us", p.p99_us}});
+                         {"p50_us", optional_json(p.p50_us)},
+                         {"p99_us", optional_json(p.p99_us)}});
     }
     return {{"label", r.real_qps ? "qp_conn" : "cm_conn"},
             {"conns", r.conns},
@@ -73,8 +87,8 @@ std::string format_aggregate(const cmtime::StepReport &r) {
             std::snprintf(extra, sizeof extra, " %10s %10s", "p50(us)", "p99(us)");
         } else if (line > 2) {
             const Percentiles p = percentiles(r.step[line - 3]);
-            std::snprintf(extra, sizeof extra, " %10llu %10llu", (unsigned long long)p.p50_us,
-                          (unsigned long long)p.p99_us);
+            std::snprintf(extra, sizeof extra, " %10s %10s", optional_text(p.p50_us).c_str(),
+                          optional_text(p.p99_us).c_str());
         }
         out += text + extra + "\n";
         pos = end + 1;

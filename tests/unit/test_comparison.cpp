@@ -3,6 +3,7 @@
 #include "cmdbench/plugin.h"
 #include "comparison.hpp"
 #include "comparison_json.hpp"
+#include "histogram.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -133,6 +134,43 @@ TEST_CASE("comparison: one-way latency, bandwidth and ratios to the baseline") {
 
 // A plugin's latency histogram that is no round trip keeps its name and is
 // not halved; one declared ROUND_TRIP is the built-in one-way latency.
+// A variant whose row has 20 round trips has a p50 but no p99: that cell is
+// missing, not compared, and the p99 row stays for the variants that have it.
+TEST_CASE("comparison: a p99 of too few samples is a missing cell") {
+    Histogram twenty;
+    for (uint64_t ns = 9000; ns < 9020; ++ns)
+        twenty.record(ns);
+    Row few = pp_row(64, 0, 0, 1.0);
+    few.hists[0].summary = twenty.summary();
+    Report rep =
+        report_of({run_of("tcp", {pp_row(64, 20000, 40000, 0.5)}), run_of("rsocket", {few})});
+    Comparison c = compare({&rep});
+    const CompareRow &p50 = row(c, "64_lat", CompareMetric::LatencyP50);
+    REQUIRE(p50.cells[1].value);
+    CHECK(p50.cells[1].verdict == Verdict::Ratio);
+    const CompareRow &p99 = row(c, "64_lat", CompareMetric::LatencyP99);
+    CHECK(p99.cells[0].verdict == Verdict::Baseline);
+    CHECK_FALSE(p99.cells[1].value);
+    CHECK_FALSE(p99.cells[1].ratio);
+    CHECK(p99.cells[1].verdict == Verdict::Missing);
+
+    // The baseline's too: no ratio for the other side.
+    Report swapped =
+        report_of({run_of("tcp", {few}), run_of("rsocket", {pp_row(64, 20000, 40000, 0.5)})});
+    c = compare({&swapped});
+    const CompareRow &back = row(c, "64_lat", CompareMetric::LatencyP99);
+    CHECK_FALSE(back.cells[0].value);
+    REQUIRE(back.cells[1].value);
+    CHECK(back.cells[1].verdict == Verdict::Missing);
+    CHECK_FALSE(back.cells[1].ratio);
+
+    // When no variant has one, there is no p99 row at all.
+    Report alone = report_of({run_of("tcp", {few})});
+    c = compare({&alone});
+    CHECK(has_row(c, "64_lat", CompareMetric::LatencyP50));
+    CHECK_FALSE(has_row(c, "64_lat", CompareMetric::LatencyP99));
+}
+
 TEST_CASE("comparison: a declared latency histogram keeps its own name") {
     const auto burst_row = [](uint64_t p50_ns, uint32_t flags) {
         Row r;
@@ -142,9 +180,11 @@ TEST_CASE("comparison: a declared latency histogram keeps its own name") {
                       CMDBENCH_UNIT_BYTES,
                       {CMDBENCH_KIND_BYTES, CMDBENCH_BETTER_NONE, CMDBENCH_METRIC_MESSAGE_SIZE}}};
         HistSummary h;
-        h.count = 10;
-        h.min = h.p50 = p50_ns;
-        h.p90 = h.p99 = h.max = 2 * p50_ns;
+        h.count = 100; // enough for a p99
+        h.min = p50_ns;
+        h.p50 = p50_ns;
+        h.max = 2 * p50_ns;
+        h.p90 = h.p99 = h.max;
         r.hists = {{flags ? "ping" : "burst_time",
                     h,
                     {CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER, flags}}};

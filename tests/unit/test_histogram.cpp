@@ -81,7 +81,89 @@ TEST_CASE("empty histogram reports zeros") {
     CHECK(h.percentile(50) == 0);
     const auto s = h.summary();
     CHECK(s.count == 0);
-    CHECK(s.p99 == 0);
+    CHECK(s.min == 0);
+    CHECK(s.max == 0);
+    // No sample, no percentile: not even the median.
+    CHECK_FALSE(s.p50);
+    CHECK_FALSE(s.p99);
+}
+
+TEST_CASE("a percentile needs enough samples that one lies above it") {
+    using cmdbench::min_samples_for;
+    CHECK(min_samples_for(50) == 1); // the median of one sample is that sample
+    CHECK(min_samples_for(90) == 10);
+    CHECK(min_samples_for(99) == 100);
+    CHECK(min_samples_for(99.9) == 1000); // not 1001: 100 - 99.9 is a little below 0.1
+    CHECK(min_samples_for(99.99) == 10000);
+    CHECK(min_samples_for(75) == 4);
+    CHECK(min_samples_for(0) == 1);
+    CHECK(min_samples_for(100) == 1); // the maximum
+}
+
+TEST_CASE("summary: percentiles of too few samples are absent") {
+    // One sample (a 1-iteration row): the median only; min, max, mean given.
+    Histogram one;
+    one.record(357691000);
+    auto s = one.summary();
+    CHECK(s.count == 1);
+    CHECK(s.min == 357691000);
+    CHECK(s.max == 357691000);
+    CHECK(s.mean == 357691000.0);
+    REQUIRE(s.p50);
+    CHECK(*s.p50 == 357691000);
+    CHECK_FALSE(s.p90);
+    CHECK_FALSE(s.p99);
+    CHECK_FALSE(s.p999);
+    CHECK_FALSE(s.p9999);
+
+    // Each percentile appears at exactly the count it needs, not one sample
+    // before: 9 samples have no p90, 10 have one.
+    Histogram h;
+    uint64_t next = 1000;
+    auto grow_to = [&](uint64_t n) {
+        while (h.count() < n)
+            h.record(next++);
+    };
+    const struct {
+        uint64_t count;
+        bool p90, p99, p999, p9999;
+    } steps[] = {{9, false, false, false, false}, {10, true, false, false, false},
+                 {99, true, false, false, false}, {100, true, true, false, false},
+                 {999, true, true, false, false}, {1000, true, true, true, false},
+                 {9999, true, true, true, false}, {10000, true, true, true, true}};
+    for (const auto &step : steps) {
+        grow_to(step.count);
+        s = h.summary();
+        INFO("count " << step.count);
+        CHECK(bool(s.p50));
+        CHECK(bool(s.p90) == step.p90);
+        CHECK(bool(s.p99) == step.p99);
+        CHECK(bool(s.p999) == step.p999);
+        CHECK(bool(s.p9999) == step.p9999);
+        // Those given are the histogram's percentiles.
+        if (s.p99) CHECK(*s.p99 == h.percentile(99));
+    }
+}
+
+TEST_CASE("drop_percentiles_of_too_few_samples: the same rule on a summary read back") {
+    // What an older results file holds: every percentile a number, of 5 samples.
+    cmdbench::HistSummary s;
+    s.count = 5;
+    s.min = 10;
+    s.max = 50;
+    s.p50 = 30;
+    s.p90 = s.p99 = s.p999 = s.p9999 = 50;
+    cmdbench::drop_percentiles_of_too_few_samples(s);
+    CHECK(s.p50 == uint64_t{30});
+    CHECK_FALSE(s.p90);
+    CHECK_FALSE(s.p99);
+    CHECK_FALSE(s.p999);
+    CHECK_FALSE(s.p9999);
+    s.count = 100;
+    s.p90 = s.p99 = 50;
+    cmdbench::drop_percentiles_of_too_few_samples(s);
+    CHECK(s.p90 == uint64_t{50});
+    CHECK(s.p99 == uint64_t{50});
 }
 
 TEST_CASE("small values are exact") {

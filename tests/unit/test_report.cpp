@@ -4,10 +4,12 @@
 #include "report_format.hpp"
 #include "run_totals.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <vector>
 
 using namespace cmdbench;
 
@@ -35,6 +37,17 @@ HistSummary summary_of(std::initializer_list<uint64_t> values) {
     return h.summary();
 }
 
+// 2000 ns, 9998 times 3000 ns, 900000 ns: enough samples for every
+// percentile, down to p99.99 (10,000).
+HistSummary wide_summary() {
+    Histogram h;
+    h.record(2000);
+    for (int i = 0; i < 9998; ++i)
+        h.record(3000);
+    h.record(900000);
+    return h.summary();
+}
+
 Report sample_report() {
     Report rep;
     rep.context = collect_context();
@@ -50,11 +63,11 @@ Report sample_report() {
     run.wall_seconds = 1.25;
     Row row = rstream_row("64_lat", 64, 1, 100000, 0.324);
     Histogram rtt;
-    for (uint64_t v = 1000; v < 200000; v += 37)
+    for (uint64_t v = 1000; v < 200000; v += 17) // 11,706: enough for p99.99
         rtt.record(v);
     row.hists = {{"rtt", rtt.summary()}};
     run.rows = {row, rstream_row("4k_lat", 4096, 1, 10000, 0.062)};
-    run.rows[1].hists = {{"rtt", summary_of({2000, 3000, 900000})}};
+    run.rows[1].hists = {{"rtt", wide_summary()}};
     run.group = "latency";
     run.variant = "tcp";
     run.compare = {"latency", "cpu"};
@@ -364,12 +377,91 @@ TEST_CASE("table appends histogram columns in microseconds") {
     CHECK(header.rfind("name      bytes   xfers", 0) == 0);
     for (const char *col : {"min(us)", "p50(us)", "p90(us)", "p99(us)", "p99.9(us)", "max(us)"})
         CHECK(header.find(col) != std::string::npos);
-    // Second row: samples 2000, 3000, 900000 ns; max is exact, right-aligned
-    // under its header.
+    // Second row: samples 2000, 3000 ... 900000 ns; max is exact,
+    // right-aligned under its header.
     const auto max_end = header.find("max(us)") + std::string("max(us)").size();
     CHECK(second.size() == max_end);
     CHECK(second.substr(second.size() - 6) == "900.00");
     CHECK(second.find("  2.00  ") != std::string::npos); // min = 2000 ns
+}
+
+// A 1-iteration row (tcp-loopback's bandwidth rows): one sample gives a
+// median but no p90, p99 or p99.9, whatever the reporter.
+TEST_CASE("reporters show percentiles of too few samples as absent") {
+    Report rep = sample_report();
+    rep.runs.resize(1);
+    RunResult &run = rep.runs[0];
+    run.rows.resize(1);
+    run.rows[0].hists = {{"rtt", summary_of({357691000})}};
+    run.rows.push_back(rstream_row("4k_lat", 4096, 1, 20, 0.01));
+    Histogram twenty_samples;
+    for (uint64_t v = 1000; v <= 20000; v += 1000)
+        twenty_samples.record(v);
+    const uint64_t p90 = twenty_samples.percentile(90);
+    run.rows[1].hists = {{"rtt", twenty_samples.summary()}};
+
+    std::ostringstream table;
+    write_table_run(table, run);
+    std::istringstream lines(table.str());
+    std::string title, header, one, twenty;
+    std::getline(lines, title);
+    std::getline(lines, header);
+    std::getline(lines, one);
+    std::getline(lines, twenty);
+    INFO(table.str());
+    // The last six columns, after rstream's: min p50 p90 p99 p99.9 max.
+    auto cells = [](const std::string &line) {
+        std::istringstream in(line);
+        std::vector<std::string> out;
+        for (std::string cell; in >> cell;)
+            out.push_back(cell);
+        return std::vector<std::string>(out.end() - std::min<size_t>(6, out.size()), out.end());
+    };
+    CHECK(cells(header) == std::vector<std::string>{"min(us)", "p50(us)", "p90(us)", "p99(us)",
+                                                    "p99.9(us)", "max(us)"});
+    CHECK(cells(one) ==
+          std::vector<std::string>{"357691.00", "357691.00", "-", "-", "-", "357691.00"});
+    // 20 samples: p90 (needs 10) is a figure, p99 (needs 100) is not.
+    const auto c20 = cells(twenty);
+    REQUIRE(c20.size() == 6);
+    CHECK(c20[2] == ns_as_us_str(double(p90)));
+    CHECK(c20[3] == "-");
+    CHECK(c20[4] == "-");
+
+    std::ostringstream json;
+    write_json(json, rep);
+    const auto doc = nlohmann::json::parse(json.str());
+    const auto &h1 = doc.at("runs").at(0).at("rows").at(0).at("histograms").at("rtt");
+    CHECK(h1.at("count") == 1);
+    CHECK(h1.at("min") == 357691000);
+    CHECK(h1.at("max") == 357691000);
+    CHECK(h1.at("p50") == 357691000);
+    for (const char *key : {"p90", "p99", "p99_9", "p99_99"}) {
+        INFO(key);
+        REQUIRE(h1.contains(key)); // present, null: the layout does not change
+        CHECK(h1.at(key).is_null());
+    }
+    const auto &h20 = doc.at("runs").at(0).at("rows").at(1).at("histograms").at("rtt");
+    CHECK(h20.at("p90") == p90);
+    CHECK(h20.at("p99").is_null());
+
+    std::ostringstream csv;
+    write_csv(csv, rep);
+    const auto records = parse_csv(csv.str());
+    REQUIRE(records.size() == 3);
+    const auto &head = records[0];
+    auto col = [&](const char *name) {
+        const auto it = std::find(head.begin(), head.end(), name);
+        REQUIRE(it != head.end());
+        return size_t(it - head.begin());
+    };
+    CHECK(records[1][col("rtt_count")] == "1");
+    CHECK(records[1][col("rtt_p50_ns")] == "357691000");
+    CHECK(records[1][col("rtt_max_ns")] == "357691000");
+    for (const char *name : {"rtt_p90_ns", "rtt_p99_ns", "rtt_p99_9_ns", "rtt_p99_99_ns"})
+        CHECK(records[1][col(name)].empty());
+    CHECK(records[2][col("rtt_p90_ns")] == std::to_string(p90));
+    CHECK(records[2][col("rtt_p99_ns")].empty());
 }
 
 TEST_CASE("generic table for other metrics") {

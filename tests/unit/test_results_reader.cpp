@@ -1,6 +1,7 @@
 // Results JSON read back: a round trip through write_json, the comparison
 // fields and their defaults, and a clear message for every kind of bad file.
 #include "cmdbench/plugin.h"
+#include "histogram.hpp"
 #include "report.hpp"
 #include "results_reader.hpp"
 
@@ -165,6 +166,68 @@ TEST_CASE("results reader: write_json then read back gives the same report") {
     CHECK(y.p9999 == x.p9999);
 }
 
+TEST_CASE("results reader: percentiles of too few samples read back absent") {
+    Report in = sample_report();
+    Histogram one;
+    one.record(357691000);
+    in.runs[0].rows[0].hists.push_back({"burst", one.summary()});
+    const Report out = parse_results(json_of(in), "mem");
+    REQUIRE(out.runs[0].rows[0].hists.size() == 2);
+    const HistSummary &s = out.runs[0].rows[0].hists[1].summary;
+    CHECK(s.count == 1);
+    CHECK(s.min == 357691000);
+    CHECK(s.max == 357691000);
+    CHECK(s.p50 == uint64_t{357691000});
+    CHECK_FALSE(s.p90);
+    CHECK_FALSE(s.p99);
+    CHECK_FALSE(s.p999);
+    CHECK_FALSE(s.p9999);
+}
+
+// Files of schema 1 and 2 hold every percentile as a number, of however few
+// samples: read by the same rule as a fresh run.
+TEST_CASE("results reader: older files' percentiles of too few samples read as absent") {
+    const auto hist_of = [](const std::string &version, const std::string &hist) {
+        const std::string text = R"({"schema": "cmdbench-results", "schema_version": )" + version +
+                                 R"(, "context": {"host": "h"},
+          "runs": [{"name": "n", "test": "pingpong", "transport": "tcp", "status": "ok",
+                    "rows": [{"name": "64_lat", "metrics": {}, "histograms": {"rtt": )" +
+                                 hist + "}}]}]}";
+        const Report r = parse_results(text, "old.json");
+        return r.runs.at(0).rows.at(0).hists.at(0).summary;
+    };
+    for (const char *version : {"1", "2"}) {
+        INFO("schema_version " << version);
+        const HistSummary few = hist_of(version, R"({"count": 5, "min": 10, "mean": 30,
+            "stddev": 1, "p50": 30, "p90": 50, "p99": 50, "p99_9": 50, "p99_99": 50, "max": 50})");
+        CHECK(few.count == 5);
+        CHECK(few.max == 50);
+        CHECK(few.p50 == uint64_t{30});
+        CHECK_FALSE(few.p90);
+        CHECK_FALSE(few.p99);
+        CHECK_FALSE(few.p999);
+        const HistSummary enough = hist_of(version, R"({"count": 150, "min": 10, "mean": 30,
+            "stddev": 1, "p50": 30, "p90": 40, "p99": 45, "p99_9": 50, "p99_99": 50, "max": 50})");
+        CHECK(enough.p90 == uint64_t{40});
+        CHECK(enough.p99 == uint64_t{45});
+        CHECK_FALSE(enough.p999); // 150 samples: a p99.9 needs 1000
+    }
+    // The oldest files lack p90, p99_9 and p99_99: taken from p99 and max, as
+    // before, when the count is enough for them.
+    const HistSummary oldest = hist_of("1", R"({"count": 20000, "min": 10, "p50": 30,
+        "p99": 45, "max": 50})");
+    CHECK(oldest.p90 == uint64_t{45});
+    CHECK(oldest.p999 == uint64_t{50});
+    CHECK(oldest.p9999 == uint64_t{50});
+    // A percentile is a number or null; anything else is refused.
+    CHECK(error_of(R"({"schema": "cmdbench-results", "schema_version": 3,
+      "context": {"host": "h"}, "runs": [{"name": "n", "test": "t", "status": "ok",
+      "rows": [{"name": "r", "metrics": {}, "histograms": {"rtt": {"count": 1, "min": 1,
+      "max": 1, "p50": 1, "p99": "slow"}}}]}]})") ==
+          "x.json: runs[0].rows[0].histograms.rtt.p99: expected a non-negative integer, got a "
+          "string");
+}
+
 TEST_CASE("results reader: comparison fields, and their defaults in older files") {
     Report old = parse_results(kMinimal, "old.json");
     CHECK(old.baseline == "tcp");
@@ -217,7 +280,7 @@ TEST_CASE("results reader: bad documents are refused with where and why") {
     std::string newer = kMinimal;
     newer.replace(newer.find("\"schema_version\": 1"), 19, "\"schema_version\": 7");
     CHECK(error_of(newer) ==
-          "x.json: schema_version 7 is newer than this cmdbench reads (2): use a newer cmdbench");
+          "x.json: schema_version 7 is newer than this cmdbench reads (3): use a newer cmdbench");
 
     std::string no_status = kMinimal;
     no_status.replace(no_status.find("\"status\": \"ok\", "), 16, "");

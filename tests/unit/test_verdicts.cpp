@@ -1,5 +1,6 @@
 // Link rates read from sysfs text and expectations judged on reports built
 // here (verdict.hpp): pass, fail and unknown, and the summary that names them.
+#include "histogram.hpp"
 #include "link_rate.hpp"
 #include "verdict.hpp"
 
@@ -208,4 +209,54 @@ TEST_CASE("an expectation from [defaults] leaves out runs without the metric") {
     const auto v = evaluate_expectations(rep);
     REQUIRE(v.size() == 1);
     CHECK(v[0].outcome == Outcome::Unknown);
+}
+
+// A p99 of 20 samples is their maximum, not a p99: an expectation on it
+// cannot pass, and says why; the row's p50 is judged as usual.
+TEST_CASE("an expectation on a percentile of too few samples is unknown, naming the count") {
+    Histogram twenty;
+    for (uint64_t ns = 2000; ns < 2020; ++ns)
+        twenty.record(ns);
+    Row few = bw_row("64k", 1.0);
+    few.hists = {{"rtt", twenty.summary()}};
+    Expectations e;
+    MetricBounds lat;
+    lat.max = 1000; // us: any figure of these samples would pass
+    e.metrics = {{"latency_p99", lat}, {"latency_p50", lat}};
+    for (bool inherited : {false, true}) {
+        INFO("inherited " << inherited);
+        e.inherited = inherited;
+        Report rep;
+        rep.baseline = "tcp";
+        rep.runs.push_back(run_of("tcp", {few, bw_row("1m", 1.0)}, e));
+        const auto v = evaluate_expectations(rep);
+        REQUIRE(v.size() == 4);
+        CHECK(v[0].metric == "latency_p99");
+        CHECK(v[0].row == "64k");
+        CHECK(v[0].outcome == Outcome::Unknown);
+        CHECK_FALSE(v[0].value);
+        CHECK(v[0].reason == "20 samples, too few for a p99 (it needs 100)");
+        CHECK(verdict_text(v[0]) == "bw/tcp 64k: latency_p99, expected <= 1000: 20 samples, too "
+                                    "few for a p99 (it needs 100)");
+        CHECK(v[1].row == "1m"); // 100 samples: judged
+        CHECK(v[1].outcome == Outcome::Pass);
+        CHECK(v[2].metric == "latency_p50");
+        CHECK(v[2].outcome == Outcome::Pass);
+        CHECK(v[3].outcome == Outcome::Pass);
+        CHECK_FALSE(all_held(v));
+    }
+
+    // As the baseline of a ratio, it is no value either.
+    MetricBounds ratio;
+    ratio.max_ratio = 10;
+    Expectations r;
+    r.metrics = {{"latency_p99", ratio}};
+    Report rep;
+    rep.baseline = "tcp";
+    rep.runs.push_back(run_of("tcp", {few}));
+    rep.runs.push_back(run_of("rsocket", {bw_row("64k", 1.0)}, r));
+    const auto v = evaluate_expectations(rep);
+    REQUIRE(v.size() == 1);
+    CHECK(v[0].outcome == Outcome::Unknown);
+    CHECK(v[0].reason == "no value of baseline 'tcp'");
 }

@@ -52,19 +52,34 @@ class RowSamples {
         return declared;
     }
 
-    void push(const CompareMetric &m, std::optional<double> value) {
-        out_.push_back({row_.name, size_, m, value, false});
+    void push(const CompareMetric &m, std::optional<double> value, std::string why = "") {
+        out_.push_back({row_.name, size_, m, value, false, std::move(why)});
+    }
+
+    // "1 sample, too few for a p99 (it needs 100)"; empty when p is a figure
+    // or nothing was measured.
+    static std::string too_few(const HistSummary &s, const std::optional<uint64_t> &p,
+                               const char *name, double percentile) {
+        if (p || s.count == 0) return "";
+        return std::to_string(s.count) + (s.count == 1 ? " sample" : " samples") +
+               ", too few for a " + name + " (it needs " +
+               std::to_string(min_samples_for(percentile)) + ")";
     }
 
     void add_hist(const HistMetric &h, const MetricMeaning &mean) {
         if (!compared(mean)) return;
         std::optional<double> p50, p99;
+        std::string p50_why, p99_why;
         // Histograms hold nanoseconds; comparisons show microseconds, and a
         // round trip as one way.
         const double scale = 1000.0 * (mean.has(CMDBENCH_METRIC_ROUND_TRIP) ? 2 : 1);
+        // A percentile of too few samples is no value (min_samples_for).
         if (h.summary.count > 0 && !mean.has(CMDBENCH_METRIC_UNMEASURED)) {
-            p50 = double(h.summary.p50) / scale;
-            p99 = double(h.summary.p99) / scale;
+            const HistSummary &s = h.summary;
+            if (s.p50) p50 = double(*s.p50) / scale;
+            if (s.p99) p99 = double(*s.p99) / scale;
+            p50_why = too_few(s, s.p50, "p50", 50);
+            p99_why = too_few(s, s.p99, "p99", 99);
         }
         const bool higher = mean.better == CMDBENCH_BETTER_HIGHER;
         // The built-in family is one-way latency ("lat p50"), which is what a
@@ -75,8 +90,8 @@ class RowSamples {
         auto own50 = declared_metric(h.key + " p50", "us", mean.kind, higher);
         auto own99 = declared_metric(h.key + " p99", "us", mean.kind, higher);
         own50.html_unit = own99.html_unit = "µs"; // as the built-in latency family's
-        push(pick(CompareMetric::LatencyP50, one_way, own50), p50);
-        push(pick(CompareMetric::LatencyP99, one_way, own99), p99);
+        push(pick(CompareMetric::LatencyP50, one_way, own50), p50, p50_why);
+        push(pick(CompareMetric::LatencyP99, one_way, own99), p99, p99_why);
     }
 
     void add_metric(const Metric &m, const MetricMeaning &mean) {
@@ -127,9 +142,9 @@ class RowSamples {
 
 void add_cpu_samples(const RunResult &run, std::vector<CompareSample> &out) {
     if (auto per_gb = run_cpu_per_gb(run))
-        out.push_back({kWholeRunItem, 0, CompareMetric::CpuPerGB, *per_gb, true});
+        out.push_back({kWholeRunItem, 0, CompareMetric::CpuPerGB, *per_gb, true, ""});
     if (auto per_conn = run_cpu_per_conn_us(run))
-        out.push_back({kWholeRunItem, 0, CompareMetric::CpuPerConn, *per_conn, true});
+        out.push_back({kWholeRunItem, 0, CompareMetric::CpuPerConn, *per_conn, true, ""});
 }
 
 } // namespace

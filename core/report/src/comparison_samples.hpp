@@ -21,6 +21,9 @@ struct CompareSample {
     // transport does not have, timed zero times); it still fixes the order.
     std::optional<double> value;
     bool per_run = false; // not from a row: does not count as a size
+    // Why a row that measured something still has no value (a percentile of
+    // too few samples): an expectation on it cannot pass. Empty otherwise.
+    std::string no_value_reason;
 };
 
 // The run's comparison group and variant, defaulted as the runner does

@@ -38,6 +38,19 @@ inline uint64_t bucket_mid(uint32_t index) {
 
 } // namespace
 
+uint64_t min_samples_for(double percentile) {
+    if (!(percentile > 50)) return 1;
+    if (percentile >= 100) return 1;
+    // The slack absorbs the representation error of p (100 - 99.9 is a
+    // little below 0.1, which would make p99.9 need 1001).
+    return static_cast<uint64_t>(std::ceil(100.0 / (100.0 - percentile) * (1 - 1e-9)));
+}
+
+void drop_percentiles_of_too_few_samples(HistSummary &s) {
+    for (const auto &p : kSummaryPercentiles)
+        if (s.count < min_samples_for(p.percentile)) s.*p.field = std::nullopt;
+}
+
 Histogram::Histogram() : buckets_(kBucketCount, 0) {}
 
 void Histogram::record(uint64_t value) noexcept {
@@ -109,11 +122,8 @@ HistSummary Histogram::summary() const {
     s.max = max_;
     s.mean = mean();
     s.stddev = stddev();
-    s.p50 = percentile(50);
-    s.p90 = percentile(90);
-    s.p99 = percentile(99);
-    s.p999 = percentile(99.9);
-    s.p9999 = percentile(99.99);
+    for (const auto &p : kSummaryPercentiles)
+        if (count_ >= min_samples_for(p.percentile)) s.*p.field = percentile(p.percentile);
     return s;
 }
 

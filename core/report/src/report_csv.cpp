@@ -33,6 +33,11 @@ std::string u64(uint64_t v) {
     return std::to_string(v);
 }
 
+// A percentile of too few samples is an empty field, as a missing metric.
+std::string u64(const std::optional<uint64_t> &v) {
+    return v ? u64(*v) : "";
+}
+
 const HistStat kHistStats[] = {
     {"_count", [](const HistSummary &s) { return u64(s.count); }},
     {"_min_ns", [](const HistSummary &s) { return u64(s.min); }},

@@ -55,10 +55,23 @@ Json context_json(const RunContext &c) {
     return j;
 }
 
+// A percentile of too few samples is null (docs/results.md).
+Json percentile_json(const std::optional<uint64_t> &p) {
+    return p ? Json(*p) : Json(nullptr);
+}
+
 Json hist_json(const HistSummary &s) {
-    return {{"count", s.count},  {"min", s.min}, {"mean", s.mean}, {"stddev", s.stddev},
-            {"p50", s.p50},      {"p90", s.p90}, {"p99", s.p99},   {"p99_9", s.p999},
-            {"p99_99", s.p9999}, {"max", s.max}, {"unit", "ns"}};
+    return {{"count", s.count},
+            {"min", s.min},
+            {"mean", s.mean},
+            {"stddev", s.stddev},
+            {"p50", percentile_json(s.p50)},
+            {"p90", percentile_json(s.p90)},
+            {"p99", percentile_json(s.p99)},
+            {"p99_9", percentile_json(s.p999)},
+            {"p99_99", percentile_json(s.p9999)},
+            {"max", s.max},
+            {"unit", "ns"}};
 }
 
 // What the plugin declared a metric to mean (ABI 1.2); nothing when it did

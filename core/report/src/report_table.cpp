@@ -119,11 +119,16 @@ std::vector<Column> metric_columns(const RunResult &run, const RunKeys &keys, si
 std::vector<Column> hist_columns(const RunResult &run, const RunKeys &keys) {
     struct Stat {
         const char *name;
-        uint64_t HistSummary::*field;
+        std::optional<uint64_t> (*value)(const HistSummary &); // none: "-"
     };
-    static const Stat stats[] = {{"min", &HistSummary::min},    {"p50", &HistSummary::p50},
-                                 {"p90", &HistSummary::p90},    {"p99", &HistSummary::p99},
-                                 {"p99.9", &HistSummary::p999}, {"max", &HistSummary::max}};
+    // A percentile of too few samples has no value (min_samples_for).
+    static const Stat stats[] = {
+        {"min", [](const HistSummary &s) { return std::optional<uint64_t>(s.min); }},
+        {"p50", [](const HistSummary &s) { return s.p50; }},
+        {"p90", [](const HistSummary &s) { return s.p90; }},
+        {"p99", [](const HistSummary &s) { return s.p99; }},
+        {"p99.9", [](const HistSummary &s) { return s.p999; }},
+        {"max", [](const HistSummary &s) { return std::optional<uint64_t>(s.max); }}};
     // A lone histogram's columns go unprefixed ("p50(us)") unless a metric
     // has such a name already (cmtime's rows carry "min(us)" and "max(us)").
     bool prefixed = keys.hists.size() > 1;
@@ -137,9 +142,8 @@ std::vector<Column> hist_columns(const RunResult &run, const RunKeys &keys) {
             Column c{prefix + stat.name + "(us)", false, {}};
             for (const auto &row : run.rows) {
                 const HistMetric *h = find_hist(row, key);
-                c.cells.push_back(h && h->summary.count > 0
-                                      ? ns_as_us_str(static_cast<double>(h->summary.*stat.field))
-                                      : "-");
+                const auto ns = h && h->summary.count > 0 ? stat.value(h->summary) : std::nullopt;
+                c.cells.push_back(ns ? ns_as_us_str(static_cast<double>(*ns)) : "-");
             }
             cols.push_back(std::move(c));
         }

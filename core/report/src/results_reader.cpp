@@ -134,18 +134,27 @@ std::vector<RailPart> read_rails(const Node &rails) {
     return out;
 }
 
+// A percentile: null (schema 3) when it had too few samples to be a figure.
+std::optional<uint64_t> read_percentile(const Node &p) {
+    if (p.json().is_null()) return std::nullopt;
+    return p.count();
+}
+
 HistSummary read_hist(const Node &h) {
     HistSummary s;
     s.count = h.at("count").count();
     s.min = h.at("min").count();
     s.max = h.at("max").count();
-    s.p50 = h.at("p50").count();
-    s.p99 = h.at("p99").count();
+    s.p50 = read_percentile(h.at("p50"));
+    s.p99 = read_percentile(h.at("p99"));
     s.mean = h.number_or("mean", 0);
     s.stddev = h.number_or("stddev", 0);
-    s.p90 = h.count_or("p90", s.p99);
-    s.p999 = h.count_or("p99_9", s.max);
-    s.p9999 = h.count_or("p99_99", s.max);
+    s.p90 = h.has("p90") ? read_percentile(h.child("p90")) : s.p99;
+    s.p999 = h.has("p99_9") ? read_percentile(h.child("p99_9")) : s.max;
+    s.p9999 = h.has("p99_99") ? read_percentile(h.child("p99_99")) : s.max;
+    // Older files hold numbers for percentiles of too few samples: the same
+    // rule as a fresh run, so old and new results compare alike.
+    drop_percentiles_of_too_few_samples(s);
     return s;
 }
 

@@ -173,11 +173,16 @@ class Judge {
         const bool ratio = check == "min_ratio" || check == "max_ratio";
         bool any = false;
         for (const auto &s : samples) {
-            if (s.metric.id != metric || !s.value) continue;
+            if (s.metric.id != metric) continue;
+            if (!s.value && s.no_value_reason.empty()) continue; // measured nothing
             any = true;
             ExpectVerdict row = v;
             row.row = s.item;
             row.unit = s.metric.unit;
+            if (!s.value) { // measured, but no figure (a p99 of 5 samples): cannot pass
+                unknown(std::move(row), s.no_value_reason);
+                continue;
+            }
             if (!ratio) {
                 decide(std::move(row), *s.value);
                 continue;
