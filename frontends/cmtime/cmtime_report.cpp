@@ -112,7 +112,8 @@ std::string format_mesh(const MeshTest &test) {
 }
 
 std::string format_json(const std::vector<MeshTest> &tests, int peers, const JobSummary *job) {
-    nlohmann::json doc = {{"schema", "cmdbench-cmtime"}, {"schema_version", 1}, {"peers", peers}};
+    // Version 2: p50_us and p99_us may be null (too few samples).
+    nlohmann::json doc = {{"schema", "cmdbench-cmtime"}, {"schema_version", 2}, {"peers", peers}};
     if (job) doc["job"] = job_json(*job);
     nlohmann::json list = nlohmann::json::array();
     for (const MeshTest &t : tests) {

@@ -272,6 +272,20 @@ TEST_CASE("cmtime -S: 1,000 connections, the server controls, both print cmtime'
     // The controller's aggregated table adds p50/p99.
     CHECK_THAT(srv, Catch::Contains("Mesh sockets test: 1000 client connections of 1 client"));
     CHECK_THAT(srv, Catch::Contains("min(us)    p50(us)    p99(us)"));
+    // Its last two columns: figures for 1,000 connects, "-" for a step TCP
+    // does not have (no sample, no percentile).
+    const auto mesh_tail = [&](const std::string &step) {
+        const size_t at = srv.find("\n" + step + " ", srv.find("Mesh sockets test: 1000 client"));
+        std::istringstream in(srv.substr(at + 1, srv.find('\n', at + 1) - at - 1));
+        std::vector<std::string> w;
+        for (std::string x; in >> x;)
+            w.push_back(x);
+        return std::vector<std::string>(w.end() - 2, w.end());
+    };
+    const auto connect = mesh_tail("cm connect");
+    CHECK(connect[0] != "-");
+    CHECK(connect[1] != "-");
+    CHECK(mesh_tail("create qp") == std::vector<std::string>{"-", "-"});
     // cmtime's rows: label in 13 columns, six numbers in 10 columns each.
     std::istringstream lines(client.out);
     std::string line;
@@ -291,6 +305,45 @@ TEST_CASE("cmtime -S: 1,000 connections, the server controls, both print cmtime'
         }
     }
     CHECK(rows == 2);
+}
+
+// 50 connections: a p50 per step, no p99 (it needs 100 samples); null in
+// the mesh's JSON rather than the slowest connection under that name.
+TEST_CASE("cmtime -S: the mesh's p99 of 50 connections is null, its p50 a figure") {
+    const std::string port = test_port(6);
+    const std::string dir = temp_dir();
+    pid_t server =
+        start_process(cmtime_args({"-S", "-L", "-C", "127.0.0.1", "-b", "127.0.0.1", "-p", port,
+                                   "-c", "50", "--timeout", "30", "--format", "json"}),
+                      dir + "/srv.out", dir + "/srv.err");
+    REQUIRE(wait_listening(port));
+    auto client = run_process(cmtime_args({"-S", "-C", "127.0.0.1", "-b", "127.0.0.1", "-p", port,
+                                           "-c", "50", "--timeout", "30"}),
+                              60);
+    const int server_rc = wait_process(server, 30);
+    const std::string srv = read_file(dir + "/srv.out");
+    INFO("client: " << client.out << client.err << "\nserver: " << srv
+                    << read_file(dir + "/srv.err"));
+    REQUIRE(client.exit_code == 0);
+    REQUIRE(server_rc == 0);
+    const json doc = json::parse(srv);
+    CHECK(doc.at("schema_version") == 2);
+    int checked = 0;
+    for (const char *side : {"clients", "servers"})
+        for (const json &step : doc.at("tests").at(0).at(side).at("report").at("steps")) {
+            INFO(side << " " << step.dump());
+            if (step.at("step") == "cm connect") {
+                ++checked;
+                CHECK(step.at("samples") == 50);
+                CHECK(step.at("p50_us").is_number());
+                CHECK(step.at("p99_us").is_null());
+            }
+            if (step.at("step") == "create qp") { // no sample at all
+                CHECK(step.at("p50_us").is_null());
+                CHECK(step.at("p99_us").is_null());
+            }
+        }
+    CHECK(checked == 2);
 }
 
 TEST_CASE("cmtime: a peer with another -c is refused by name, both end with an error") {

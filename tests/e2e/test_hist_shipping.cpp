@@ -18,7 +18,7 @@ using json = nlohmann::json;
 namespace {
 
 const std::string kPlugin = std::string(CMDBENCH_BINARY_DIR) + "/tests/sdk/burst/cmdbench-burst.so";
-constexpr int64_t kBursts = 3000;
+constexpr int64_t kBursts = 10000; // enough for every percentile up to p99.99
 
 // The plugin's ramp_value(): each value the middle of its histogram bucket,
 // so the host's percentiles of them are exact nearest-rank values.
