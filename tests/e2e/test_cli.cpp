@@ -405,6 +405,25 @@ TEST_CASE("the default scenario runs and prints rstream's columns and percentile
         CHECK_THAT(r.out, Catch::Contains(col));
     CHECK_THAT(r.out, Catch::Contains("64_lat"));
     CHECK_THAT(r.out, Catch::Contains("1m_bw"));
+    // The histogram columns (min p50 p90 p99 p99.9 max) of a row.
+    const auto hist_cells = [&](const std::string &row) {
+        const size_t at = r.out.find("\n" + row + " ");
+        std::istringstream in(r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1));
+        std::vector<std::string> w;
+        for (std::string x; in >> x;)
+            w.push_back(x);
+        return w.size() < 6 ? w : std::vector<std::string>(w.end() - 6, w.end());
+    };
+    // rstream's latency phase: 100k round trips of 64 bytes, every percentile.
+    for (const auto &cell : hist_cells("64_lat"))
+        CHECK(cell != "-");
+    // Its bandwidth phase times one burst per size: a median, not a p99.
+    const auto bw = hist_cells("1m_bw");
+    REQUIRE(bw.size() == 6);
+    CHECK(bw[1] == bw[0]);
+    CHECK(bw[5] == bw[0]);
+    CHECK(std::vector<std::string>(bw.begin() + 2, bw.begin() + 5) ==
+          std::vector<std::string>{"-", "-", "-"});
 }
 
 TEST_CASE("an installed tree finds its plugins next to the executable") {
