@@ -3,6 +3,8 @@
 // here are the spec's recommended validation (§2, §19 #8).
 #include "cmtime_options.hpp"
 
+#include "output_format.hpp"
+
 #include <cerrno>
 #include <cstdlib>
 #include <getopt.h>
@@ -122,10 +124,13 @@ Options parse_options(int argc, char **argv, bool launcher) {
             o.sockets = true;
             break;
         case 'F':
-            if (std::string(optarg) != "table" && std::string(optarg) != "json")
-                throw UsageError(std::string("--format must be one of table, json (got '") +
-                                 optarg + "')");
-            o.json = std::string(optarg) == "json";
+            try {
+                o.json = cmdbench::parse_output_format(optarg, {cmdbench::OutputFormat::Table,
+                                                                cmdbench::OutputFormat::Json}) ==
+                         cmdbench::OutputFormat::Json;
+            } catch (const std::invalid_argument &e) {
+                throw UsageError(e.what());
+            }
             break;
         case 'T':
             o.wait_s = int(number("--timeout", optarg, 1, 86400));

@@ -202,7 +202,7 @@ TEST_CASE("cmdbench job: help and bad options", "[cluster]") {
     CHECK(help.out.find("Usage: cmdbench job") != std::string::npos);
     auto format = run_process({cmdbench_exe(), "job", "--format", "xml"}, 30);
     CHECK(format.exit_code == 2);
-    CHECK(format.err.find("--format is 'xml': use table or json") != std::string::npos);
+    CHECK(format.err.find("--format must be one of table, json (got 'xml')") != std::string::npos);
     auto timeout = run_process({cmdbench_exe(), "job", "--timeout", "0"}, 30);
     CHECK(timeout.exit_code == 2);
     CHECK(timeout.err.find("--timeout must be 1-3600") != std::string::npos);

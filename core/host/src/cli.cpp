@@ -8,6 +8,7 @@
 #include "job.hpp"
 #include "matrix_runner.hpp"
 #include "output_file.hpp"
+#include "output_format.hpp"
 #include "plugin_listing.hpp"
 #include "plugin_loader.hpp"
 #include "printable_text.hpp"
@@ -208,6 +209,14 @@ long in_range(const po::variables_map &vm, const char *name, long lo, long hi) {
     return v;
 }
 
+OutputFormat format_option(const po::variables_map &vm, const std::vector<OutputFormat> &allowed) {
+    try {
+        return parse_output_format(vm["format"].as<std::string>(), allowed);
+    } catch (const std::invalid_argument &e) {
+        throw UsageError(e.what());
+    }
+}
+
 std::vector<std::string> plugin_paths(const po::variables_map &vm) {
     std::vector<std::string> paths;
     if (!vm.count("no-default-plugins")) paths = default_plugin_dirs();
@@ -298,9 +307,7 @@ int cmd_run(const std::vector<std::string> &args) {
     const std::string path = positional[0];
 
     RunOptions opt;
-    opt.format = vm["format"].as<std::string>();
-    if (opt.format != "table" && opt.format != "json" && opt.format != "csv")
-        throw UsageError("--format must be one of table, json, csv (got '" + opt.format + "')");
+    opt.format = format_option(vm, {OutputFormat::Table, OutputFormat::Json, OutputFormat::Csv});
     if (vm.count("server")) opt.server = checked_server(vm["server"].as<std::string>());
     if (vm.count("output")) opt.output = vm["output"].as<std::string>();
     if (vm.count("report")) opt.report = vm["report"].as<std::string>();
@@ -383,9 +390,7 @@ int cmd_compare(const std::vector<std::string> &args) {
     if (!vm.count("positional"))
         throw UsageError("compare needs results files: cmdbench compare A.json B.json");
     const auto files = vm["positional"].as<std::vector<std::string>>();
-    const std::string format = vm["format"].as<std::string>();
-    if (format != "table" && format != "json")
-        throw UsageError("--format must be one of table, json (got '" + format + "')");
+    const OutputFormat format = format_option(vm, {OutputFormat::Table, OutputFormat::Json});
     CompareOptions options;
     if (vm.count("baseline")) options.baseline = vm["baseline"].as<std::string>();
     options.common_only = vm.count("common") > 0;
@@ -422,7 +427,7 @@ int cmd_compare(const std::vector<std::string> &args) {
     for (const auto &r : reports)
         for (auto &v : evaluate_expectations(r))
             verdicts.push_back(std::move(v));
-    if (format == "json") {
+    if (format == OutputFormat::Json) {
         write_comparison_json(std::cout, c, verdicts);
     } else {
         write_comparison_table(std::cout, c);

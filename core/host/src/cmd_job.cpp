@@ -1,6 +1,7 @@
 #include "cmd_job.hpp"
 
 #include "job.hpp"
+#include "output_format.hpp"
 #include "runner.hpp"
 
 #include <boost/program_options.hpp>
@@ -76,7 +77,7 @@ void print_json(const Job &job, const std::vector<RankInfo> &ranks, double init_
     std::cout << out.dump(2) << "\n";
 }
 
-int run_job(const std::string &format, double timeout_s) {
+int run_job(OutputFormat format, double timeout_s) {
     auto start = std::chrono::steady_clock::now();
     std::unique_ptr<Job> job = join_job();
     double init_ms = ms_since(start);
@@ -101,7 +102,7 @@ int run_job(const std::string &format, double timeout_s) {
         init_max = std::max(init_max, ranks.back().init_ms);
         gather_max = std::max(gather_max, ranks.back().allgather_ms);
     }
-    if (format == "json")
+    if (format == OutputFormat::Json)
         print_json(*job, ranks, init_max, gather_max);
     else
         print_table(*job, ranks, init_max, gather_max);
@@ -137,9 +138,13 @@ int cmd_job(const std::vector<std::string> &args) {
         print_job_help(std::cout);
         return kExitOk;
     }
-    std::string format = vm["format"].as<std::string>();
-    if (format != "table" && format != "json")
-        return usage_error("--format is '" + format + "': use table or json");
+    OutputFormat format;
+    try {
+        format = parse_output_format(vm["format"].as<std::string>(),
+                                     {OutputFormat::Table, OutputFormat::Json});
+    } catch (const std::invalid_argument &e) {
+        return usage_error(e.what());
+    }
     double timeout_s = vm["timeout"].as<double>();
     if (!(timeout_s >= 1 && timeout_s <= 3600))
         return usage_error("--timeout must be 1-3600 seconds");

@@ -16,6 +16,7 @@
 #include "rails_together.hpp"
 #include "report.hpp"
 #include "report_matrix.hpp"
+#include "result_sink.hpp"
 #include "results_reader.hpp"
 #include "run_client.hpp"
 #include "server_process.hpp"
@@ -116,27 +117,6 @@ std::string results_text(const std::vector<RunResult> &runs) {
     return Json::parse(out.str()).dump();
 }
 
-bool ends_with(const std::string &s, const std::string &suffix) {
-    return s.size() >= suffix.size() &&
-           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-std::string formatted(const std::string &format, const Report &report) {
-    std::ostringstream out;
-    if (format == "json")
-        write_json(out, report);
-    else if (format == "csv")
-        write_csv(out, report);
-    else
-        write_matrix_table(out, report);
-    return out.str();
-}
-
-// The format -o writes: by the file name's ending.
-std::string format_of(const std::string &path) {
-    return ends_with(path, ".json") ? "json" : ends_with(path, ".csv") ? "csv" : "table";
-}
-
 // Every repetition of every run (of every rail: MatrixRuns), in order.
 struct Step {
     size_t run; // in MatrixRuns::specs
@@ -156,8 +136,10 @@ class MatrixRun {
     MatrixRun(Job &job, const Scenario &scenario, const Registry &registry,
               const RunOptions &options, const std::atomic<bool> &interrupted)
         : job_(job), scenario_(scenario), registry_(registry), options_(options),
-          interrupted_(interrupted),
-          progress_(true), client_{registry, interrupted, progress_, kLoopbackNode, false} {}
+          interrupted_(interrupted), progress_(true),
+          sink_(options.format, options.output, options.report), client_{registry, interrupted,
+                                                                         progress_, kLoopbackNode,
+                                                                         false} {}
 
     int run(RunContext context);
 
@@ -184,6 +166,7 @@ class MatrixRun {
     const RunOptions &options_;
     const std::atomic<bool> &interrupted_;
     Progress progress_;
+    ResultSink sink_; // rank 0's outputs
     ClientState client_;
     std::unique_ptr<ServerProcess> server_;
     std::vector<Hello> peers_;
@@ -465,12 +448,10 @@ void MatrixRun::write_partial(const std::string &note, const std::string &why_no
                 runs.push_back(std::move(res));
             }
     const auto began = std::chrono::steady_clock::now();
-    const std::string why = write_output(path, formatted(format_of(path), assemble(runs, note)));
+    sink_.write_interim(assemble(runs, note));
     const auto ended = std::chrono::steady_clock::now();
     last_write_ = ended;
     last_write_seconds_ = std::chrono::duration<double>(ended - began).count();
-    if (!why.empty())
-        std::fprintf(stderr, "cmdbench: cannot write %s: %s\n", path.c_str(), why.c_str());
 }
 
 // Rank 0: whether to ask for the results so far, to rewrite -o: once the
@@ -552,50 +533,9 @@ int MatrixRun::finish() {
 
 // Rank 0: stdout, -o and --report; the exit status the results call for.
 int MatrixRun::report(Report all) {
-    bool write_failed = false;
-    std::cout << formatted(options_.format, all);
-    std::cout.flush();
-    if (!std::cout) {
-        write_failed = true;
-        std::fprintf(stderr, "cmdbench: cannot write the results to standard output\n");
-    }
-    auto write = [&](const std::string &path, const std::string &text) {
-        const std::string why = write_output(path, text);
-        if (why.empty()) return;
-        write_failed = true;
-        std::fprintf(stderr, "cmdbench: cannot write %s: %s\n", path.c_str(), why.c_str());
-    };
-    if (!options_.output.empty()) {
-        const std::string &f = options_.output;
-        write(f, formatted(format_of(f), all));
-    }
-    if (!options_.report.empty()) {
-        std::ostringstream page;
-        write_matrix_html(page, all);
-        write(options_.report, page.str());
-    }
-    if (!stopped_.empty() && stopped_.find("interrupted") != std::string::npos)
-        return kExitInterrupted;
-    int failed = 0, skipped = 0;
-    for (const auto &r : all.runs) {
-        if (r.status == RunStatus::Skipped)
-            ++skipped;
-        else if (r.status != RunStatus::Ok)
-            ++failed;
-    }
-    if (failed) {
-        std::fprintf(stderr, "cmdbench: %d of %zu pair runs did not succeed\n", failed,
-                     all.runs.size());
-        return kExitRunFailed;
-    }
-    if (skipped && !options_.allow_skip) {
-        std::fprintf(stderr,
-                     "cmdbench: %d of %zu pair runs were skipped (pass --allow-skip to accept "
-                     "that)\n",
-                     skipped, all.runs.size());
-        return kExitRunFailed;
-    }
-    return write_failed ? kExitRunFailed : kExitOk;
+    sink_.finish(all);
+    const bool interrupted = stopped_.find("interrupted") != std::string::npos;
+    return exit_status(all, {interrupted, options_.allow_skip, sink_.write_failed(), "pair runs"});
 }
 
 int MatrixRun::run(RunContext context) {
@@ -620,11 +560,8 @@ int MatrixRun::run(RunContext context) {
     }
     const int status = finish();
     if (client_.abandoned) {
-        // A test thread is still running inside this process: the results
-        // are out, so leave without waiting for it.
-        std::fflush(nullptr);
         server_->stop(0);
-        _exit(status == kExitOk ? kExitRunFailed : status);
+        leave_abandoned(status);
     }
     server_.reset();
     return status;

@@ -9,7 +9,6 @@
 #include "run_client.hpp"
 #include "run_plan.hpp"
 #include "shared_cpu.hpp"
-#include "verdict.hpp"
 
 #include <cstdio>
 #include <map>
@@ -105,44 +104,17 @@ int run_scenario(const Scenario &scenario, const Registry &registry, RunContext 
             report.runs.push_back(std::move(r));
         }
     sink.finish(report);
+    const int status =
+        exit_status(report, {bool(interrupted), options.allow_skip, sink.write_failed()});
     if (st.client.abandoned) {
-        // A test thread is still running inside this process; the results are
-        // out, so leave without waiting for it (the local server dies with us).
-        std::fflush(nullptr);
+        // The local servers die with us; stop them at once all the same.
         for (auto &[name, s] : st.sessions)
             if (s.local) s.local->stop(0);
-        _exit(interrupted ? kExitInterrupted : kExitRunFailed);
+        leave_abandoned(status);
     }
     for (auto &[name, s] : st.sessions)
         close_session(s);
-
-    if (interrupted) return kExitInterrupted;
-    int failed = 0, skipped = 0;
-    for (const auto &r : report.runs) {
-        if (r.status == RunStatus::Skipped)
-            ++skipped;
-        else if (r.status != RunStatus::Ok)
-            ++failed;
-    }
-    if (failed) {
-        std::fprintf(stderr, "cmdbench: %d of %zu runs did not succeed\n", failed,
-                     report.runs.size());
-        return kExitRunFailed;
-    }
-    if (skipped && !options.allow_skip) {
-        std::fprintf(stderr,
-                     "cmdbench: %d of %zu runs were skipped (pass --allow-skip to accept that)\n",
-                     skipped, report.runs.size());
-        return kExitRunFailed;
-    }
-    // The error was printed when the write failed; the file keeps what it had.
-    if (sink.write_failed()) return kExitRunFailed;
-    const auto verdicts = evaluate_expectations(report);
-    if (!all_held(verdicts)) {
-        std::fprintf(stderr, "cmdbench: %s\n", verdict_summary(verdicts).c_str());
-        return kExitExpectation;
-    }
-    return kExitOk;
+    return status;
 }
 
 } // namespace cmdbench

@@ -1,6 +1,8 @@
 // `cmdbench run`: the client side of every run in a scenario, against a
 // server it starts on loopback or one named on the command line.
 #pragma once
+#include "exit_status.hpp"
+#include "output_format.hpp"
 #include "registry.hpp"
 #include "result.hpp"
 #include "scenario.hpp"
@@ -12,22 +14,13 @@
 namespace cmdbench {
 
 struct RunOptions {
-    std::string server;           // "host[:port]"; empty = start one on loopback
-    std::string format = "table"; // stdout: table, json or csv
-    std::string output;           // -o FILE (format from .json/.csv, else table)
-    std::string report;           // --report FILE.html: the comparison as a web page
-    bool quiet = false;           // no progress display
-    bool allow_skip = false;      // skipped runs do not make the exit status non-zero
-    std::string token;            // proves us to a named server (token_source.hpp); "" = none
-};
-
-// Exit codes of `cmdbench run` (documented in README.md).
-enum ExitCode {
-    kExitOk = 0,
-    kExitRunFailed = 1,   // a run failed, timed out, or was skipped without --allow-skip
-    kExitUsage = 2,       // bad command line, scenario or plugin
-    kExitExpectation = 3, // every run ran, but an expectation failed or could not be judged
-    kExitInterrupted = 130
+    std::string server;                        // "host[:port]"; empty = start one on loopback
+    OutputFormat format = OutputFormat::Table; // stdout
+    std::string output;                        // -o FILE (format from .json/.csv, else table)
+    std::string report;                        // --report FILE.html: the comparison as a web page
+    bool quiet = false;                        // no progress display
+    bool allow_skip = false;                   // skipped runs do not make the exit status non-zero
+    std::string token; // proves us to a named server (token_source.hpp); "" = none
 };
 
 int run_scenario(const Scenario &scenario, const Registry &registry, RunContext context,

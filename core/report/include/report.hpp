@@ -1,6 +1,7 @@
 // Reporters: one function per format. Each writes a whole Report; the table
 // reporter can also print one run as soon as it completes.
 #pragma once
+#include "output_format.hpp"
 #include "result.hpp"
 
 #include <ostream>
@@ -23,5 +24,10 @@ struct Comparison;
 // becomes `comparison.result`; an interim rewrite of -o has none).
 void write_json(std::ostream &out, const Report &report, const Comparison *comparison = nullptr);
 void write_csv(std::ostream &out, const Report &report);
+
+// The whole report in `format`: the table (a matrix job's is its matrices,
+// report_matrix.hpp), JSON (with `comparison`, write_json) or CSV.
+void write_report(std::ostream &out, OutputFormat format, const Report &report,
+                  const Comparison *comparison = nullptr);
 
 } // namespace cmdbench

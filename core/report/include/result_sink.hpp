@@ -1,11 +1,14 @@
-// Where results go as each run completes: the console, and the -o file
-// (rewritten whole after every run, so nothing is lost if a later run hangs
-// or the process is killed; see output_file.hpp for how). At the end, the
-// comparison of the variants: as a table on a table stdout, in the final JSON
-// document (`comparison.result`), and as the --report HTML page. A failed write is printed at once
-// and remembered for the exit status; the runs go on, as the next rewrite may succeed.
+// Where results go, for `cmdbench run` and for a matrix job's rank 0: the
+// console, and the -o file (rewritten whole as runs complete, so nothing is
+// lost if a later run hangs or the process is killed; see output_file.hpp
+// for how). At the end, the comparison of the variants: as a table on a
+// table stdout, in the final JSON document (`comparison.result`), and as the
+// --report HTML page; a matrix job's report is its matrices instead. A
+// failed write is printed once and remembered for the exit status; the runs
+// go on, as the next rewrite may succeed.
 #pragma once
 #include "comparison.hpp"
+#include "output_format.hpp"
 #include "result.hpp"
 
 #include <optional>
@@ -15,18 +18,23 @@ namespace cmdbench {
 
 class ResultSink {
   public:
-    ResultSink(std::string stdout_format, std::string output_file, std::string report_file = "");
-    void run_done(const Report &report);                // the last run of `report` just ended
-    void finish(const Report &report);                  // all runs ended (or were interrupted)
+    ResultSink(OutputFormat stdout_format, std::string output_file, std::string report_file = "");
+    // The last run of `report` just ended: printed (table), and -o rewritten.
+    void run_done(const Report &report);
+    // -o rewritten with `report` as it stands (not for a stream, which gets
+    // the final document alone).
+    void write_interim(const Report &report);
+    // All runs ended (or were interrupted): every output in its final form.
+    void finish(const Report &report);
     bool write_failed() const { return write_failed_; } // some output could not be written
 
   private:
-    // `comparison`: for the final write only (null before, or when none).
     void write_file(const Report &report, bool final, const Comparison *comparison);
-    std::string file_format() const; // of -o, by its name's ending
+    void write_html(const Report &report, const Comparison *comparison);
     std::optional<Comparison> compare(const Report &report) const;
     void write_to(const std::string &path, const std::string &text);
-    std::string format_, file_, report_file_;
+    OutputFormat format_;
+    std::string file_, report_file_;
     bool write_failed_ = false;
     std::string last_error_; // printed once, not after every run
 };

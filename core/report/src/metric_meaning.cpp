@@ -1,5 +1,7 @@
 #include "metric_meaning.hpp"
 
+#include "string_suffix.hpp"
+
 #include <cmath>
 #include <cmdbench/plugin.h>
 
@@ -16,11 +18,6 @@ const Metric *find_metric(const Row &row, const std::string &key) {
     for (const auto &m : row.metrics)
         if (m.key == key && std::isfinite(m.value)) return &m;
     return nullptr;
-}
-
-bool ends_with(const std::string &s, const std::string &suffix) {
-    return s.size() >= suffix.size() &&
-           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // Whether a cmtime step row timed at least one connection: its tables list

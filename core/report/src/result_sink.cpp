@@ -1,35 +1,19 @@
 #include "result_sink.hpp"
 
-#include "comparison.hpp"
 #include "comparison_samples.hpp"
 #include "output_file.hpp"
 #include "report.hpp"
+#include "report_matrix.hpp"
 #include "verdict.hpp"
 
 #include <cstdio>
 #include <iostream>
 #include <map>
-#include <optional>
 #include <set>
 #include <sstream>
 
 namespace cmdbench {
 namespace {
-
-bool ends_with(const std::string &s, const std::string &suffix) {
-    return s.size() >= suffix.size() &&
-           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-void write_as(std::ostream &out, const std::string &format, const Report &report,
-              const Comparison *comparison = nullptr) {
-    if (format == "json")
-        write_json(out, report, comparison);
-    else if (format == "csv")
-        write_csv(out, report);
-    else
-        write_table(out, report);
-}
 
 // A comparison table is worth printing once some group ran as two variants.
 bool compares_variants(const Report &report) {
@@ -44,9 +28,8 @@ bool compares_variants(const Report &report) {
 
 } // namespace
 
-ResultSink::ResultSink(std::string stdout_format, std::string output_file, std::string report_file)
-    : format_(std::move(stdout_format)), file_(std::move(output_file)),
-      report_file_(std::move(report_file)) {}
+ResultSink::ResultSink(OutputFormat stdout_format, std::string output_file, std::string report_file)
+    : format_(stdout_format), file_(std::move(output_file)), report_file_(std::move(report_file)) {}
 
 void ResultSink::write_file(const Report &report, bool final, const Comparison *comparison) {
     if (file_.empty()) return;
@@ -54,7 +37,7 @@ void ResultSink::write_file(const Report &report, bool final, const Comparison *
     // get the final document alone, so their reader sees one whole document.
     if (!final && output_is_stream(file_)) return;
     std::ostringstream text;
-    write_as(text, file_format(), report, comparison);
+    write_report(text, format_of_path(file_), report, comparison);
     write_to(file_, text.str());
 }
 
@@ -68,23 +51,31 @@ void ResultSink::write_to(const std::string &path, const std::string &text) {
 }
 
 void ResultSink::run_done(const Report &report) {
-    if (format_ == "table" && !report.runs.empty()) {
+    if (format_ == OutputFormat::Table && !report.runs.empty()) {
         write_table_run(std::cout, report.runs.back());
         std::cout.flush();
     }
+    write_interim(report);
+}
+
+void ResultSink::write_interim(const Report &report) {
     write_file(report, false, nullptr);
 }
 
 void ResultSink::finish(const Report &report) {
     // The comparison is built once, at the end: after every run it would
-    // cost time quadratic in the runs.
-    const bool table = format_ == "table" && compares_variants(report);
-    const bool json = format_ == "json" || (!file_.empty() && file_format() == "json");
+    // cost time quadratic in the runs. A matrix job's comparison is the
+    // matrix itself.
+    const bool matrix = report.matrix.has_value();
+    const bool table = format_ == OutputFormat::Table && !matrix && compares_variants(report);
+    const bool json = format_ == OutputFormat::Json ||
+                      (!file_.empty() && format_of_path(file_) == OutputFormat::Json);
     std::optional<Comparison> comparison;
-    if (table || json || !report_file_.empty()) comparison = compare(report);
+    if (!matrix && (table || json || !report_file_.empty())) comparison = compare(report);
     const Comparison *final = comparison ? &*comparison : nullptr;
-    if (format_ != "table") {
-        write_as(std::cout, format_, report, final);
+    // A table stdout printed each run as it ended; a matrix's is printed whole.
+    if (format_ != OutputFormat::Table || matrix) {
+        write_report(std::cout, format_, report, final);
         std::cout.flush();
     }
     write_file(report, true, final);
@@ -93,13 +84,9 @@ void ResultSink::finish(const Report &report) {
         write_comparison_table(std::cout, *comparison);
         std::cout.flush();
     }
-    if (!report_file_.empty() && comparison) {
-        std::ostringstream page;
-        write_html_report(page, *comparison, {&report});
-        write_to(report_file_, page.str());
-    }
+    write_html(report, final);
     // The verdicts close the table output; JSON carries them itself.
-    if (format_ == "table") {
+    if (format_ == OutputFormat::Table) {
         const auto verdicts = evaluate_expectations(report);
         if (!verdicts.empty()) {
             std::cout << '\n';
@@ -113,8 +100,16 @@ void ResultSink::finish(const Report &report) {
     }
 }
 
-std::string ResultSink::file_format() const {
-    return ends_with(file_, ".json") ? "json" : ends_with(file_, ".csv") ? "csv" : "table";
+void ResultSink::write_html(const Report &report, const Comparison *comparison) {
+    if (report_file_.empty()) return;
+    std::ostringstream page;
+    if (report.matrix)
+        write_matrix_html(page, report);
+    else if (comparison)
+        write_html_report(page, *comparison, {&report});
+    else
+        return; // the comparison failed, and said why
+    write_to(report_file_, page.str());
 }
 
 std::optional<Comparison> ResultSink::compare(const Report &report) const {
