@@ -75,7 +75,7 @@ TEST_CASE("mpirun -np 4: all-pairs JSON with 12 pairs per run, table and HTML he
     INFO("exit " << r.exit_code << "\nstdout: " << r.out << "\nstderr: " << r.err);
     REQUIRE(r.exit_code == 0);
     const json doc = json::parse(read_file(out));
-    CHECK(doc["schema_version"] == 2);
+    CHECK(doc["schema_version"] == 3);
     CHECK(doc["matrix"]["pattern"] == "all-pairs");
     CHECK(doc["matrix"]["rounds"] == 6);
     REQUIRE(doc["matrix"]["ranks"].size() == 4);
