@@ -152,7 +152,7 @@ lab() { # lab TIMEOUT CMD...: one lab boot, under flock when CMDBENCH_LAB_LOCK i
 
 # --- inside the lab: cm-steps vs Debian's cmtime -------------------------------
 
-# Debian's cmtime (legacy, spec §20), one client run against a fresh server:
+# Debian's cmtime (the legacy generation), one client run against a fresh server:
 # appends "legacy REP N STEP TOTAL_US" lines.
 legacy_run() {
   local n=$1 rep=$2 port=$3 out srv
@@ -221,7 +221,7 @@ for line in open(sys.argv[1]):
 # (create + INIT), ours create qp + init qp; legacy "connect" ends at
 # ESTABLISHED with librdmacm's RTR/RTS/RTU inside, ours "cm connect" at the
 # end of our RTR/RTS/establish. Legacy "disconnect" waits for the server's
-# reply, ours does not (spec §15): no ratio.
+# reply, ours does not: no ratio.
 PAIRS = [("create id", ["create id"]), ("bind addr", ["bind addr"]),
          ("resolve addr", ["resolve addr"]), ("resolve route", ["resolve route"]),
          ("create qp", ["create qp", "init qp"]), ("connect", ["cm connect"]),

@@ -1,6 +1,7 @@
 // Parsing and validation of cmtime's options (see cmtime_options.hpp).
 // Upstream parses numbers with atoi and checks almost nothing; the ranges
-// here are the spec's recommended validation (§2, §19 #8).
+// here are cmdbench's own (README, "Where cmdbench differs from cmtime on
+// purpose").
 #include "cmtime_options.hpp"
 
 #include "output_format.hpp"

@@ -1,4 +1,4 @@
-// cmtime's command line (spec cmtime.md §2) with cmdbench's validation: every
+// cmtime's command line with cmdbench's validation: every
 // bad value is refused with the option and its allowed range.
 #pragma once
 #include <cstdint>

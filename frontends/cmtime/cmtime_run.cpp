@@ -1,4 +1,4 @@
-// One cmdbench-cmtime instance (spec cmtime.md §4-§8, §16), on the core's
+// One cmdbench-cmtime instance, on the core's
 // mesh control plane and the shared CM / socket step engines.
 #include "cmtime_run.hpp"
 
@@ -59,7 +59,7 @@ void run_rdma(Instance &in, const BindAddress &bind) {
     hooks.progress = [&in](const std::string &line) { in.console.line(line); };
     cmtime::CmEngine engine(config, hooks);
 
-    // Peer records (§5.3): servers publish their CM listener, port included.
+    // Peer records: servers publish their CM listener, port included.
     cmtime::PeerSetup mine;
     mine.server = in.server;
     mine.count = o.conns;

@@ -1,6 +1,5 @@
-// The multi-peer control plane of cmtime's controller/mesh mode (spec
-// cmtime.md §5), on the host's control channel (typed, length-prefixed,
-// versioned messages; never raw structs):
+// The multi-peer control plane of cmtime's controller/mesh mode, on the host's control channel
+// (typed, length-prefixed, versioned messages; never raw structs):
 //  - election: the first peer that can bind the controller address is the
 //    controller; EADDRNOTAVAIL / EADDRINUSE make a leaf;
 //  - the controller accepts P-1 leaves, checks that each runs with the same

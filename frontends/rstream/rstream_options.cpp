@@ -1,4 +1,4 @@
-// rstream's option parsing (spec rstream.md §2-§3), with ranges checked.
+// rstream's option parsing, with ranges checked.
 #include "rstream_options.hpp"
 
 #include <cerrno>
@@ -166,7 +166,7 @@ Options parse_options(int argc, char **argv) {
 
 std::vector<int64_t> suite_sizes(bool all) {
     if (!all) return {64, 4096, 65536, 1048576};
-    // 64, then 2^k and 2^k + 2^(k-1) for k = 7 ... 22 (§7.1).
+    // 64, then 2^k and 2^k + 2^(k-1) for k = 7 ... 22.
     std::vector<int64_t> sizes{64};
     for (int k = 7; k <= 22; ++k) {
         sizes.push_back(int64_t{1} << k);

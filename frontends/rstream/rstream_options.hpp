@@ -1,4 +1,4 @@
-// rstream's command line (spec rstream.md §2-§4), parsed into what the
+// rstream's command line, parsed into what the
 // pingpong run needs. Numbers are validated (a DEVIATION from rstream's atoi).
 #ifndef CMDBENCH_RSTREAM_OPTIONS_HPP
 #define CMDBENCH_RSTREAM_OPTIONS_HPP

@@ -7,8 +7,9 @@
 
 namespace rstream_frontend {
 
-// Runs the test and prints rstream's table; returns rstream's exit status
-// (spec §14, with the documented deviations).
+// Runs the test and prints rstream's table; returns rstream's exit status,
+// with the deviations README's "Where cmdbench differs from rstream on
+// purpose" lists.
 int run_rstream(const Options &options);
 
 } // namespace rstream_frontend

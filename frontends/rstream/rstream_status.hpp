@@ -1,4 +1,4 @@
-// rstream's exit status for a failed run (spec rstream.md §14).
+// rstream's exit status for a failed run.
 #ifndef CMDBENCH_RSTREAM_STATUS_HPP
 #define CMDBENCH_RSTREAM_STATUS_HPP
 

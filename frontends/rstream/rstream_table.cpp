@@ -1,4 +1,4 @@
-// rstream's table layout, reproduced column by column (spec rstream.md §10.1).
+// rstream's table layout, reproduced column by column.
 #include "rstream_table.hpp"
 
 #include "report.hpp"

@@ -1,4 +1,4 @@
-// rstream's result table (spec rstream.md §10): a 74-character header and
+// rstream's result table: a 74-character header and
 // 72-character rows, numbers by rstream's size and count rules.
 #ifndef CMDBENCH_RSTREAM_TABLE_HPP
 #define CMDBENCH_RSTREAM_TABLE_HPP

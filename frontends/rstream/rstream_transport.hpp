@@ -1,5 +1,5 @@
 // The transport table `cmdbench rstream` runs on: the plugin's, with what
-// rstream does and the plugins do not (spec rstream.md §5, §12).
+// rstream does and the plugins do not.
 #ifndef CMDBENCH_RSTREAM_TRANSPORT_HPP
 #define CMDBENCH_RSTREAM_TRANSPORT_HPP
 

@@ -1,4 +1,4 @@
-// cmtime's -S TCP baseline (spec cmtime.md §16) without any RDMA call: the
+// cmtime's -S TCP baseline without any RDMA call: the
 // client times socket(), an optional bind(), connect() and close() per
 // connection; the server accept() and close(). Shared by the sock-steps test
 // (plugin tcp-socket) and the cmdbench-cmtime front end, which supply the

@@ -1,4 +1,4 @@
-// Statistics and table layout of cmtime's steps (spec cmtime.md §11).
+// Statistics and table layout of cmtime's steps.
 #include "step_table.hpp"
 
 #include <algorithm>

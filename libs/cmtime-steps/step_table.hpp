@@ -1,4 +1,4 @@
-// cmtime's 17 timed steps (spec cmtime.md §10-§11): per-connection and
+// cmtime's 17 timed steps: per-connection and
 // whole-step stamps, and the statistics cmtime prints from them. Shared by
 // cm-steps, sock-steps and the cmdbench-cmtime front end; no RDMA here.
 #pragma once
@@ -124,7 +124,7 @@ StepReport compute_report(const StepTimes &times, uint32_t threads, bool real_qp
 // up, and each step's total is the longest of the instances' totals.
 void merge_report(StepReport &into, const StepReport &from);
 
-// cmtime's exact table (§11.2): label line, threads line, header, 17 rows;
+// cmtime's exact table: label line, threads line, header, 17 rows;
 // every line ends with '\n'.
 std::string format_table(const StepReport &report);
 

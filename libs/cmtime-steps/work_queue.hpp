@@ -1,4 +1,4 @@
-// cmtime's work queue (spec cmtime.md §3): a FIFO of items run to completion
+// cmtime's work queue: a FIFO of items run to completion
 // by `threads` workers. Each item is its own node, so one connection may be
 // queued more than once at a time (upstream's embedded link forbids that).
 #pragma once

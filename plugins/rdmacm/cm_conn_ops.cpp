@@ -1,4 +1,4 @@
-// CmEngine: the per-connection work items (spec cmtime.md §7-§8, §12-§15),
+// CmEngine: the per-connection work items,
 // each stamping its own step intervals.
 #include "cm_engine.hpp"
 #include "cm_engine_state.hpp"
@@ -130,7 +130,7 @@ void CmEngine::accept(Conn &c) {
 
 void CmEngine::client_disconnect(Conn &c) {
     Iteration &it = *it_;
-    // Done when the call returns: no wait for the server's reply (§15).
+    // Done when the call returns: no wait for the server's reply.
     it.t(c, kDisconnect).begin();
     rdma_disconnect(c.id);
     it.t(c, kDisconnect).finish();

@@ -1,5 +1,4 @@
-// CmEngine: set-up, the CM event thread and bounded waits (spec cmtime.md §3,
-// §9).
+// CmEngine: set-up, the CM event thread and bounded waits.
 #include "cm_engine.hpp"
 
 #include "cm_engine_state.hpp"
@@ -184,7 +183,7 @@ void CmEngine::on_connect_request(rdma_cm_id *id) {
     Iteration &it = *live_.load();
     const uint64_t slot = it.next_slot.fetch_add(1);
     if (slot >= it.conns) {
-        // cmtime writes past its table here (§8); a surplus means the peers
+        // cmtime writes past its table here; a surplus means the peers
         // disagree on the connection count.
         rdma_reject(id, nullptr, 0);
         fatal("more connection requests than the " + std::to_string(it.conns) +

@@ -1,4 +1,4 @@
-// The RDMA CM side of cmtime (spec cmtime.md §3, §6-§9, §12-§15): one event
+// The RDMA CM side of cmtime: one event
 // channel with its event thread, a work queue, the per-connection state and
 // one iteration of the client or server steps. Knows nothing of the host
 // ABI: the caller supplies the barriers and the stop check (deadline,
@@ -26,7 +26,7 @@ struct EngineConfig {
     bool have_bind = false;  // -b / bind_address given
     sockaddr_storage bind{}; // port 0
     // How long the server waits for all DISCONNECTED events before it
-    // disconnects the rest itself (cmtime: 60 s; §15).
+    // disconnects the rest itself (cmtime: 60 s).
     int disconnect_guard_ms = 60000;
     // Client: most connects (disconnects) outstanding at a time, that is
     // issued and not yet answered by the server; 0 = no limit (cmtime). The
@@ -39,7 +39,7 @@ struct EngineConfig {
 
 // What one iteration uses for QPs: real ones (fake_qpn == 0), or simulated
 // ones announcing fake_qpn, fake_qpn+1, ... with a sleep of `delay_us` for
-// every QP create/modify (§12).
+// every QP create/modify.
 struct QpMode {
     uint32_t fake_qpn = 0;
     uint32_t delay_us = 0;

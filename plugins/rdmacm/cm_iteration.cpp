@@ -1,6 +1,5 @@
-// CmEngine: one client or server iteration, step by step (spec cmtime.md
-// §6-§8), with cmtime's barriers 0, 7, 12 and 14 (and two of ours, see
-// cm_engine.hpp).
+// CmEngine: one client or server iteration, step by step, with cmtime's barriers 0, 7, 12 and 14
+// (and two of ours, see cm_engine.hpp).
 #include "async_call.hpp"
 #include "cm_engine.hpp"
 #include "cm_engine_state.hpp"
@@ -153,7 +152,7 @@ StepReport CmEngine::run_server(uint64_t n, QpMode mode) {
     }
     hooks_.barrier(12);
     // DISCONNECTED events trigger the server's disconnects; past the guard
-    // the server disconnects the stragglers itself (§15).
+    // the server disconnects the stragglers itself.
     const uint64_t guard_ns = uint64_t(config_.disconnect_guard_ms) * 1000000;
     uint64_t guard_end = now_ns() + guard_ns;
     AsyncCall disconnected([this] { hooks_.barrier(kBarrierClientsDisconnected); });

@@ -1,5 +1,5 @@
 // Test "cm-steps": cmtime's RDMA CM step timing for one client and one
-// server (spec cmtime.md §6-§15). The peers swap a set-up message (count,
+// server. The peers swap a set-up message (count,
 // version, the server's dynamic CM port), run the warm-up, the main test and
 // optionally the no-QP test in step through the host's barriers, and the
 // server's figures and per-step histograms travel to the client, which
@@ -191,7 +191,7 @@ void run_cm_steps(const cmdbench_run_env &env) {
             std::vector<sockaddr_storage>(targets.begin(), targets.begin() + static_cast<long>(n)),
             mode);
     };
-    // Warm-up: one connection, real QPs, not reported (§6).
+    // Warm-up: one connection, real QPs, not reported.
     iteration(1, QpMode{});
     QpMode main_mode;
     if (p.mimic_delay_us >= 0) main_mode = {mine.base_qpn, uint32_t(p.mimic_delay_us)};

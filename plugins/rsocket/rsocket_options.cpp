@@ -1,5 +1,5 @@
 // Parameters of transport "rsocket" and its `configure` hook: rstream's
-// set_options() (spec rstream.md §5) with rsocket-notes §3's rules: SOL_RDMA
+// set_options() with librdmacm's rules: SOL_RDMA
 // options only before the connection starts, so they go on client sockets
 // and on the listener; accepted sockets inherit them.
 #include "rsocket_transport.hpp"
@@ -113,7 +113,7 @@ int apply(cmdbench_ctx *ctx, const cmdbench_host *host, int sock, uint32_t stage
     Settings s;
     if (!read_settings(ctx, host, s)) return -1;
     // An accepted rsocket already has its buffers and queue pair: sizes and
-    // SOL_RDMA options came from the listener (rsocket-notes §3, §10.4).
+    // SOL_RDMA options came from the listener.
     if (stage != CMDBENCH_SOCK_ACCEPTED) {
         if (s.buffer_size > 0 &&
             (!set_int(ctx, host, sock, SOL_SOCKET, SO_SNDBUF, s.buffer_size, "SO_SNDBUF") ||

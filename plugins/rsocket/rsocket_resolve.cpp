@@ -1,4 +1,4 @@
-// `resolve` hook of transport "rsocket" (spec rstream.md §4): getaddrinfo by
+// `resolve` hook of transport "rsocket": getaddrinfo by
 // default, rdma_getaddrinfo with `resolver = "rdma"` (rstream -T r), and IB
 // GIDs as AF_IB addresses with `address_format = "gid"` (rstream -f gid).
 // Fresh hints for every lookup (rstream quirk 6).

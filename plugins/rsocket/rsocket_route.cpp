@@ -1,4 +1,4 @@
-// rstream -T r's route hand-over (spec rstream.md §4): when rdma_getaddrinfo
+// rstream -T r's route hand-over: when rdma_getaddrinfo
 // returns a path record for the server (from the IB ACM service), the client
 // socket is given it with RDMA_ROUTE, so the RDMA CM uses it instead of
 // resolving a route. resolve() and configure() are separate transport hooks

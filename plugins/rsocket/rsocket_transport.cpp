@@ -1,7 +1,6 @@
 // Transport "rsocket": librdmacm's rsocket calls behind the cmdbench
-// transport table, with rdma-core 44's quirks handled here (rsocket-notes
-// §2, §5): no SOCK_NONBLOCK/SOCK_CLOEXEC in rsocket(), and rpoll with finite
-// timeouts replaced by zero-timeout checks in a bounded loop.
+// transport table, with rdma-core 44's quirks handled here: no SOCK_NONBLOCK/SOCK_CLOEXEC in
+// rsocket(), and rpoll with finite timeouts replaced by zero-timeout checks in a bounded loop.
 #include "rsocket_transport.hpp"
 
 #include <algorithm>

@@ -143,7 +143,7 @@ class ChildWait {
 void run_in_child(const Session &s, const std::function<void()> &body) {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) fail_errno("pipe", errno);
-    // DEVIATION (spec §12): flush first, so that nothing buffered before the
+    // DEVIATION from rstream: flush first, so that nothing buffered before the
     // fork (the table header) is printed twice.
     std::fflush(nullptr);
     pid_t pid = fork();

@@ -1,4 +1,4 @@
-// rstream's server fork mode (spec rstream.md §12): after each accept the
+// rstream's server fork mode: after each accept the
 // server forks; the child runs that connection's tests and exits, the parent
 // runs none, waits for the child, then closes its own copy of the socket.
 #ifndef CMDBENCH_STREAM_FORK_CHILD_HPP

@@ -1,9 +1,8 @@
-// Test "pingpong": rstream's latency/bandwidth ping-pong (spec rstream.md
-// §7-§9) with the same bytes on the wire as rstream: per size a 16-byte sync
-// each way, then the timed iterations. suite = "custom": every size on one
-// data connection with the given counts; suite = "rstream": rstream's
-// standard suite, a latency phase then a bandwidth phase, each on its own
-// connection through one listener, so it interoperates with rstream itself.
+// Test "pingpong": rstream's latency/bandwidth ping-pong with the same bytes on the wire as
+// rstream: per size a 16-byte sync each way, then the timed iterations. suite = "custom": every
+// size on one data connection with the given counts; suite = "rstream": rstream's standard suite, a
+// latency phase then a bandwidth phase, each on its own connection through one listener, so it
+// interoperates with rstream itself.
 #include "fork_child.hpp"
 #include "metric_meanings.hpp"
 #include "rstream_rules.hpp"
@@ -56,7 +55,7 @@ const cmdbench_param params[] = {
         "children report their rows themselves, so `cmdbench serve` does not collect them"),
 };
 
-// rstream's verify pattern (§8.4): 8-bit send and receive counters that run
+// rstream's verify pattern: 8-bit send and receive counters that run
 // on across every transfer, sync messages included, and are never reset.
 class Pattern {
   public:
@@ -88,7 +87,7 @@ class Peer {
     Peer(DataChannel &channel, std::vector<uint8_t> &buf, Pattern *verify, bool client)
         : channel_(channel), buf_(buf.data()), pattern_(verify), client_(client) {}
 
-    // The untimed sync before each size (§8.1 step 1).
+    // The untimed sync before each size.
     void sync() { exchange(kSyncBytes, 1); }
     // One timed iteration: `count` transfers of `size` one way, then back.
     void exchange(size_t size, int64_t count) {
@@ -187,7 +186,7 @@ uint32_t custom_hint(const Session &s, int64_t transfer_count) {
     return transfer_count == 1 ? CMDBENCH_HINT_LATENCY : CMDBENCH_HINT_BANDWIDTH;
 }
 
-// rstream's standard suite (§7.1): latency tests of every size, then
+// rstream's standard suite: latency tests of every size, then
 // bandwidth tests of every size, counts by the count rule.
 std::vector<Phase> plan_phases(const Session &s, const std::vector<int64_t> &sizes) {
     std::vector<Phase> phases;
@@ -229,7 +228,7 @@ void run_pingpong(Session &s) {
     Pattern pattern;
 
     // The server keeps one listener for every phase: a client reconnects at
-    // once and must find it (rstream §11).
+    // once and must find it.
     std::unique_ptr<Listener> listener;
     uint16_t server_port = port;
     if (s.is_client()) {
@@ -239,7 +238,7 @@ void run_pingpong(Session &s) {
         announce_port(s, *listener, port);
     }
     // rstream -T f: the server's children run the phases; the parent only
-    // accepts and waits (§12).
+    // accepts and waits.
     const bool fork_server = !s.is_client() && s.param_bool("fork");
     for (const Phase &phase : phases) {
         auto run_phase = [&](Socket sock) {

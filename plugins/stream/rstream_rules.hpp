@@ -1,4 +1,4 @@
-// rstream's naming and counting rules (spec rstream.md §7.1, §10.2), kept
+// rstream's naming and counting rules, kept
 // here so rows are named exactly as rstream names them.
 #ifndef CMDBENCH_STREAM_RSTREAM_RULES_HPP
 #define CMDBENCH_STREAM_RSTREAM_RULES_HPP

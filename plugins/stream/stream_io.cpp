@@ -365,7 +365,7 @@ void DataChannel::wait_ready(short events, const char *call) {
             // Without -T a this wait is ours, not rstream's: the call that
             // follows reads what is left and reports the error itself.
             if (!bits || !mode_.async) return;
-            // DEVIATION (spec §8.2): readable data is drained first.
+            // DEVIATION from rstream: readable data is drained first.
             if ((events & POLLIN) && (p.revents & POLLIN)) {
                 hangup_ = bits;
                 return;

@@ -121,7 +121,7 @@ uint16_t learn_port(const Session &session, uint16_t port);
 Socket connect_to_server(const Session &session, uint16_t port, uint32_t hint,
                          const std::string &local = std::string());
 
-// rstream's IO modes (spec §3, §8.2).
+// rstream's IO modes.
 struct IoMode {
     bool blocking = false; // MSG_WAITALL and a blocking socket, else MSG_DONTWAIT + O_NONBLOCK
     bool async = false;    // poll for readiness before every send/recv

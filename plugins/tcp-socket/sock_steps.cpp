@@ -1,5 +1,5 @@
 // Test "sock-steps": the connection steps TCP has, timed per connection the
-// way cmtime times its RDMA CM steps (spec cmtime.md §10, §11, §16):
+// way cmtime times its RDMA CM steps:
 //   client: socket() -> "create id", bind() -> "bind addr" (with
 //   bind_address), connect() -> "cm connect", close() -> "destroy id", and
 //   the whole connect phase as "full connect";

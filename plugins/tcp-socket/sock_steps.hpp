@@ -1,4 +1,4 @@
-// Test "sock-steps": cmtime's -S TCP baseline (spec cmtime.md §16) as a
+// Test "sock-steps": cmtime's -S TCP baseline as a
 // two-peer test, with no RDMA library or device involved.
 #pragma once
 #include <cmdbench/plugin.h>

@@ -1,6 +1,6 @@
 // Transport "tcp": thin wrappers over the BSD socket calls, plus `configure`,
 // which applies the transport's parameters the way rstream's set_options()
-// does (spec rstream.md §5).
+// does.
 #include "tcp_transport.hpp"
 
 #include <cerrno>

@@ -43,7 +43,7 @@ std::map<std::string, json> rows_by_name(const json &run) {
     return out;
 }
 
-// cmtime's arithmetic between the columns of one row (spec §11.1).
+// cmtime's arithmetic between the columns of one row.
 void check_row_arithmetic(const json &row, double conns) {
     INFO(row.at("name"));
     CHECK(value(row, "avg/conn") == std::floor(value(row, "total(us)") / conns));
@@ -92,7 +92,7 @@ threads = 2
         check_row_arithmetic(rows[std::string("server ") + step], 1000);
     }
     // Client: socket, connect and close per connection; the whole connect
-    // phase as a total only (spec §16).
+    // phase as a total only.
     for (const char *step : {"create id", "cm connect", "destroy id"})
         check_filled(rows[step], 1000);
     CHECK(value(rows["full connect"], "total(us)") >= value(rows["cm connect"], "total(us)"));
@@ -293,7 +293,7 @@ TEST_CASE("cmtime -S: 1,000 connections, the server controls, both print cmtime'
     while (std::getline(lines, line)) {
         if (line.rfind("cm connect ", 0) == 0 || line.rfind("create id ", 0) == 0) {
             ++rows;
-            CHECK(line.size() == 80); // 13 + 2 + 10 + 5 x 11, as spec §11.2 lays it out
+            CHECK(line.size() == 80); // 13 + 2 + 10 + 5 x 11, as upstream prints it
             unsigned long long avg, total, per, sum, max, min;
             REQUIRE(std::sscanf(line.c_str() + 13, "%llu %llu %llu %llu %llu %llu", &avg, &total,
                                 &per, &sum, &max, &min) == 6);

@@ -400,8 +400,8 @@ TEST_CASE("rstream -T f: a forked server serves rstream's clients, one child per
 }
 
 TEST_CASE("rstream -T f -T v: the second child restarts the verify counters, as rstream's") {
-    // The parent runs no test, so each child starts from the parent's counters
-    // (spec §8.4): the bandwidth child expects byte 0 where the client, whose
+    // The parent runs no test, so each child starts from the parent's
+    // counters: the bandwidth child expects byte 0 where the client, whose
     // counters ran on, sends 64. Without -T f the same run passes.
     for (bool fork : {false, true}) {
         INFO((fork ? "-T f" : "no fork"));

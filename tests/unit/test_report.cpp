@@ -124,7 +124,7 @@ std::vector<std::vector<std::string>> parse_csv(const std::string &text) {
 } // namespace
 
 TEST_CASE("size_str follows rstream's size rule") {
-    // spec/rstream.md 10.2 examples
+    // rstream's own size and count labels
     CHECK(size_str(64) == "64");
     CHECK(size_str(1000) == "1000");
     CHECK(size_str(1024) == "1k");
@@ -143,7 +143,7 @@ TEST_CASE("size_str follows rstream's size rule") {
 }
 
 TEST_CASE("size_str reproduces the size table labels and totals") {
-    // spec/rstream.md 7.1: size, label, count, total label.
+    // rstream's standard suite: size, label, count, total label.
     struct Entry {
         double size;
         const char *label;
@@ -356,7 +356,7 @@ TEST_CASE("table shows rstream's columns for an rstream-like run") {
     std::getline(lines, first);
     std::getline(lines, second);
     CHECK(title == "== lat, \"quoted\": test=pingpong transport=tcp");
-    // Exactly rstream's layout (spec/rstream.md 10.1 and 10.3).
+    // Exactly rstream's layout.
     CHECK(header == "name      bytes   xfers   iters   total       time     Gb/sec    usec/xfer");
     CHECK(first == "64_lat    64      1       100k    12m         0.32s      0.32       1.62");
     CHECK(second.substr(0, 42) == "4k_lat    4k      1       10k     78m     ");

@@ -13,7 +13,7 @@ namespace cmdbench {
 // several runs share a name and repeat, one per pair.
 constexpr int kResultsSchemaVersion = 3; // docs/results.md
 
-// rstream-style sizes (1k, 1.5k, 12m) and counts (1k, 100k): spec/rstream.md 10.2
+// rstream-style sizes (1k, 1.5k, 12m) and counts (1k, 100k)
 std::string size_str(double bytes);
 std::string count_str(double count);
 

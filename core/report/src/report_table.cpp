@@ -1,5 +1,5 @@
 // Console table. Rows whose metrics start with rstream's seven get rstream's
-// exact fixed-width layout for those columns (spec/rstream.md 10.1) so the
+// exact fixed-width layout for those columns so the
 // output reads like the tool it reproduces; everything else is laid out
 // generically, one column per metric key and per histogram percentile.
 #include "cmdbench/plugin.h"

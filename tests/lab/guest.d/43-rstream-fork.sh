@@ -1,7 +1,7 @@
 # rstream's fork mode (-T f) over RDMA, the way rstream exercises it: kernel
 # socket calls taken over by librspreload with RDMAV_FORK_SAFE=1 on both
 # sides, so each connection starts as TCP and moves to an rsocket in the
-# server's child after the fork (rsocket-notes §8). cmdbench's forked server
+# server's child after the fork. cmdbench's forked server
 # against Debian's client, and Debian's forked server against cmdbench's
 # client; small verified custom runs. rxe0's packet counter shows that the
 # data went over RDMA, not TCP.

@@ -1,6 +1,6 @@
 # cm-steps (cmtime's 17 RDMA CM steps) from a scenario: one client, one
 # server, real QPs, the default 100 connections over rxe. Every step row must
-# be filled where spec cmtime.md §10 says it is, and zero where it is not.
+# be filled where cmtime fills it, and zero where it is not.
 bin=${CMDBENCH_BINARY_DIR:-$CMDBENCH_SOURCE_DIR/build}/bin/cmdbench
 [ -x "$bin" ] || fail "no cmdbench binary at $bin (set CMDBENCH_BINARY_DIR)"
 cat > cm.toml <<TOML
@@ -17,7 +17,7 @@ cat cm.err
 [ "$rc" = 0 ] || { cat cm.json; fail "cm-steps run failed (exit $rc)"; }
 cat > check_steps.py <<'PY'
 #!/usr/bin/env python3
-"""Checks a cm-steps JSON result against spec cmtime.md §10-§11: which rows
+"""Checks a cm-steps JSON result against cmtime's step table: which rows
 carry per-connection samples and totals on the client and on the server, and
 cmtime's arithmetic between the columns. Usage: check_steps.py FILE CONNS
 [PREFIX]. Prints the table it checked; exits 1 listing every mismatch."""
@@ -27,7 +27,7 @@ import sys
 STEPS = ["full connect", "create id", "bind addr", "resolve addr", "resolve route",
          "create qp", "init qp attr", "init qp", "rtr qp attr", "rtr qp", "rts qp attr",
          "rts qp", "cm connect", "establish", "disconnect", "destroy id", "destroy qp"]
-# step: (per-connection samples, whole-step total), spec §10, real QPs.
+# step: (per-connection samples, whole-step total), real QPs.
 CLIENT = {
     "full connect": (True, True), "create id": (True, True), "bind addr": (True, True),
     "resolve addr": (True, True), "resolve route": (True, True), "create qp": (True, True),

@@ -2,7 +2,7 @@
 # and becomes the controller (it binds the controller address first), the
 # client joins; real QPs with the default 100 connections, then cmtime's
 # no-QP test. The client prints cmtime's tables; the controller the mesh's
-# aggregated figures as JSON, checked row by row against spec §10.
+# aggregated figures as JSON, checked row by row.
 bin=${CMDBENCH_BINARY_DIR:-$CMDBENCH_SOURCE_DIR/build}/bin/cmdbench
 [ -x "$bin" ] || fail "no cmdbench binary at $bin (set CMDBENCH_BINARY_DIR)"
 bg_server server.log "$bin" cmtime -L -C "$addr" -b "$addr" -p 7481 --format json --timeout 120
@@ -19,8 +19,8 @@ for want in "Client warmup" "Connect (100) QPs test" "Connect (100) test - no QP
             "step             avg/conn  total(us)    us/conn    sum(us)    max(us)    min(us)"; do
   grep -qF -- "$want" client.log || fail "client output lacks '$want'"
 done
-# cmtime's layout (spec §11.2 and its examples): every step row is 80
-# characters (13 + 2 + 10 + 5 x 11; the "82" in §11.2's prose counts wrong).
+# cmtime's layout (as upstream prints it): every step row is 80
+# characters (13 + 2 + 10 + 5 x 11).
 rows=$(grep -cE '^(full connect|create id|destroy qp) ' client.log)
 [ "$rows" = 6 ] || fail "expected 3 step rows x 2 tables, got $rows"
 bad=$(grep -E '^(full connect|create id|bind addr|destroy qp) ' client.log | awk 'length != 80' | wc -l)

@@ -127,7 +127,7 @@ for size in (4096, 65536, 1048576):
         if tcp and c and not c["median"] > tcp["median"] / 100:
             errors.append(f"{key}: {column} median {c['median']} Gb/s, tcp {tcp['median']}")
 
-# cmtime's steps with per-connection times (spec cmtime.md section 10; no
+# cmtime's steps with per-connection times (no
 # bind address, so no "bind addr"; "full connect" is the connection rate).
 rdma_steps = {"create id", "resolve addr", "resolve route", "create qp", "init qp attr",
               "init qp", "rtr qp attr", "rtr qp", "rts qp attr", "rts qp", "cm connect",
