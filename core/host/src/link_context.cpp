@@ -3,6 +3,7 @@
 #include "link_context.hpp"
 
 #include "ibv_port_mtu.hpp"
+#include "sysfs_files.hpp"
 
 #include <algorithm>
 #include <arpa/inet.h>
@@ -124,19 +125,9 @@ std::string gid_address(const Gid &g) {
     return inet_ntop(AF_INET6, g.data(), buf, sizeof buf) ? buf : kUnknown;
 }
 
-// Directory entries, sorted, so the first match is the same on every call.
-std::vector<std::string> entries(const fs::path &dir) {
-    std::vector<std::string> names;
-    std::error_code ec;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-        names.push_back(it->path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-}
-
 // The numbered entries (ports, GID indexes), in numeric order.
 std::vector<std::string> numbered(const fs::path &dir) {
-    std::vector<std::string> names = entries(dir);
+    std::vector<std::string> names = dir_entries(dir);
     names.erase(std::remove_if(names.begin(), names.end(),
                                [](const std::string &n) {
                                    return n.empty() || n.size() > 9 ||
@@ -162,7 +153,7 @@ std::optional<GidMatch> find_gid(const fs::path &root, const std::optional<Gid> 
     std::optional<GidMatch> best;
     int best_rank = -1;
     const fs::path ib = root / "class" / "infiniband";
-    for (const auto &dev : entries(ib))
+    for (const auto &dev : dir_entries(ib))
         for (const auto &port : numbered(ib / dev / "ports")) {
             const fs::path p = ib / dev / "ports" / port;
             for (const auto &idx : numbered(p / "gids")) {

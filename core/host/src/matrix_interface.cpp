@@ -1,5 +1,7 @@
 #include "matrix_interface.hpp"
 
+#include "sysfs_files.hpp"
+
 #include <algorithm>
 #include <arpa/inet.h>
 #include <filesystem>
@@ -20,22 +22,6 @@ std::string joined(const std::set<std::string> &names) {
     for (const auto &n : names)
         out += (out.empty() ? "" : ", ") + n;
     return out.empty() ? "none" : out;
-}
-
-std::string first_line(const fs::path &p) {
-    std::ifstream in(p);
-    std::string line;
-    std::getline(in, line);
-    return line;
-}
-
-std::vector<std::string> entries(const fs::path &dir) {
-    std::vector<std::string> names;
-    std::error_code ec;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-        names.push_back(it->path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
 }
 
 // A GID as sysfs writes it ("0000:0000:0000:0000:0000:ffff:0a00:0002"): the
@@ -100,7 +86,7 @@ rdma_device_address(const std::string &sysfs_root, const std::string &device,
     const fs::path dev = ib / device;
     std::error_code ec;
     if (device.find('/') != std::string::npos || !fs::is_directory(dev, ec)) {
-        const auto all = entries(ib);
+        const auto all = dir_entries(ib);
         throw MatrixAddressError("no RDMA device '" + device + "' on this node (it has " +
                                  joined({all.begin(), all.end()}) + ")");
     }
@@ -108,8 +94,8 @@ rdma_device_address(const std::string &sysfs_root, const std::string &device,
     std::string best;
     int best_rank = -1;
     std::vector<std::string> netdevs;
-    for (const auto &port : entries(dev / "ports"))
-        for (const auto &idx : entries(dev / "ports" / port / "gids")) {
+    for (const auto &port : dir_entries(dev / "ports"))
+        for (const auto &idx : dir_entries(dev / "ports" / port / "gids")) {
             const fs::path p = dev / "ports" / port;
             bool v4 = false;
             const std::string ip = gid_ip(first_line(p / "gids" / idx), v4);
@@ -126,7 +112,7 @@ rdma_device_address(const std::string &sysfs_root, const std::string &device,
     if (!best.empty()) return best;
     // InfiniBand: IPoIB's interface (device/net/ib0); a software device
     // names its interface in `parent`.
-    for (const auto &n : entries(dev / "device" / "net"))
+    for (const auto &n : dir_entries(dev / "device" / "net"))
         netdevs.push_back(n);
     const std::string parent = first_line(dev / "parent");
     if (!parent.empty()) netdevs.push_back(parent);

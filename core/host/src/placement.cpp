@@ -3,6 +3,7 @@
 #include "placement.hpp"
 
 #include "cpu_list.hpp"
+#include "sysfs_files.hpp"
 
 #include <atomic>
 #include <cerrno>
@@ -30,15 +31,8 @@ long get_mempolicy_call(int *mode, unsigned long *nodes, unsigned long bits, con
     return syscall(SYS_get_mempolicy, mode, nodes, bits, addr, flags);
 }
 
-std::string read_line(const std::string &path) {
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);
-    return line;
-}
-
 std::set<unsigned> list_file(const std::string &path) {
-    auto parsed = parse_cpu_list(read_line(path));
+    auto parsed = parse_cpu_list(first_line(path));
     if (auto *cpus = std::get_if<std::set<unsigned>>(&parsed)) return *cpus;
     return {};
 }
