@@ -1,5 +1,6 @@
 #include "matrix_rails.hpp"
 
+#include "host_port.hpp"
 #include "matrix_address.hpp"
 #include "rail_plan.hpp"
 
@@ -55,9 +56,9 @@ MatrixRuns matrix_runs(const Scenario &scenario, const std::vector<RailAddress> 
 }
 
 std::string rail_server_address(const std::string &server, const std::string &rail_address) {
-    const size_t colon = server.rfind(':');
-    const int port = colon == std::string::npos ? 0 : std::atoi(server.c_str() + colon + 1);
-    return published_address(rail_address, uint16_t(port));
+    HostPort hp;
+    parse_host_port(server, 0, hp); // published_address wrote it: it parses
+    return published_address(rail_address, hp.port);
 }
 
 } // namespace cmdbench
