@@ -9,8 +9,8 @@
 // (the pessimistic case); "rtt" stays within 8..32 us like a loopback round
 // trip; "constant" is one value (best case). Tables are precomputed so the
 // generator stays out of the timing.
-#include "histogram.hpp"
-#include "host_services.hpp"
+#include "cmdbench/report/histogram.hpp"
+#include "cmdbench/host/host_services.hpp"
 
 #include <benchmark/benchmark.h>
 #include <cstdint>

@@ -1,5 +1,5 @@
-#include "cli.hpp"
-#include "crash_report.hpp"
+#include "cmdbench/host/cli.hpp"
+#include "cmdbench/host/crash_report.hpp"
 
 #include <csignal>
 

@@ -5,7 +5,7 @@
 #include "cmtime_instance.hpp"
 #include "cmtime_job_report.hpp"
 #include "cmtime_node_address.hpp"
-#include "job.hpp"
+#include "cmdbench/host/job.hpp"
 
 #include <algorithm>
 #include <csignal>

@@ -4,7 +4,7 @@
 // purpose").
 #include "cmtime_options.hpp"
 
-#include "output_format.hpp"
+#include "cmdbench/report/output_format.hpp"
 
 #include <cerrno>
 #include <cstdlib>

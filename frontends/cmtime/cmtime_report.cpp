@@ -2,7 +2,7 @@
 #include "cmtime_report.hpp"
 
 #include "cmtime_job_report.hpp"
-#include "histogram.hpp"
+#include "cmdbench/report/histogram.hpp"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>

@@ -5,7 +5,7 @@
 #include "cmtime_launcher.hpp"
 #include "cmtime_options.hpp"
 #include "cmtime_run.hpp"
-#include "job.hpp"
+#include "cmdbench/host/job.hpp"
 
 #include <cstdio>
 #include <exception>

@@ -1,7 +1,7 @@
 // The multi-peer control plane (see mesh.hpp).
 #include "mesh.hpp"
 
-#include "host_port.hpp"
+#include "cmdbench/control/host_port.hpp"
 
 #include <cerrno>
 #include <chrono>

@@ -10,7 +10,7 @@
 // Under a launcher (mpirun, srun --mpi=pmix) join_job() replaces the
 // election: rank 0 is the controller and the peer index is the rank.
 #pragma once
-#include "control.hpp"
+#include "cmdbench/control/control.hpp"
 
 #include <functional>
 #include <memory>

@@ -2,8 +2,8 @@
 // no election and no well-known port. Rank 0 listens on an ephemeral port of
 // its address; one Job::allgather tells every rank where that is, which node
 // each rank runs on (for messages) and whether any rank cannot take part.
-#include "host_port.hpp"
-#include "job.hpp"
+#include "cmdbench/control/host_port.hpp"
+#include "cmdbench/host/job.hpp"
 #include "mesh.hpp"
 
 #include <chrono>

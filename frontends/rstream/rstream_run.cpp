@@ -2,15 +2,15 @@
 // pingpong test's and the transport's parameters, and runs one role.
 #include "rstream_run.hpp"
 
-#include "host_services.hpp"
-#include "interrupt.hpp"
-#include "params.hpp"
-#include "plugin_loader.hpp"
-#include "role_run.hpp"
+#include "cmdbench/host/host_services.hpp"
+#include "cmdbench/host/interrupt.hpp"
+#include "cmdbench/host/params.hpp"
+#include "cmdbench/host/plugin_loader.hpp"
+#include "cmdbench/host/role_run.hpp"
 #include "rstream_status.hpp"
 #include "rstream_table.hpp"
 #include "rstream_transport.hpp"
-#include "run_params.hpp"
+#include "cmdbench/host/run_params.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <cerrno>

@@ -1,7 +1,7 @@
 // rstream's table layout, reproduced column by column.
 #include "rstream_table.hpp"
 
-#include "report.hpp"
+#include "cmdbench/report/report.hpp"
 
 #include <cstdio>
 

@@ -3,7 +3,7 @@
 #ifndef CMDBENCH_RSTREAM_TABLE_HPP
 #define CMDBENCH_RSTREAM_TABLE_HPP
 
-#include "result.hpp"
+#include "cmdbench/report/result.hpp"
 
 #include <string>
 

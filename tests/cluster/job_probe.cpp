@@ -7,7 +7,7 @@
 //   job_probe late-barrier  rank 1 sleeps 8 s; the others' barrier(2 s) must
 //                           fail with a JobError instead of waiting
 // Exit 0 on success; 3 on a wrong value; 4 on a JobError (message on stderr).
-#include "job.hpp"
+#include "cmdbench/host/job.hpp"
 
 #include <cstdio>
 #include <string>

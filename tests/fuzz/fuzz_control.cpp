@@ -3,7 +3,7 @@
 // decode_header and every parse_* must either succeed or throw
 // control::ControlError; anything else escaping is a crash. A payload that
 // parses must also re-encode to the same bytes (the codec is canonical).
-#include "control.hpp"
+#include "cmdbench/control/control.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // on arbitrary bytes from a peer. Only std::invalid_argument may escape; a
 // histogram that decodes must re-encode stably and have ordered statistics,
 // percentiles only where it has samples enough.
-#include "histogram_wire.hpp"
+#include "cmdbench/report/histogram_wire.hpp"
 
 #include <cstddef>
 #include <cstdint>

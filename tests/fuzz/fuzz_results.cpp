@@ -1,7 +1,7 @@
 // libFuzzer target: the results reader behind `cmdbench compare` on
 // arbitrary text. Only ResultsError may escape parse_results: a number out
 // of range, deep nesting or a mistyped field is a message, never an abort.
-#include "results_reader.hpp"
+#include "cmdbench/report/results_reader.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Writes the control fuzzer's seeds: real frames from the codec, one per
 // message kind, into the directory given (tests/fuzz/corpus/control).
 // Build with `cmake --build build --target fuzz_control_seeds`.
-#include "control.hpp"
+#include "cmdbench/control/control.hpp"
 
 #include <cstdio>
 #include <fstream>

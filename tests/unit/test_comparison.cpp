@@ -1,9 +1,9 @@
 // build_comparison on hand-made reports: metrics derived from rows, ratios,
 // the repeat-spread verdicts, labels, baseline choice, and the line-up rules.
 #include "cmdbench/plugin.h"
-#include "comparison.hpp"
-#include "comparison_json.hpp"
-#include "histogram.hpp"
+#include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/comparison_json.hpp"
+#include "cmdbench/report/histogram.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

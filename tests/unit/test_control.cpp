@@ -1,6 +1,6 @@
 // Control channel: codec round trips and rejections, then real TCP sockets on
 // 127.0.0.1 (a Listener/Channel pair, raw sockets playing a broken peer).
-#include "control.hpp"
+#include "cmdbench/control/control.hpp"
 
 #include <algorithm>
 #include <arpa/inet.h>

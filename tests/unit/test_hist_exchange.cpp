@@ -2,10 +2,10 @@
 // real control channel over TCP loopback, as a client and its server are:
 // the histogram arrives whole, misuse and hostile peers give a clear error,
 // and a silent peer costs no more than the run's timeout.
-#include "control.hpp"
-#include "control_peer.hpp"
-#include "histogram_wire.hpp"
-#include "host_services.hpp"
+#include "cmdbench/control/control.hpp"
+#include "cmdbench/host/control_peer.hpp"
+#include "cmdbench/report/histogram_wire.hpp"
+#include "cmdbench/host/host_services.hpp"
 
 #include <catch2/catch.hpp>
 #include <future>

@@ -1,7 +1,7 @@
 // The histogram wire form peers exchange (hist_send / hist_recv): a round
 // trip keeps every statistic exactly, and any malformed or hostile input is
 // a "bad histogram: ..." error, never a crash or a wrong histogram.
-#include "histogram_wire.hpp"
+#include "cmdbench/report/histogram_wire.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -1,5 +1,5 @@
 // Histogram against exact statistics of the same samples.
-#include "histogram.hpp"
+#include "cmdbench/report/histogram.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -1,6 +1,6 @@
 // parse_host_port and parse_port: every form --server and `server =` accept,
 // and every malformed one refused with the reason.
-#include "host_port.hpp"
+#include "cmdbench/control/host_port.hpp"
 
 #include <catch2/catch.hpp>
 

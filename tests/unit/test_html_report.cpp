@@ -1,8 +1,8 @@
 // The HTML comparison report and its SVG charts (report_html.cpp,
 // svg_plot.cpp) on hand-made comparisons: one chart per metric family,
 // escaping, nothing external, the numbers in the tables, well-formed markup.
-#include "comparison.hpp"
-#include "svg_plot.hpp"
+#include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/svg_plot.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -1,11 +1,11 @@
 // Matrix reports from a hand-made Report: the metric each run shows, the
 // N x N cells, the slowest links and their ratios, the text table, the HTML
 // heatmap, and the JSON round trip (schema 2: `matrix` and per-run `pair`).
-#include "matrix_heat.hpp"
-#include "matrix_view.hpp"
-#include "report.hpp"
-#include "report_matrix.hpp"
-#include "results_reader.hpp"
+#include "cmdbench/report/matrix_heat.hpp"
+#include "cmdbench/report/matrix_view.hpp"
+#include "cmdbench/report/report.hpp"
+#include "cmdbench/report/report_matrix.hpp"
+#include "cmdbench/report/results_reader.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -1,6 +1,6 @@
 // output_file: replacing a results file safely, links, streams, failures,
 // and the check made before a run, on real files in a temporary directory.
-#include "output_file.hpp"
+#include "cmdbench/report/output_file.hpp"
 
 #include <catch2/catch.hpp>
 #include <csignal>

@@ -1,7 +1,7 @@
 // One parser of --format for every command, one rule for the -o file's
 // format, and one exit-status rule for `run` alone and as a matrix job.
-#include "exit_status.hpp"
-#include "output_format.hpp"
+#include "cmdbench/host/exit_status.hpp"
+#include "cmdbench/report/output_format.hpp"
 
 #include <catch2/catch.hpp>
 #include <stdexcept>

@@ -1,7 +1,7 @@
 // The rows of a run on every rail at once (rail_rows.hpp): what is added up
 // across rails and what is not.
-#include "link_rate.hpp"
-#include "rail_rows.hpp"
+#include "cmdbench/report/link_rate.hpp"
+#include "cmdbench/report/rail_rows.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmdbench/plugin.h>

@@ -1,8 +1,8 @@
 // Reporters: rstream number formats, JSON, CSV and table output.
 #include "cmdbench/plugin.h"
-#include "report.hpp"
-#include "report_format.hpp"
-#include "run_totals.hpp"
+#include "cmdbench/report/report.hpp"
+#include "cmdbench/report/report_format.hpp"
+#include "cmdbench/report/run_totals.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

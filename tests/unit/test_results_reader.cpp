@@ -1,9 +1,9 @@
 // Results JSON read back: a round trip through write_json, the comparison
 // fields and their defaults, and a clear message for every kind of bad file.
 #include "cmdbench/plugin.h"
-#include "histogram.hpp"
-#include "report.hpp"
-#include "results_reader.hpp"
+#include "cmdbench/report/histogram.hpp"
+#include "cmdbench/report/report.hpp"
+#include "cmdbench/report/results_reader.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -1,7 +1,7 @@
 // SHA-256 against the FIPS 180-4 example vectors and HMAC-SHA256 against
 // the RFC 4231 test cases: the token handshake of `cmdbench serve` rests on them.
-#include "hmac.hpp"
-#include "sha256.hpp"
+#include "cmdbench/control/hmac.hpp"
+#include "cmdbench/control/sha256.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>

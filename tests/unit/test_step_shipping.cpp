@@ -4,10 +4,10 @@
 // The client's "server ..." rows must equal what report_rows made from the
 // raw samples that used to travel: same rows, keys, values and percentiles.
 #include "../../libs/cmtime-steps/step_host.hpp"
-#include "control.hpp"
-#include "control_peer.hpp"
-#include "histogram_wire.hpp"
-#include "host_services.hpp"
+#include "cmdbench/control/control.hpp"
+#include "cmdbench/host/control_peer.hpp"
+#include "cmdbench/report/histogram_wire.hpp"
+#include "cmdbench/host/host_services.hpp"
 
 #include <catch2/catch.hpp>
 #include <future>

@@ -1,8 +1,8 @@
 // Link rates read from sysfs text and expectations judged on reports built
 // here (verdict.hpp): pass, fail and unknown, and the summary that names them.
-#include "histogram.hpp"
-#include "link_rate.hpp"
-#include "verdict.hpp"
+#include "cmdbench/report/histogram.hpp"
+#include "cmdbench/report/link_rate.hpp"
+#include "cmdbench/report/verdict.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmdbench/plugin.h>

@@ -1,7 +1,7 @@
-#include "control_auth.hpp"
+#include "cmdbench/control/control_auth.hpp"
 
-#include "hmac.hpp"
-#include "printable_text.hpp"
+#include "cmdbench/control/hmac.hpp"
+#include "cmdbench/control/printable_text.hpp"
 
 #include <algorithm>
 #include <cerrno>

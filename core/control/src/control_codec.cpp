@@ -1,6 +1,6 @@
 // Framing and payload codec for the control channel. Everything is explicit
 // big-endian byte shuffling so the wire format never depends on the host.
-#include "control.hpp"
+#include "cmdbench/control/control.hpp"
 
 #include <cstdio>
 #include <cstring>

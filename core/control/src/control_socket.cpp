@@ -1,7 +1,7 @@
 // TCP transport for the control channel. Sockets stay non-blocking for
 // their whole life so that every wait is a poll() bounded by one deadline
 // per call, never a blocking syscall that could hang on a silent peer.
-#include "control.hpp"
+#include "cmdbench/control/control.hpp"
 
 #include <algorithm>
 #include <cerrno>

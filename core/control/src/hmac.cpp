@@ -1,6 +1,6 @@
 // HMAC as in RFC 2104: H((K ^ opad) || H((K ^ ipad) || message)), a key
 // longer than the block hashed first, a shorter one padded with zeros.
-#include "hmac.hpp"
+#include "cmdbench/control/hmac.hpp"
 
 #include <array>
 #include <cstring>

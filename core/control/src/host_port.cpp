@@ -1,4 +1,4 @@
-#include "host_port.hpp"
+#include "cmdbench/control/host_port.hpp"
 
 namespace cmdbench {
 

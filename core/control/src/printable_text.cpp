@@ -1,4 +1,4 @@
-#include "printable_text.hpp"
+#include "cmdbench/control/printable_text.hpp"
 
 #include <cstdint>
 #include <cstdio>

@@ -1,6 +1,6 @@
 // SHA-256 as specified in FIPS 180-4, section 6.2: big-endian words,
 // 64 rounds per 64-byte block, padding with 0x80, zeros and the bit length.
-#include "sha256.hpp"
+#include "cmdbench/control/sha256.hpp"
 
 #include <algorithm>
 #include <cstring>

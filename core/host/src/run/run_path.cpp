@@ -1,0 +1,27 @@
+#include "run/run_path.hpp"
+
+#include "cmdbench/host/link_context.hpp"
+
+namespace cmdbench {
+
+bool run_uses_rdma(const Registry &registry, const cmdbench_test *test,
+                   const cmdbench_transport *transport) {
+    if (transport) return (transport->flags & CMDBENCH_TRANSPORT_NEEDS_RDMA) != 0;
+    if (!test) return false;
+    const std::string plugin = registry.plugin_name_of(test);
+    return plugin == "verbs" || plugin == "rdmacm";
+}
+
+SidePath run_side_path(const Registry &registry, const cmdbench_test *test,
+                       const cmdbench_transport *transport,
+                       const std::map<std::string, ParamValue> &params,
+                       const std::string &meeting_host) {
+    std::string address = meeting_host;
+    const auto bind = params.find("bind_address");
+    if (bind != params.end())
+        if (const auto *text = std::get_if<std::string>(&bind->second); text && !text->empty())
+            address = *text;
+    return local_path(address, run_uses_rdma(registry, test, transport));
+}
+
+} // namespace cmdbench

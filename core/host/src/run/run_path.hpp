@@ -1,0 +1,27 @@
+// What one side of a run records of its data path (runs[].path): the
+// address the data connection uses on this side, through link_context.
+#pragma once
+#include "cmdbench/host/params.hpp"
+#include "cmdbench/report/path_context.hpp"
+#include "cmdbench/host/registry.hpp"
+
+#include <map>
+#include <string>
+
+namespace cmdbench {
+
+// Whether the run goes over RDMA: a transport that needs an RDMA device
+// (rsocket), or a test of a shipped RDMA plugin (verbs, rdmacm), which use
+// no transport of their own.
+bool run_uses_rdma(const Registry &registry, const cmdbench_test *test,
+                   const cmdbench_transport *transport);
+
+// This side's path. `meeting_host`: our address of the control connection,
+// where the data connection meets (server.cpp); a `bind_address` the run
+// names wins over it, since the RDMA plugins bind that.
+SidePath run_side_path(const Registry &registry, const cmdbench_test *test,
+                       const cmdbench_transport *transport,
+                       const std::map<std::string, ParamValue> &params,
+                       const std::string &meeting_host);
+
+} // namespace cmdbench

@@ -1,0 +1,48 @@
+// `cmdbench serve` for many clients: the parent only accepts, and hands each
+// connection to a child process of its own before reading a byte from it,
+// so a silent or slow client can never hold up anyone else. The child
+// authenticates its client and only then takes one of max_clients sessions
+// (session_table.hpp): a client that cannot prove it holds the token never
+// holds a session. Handshakes have a pool of their own; when it is full, the
+// oldest handshake of the address with the most of them is dropped to make
+// room, so one address that keeps connecting cannot lock others out.
+#pragma once
+#include "cmdbench/control/control.hpp"
+#include "cmdbench/control/control_auth.hpp"
+
+#include <atomic>
+#include <functional>
+#include <string>
+
+namespace cmdbench {
+
+struct ClientLimits {
+    int max_clients = 1; // sessions at once
+    bool quiet = false;  // no line per refused client
+};
+
+// What a session child is given besides its connection.
+struct SessionGate {
+    // Takes a session once the client is authenticated: "" or the busy text.
+    control::Admission admit;
+    // Logs a line about a refused or failed handshake, at most five a second
+    // over all sessions (the rest are counted in the next line).
+    std::function<void(const std::string &)> log_refusal;
+};
+
+// Runs one session in the child process; returns the child's exit code.
+using SessionBody = std::function<int(control::Channel &, const SessionGate &)>;
+
+// Serves until interrupted; then stops the sessions (SIGTERM, then SIGKILL
+// after a grace period). Returns 130.
+int serve_clients(control::Listener &listener, const ClientLimits &limits,
+                  const SessionBody &session, const std::atomic<bool> &interrupted);
+
+} // namespace cmdbench
+
+namespace cmdbench {
+
+// "cmdbench serve: <line>" on stderr; line must already be printable.
+void serve_log(const std::string &line);
+
+} // namespace cmdbench

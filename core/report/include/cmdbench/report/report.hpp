@@ -1,0 +1,33 @@
+// Reporters: one function per format. Each writes a whole Report; the table
+// reporter can also print one run as soon as it completes.
+#pragma once
+#include "cmdbench/report/output_format.hpp"
+#include "cmdbench/report/result.hpp"
+
+#include <ostream>
+#include <string>
+
+namespace cmdbench {
+
+// 2: matrix mode (docs/matrix.md): a top-level `matrix` and per-run `pair`;
+// several runs share a name and repeat, one per pair.
+constexpr int kResultsSchemaVersion = 3; // docs/results.md
+
+// rstream-style sizes (1k, 1.5k, 12m) and counts (1k, 100k)
+std::string size_str(double bytes);
+std::string count_str(double count);
+
+void write_table_run(std::ostream &out, const RunResult &run);
+void write_table(std::ostream &out, const Report &report);
+struct Comparison;
+// `comparison`: the variants compared, given for a final document only (it
+// becomes `comparison.result`; an interim rewrite of -o has none).
+void write_json(std::ostream &out, const Report &report, const Comparison *comparison = nullptr);
+void write_csv(std::ostream &out, const Report &report);
+
+// The whole report in `format`: the table (a matrix job's is its matrices,
+// report_matrix.hpp), JSON (with `comparison`, write_json) or CSV.
+void write_report(std::ostream &out, OutputFormat format, const Report &report,
+                  const Comparison *comparison = nullptr);
+
+} // namespace cmdbench

@@ -1,0 +1,126 @@
+// What a run produced, independent of how it is reported.
+#pragma once
+#include "cmdbench/report/comparison_settings.hpp"
+#include "cmdbench/report/expectation.hpp"
+#include "cmdbench/report/histogram.hpp"
+#include "cmdbench/report/matrix_result.hpp"
+#include "cmdbench/report/path_context.hpp"
+#include "cmdbench/report/run_conditions.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cmdbench {
+
+// What a metric measures (plugin.h, struct cmdbench_metric_meaning); kind 0
+// when the plugin did not say (metric_meaning.hpp fills in the old names).
+struct MetricMeaning {
+    uint32_t kind = 0;   // enum cmdbench_metric_kind
+    uint32_t better = 0; // enum cmdbench_better
+    uint32_t flags = 0;  // enum cmdbench_metric_flags
+    bool declared() const { return kind != 0; }
+    bool has(uint32_t flag) const { return (flags & flag) != 0; }
+};
+
+struct Metric {
+    std::string key;
+    double value = 0;
+    uint32_t unit = 0; // enum cmdbench_unit
+    MetricMeaning meaning = {};
+};
+
+struct HistMetric {
+    std::string key;
+    HistSummary summary;
+    MetricMeaning meaning = {};
+};
+
+struct Row {
+    std::string name;
+    std::vector<Metric> metrics; // in the order the test set them
+    std::vector<HistMetric> hists;
+};
+
+enum class RunStatus { Ok, Failed, Skipped, TimedOut, Interrupted };
+
+// CPU time one side of a run used (getrusage deltas around the run).
+// Negative when not measured (a skipped run, an old server).
+struct CpuTime {
+    double user_s = -1;
+    double sys_s = -1;
+    bool measured() const { return user_s >= 0 && sys_s >= 0; }
+};
+const char *to_string(RunStatus s);
+
+// One rail of a run on every rail at once (scenario key `rails`): how it
+// went and where its data went. Its rows are the run's "LABEL/..." rows.
+struct RailPart {
+    std::string label;
+    RunStatus status = RunStatus::Ok;
+    std::string error;
+    double start_seconds = 0; // since the first rail started
+    double wall_seconds = 0;
+    RunPath path;
+};
+
+struct RunResult {
+    std::string name; // run label (scenario `name`, or test/transport)
+    std::string test;
+    std::string transport;                                   // empty for a test without transport
+    std::vector<std::pair<std::string, std::string>> params; // key, value text
+    RunStatus status = RunStatus::Ok;
+    std::string error; // one line; empty when ok
+    std::vector<Row> rows;
+    double wall_seconds = 0;
+    // Comparison: runs with the same group are compared across variants
+    // (scenario keys `group`, default the test name, and `variant`, default
+    // the transport, else the test name).
+    std::string group;
+    std::string variant;
+    std::vector<std::string> compare; // metric families to compare; empty = all
+    unsigned repeat = 1;              // 1-based index of this repetition of the run
+    unsigned repeats = 1;             // `repeat = N` in the scenario
+    CpuTime cpu_client;               // this process
+    CpuTime cpu_server;               // the server side, as it reported it
+    std::optional<RunPair> pair;      // matrix mode: who measured
+    RunConditions conditions;         // the machine's load around this run (runner.cpp)
+    RunPath path;                     // interfaces and RDMA devices (run_client.cpp)
+    std::vector<RailPart> rails;      // a run on every rail at once (rails_together.cpp)
+    Expectations expect;              // scenario `expect`: what verdict.hpp judges
+};
+
+struct PluginInfo {
+    std::string name, version, file;
+    unsigned abi_major = 0, abi_minor = 0;
+};
+
+struct RunContext {
+    std::string hostname, kernel, cpu_model;
+    unsigned cpu_count = 0;
+    std::string cmdbench_version;
+    std::vector<PluginInfo> plugins;
+    std::string scenario_path;
+    std::string scenario_text; // the effective scenario (after --set)
+    std::string start_time;    // ISO 8601 UTC
+    RunConditions conditions;  // load average and governor at the start
+    // Warnings about the whole invocation that a reader of the results must
+    // see (client and local server on one CPU, a rank gone mid-matrix).
+    std::vector<std::string> notes;
+};
+
+// Fills hostname, kernel, CPU model/count and start_time from this machine.
+RunContext collect_context();
+
+struct Report {
+    RunContext context;
+    std::string baseline; // comparison baseline variant (scenario `baseline`, default "tcp")
+    std::vector<RunResult> runs;
+    std::optional<MatrixInfo> matrix;          // matrix mode: the job's ranks
+    std::optional<RunOrder> run_order;         // how repeats were scheduled; unset = not recorded
+    double spread_limit = kDefaultSpreadLimit; // comparison: flag wider repeats
+};
+
+} // namespace cmdbench

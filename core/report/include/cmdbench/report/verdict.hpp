@@ -1,0 +1,58 @@
+// Judging a report's runs against their expectations (expectation.hpp):
+// one verdict per row and check, shown by every reporter and deciding
+// `cmdbench run`'s exit status 3 (docs/results.md, "Expectations").
+#pragma once
+#include "cmdbench/report/link_rate.hpp"
+#include "cmdbench/report/result.hpp"
+
+#include <iosfwd>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cmdbench {
+
+enum class Outcome { Pass, Fail, Unknown };
+const char *to_string(Outcome o); // "pass", "fail", "unknown"
+
+struct ExpectVerdict {
+    std::string run; // run name
+    unsigned repeat = 1, repeats = 1;
+    std::string group, variant;
+    std::string row;    // the row judged; "" when no row could be (unknown)
+    std::string metric; // "bandwidth", "latency_p99", ...
+    std::string unit;   // the metric's: "Gb/s", "us"
+    std::string check;  // link_fraction, min, max, min_ratio, max_ratio
+    double bound = 0;
+    std::optional<double> value;    // what was compared with the bound
+    std::optional<double> measured; // link_fraction and ratios: the row's own value
+    std::optional<double> baseline; // ratios: the baseline's value (median of its repeats)
+    std::optional<LinkRate> link;   // link_fraction: the rate judged against
+    Outcome outcome = Outcome::Unknown;
+    std::string reason; // unknown: why it could not be judged
+};
+
+// Every expectation of every run of the report, in run order. Ratios are
+// taken against the median of the baseline variant's repeats of the same
+// group, row and metric in this report.
+std::vector<ExpectVerdict> evaluate_expectations(const Report &report);
+
+// "throughput/rsocket 1m: bandwidth 1.02 Gb/s = 0.41 of rxe0 2.5 Gb/s, expected >= 0.9".
+std::string verdict_text(const ExpectVerdict &v);
+// Whether every expectation held: none failed and none is unknown.
+bool all_held(const std::vector<ExpectVerdict> &verdicts);
+// "2 of 8 expectations failed: ...; ..." / "all 8 expectations held".
+std::string verdict_summary(const std::vector<ExpectVerdict> &verdicts);
+
+// The text section: "expectations:" then "PASS ..." lines and the summary;
+// nothing when there are no verdicts.
+void write_verdicts_table(std::ostream &out, const std::vector<ExpectVerdict> &verdicts);
+// {"total", "passed", "failed", "unknown", "verdicts": [...]}.
+nlohmann::ordered_json verdicts_json(const std::vector<ExpectVerdict> &verdicts);
+
+// runs[].expect as JSON and back (the reverse ignores what it cannot read).
+nlohmann::ordered_json expectations_json(const Expectations &e);
+Expectations expectations_from_json(const nlohmann::ordered_json &j);
+
+} // namespace cmdbench

@@ -1,0 +1,16 @@
+// The comparison as a JSON value, for the two documents that carry it:
+// `cmdbench compare --format json` prints it alone, and a run's final results
+// document embeds it as `comparison.result` (docs/results.md).
+#pragma once
+#include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/verdict.hpp"
+
+#include <nlohmann/json.hpp>
+#include <vector>
+
+namespace cmdbench {
+
+nlohmann::ordered_json comparison_document(const Comparison &c,
+                                           const std::vector<ExpectVerdict> &verdicts = {});
+
+} // namespace cmdbench

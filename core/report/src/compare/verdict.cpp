@@ -1,0 +1,387 @@
+// Expectations judged on a report (verdict.hpp).
+#include "cmdbench/report/verdict.hpp"
+
+#include "compare/comparison_samples.hpp"
+#include "cmdbench/control/printable_text.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <tuple>
+
+namespace cmdbench {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Three significant digits, without an exponent in the usual range.
+std::string num(double v) {
+    char buf[64];
+    if (std::fabs(v) >= 1000 && std::fabs(v) < 1e15)
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+    else
+        std::snprintf(buf, sizeof buf, "%.3g", v);
+    return buf;
+}
+
+using BaselineKey = std::tuple<std::string, std::string, std::string>; // group, row, metric
+
+// The baseline variant's value of every (group, row, metric): the median of
+// its repeats, as the comparison takes it.
+std::map<BaselineKey, double> baseline_values(const Report &report) {
+    std::map<BaselineKey, std::vector<double>> all;
+    for (const auto &run : report.runs)
+        if (run_variant(run) == report.baseline)
+            for (const auto &s : every_sample(run))
+                if (s.value) all[{run_group(run), s.item, s.metric.id}].push_back(*s.value);
+    std::map<BaselineKey, double> out;
+    for (auto &[key, values] : all) {
+        std::sort(values.begin(), values.end());
+        const size_t mid = values.size() / 2;
+        out[key] = values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+    }
+    return out;
+}
+
+bool holds(const std::string &check, double value, double bound) {
+    const bool lower = check == "min" || check == "min_ratio" || check == "link_fraction";
+    return lower ? value >= bound : value <= bound;
+}
+
+// The link names of a run's path, for "link rate unknown (lo, lo)".
+std::string link_names(const RunPath &p) {
+    std::vector<std::string> names;
+    for (const auto *side : {&p.client, &p.server})
+        if (*side) {
+            const SidePath &s = **side;
+            std::string n = s.rdma && !s.devices.empty()
+                                ? s.devices.front().name + " rate " + s.devices.front().rate
+                                : s.interface.name + " speed " + s.interface.speed;
+            if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+        }
+    std::string out;
+    for (const auto &n : names)
+        out += (out.empty() ? "" : ", ") + n;
+    return out.empty() ? "no path recorded" : out;
+}
+
+// The same for a result: each rail's, for a run on every rail at once.
+std::string link_names(const RunResult &run) {
+    if (run.rails.empty()) return link_names(run.path);
+    std::string out;
+    for (const RailPart &rail : run.rails)
+        out += (out.empty() ? "" : "; ") + rail.label + ": " + link_names(rail.path);
+    return out;
+}
+
+class Judge {
+  public:
+    explicit Judge(const Report &report) : report_(report), baseline_(baseline_values(report)) {}
+
+    std::vector<ExpectVerdict> all() {
+        for (const auto &run : report_.runs)
+            if (!run.expect.empty()) judge_run(run);
+        return std::move(out_);
+    }
+
+  private:
+    ExpectVerdict base(const RunResult &run, const std::string &metric, const std::string &check,
+                       double bound) const {
+        ExpectVerdict v;
+        v.run = run.name;
+        v.repeat = run.repeat;
+        v.repeats = run.repeats;
+        v.group = run_group(run);
+        v.variant = run_variant(run);
+        v.metric = metric;
+        v.check = check;
+        v.bound = bound;
+        return v;
+    }
+
+    void unknown(ExpectVerdict v, std::string reason) {
+        v.outcome = Outcome::Unknown;
+        v.reason = std::move(reason);
+        out_.push_back(std::move(v));
+    }
+
+    void decide(ExpectVerdict v, double value) {
+        v.value = value;
+        v.outcome = holds(v.check, value, v.bound) ? Outcome::Pass : Outcome::Fail;
+        out_.push_back(std::move(v));
+    }
+
+    void judge_run(const RunResult &run) {
+        // Every check of a run that did not finish is unknown: an acceptance
+        // run must not pass on a skipped device.
+        const auto checks = checks_of(run.expect);
+        if (run.status != RunStatus::Ok) {
+            std::string why = std::string("run ") + to_string(run.status);
+            if (!run.error.empty()) why += ": " + run.error;
+            for (const auto &[metric, check, bound] : checks)
+                unknown(base(run, metric, check, bound), why);
+            return;
+        }
+        const std::vector<CompareSample> samples = every_sample(run);
+        if (run.expect.link_fraction) judge_link(run, samples, *run.expect.link_fraction);
+        for (const auto &[metric, check, bound] : checks)
+            if (check != "link_fraction") judge_metric(run, samples, metric, check, bound);
+    }
+
+    static std::vector<std::tuple<std::string, std::string, double>>
+    checks_of(const Expectations &e) {
+        std::vector<std::tuple<std::string, std::string, double>> out;
+        if (e.link_fraction) out.emplace_back("bandwidth", "link_fraction", *e.link_fraction);
+        for (const auto &[metric, b] : e.metrics)
+            for (const auto &[check, bound] :
+                 {std::pair<const char *, const std::optional<double> &>{"min", b.min},
+                  {"max", b.max},
+                  {"min_ratio", b.min_ratio},
+                  {"max_ratio", b.max_ratio}})
+                if (bound) out.emplace_back(metric, check, *bound);
+        return out;
+    }
+
+    void judge_link(const RunResult &run, const std::vector<CompareSample> &samples, double bound) {
+        ExpectVerdict v = base(run, CompareMetric::Bandwidth.id, "link_fraction", bound);
+        v.unit = CompareMetric::Bandwidth.unit;
+        std::vector<const CompareSample *> rows;
+        for (const auto &s : samples)
+            if (s.metric == CompareMetric::Bandwidth && s.value && !s.per_run) rows.push_back(&s);
+        if (rows.empty()) {
+            if (!run.expect.inherited) unknown(v, "no bandwidth row in this run");
+            return;
+        }
+        const auto rate = result_link_rate(run);
+        if (!rate) return unknown(v, "link rate unknown (" + link_names(run) + ")");
+        v.link = rate;
+        for (const CompareSample *s : rows) {
+            ExpectVerdict row = v;
+            row.row = s->item;
+            row.measured = *s->value;
+            row.link = row_link_rate(run, s->item); // a rail's row: that rail's rate
+            decide(std::move(row), *s->value * 1e9 / row.link->bits_per_second);
+        }
+    }
+
+    void judge_metric(const RunResult &run, const std::vector<CompareSample> &samples,
+                      const std::string &metric, const std::string &check, double bound) {
+        ExpectVerdict v = base(run, metric, check, bound);
+        const bool ratio = check == "min_ratio" || check == "max_ratio";
+        bool any = false;
+        for (const auto &s : samples) {
+            if (s.metric.id != metric) continue;
+            if (!s.value && s.no_value_reason.empty()) continue; // measured nothing
+            any = true;
+            ExpectVerdict row = v;
+            row.row = s.item;
+            row.unit = s.metric.unit;
+            if (!s.value) { // measured, but no figure (a p99 of 5 samples): cannot pass
+                unknown(std::move(row), s.no_value_reason);
+                continue;
+            }
+            if (!ratio) {
+                decide(std::move(row), *s.value);
+                continue;
+            }
+            row.measured = *s.value;
+            const auto it = baseline_.find({run_group(run), s.item, metric});
+            if (it == baseline_.end() || it->second == 0) {
+                unknown(std::move(row), "no value of baseline '" + report_.baseline + "'");
+                continue;
+            }
+            row.baseline = it->second;
+            decide(std::move(row), *s.value / it->second);
+        }
+        if (!any && !run.expect.inherited)
+            unknown(v, "no row of this run has a value for " + metric);
+    }
+
+    const Report &report_;
+    std::map<BaselineKey, double> baseline_;
+    std::vector<ExpectVerdict> out_;
+};
+
+const char *bound_sign(const std::string &check) {
+    return check == "max" || check == "max_ratio" ? "<=" : ">=";
+}
+
+std::string subject(const ExpectVerdict &v) {
+    std::string s = v.run;
+    if (v.repeats > 1)
+        s += " [rep " + std::to_string(v.repeat) + "/" + std::to_string(v.repeats) + "]";
+    if (!v.row.empty()) s += " " + v.row;
+    return printable_text(s);
+}
+
+} // namespace
+
+const char *to_string(Outcome o) {
+    switch (o) {
+    case Outcome::Pass:
+        return "pass";
+    case Outcome::Fail:
+        return "fail";
+    case Outcome::Unknown:
+        return "unknown";
+    }
+    return "unknown";
+}
+
+std::vector<ExpectVerdict> evaluate_expectations(const Report &report) {
+    return Judge(report).all();
+}
+
+std::string verdict_text(const ExpectVerdict &v) {
+    std::string what = subject(v) + ": " + printable_text(v.metric);
+    const std::string unit = v.unit.empty() ? "" : " " + v.unit;
+    if (v.check == "link_fraction") {
+        if (v.measured) what += " " + num(*v.measured) + unit;
+        what += v.value ? " = " + num(*v.value) + " of " : " as a fraction of ";
+        what += v.link ? link_rate_text(*v.link) : "the link rate";
+    } else if (v.check == "min_ratio" || v.check == "max_ratio") {
+        what += " ratio to the baseline";
+        if (v.value)
+            what += " " + num(*v.value) + " (" + num(*v.measured) + " vs " + num(*v.baseline) +
+                    unit + ")";
+    } else if (v.value) {
+        what += " " + num(*v.value) + unit;
+    }
+    what += std::string(", expected ") + bound_sign(v.check) + " " + num(v.bound);
+    if (v.outcome == Outcome::Unknown) what += ": " + printable_text(v.reason);
+    return what;
+}
+
+bool all_held(const std::vector<ExpectVerdict> &verdicts) {
+    return std::all_of(verdicts.begin(), verdicts.end(),
+                       [](const ExpectVerdict &v) { return v.outcome == Outcome::Pass; });
+}
+
+std::string verdict_summary(const std::vector<ExpectVerdict> &verdicts) {
+    size_t failed = 0, unknown = 0;
+    // Failures first, then what could not be judged.
+    std::vector<std::string> named, unknowns;
+    for (const auto &v : verdicts) {
+        if (v.outcome == Outcome::Pass) continue;
+        (v.outcome == Outcome::Fail ? failed : unknown) += 1;
+        (v.outcome == Outcome::Fail ? named : unknowns).push_back(verdict_text(v));
+    }
+    named.insert(named.end(), unknowns.begin(), unknowns.end());
+    const std::string total = std::to_string(verdicts.size());
+    if (named.empty()) return "all " + total + " expectations held";
+    std::string line;
+    if (failed) line = std::to_string(failed) + " of " + total + " expectations failed";
+    if (unknown)
+        line += (line.empty() ? std::to_string(unknown) + " of " + total + " expectations"
+                              : ", " + std::to_string(unknown)) +
+                " could not be judged";
+    // The first few by name: enough to act on, short enough to read.
+    constexpr size_t kNamed = 5;
+    for (size_t i = 0; i < named.size() && i < kNamed; ++i)
+        line += (i ? "; " : ": ") + named[i];
+    if (named.size() > kNamed) line += "; and " + std::to_string(named.size() - kNamed) + " more";
+    return line;
+}
+
+void write_verdicts_table(std::ostream &out, const std::vector<ExpectVerdict> &verdicts) {
+    if (verdicts.empty()) return;
+    out << "expectations:\n";
+    for (const auto &v : verdicts) {
+        const char *tag = v.outcome == Outcome::Pass   ? "PASS   "
+                          : v.outcome == Outcome::Fail ? "FAIL   "
+                                                       : "UNKNOWN";
+        out << "  " << tag << " " << verdict_text(v) << '\n';
+    }
+    out << verdict_summary(verdicts) << '\n';
+}
+
+Json verdicts_json(const std::vector<ExpectVerdict> &verdicts) {
+    size_t counts[3] = {0, 0, 0};
+    Json list = Json::array();
+    for (const auto &v : verdicts) {
+        ++counts[int(v.outcome)];
+        auto opt = [](const std::optional<double> &d) { return d ? Json(*d) : Json(nullptr); };
+        Json j = {{"run", v.run},
+                  {"repeat", v.repeat},
+                  {"group", v.group},
+                  {"variant", v.variant},
+                  {"row", v.row.empty() ? Json(nullptr) : Json(v.row)},
+                  {"metric", v.metric},
+                  {"unit", v.unit},
+                  {"check", v.check},
+                  {"bound", v.bound},
+                  {"value", opt(v.value)},
+                  {"verdict", to_string(v.outcome)}};
+        if (v.check == "link_fraction") {
+            j["measured"] = opt(v.measured);
+            j["link"] = v.link ? Json{{"name", v.link->name},
+                                      {"rate", v.link->text},
+                                      {"rate_bps", v.link->bits_per_second}}
+                               : Json(nullptr);
+        }
+        if (v.check == "min_ratio" || v.check == "max_ratio") {
+            j["measured"] = opt(v.measured);
+            j["baseline"] = opt(v.baseline);
+        }
+        j["reason"] = v.reason;
+        j["text"] = verdict_text(v);
+        list.push_back(std::move(j));
+    }
+    return {{"total", verdicts.size()},
+            {"passed", counts[int(Outcome::Pass)]},
+            {"failed", counts[int(Outcome::Fail)]},
+            {"unknown", counts[int(Outcome::Unknown)]},
+            {"all_held", all_held(verdicts)},
+            {"summary", verdict_summary(verdicts)},
+            {"verdicts", list}};
+}
+
+Json expectations_json(const Expectations &e) {
+    Json j = Json::object();
+    if (e.link_fraction) j["link_fraction"] = *e.link_fraction;
+    for (const auto &[metric, b] : e.metrics) {
+        Json m = Json::object();
+        if (b.min) m["min"] = *b.min;
+        if (b.max) m["max"] = *b.max;
+        if (b.min_ratio) m["min_ratio"] = *b.min_ratio;
+        if (b.max_ratio) m["max_ratio"] = *b.max_ratio;
+        j[metric] = m;
+    }
+    return j;
+}
+
+Expectations expectations_from_json(const Json &j) {
+    Expectations e;
+    if (!j.is_object()) return e;
+    auto number = [](const Json &n) -> std::optional<double> {
+        if (n.is_number() && std::isfinite(n.get<double>())) return n.get<double>();
+        return std::nullopt;
+    };
+    for (const auto &item : j.items()) {
+        // Not a structured binding: clang (the fuzz build) refuses one
+        // captured by the lambda below in C++17.
+        const std::string &key = item.key();
+        const Json &value = item.value();
+        if (key == "link_fraction") {
+            e.link_fraction = number(value);
+            continue;
+        }
+        if (!value.is_object()) continue;
+        MetricBounds b;
+        auto field = [&](const char *k) {
+            return value.contains(k) ? number(value.at(k)) : std::nullopt;
+        };
+        b.min = field("min");
+        b.max = field("max");
+        b.min_ratio = field("min_ratio");
+        b.max_ratio = field("max_ratio");
+        if (b.min || b.max || b.min_ratio || b.max_ratio)
+            e.metrics.emplace_back(printable_text(key), b);
+    }
+    return e;
+}
+
+} // namespace cmdbench

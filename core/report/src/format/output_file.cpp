@@ -1,0 +1,229 @@
+#include "cmdbench/report/output_file.hpp"
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <iostream>
+#include <poll.h>
+#include <random>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace cmdbench {
+namespace {
+
+constexpr int kMaxLinks = 40;          // as the kernel's limit on symlink hops
+constexpr int kReaderWaitMs = 5000;    // for a FIFO's reader to turn up
+constexpr int kStalledWriteMs = 30000; // for a reader to take more of the text
+constexpr int kTempNameAttempts = 100;
+
+std::string dir_of(const std::string &path) {
+    const size_t slash = path.rfind('/');
+    if (slash == std::string::npos) return ".";
+    return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::string base_of(const std::string &path) {
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// PATH with the symlinks at its last component followed, dangling ones too:
+// the file to replace, so that a link at PATH stays a link. False (errno
+// set) on a loop or an unreadable link.
+bool follow_links(const std::string &path, std::string &target) {
+    target = path;
+    for (int hops = 0; hops <= kMaxLinks; ++hops) {
+        struct stat st;
+        if (lstat(target.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return true;
+        std::string link(size_t(st.st_size) + 256, '\0');
+        const ssize_t n = readlink(target.c_str(), link.data(), link.size());
+        if (n < 0) return false;
+        link.resize(size_t(n));
+        target = link[0] == '/' ? link : dir_of(target) + "/" + link;
+    }
+    errno = ELOOP;
+    return false;
+}
+
+// A new file next to TARGET, created with O_EXCL|O_NOFOLLOW: never an
+// existing file or a link someone planted. The umask (and a default ACL)
+// applies as to any new file. Returns the fd, or -1 with errno set.
+int create_temp(const std::string &target, std::string &temp) {
+    static std::mt19937_64 rng{std::random_device{}()};
+    // The name is cut short so that the suffix keeps it within NAME_MAX.
+    const std::string stem = dir_of(target) + "/." + base_of(target).substr(0, 200) + ".tmp-";
+    for (int i = 0; i < kTempNameAttempts; ++i) {
+        char suffix[24];
+        std::snprintf(suffix, sizeof suffix, "%016llx", (unsigned long long)rng());
+        temp = stem + suffix;
+        const int fd =
+            open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST) return fd;
+    }
+    return -1;
+}
+
+// Writes all of TEXT to FD; waits (bounded) when the fd would block, as a
+// FIFO with a slow reader does. Returns "" or why it stopped.
+std::string write_all(int fd, const std::string &text) {
+    size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t n = write(fd, text.data() + done, text.size() - done);
+        if (n > 0) {
+            done += size_t(n);
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            pollfd p{fd, POLLOUT, 0};
+            const int ready = poll(&p, 1, kStalledWriteMs);
+            if (ready == 0)
+                return "the reader took nothing for " + std::to_string(kStalledWriteMs / 1000) +
+                       " s";
+            if (ready < 0 && errno != EINTR) return std::strerror(errno);
+        } else {
+            return n == 0 ? "nothing was written" : std::strerror(errno);
+        }
+    }
+    return "";
+}
+
+// Makes the rename durable; a failure here loses nothing already renamed.
+void sync_dir(const std::string &dir) {
+    const int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return;
+    fsync(fd);
+    close(fd);
+}
+
+std::string replace_file(const std::string &target, const std::string &text) {
+    struct stat old;
+    const bool existed = stat(target.c_str(), &old) == 0;
+    std::string temp;
+    const int fd = create_temp(target, temp);
+    if (fd < 0) return "cannot create a file in " + dir_of(target) + ": " + std::strerror(errno);
+    std::string why;
+    if (existed && fchmod(fd, old.st_mode & 0777) != 0) why = std::strerror(errno);
+    if (why.empty()) why = write_all(fd, text);
+    if (why.empty() && fsync(fd) != 0) why = std::strerror(errno);
+    // close() reports errors some file systems only find at the end.
+    if (close(fd) != 0 && why.empty()) why = std::strerror(errno);
+    if (why.empty() && rename(temp.c_str(), target.c_str()) != 0) why = std::strerror(errno);
+    if (!why.empty()) {
+        unlink(temp.c_str());
+        return why;
+    }
+    sync_dir(dir_of(target));
+    return "";
+}
+
+// Opens a device or FIFO for writing, in place, without creating or
+// truncating anything. O_NONBLOCK: a FIFO without a reader fails (ENXIO)
+// instead of blocking, so wait for one a bounded time.
+int open_in_place(const std::string &target, std::string &why) {
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(kReaderWaitMs);
+    for (;;) {
+        const int fd =
+            open(target.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd >= 0) return fd;
+        if (errno != ENXIO) break;
+        if (std::chrono::steady_clock::now() >= deadline) {
+            why = "no process opened the FIFO for reading within " +
+                  std::to_string(kReaderWaitMs / 1000) + " s";
+            return -1;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    why = std::strerror(errno);
+    return -1;
+}
+
+std::string write_in_place(const std::string &target, const std::string &text) {
+    std::string why;
+    const int fd = open_in_place(target, why);
+    if (fd < 0) return why;
+    why = write_all(fd, text);
+    if (close(fd) != 0 && why.empty()) why = std::strerror(errno);
+    return why;
+}
+
+std::string write_stdout(const std::string &text) {
+    std::cout.flush();
+    std::fflush(stdout);
+    return write_all(STDOUT_FILENO, text);
+}
+
+bool is_stream(const struct stat &st) {
+    return S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode);
+}
+
+} // namespace
+
+bool output_is_stream(const std::string &path) {
+    if (path == "-") return true;
+    std::string target;
+    struct stat st;
+    return follow_links(path, target) && stat(target.c_str(), &st) == 0 && is_stream(st);
+}
+
+std::string output_problem(const std::string &path) {
+    if (path == "-") return "";
+    if (path.empty()) return "the path is empty";
+    std::string target;
+    if (!follow_links(path, target)) return std::strerror(errno);
+    const std::string base = base_of(target);
+    if (base.empty() || base == "." || base == "..") return "it names a directory";
+    struct stat st;
+    if (stat(target.c_str(), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return "it is a directory";
+        if (S_ISSOCK(st.st_mode)) return "it is a socket";
+        // A read-only file stays protected, although replacing it would work.
+        if (faccessat(AT_FDCWD, target.c_str(), W_OK, AT_EACCESS) != 0) return std::strerror(errno);
+        if (is_stream(st)) return "";
+    } else if (errno != ENOENT && errno != ENOTDIR) { // those: the directory says more
+        return std::strerror(errno);
+    }
+    const std::string dir = dir_of(target);
+    struct stat ds;
+    if (stat(dir.c_str(), &ds) != 0) return "directory " + dir + ": " + std::strerror(errno);
+    if (!S_ISDIR(ds.st_mode)) return dir + " is not a directory";
+    // Permission bits do not tell it all (read-only mounts, quotas, root):
+    // create the file it will take, then remove it.
+    std::string temp;
+    const int fd = create_temp(target, temp);
+    if (fd < 0) return "cannot create a file in " + dir + ": " + std::strerror(errno);
+    close(fd);
+    unlink(temp.c_str());
+    return "";
+}
+
+bool outputs_writable(const std::vector<std::pair<std::string, std::string>> &outputs) {
+    bool ok = true;
+    for (const auto &[option, path] : outputs) {
+        if (path.empty()) continue; // not asked for
+        const std::string why = output_problem(path);
+        if (why.empty()) continue;
+        std::fprintf(stderr, "cmdbench: cannot write %s %s: %s\n", option.c_str(), path.c_str(),
+                     why.c_str());
+        ok = false;
+    }
+    return ok;
+}
+
+std::string write_output(const std::string &path, const std::string &text) {
+    if (path == "-") return write_stdout(text);
+    std::string target;
+    if (!follow_links(path, target)) return std::strerror(errno);
+    struct stat st;
+    if (stat(target.c_str(), &st) == 0) {
+        if (is_stream(st)) return write_in_place(target, text);
+        if (S_ISSOCK(st.st_mode)) return "it is a socket";
+    }
+    return replace_file(target, text);
+}
+
+} // namespace cmdbench

@@ -1,0 +1,138 @@
+// CSV results (RFC 4180): one line per row, columns for every metric and
+// histogram key that appears anywhere in the report (docs/results.md).
+#include "cmdbench/report/report.hpp"
+#include "cmdbench/report/report_format.hpp"
+
+#include <algorithm>
+
+namespace cmdbench {
+namespace {
+
+// Quote a field when it holds a comma, a quote or a line break; double
+// embedded quotes.
+std::string csv_field(const std::string &s) {
+    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char ch : s) {
+        if (ch == '"') q += '"';
+        q += ch;
+    }
+    return q + '"';
+}
+
+void add_unique(std::vector<std::string> &keys, const std::string &key) {
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+}
+
+struct HistStat {
+    const char *suffix;
+    std::string (*value)(const HistSummary &);
+};
+
+std::string u64(uint64_t v) {
+    return std::to_string(v);
+}
+
+// A percentile of too few samples is an empty field, as a missing metric.
+std::string u64(const std::optional<uint64_t> &v) {
+    return v ? u64(*v) : "";
+}
+
+const HistStat kHistStats[] = {
+    {"_count", [](const HistSummary &s) { return u64(s.count); }},
+    {"_min_ns", [](const HistSummary &s) { return u64(s.min); }},
+    {"_mean_ns", [](const HistSummary &s) { return exact_str(s.mean); }},
+    {"_stddev_ns", [](const HistSummary &s) { return exact_str(s.stddev); }},
+    {"_p50_ns", [](const HistSummary &s) { return u64(s.p50); }},
+    {"_p90_ns", [](const HistSummary &s) { return u64(s.p90); }},
+    {"_p99_ns", [](const HistSummary &s) { return u64(s.p99); }},
+    {"_p99_9_ns", [](const HistSummary &s) { return u64(s.p999); }},
+    {"_p99_99_ns", [](const HistSummary &s) { return u64(s.p9999); }},
+    {"_max_ns", [](const HistSummary &s) { return u64(s.max); }},
+};
+
+// Seconds of one side's CPU time; empty when that side did not measure.
+std::string cpu_field(const CpuTime &t, double CpuTime::*part) {
+    return t.measured() ? exact_str(t.*part) : "";
+}
+
+void write_line(std::ostream &out, const std::vector<std::string> &fields) {
+    for (size_t i = 0; i < fields.size(); ++i) {
+        if (i > 0) out << ',';
+        out << csv_field(fields[i]);
+    }
+    out << "\r\n";
+}
+
+} // namespace
+
+void write_csv(std::ostream &out, const Report &report) {
+    std::vector<std::string> metric_keys, hist_keys;
+    for (const auto &run : report.runs)
+        for (const auto &row : run.rows) {
+            for (const auto &m : row.metrics)
+                add_unique(metric_keys, m.key);
+            for (const auto &h : row.hists)
+                add_unique(hist_keys, h.key);
+        }
+
+    std::vector<std::string> header{"run",
+                                    "test",
+                                    "transport",
+                                    "status",
+                                    "row",
+                                    "group",
+                                    "variant",
+                                    "repeat",
+                                    "cpu_client_user_s",
+                                    "cpu_client_sys_s",
+                                    "cpu_server_user_s",
+                                    "cpu_server_sys_s"};
+    header.insert(header.end(), metric_keys.begin(), metric_keys.end());
+    for (const auto &key : hist_keys)
+        for (const auto &stat : kHistStats)
+            header.push_back(key + stat.suffix);
+    write_line(out, header);
+
+    for (const auto &run : report.runs) {
+        const std::vector<std::string> run_fields{run.group,
+                                                  run.variant,
+                                                  std::to_string(run.repeat),
+                                                  cpu_field(run.cpu_client, &CpuTime::user_s),
+                                                  cpu_field(run.cpu_client, &CpuTime::sys_s),
+                                                  cpu_field(run.cpu_server, &CpuTime::user_s),
+                                                  cpu_field(run.cpu_server, &CpuTime::sys_s)};
+        // The fixed columns: the run's first four, the row name, then the
+        // comparison and CPU fields of the run (added later, so after `row`).
+        auto start_line = [&](const std::string &row_name) {
+            std::vector<std::string> line{run.name, run.test, run.transport, to_string(run.status),
+                                          row_name};
+            line.insert(line.end(), run_fields.begin(), run_fields.end());
+            return line;
+        };
+        // A run without rows (skipped, failed early) still gets a line, so
+        // its status is not lost.
+        if (run.rows.empty()) {
+            std::vector<std::string> line = start_line("");
+            line.resize(header.size());
+            write_line(out, line);
+        }
+        for (const auto &row : run.rows) {
+            std::vector<std::string> line = start_line(row.name);
+            for (const auto &key : metric_keys) {
+                auto m = std::find_if(row.metrics.begin(), row.metrics.end(),
+                                      [&](const Metric &x) { return x.key == key; });
+                line.push_back(m == row.metrics.end() ? "" : exact_str(m->value));
+            }
+            for (const auto &key : hist_keys) {
+                auto h = std::find_if(row.hists.begin(), row.hists.end(),
+                                      [&](const HistMetric &x) { return x.key == key; });
+                for (const auto &stat : kHistStats)
+                    line.push_back(h == row.hists.end() ? "" : stat.value(h->summary));
+            }
+            write_line(out, line);
+        }
+    }
+}
+
+} // namespace cmdbench

@@ -1,0 +1,50 @@
+// The HTML report's "Expectations" section (report_html_verdicts.hpp).
+#include "format/report_html_verdicts.hpp"
+
+#include "cmdbench/report/report_format.hpp"
+#include "cmdbench/report/svg_plot.hpp"
+#include "cmdbench/report/verdict.hpp"
+
+#include <ostream>
+
+namespace cmdbench {
+namespace {
+
+using svg::escape;
+
+std::string cell(const std::string &text) {
+    return "<td>" + escape(text) + "</td>";
+}
+
+std::string number_cell(const std::optional<double> &v) {
+    return v ? cell(exact_str(*v)) : "<td><span class=\"missing\">—</span></td>";
+}
+
+} // namespace
+
+void write_html_verdicts(std::ostream &out, const std::vector<const Report *> &reports) {
+    std::vector<ExpectVerdict> all;
+    for (const Report *r : reports)
+        if (r)
+            for (auto &v : evaluate_expectations(*r))
+                all.push_back(std::move(v));
+    if (all.empty()) return;
+    const bool held = all_held(all);
+    out << "<h2>Expectations</h2>\n<p class=\"" << (held ? "held" : "banner")
+        << "\" id=\"verdict-summary\">" << escape(verdict_summary(all)) << ".</p>\n"
+        << "<table class=\"verdicts\">\n<thead><tr><th>verdict</th><th>run</th><th>row</th>"
+           "<th>metric</th><th>check</th><th>value</th><th>bound</th><th>detail</th></tr>"
+           "</thead>\n<tbody>\n";
+    for (const auto &v : all) {
+        const char *cls = v.outcome == Outcome::Pass ? "better" : "worse";
+        std::string run = v.run;
+        if (v.repeats > 1) run += " [rep " + std::to_string(v.repeat) + "]";
+        out << "<tr class=\"verdict-" << to_string(v.outcome) << "\"><td class=\"" << cls << "\">"
+            << escape(to_string(v.outcome)) << "</td>" << cell(run) << cell(v.row) << cell(v.metric)
+            << cell(v.check) << number_cell(v.value) << cell(exact_str(v.bound))
+            << cell(verdict_text(v)) << "</tr>\n";
+    }
+    out << "</tbody>\n</table>\n";
+}
+
+} // namespace cmdbench

@@ -1,0 +1,207 @@
+// JSON results (docs/results.md). ordered_json keeps keys in the order the
+// tests reported them, so documents diff cleanly between runs.
+#include "compare/comparison_document.hpp"
+#include "results/metric_meaning.hpp"
+#include "cmdbench/report/rail_rows.hpp"
+#include "cmdbench/report/report.hpp"
+#include "cmdbench/report/report_format.hpp"
+#include "cmdbench/report/run_totals.hpp"
+#include "cmdbench/report/verdict.hpp"
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace cmdbench {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json loadavg_json(const RunConditions &c) {
+    return c.loadavg ? Json(*c.loadavg) : Json(nullptr);
+}
+
+// A run's machine load (docs/results.md, "Run conditions"); null when the
+// run was not measured (matrix mode).
+Json conditions_json(const RunConditions &c) {
+    if (!c.measured()) return nullptr;
+    return {
+        {"loadavg", loadavg_json(c)},
+        {"cpu_count", c.cpu_count},
+        {"cpu_governor", c.cpu_governor},
+        {"foreign_cpu_share", c.foreign_cpu_share ? Json(*c.foreign_cpu_share) : Json(nullptr)}};
+}
+
+Json context_json(const RunContext &c) {
+    Json plugins = Json::array();
+    for (const auto &p : c.plugins)
+        plugins.push_back(
+            {{"name", p.name},
+             {"version", p.version},
+             {"file", p.file},
+             {"abi", std::to_string(p.abi_major) + "." + std::to_string(p.abi_minor)}});
+    Json j = {
+        {"host", c.hostname},
+        {"kernel", c.kernel},
+        {"cpu",
+         {{"model", c.cpu_model},
+          {"count", c.cpu_count},
+          {"governor", c.conditions.cpu_governor.empty() ? "unknown" : c.conditions.cpu_governor}}},
+        {"loadavg", loadavg_json(c.conditions)},
+        {"cmdbench_version", c.cmdbench_version},
+        {"plugins", plugins},
+        {"scenario", {{"path", c.scenario_path}, {"text", c.scenario_text}}},
+        {"start_time", c.start_time}};
+    if (!c.notes.empty()) j["notes"] = c.notes; // only when there is one: most runs have none
+    return j;
+}
+
+// A percentile of too few samples is null (docs/results.md).
+Json percentile_json(const std::optional<uint64_t> &p) {
+    return p ? Json(*p) : Json(nullptr);
+}
+
+Json hist_json(const HistSummary &s) {
+    return {{"count", s.count},
+            {"min", s.min},
+            {"mean", s.mean},
+            {"stddev", s.stddev},
+            {"p50", percentile_json(s.p50)},
+            {"p90", percentile_json(s.p90)},
+            {"p99", percentile_json(s.p99)},
+            {"p99_9", percentile_json(s.p999)},
+            {"p99_99", percentile_json(s.p9999)},
+            {"max", s.max},
+            {"unit", "ns"}};
+}
+
+// What the plugin declared a metric to mean (ABI 1.2); nothing when it did
+// not, so results of older plugins read as before.
+void add_meaning(Json &j, const MetricMeaning &m) {
+    if (!m.declared()) return;
+    j["kind"] = kind_name(m.kind);
+    j["better"] = better_name(m.better);
+    j["flags"] = flag_names(m.flags);
+}
+
+Json row_json(const Row &row, const std::map<std::string, double> &fractions) {
+    Json metrics = Json::object();
+    for (const auto &m : row.metrics) {
+        metrics[m.key] = {{"value", m.value}, {"unit", unit_label(m.unit)}};
+        add_meaning(metrics[m.key], m.meaning);
+    }
+    Json hists = Json::object();
+    for (const auto &h : row.hists) {
+        hists[h.key] = hist_json(h.summary);
+        add_meaning(hists[h.key], h.meaning);
+    }
+    Json j = {{"name", row.name}, {"metrics", metrics}, {"histograms", hists}};
+    if (auto f = fractions.find(row.name); f != fractions.end()) j["link_fraction"] = f->second;
+    return j;
+}
+
+Json cpu_side_json(const CpuTime &t) {
+    if (!t.measured()) return nullptr;
+    return {{"user_s", t.user_s}, {"sys_s", t.sys_s}};
+}
+
+Json optional_json(std::optional<double> v) {
+    return v ? Json(*v) : Json(nullptr);
+}
+
+Json pair_json(const RunPair &p) {
+    return {{"client", p.client},
+            {"server", p.server},
+            {"client_node", p.client_node},
+            {"server_node", p.server_node},
+            {"round", p.round}};
+}
+
+Json matrix_json(const MatrixInfo &m) {
+    Json ranks = Json::array();
+    for (const auto &r : m.ranks)
+        ranks.push_back({{"rank", r.rank}, {"node", r.node}, {"address", r.address}});
+    return {{"pattern", m.pattern},
+            {"one_pair_at_a_time", m.one_pair_at_a_time},
+            {"rounds", m.rounds},
+            {"launcher", m.launcher},
+            {"ranks", ranks}};
+}
+
+Json run_json(const RunResult &run) {
+    Json params = Json::object();
+    for (const auto &[key, value] : run.params)
+        params[key] = value;
+    Json rows = Json::array();
+    const auto fractions = row_link_fractions(run);
+    for (const auto &row : run.rows)
+        rows.push_back(row_json(row, fractions));
+    Json j = {
+        {"name", run.name},
+        {"test", run.test},
+        {"transport", run.transport},
+        {"group", run.group},
+        {"variant", run.variant},
+        {"compare", run.compare},
+        {"repeat", run.repeat},
+        {"repeats", run.repeats},
+        {"params", params},
+        {"status", to_string(run.status)},
+        {"error", run.error},
+        {"wall_seconds", run.wall_seconds},
+        {"cpu",
+         {{"client", cpu_side_json(run.cpu_client)}, {"server", cpu_side_json(run.cpu_server)}}},
+        {"cpu_per_gb_s", optional_json(run_cpu_per_gb(run))},
+        {"cpu_per_conn_us", optional_json(run_cpu_per_conn_us(run))},
+        {"rows", rows}};
+    j["conditions"] = conditions_json(run.conditions);
+    j["path"] = run.path.known() ? run_path_json(run.path) : Json(nullptr);
+    if (!run.rails.empty()) {
+        Json rails = Json::array();
+        for (const RailPart &r : run.rails)
+            rails.push_back({{"label", r.label},
+                             {"status", to_string(r.status)},
+                             {"error", r.error},
+                             {"start_seconds", r.start_seconds},
+                             {"wall_seconds", r.wall_seconds},
+                             {"path", r.path.known() ? run_path_json(r.path) : Json(nullptr)}});
+        j["rails"] = rails;
+        j["rails_overlap_seconds"] = rails_overlap_seconds(run.rails);
+    }
+    if (const auto rate = result_link_rate(run))
+        j["link"] = {
+            {"name", rate->name}, {"rate", rate->text}, {"rate_bps", rate->bits_per_second}};
+    if (!run.expect.empty()) {
+        j["expect"] = expectations_json(run.expect);
+        if (run.expect.inherited) j["expect_inherited"] = true;
+    }
+    if (run.pair) j["pair"] = pair_json(*run.pair);
+    return j;
+}
+
+} // namespace
+
+void write_json(std::ostream &out, const Report &report, const Comparison *comparison) {
+    Json runs = Json::array();
+    for (const auto &run : report.runs)
+        runs.push_back(run_json(run));
+    Json doc = {{"schema", "cmdbench-results"},
+                {"schema_version", kResultsSchemaVersion},
+                {"context", context_json(report.context)},
+                {"baseline", report.baseline}};
+    // `order` only when this document's runs were scheduled by it (not matrix mode).
+    doc["comparison"] = Json::object();
+    if (report.run_order) doc["comparison"]["order"] = to_string(*report.run_order);
+    doc["comparison"]["spread_limit"] = report.spread_limit;
+    // Expectations stay at the top level only: the result is compare's
+    // document without them.
+    if (comparison) doc["comparison"]["result"] = comparison_document(*comparison);
+    if (report.matrix) doc["matrix"] = matrix_json(*report.matrix);
+    doc["runs"] = runs;
+    // Only when the scenario set expectations: other documents read as before.
+    const auto verdicts = evaluate_expectations(report);
+    if (!verdicts.empty()) doc["expectations"] = verdicts_json(verdicts);
+    // Replace invalid UTF-8 (e.g. a hostile host name) instead of throwing.
+    out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
+} // namespace cmdbench

@@ -1,0 +1,81 @@
+#include "cmdbench/report/matrix_view.hpp"
+#include "cmdbench/report/report_matrix.hpp"
+#include "cmdbench/report/svg_plot.hpp"
+
+#include <algorithm>
+#include <iomanip>
+#include <string>
+
+namespace cmdbench {
+namespace {
+
+std::string pad(const std::string &s, size_t width) {
+    return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+
+std::string cell_text(const MatrixCell &c, bool diagonal) {
+    if (c.value) return svg::format_value(*c.value);
+    if (diagonal || !c.scheduled) return ".";
+    return "FAIL";
+}
+
+std::string node_of(const Report &report, int rank) {
+    for (const MatrixRank &r : report.matrix->ranks)
+        if (r.rank == rank) return r.node;
+    return "?";
+}
+
+void write_view(std::ostream &out, const Report &report, const MatrixView &v) {
+    out << "\n"
+        << v.run << " (" << v.test << (v.transport.empty() ? "" : "/" + v.transport)
+        << "): " << metric_caption(v) << "; " << v.filled << " of " << v.pairs
+        << " pairs measured\n";
+    out << "client rank (row) -> server rank (column)\n";
+    size_t width = std::max<size_t>(4, std::to_string(v.ranks - 1).size());
+    for (const auto &row : v.cells)
+        for (const MatrixCell &c : row)
+            if (c.value) width = std::max(width, svg::format_value(*c.value).size());
+    const size_t label = std::max<size_t>(4, std::to_string(v.ranks - 1).size());
+    out << std::string(label, ' ');
+    for (int j = 0; j < v.ranks; ++j)
+        out << ' ' << pad(std::to_string(j), width);
+    out << '\n';
+    for (int i = 0; i < v.ranks; ++i) {
+        out << pad(std::to_string(i), label);
+        for (int j = 0; j < v.ranks; ++j)
+            out << ' ' << pad(cell_text(v.cells[size_t(i)][size_t(j)], i == j), width);
+        out << '\n';
+    }
+    if (v.median && !v.slowest.empty()) {
+        out << "slowest links (ratio to the median " << svg::format_value(*v.median) << " "
+            << unit_of(*v.metric) << "):\n";
+        for (const SlowLink &s : v.slowest)
+            out << "  " << s.client << " -> " << s.server << "  (" << node_of(report, s.client)
+                << " -> " << node_of(report, s.server) << ")  " << svg::format_value(s.value) << " "
+                << unit_of(*v.metric) << "  " << std::fixed << std::setprecision(2) << s.ratio
+                << "x\n"
+                << std::defaultfloat;
+    }
+    for (int i = 0; i < v.ranks; ++i)
+        for (int j = 0; j < v.ranks; ++j) {
+            const MatrixCell &c = v.cells[size_t(i)][size_t(j)];
+            if (!c.problem.empty()) out << "  " << i << " -> " << j << ": " << c.problem << '\n';
+        }
+}
+
+} // namespace
+
+void write_matrix_table(std::ostream &out, const Report &report) {
+    if (!report.matrix) return;
+    const MatrixInfo &m = *report.matrix;
+    out << "matrix: " << m.pattern << ", " << m.ranks.size() << " ranks, " << m.rounds
+        << " rounds per run" << (m.one_pair_at_a_time ? " (one pair at a time)" : "") << "\n";
+    for (const MatrixRank &r : m.ranks)
+        out << "  rank " << r.rank << ": " << r.node << " " << r.address << '\n';
+    for (const std::string &note : report.context.notes)
+        out << "note: " << note << '\n';
+    for (const MatrixView &v : matrix_views(report))
+        write_view(out, report, v);
+}
+
+} // namespace cmdbench

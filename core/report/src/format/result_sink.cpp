@@ -1,0 +1,124 @@
+#include "cmdbench/report/result_sink.hpp"
+
+#include "compare/comparison_samples.hpp"
+#include "cmdbench/report/output_file.hpp"
+#include "cmdbench/report/report.hpp"
+#include "cmdbench/report/report_matrix.hpp"
+#include "cmdbench/report/verdict.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace cmdbench {
+namespace {
+
+// A comparison table is worth printing once some group ran as two variants.
+bool compares_variants(const Report &report) {
+    std::map<std::string, std::set<std::string>> variants;
+    for (const auto &run : report.runs) {
+        auto &seen = variants[run_group(run)];
+        seen.insert(run_variant(run));
+        if (seen.size() > 1) return true;
+    }
+    return false;
+}
+
+} // namespace
+
+ResultSink::ResultSink(OutputFormat stdout_format, std::string output_file, std::string report_file)
+    : format_(stdout_format), file_(std::move(output_file)), report_file_(std::move(report_file)) {}
+
+void ResultSink::write_file(const Report &report, bool final, const Comparison *comparison) {
+    if (file_.empty()) return;
+    // Stdout, a FIFO or a device cannot be replaced, only appended to: they
+    // get the final document alone, so their reader sees one whole document.
+    if (!final && output_is_stream(file_)) return;
+    std::ostringstream text;
+    write_report(text, format_of_path(file_), report, comparison);
+    write_to(file_, text.str());
+}
+
+void ResultSink::write_to(const std::string &path, const std::string &text) {
+    const std::string why = write_output(path, text);
+    if (why.empty()) return;
+    write_failed_ = true;
+    const std::string message = "cmdbench: cannot write " + path + ": " + why;
+    if (message != last_error_) std::fprintf(stderr, "%s\n", message.c_str());
+    last_error_ = message;
+}
+
+void ResultSink::run_done(const Report &report) {
+    if (format_ == OutputFormat::Table && !report.runs.empty()) {
+        write_table_run(std::cout, report.runs.back());
+        std::cout.flush();
+    }
+    write_interim(report);
+}
+
+void ResultSink::write_interim(const Report &report) {
+    write_file(report, false, nullptr);
+}
+
+void ResultSink::finish(const Report &report) {
+    // The comparison is built once, at the end: after every run it would
+    // cost time quadratic in the runs. A matrix job's comparison is the
+    // matrix itself.
+    const bool matrix = report.matrix.has_value();
+    const bool table = format_ == OutputFormat::Table && !matrix && compares_variants(report);
+    const bool json = format_ == OutputFormat::Json ||
+                      (!file_.empty() && format_of_path(file_) == OutputFormat::Json);
+    std::optional<Comparison> comparison;
+    if (!matrix && (table || json || !report_file_.empty())) comparison = compare(report);
+    const Comparison *final = comparison ? &*comparison : nullptr;
+    // A table stdout printed each run as it ended; a matrix's is printed whole.
+    if (format_ != OutputFormat::Table || matrix) {
+        write_report(std::cout, format_, report, final);
+        std::cout.flush();
+    }
+    write_file(report, true, final);
+    if (table && comparison) {
+        std::cout << '\n';
+        write_comparison_table(std::cout, *comparison);
+        std::cout.flush();
+    }
+    write_html(report, final);
+    // The verdicts close the table output; JSON carries them itself.
+    if (format_ == OutputFormat::Table) {
+        const auto verdicts = evaluate_expectations(report);
+        if (!verdicts.empty()) {
+            std::cout << '\n';
+            write_verdicts_table(std::cout, verdicts);
+        }
+    }
+    std::cout.flush();
+    if (!std::cout) {
+        write_failed_ = true;
+        std::fprintf(stderr, "cmdbench: cannot write the results to standard output\n");
+    }
+}
+
+void ResultSink::write_html(const Report &report, const Comparison *comparison) {
+    if (report_file_.empty()) return;
+    std::ostringstream page;
+    if (report.matrix)
+        write_matrix_html(page, report);
+    else if (comparison)
+        write_html_report(page, *comparison, {&report});
+    else
+        return; // the comparison failed, and said why
+    write_to(report_file_, page.str());
+}
+
+std::optional<Comparison> ResultSink::compare(const Report &report) const {
+    try {
+        return build_comparison({&report}, CompareOptions{});
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "cmdbench: comparison: %s\n", e.what());
+        return std::nullopt;
+    }
+}
+
+} // namespace cmdbench
