@@ -1,4 +1,4 @@
-// job_probe: drives Job (core/host/include/job.hpp) under a real launcher for the
+// job_probe: drives Job (core/host/include/cmdbench/host/job.hpp) under a real launcher for the
 // e2e tests, through what `cmdbench job` does not use.
 //   job_probe gather        allgather of values with NUL and newline bytes,
 //                           then a barrier; each rank prints "rank R/N ok"

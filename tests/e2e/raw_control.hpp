@@ -7,7 +7,7 @@
 
 namespace raw {
 
-// Message types of the control protocol (core/control/include/control.hpp), restated so
+// Message types of the control protocol (core/control/include/cmdbench/control/control.hpp), restated so
 // the tests do not depend on the code they test.
 enum Type : uint16_t {
     kHello = 1,
