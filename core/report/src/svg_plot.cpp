@@ -1,53 +1,20 @@
-// Hand-written SVG for the report's charts (see svg_plot.hpp). Layout is
-// computed here from estimated text widths, so the page needs no script.
+// The report's charts (see svg_plot.hpp), each made of named steps: what
+// can be drawn, the layout (computed from estimated text widths, so the page
+// needs no script), then grid, axes, series and legend, written with
+// svg_writer.hpp.
 #include "svg_plot.hpp"
 
 #include "report.hpp" // size_str: size ticks read as in the tables (64, 4k, 1m)
+#include "svg_writer.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <iterator>
 #include <limits>
 
 namespace cmdbench::svg {
-
-std::string escape(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    for (const char c : text) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        case '\'':
-            out += "&#39;";
-            break;
-        case '\t':
-        case '\n':
-        case '\r':
-            out += c;
-            break;
-        default:
-            // Other control characters are not allowed in XML: keep the page
-            // well-formed whatever a plugin put in a name.
-            if (static_cast<unsigned char>(c) < 0x20)
-                out += "\xEF\xBF\xBD";
-            else
-                out += c;
-        }
-    }
-    return out;
-}
 
 std::vector<double> nice_ticks(double lo, double hi, Scale scale) {
     if (!(hi >= lo)) std::swap(lo, hi);
@@ -132,15 +99,19 @@ const char *const kColours[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
 // Dashes and marker shapes tell the series apart in greyscale too.
 const char *const kDashes[] = {"", "7 4", "2 3", "10 3 2 3"};
 constexpr size_t kShapes = 5;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+const Attrs kAside = {{"fill", "#777"}, {"font-size", "11"}, {"font-style", "italic"}};
 
 const char *colour(size_t i) {
     return kColours[i % std::size(kColours)];
 }
 
-std::string px(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f", v);
-    return buf;
+// A line's stroke in series i's colour and dash pattern.
+Attrs line_style(size_t i) {
+    Attrs style = {{"stroke", colour(i)}, {"stroke-width", "2"}};
+    if (*kDashes[i % std::size(kDashes)])
+        style.emplace_back("stroke-dasharray", kDashes[i % std::size(kDashes)]);
+    return style;
 }
 
 std::optional<double> at(const std::vector<std::optional<double>> &v, size_t i) {
@@ -148,51 +119,62 @@ std::optional<double> at(const std::vector<std::optional<double>> &v, size_t i) 
     return v[i];
 }
 
-void open_figure(std::ostream &out, const std::string &id, const std::string &title,
-                 double height) {
-    out << "<figure class=\"plot\" id=\"" << escape(id) << "\">\n"
-        << "<svg class=\"chart\" role=\"img\" aria-label=\"" << escape(title) << "\" width=\""
-        << px(kWidth) << "\" height=\"" << px(height) << "\" viewBox=\"0 0 " << px(kWidth) << ' '
-        << px(height) << "\" font-family=\"sans-serif\" font-size=\"12\" fill=\"#222\">\n";
+// ------------------------------------------------------------ common steps
+
+void open_figure(Writer &w, const std::string &id, const std::string &title, double height) {
+    w.line(Tag("figure").attr("class", "plot").attr("id", id).open());
+    w.line(Tag("svg")
+               .attr("class", "chart")
+               .attr("role", "img")
+               .attr("aria-label", title)
+               .attr("width", kWidth)
+               .attr("height", height)
+               .attr("viewBox", "0 0 " + px(kWidth) + ' ' + px(height))
+               .attr("font-family", "sans-serif")
+               .attr("font-size", "12")
+               .attr("fill", "#222")
+               .open());
 }
 
-void close_figure(std::ostream &out, const std::string &title,
-                  const std::vector<std::string> &notes) {
-    out << "</svg>\n<figcaption>" << escape(title);
+void close_figure(Writer &w, const std::string &title, const std::vector<std::string> &notes) {
+    w.line("</svg>");
+    std::string caption = Tag("figcaption").open() + escape(title);
     for (const auto &n : notes)
-        out << "<span class=\"note\">" << escape(n) << "</span>";
-    out << "</figcaption>\n</figure>\n";
+        caption += Tag("span").attr("class", "note").with_text(n);
+    w.line(caption + "</figcaption>");
+    w.line("</figure>");
 }
 
-void text(std::ostream &out, double x, double y, const char *anchor, const std::string &s,
-          const char *extra = "") {
-    out << "<text x=\"" << px(x) << "\" y=\"" << px(y) << "\" dy=\"0.35em\" text-anchor=\""
-        << anchor << "\"" << extra << ">" << escape(s) << "</text>\n";
-}
-
-void marker(std::ostream &out, size_t i, double x, double y) {
-    const std::string c = colour(i);
-    const std::string tail = "\" fill=\"" + c + "\" stroke=\"#fff\" stroke-width=\"1\"/>\n";
+void marker(Writer &w, size_t i, double x, double y) {
+    const Attrs style = {{"fill", colour(i)}, {"stroke", "#fff"}, {"stroke-width", "1"}};
     auto pt = [&](double dx, double dy) { return px(x + dx) + ' ' + px(y + dy); };
+    auto shape = [&](std::initializer_list<std::pair<double, double>> corners) {
+        std::string d;
+        for (const auto &[dx, dy] : corners)
+            d += (d.empty() ? "M" : " L") + pt(dx, dy);
+        w.line(Tag("path").attr("d", d + " Z").attrs(style).empty());
+    };
     switch (i % kShapes) {
     case 0:
-        out << "<circle cx=\"" << px(x) << "\" cy=\"" << px(y) << "\" r=\"4.5" << tail;
+        w.line(Tag("circle").attr("cx", x).attr("cy", y).attr("r", "4.5").attrs(style).empty());
         break;
     case 1:
-        out << "<rect x=\"" << px(x - 4) << "\" y=\"" << px(y - 4) << "\" width=\"8\" height=\"8"
-            << tail;
+        w.line(Tag("rect")
+                   .attr("x", x - 4)
+                   .attr("y", y - 4)
+                   .attr("width", "8")
+                   .attr("height", "8")
+                   .attrs(style)
+                   .empty());
         break;
     case 2:
-        out << "<path d=\"M" << pt(0, -5.5) << " L" << pt(5, 3.5) << " L" << pt(-5, 3.5) << " Z"
-            << tail;
+        shape({{0, -5.5}, {5, 3.5}, {-5, 3.5}});
         break;
     case 3:
-        out << "<path d=\"M" << pt(0, -5.5) << " L" << pt(5.5, 0) << " L" << pt(0, 5.5) << " L"
-            << pt(-5.5, 0) << " Z" << tail;
+        shape({{0, -5.5}, {5.5, 0}, {0, 5.5}, {-5.5, 0}});
         break;
     default:
-        out << "<path d=\"M" << pt(0, 5.5) << " L" << pt(5, -3.5) << " L" << pt(-5, -3.5) << " Z"
-            << tail;
+        shape({{0, 5.5}, {5, -3.5}, {-5, -3.5}});
     }
 }
 
@@ -218,12 +200,6 @@ Legend layout_legend(const std::vector<Series> &series, double left, double righ
     return l;
 }
 
-void y_title(std::ostream &out, double top, double bottom, const std::string &title) {
-    const std::string cy = px((top + bottom) / 2);
-    out << "<text transform=\"translate(16 " << cy
-        << ") rotate(-90)\" dy=\"0.35em\" text-anchor=\"middle\">" << escape(title) << "</text>\n";
-}
-
 std::string join_capped(const std::vector<std::string> &items, size_t cap) {
     std::string s;
     for (size_t i = 0; i < items.size() && i < cap; ++i)
@@ -231,6 +207,47 @@ std::string join_capped(const std::vector<std::string> &items, size_t cap) {
     if (items.size() > cap) s += ", …";
     return s;
 }
+
+std::string left_out_note(size_t hidden, const char *tail) {
+    return std::to_string(hidden) + (hidden == 1 ? " value" : " values") +
+           " of 0 or less left out: a log scale cannot show " + tail;
+}
+
+// A value axis: its ticks and the pixels they span, from the first tick at
+// `from` to the last at `to`.
+struct ValueAxis {
+    std::vector<double> ticks;
+    bool log = false;
+    double d0 = 0, d1 = 1, from = 0, to = 1; // domain (log10 on a log axis), pixels
+    double operator()(double v) const {
+        const double t = log ? std::log10(v) : v;
+        return from + (t - d0) / (d1 - d0) * (to - from);
+    }
+};
+
+ValueAxis value_axis(std::vector<double> ticks, bool log, double from, double to) {
+    ValueAxis a;
+    a.log = log;
+    a.d0 = log ? std::log10(ticks.front()) : ticks.front();
+    a.d1 = log ? std::log10(ticks.back()) : ticks.back();
+    a.ticks = std::move(ticks);
+    a.from = from;
+    a.to = to;
+    return a;
+}
+
+// Over more than two decades only powers of ten are labelled: faint lines
+// at 2 and 5 times them still help to read values off.
+std::vector<double> faint_lines(const ValueAxis &a) {
+    std::vector<double> at;
+    if (a.log && a.ticks.size() > 1 && a.ticks[1] == 10 * a.ticks[0])
+        for (size_t k = 0; k + 1 < a.ticks.size(); ++k)
+            for (const double m : {2.0, 5.0})
+                at.push_back(m * a.ticks[k]);
+    return at;
+}
+
+// -------------------------------------------------------------- line chart
 
 // The pixel position of message sizes on a log2 axis.
 struct SizeAxis {
@@ -240,95 +257,85 @@ struct SizeAxis {
     }
 };
 
-void size_ticks(std::ostream &out, const SizeAxis &ax, const std::vector<double> &data_x,
-                double top, double bottom) {
-    std::vector<double> labelled, minor;
-    const double octave = (ax.p1 - ax.p0) / (ax.hi - ax.lo);
-    long step = 1;
-    while (static_cast<double>(step) * octave < 40) // keep labels about 40 px apart
-        step *= 2;
-    for (long k = static_cast<long>(std::ceil(ax.lo)); k <= static_cast<long>(std::floor(ax.hi));
-         ++k)
-        (((k % step) + step) % step == 0 ? labelled : minor).push_back(std::ldexp(1.0, int(k)));
-    if (labelled.empty()) labelled = data_x; // less than an octave: label the data
-    for (const double v : labelled) {
-        const std::string x = px(ax(v));
-        out << "<path d=\"M" << x << ' ' << px(top) << " V" << px(bottom)
-            << "\" stroke=\"#e3e3e3\"/>\n<path d=\"M" << x << ' ' << px(bottom)
-            << " v5\" stroke=\"#444\"/>\n";
-        text(out, ax(v), bottom + 16, "middle", size_str(v));
-    }
-    for (const double v : minor)
-        out << "<path d=\"M" << px(ax(v)) << ' ' << px(bottom) << " v3\" stroke=\"#444\"/>\n";
+bool size_ok(const LineChart &c, size_t i) {
+    return i < c.x.size() && std::isfinite(c.x[i]) && c.x[i] > 0;
 }
 
-} // namespace
+bool value_ok(std::optional<double> v, bool log) {
+    return v && (!log || *v > 0);
+}
 
-void write_line_chart(std::ostream &out, const LineChart &c) {
-    const double height = 360, left = 72, right = kWidth - 20, bottom = height - 50;
-    const bool log_y = c.y_scale == Scale::Log;
-    const double inf = std::numeric_limits<double>::infinity();
-
-    // What can be drawn: sizes > 0, and values > 0 on a log scale.
-    double xmin = inf, xmax = -inf, ymin = inf, ymax = -inf;
+// What can be drawn: sizes > 0, and values > 0 on a log scale; and notes on
+// what cannot.
+struct LineData {
+    double xmin = kInf, xmax = -kInf, ymin = kInf, ymax = -kInf;
     std::vector<double> good_x;
     bool bad_x = false;
-    for (const double x : c.x) {
-        if (std::isfinite(x) && x > 0) {
-            xmin = std::min(xmin, x);
-            xmax = std::max(xmax, x);
-            good_x.push_back(x);
-        } else {
-            bad_x = true;
-        }
-    }
-    auto x_ok = [&](size_t i) { return i < c.x.size() && std::isfinite(c.x[i]) && c.x[i] > 0; };
-    auto y_ok = [&](std::optional<double> v) { return v && (!log_y || *v > 0); };
     size_t hidden = 0;
     std::vector<std::string> notes;
-    if (!c.note.empty()) notes.push_back(c.note);
-    for (const auto &s : c.series) {
-        std::vector<std::string> missing;
-        for (size_t i = 0; i < c.x.size(); ++i) {
-            if (!x_ok(i)) continue;
-            const auto v = at(s.values, i), w = at(s.whiskers, i);
-            if (!v) missing.push_back(size_str(c.x[i]));
-            for (const auto &p : {v, w}) {
-                if (!p) continue;
-                if (!y_ok(p)) {
-                    ++hidden;
-                    continue;
-                }
-                ymin = std::min(ymin, *p);
-                ymax = std::max(ymax, *p);
-            }
-        }
-        if (!missing.empty() && missing.size() == good_x.size())
-            notes.push_back("No values for " + s.name + ".");
-        else if (!missing.empty())
-            notes.push_back("No value for " + s.name + " at " + join_capped(missing, 6) + ".");
-    }
-    if (bad_x) notes.push_back("Rows without a message size (0 or less) are not plotted.");
-    if (hidden)
-        notes.push_back(std::to_string(hidden) + (hidden == 1 ? " value" : " values") +
-                        " of 0 or less left out: a log scale cannot show them.");
+};
 
-    const bool empty = ymin > ymax;
-    if (empty) ymin = ymax = log_y ? 1 : 0;
-    const auto ticks = log_y ? nice_ticks(ymin, ymax, Scale::Log)
-                             : nice_ticks(std::min(0.0, ymin), std::max(0.0, ymax), Scale::Linear);
-    const double d0 = log_y ? std::log10(ticks.front()) : ticks.front();
-    const double d1 = log_y ? std::log10(ticks.back()) : ticks.back();
-    const Legend legend = layout_legend(c.series, left, right, 8);
-    const double top = 8 + legend.height + 10;
-    auto ty = [&](double v) {
-        const double t = log_y ? std::log10(v) : v;
-        return bottom - (t - d0) / (d1 - d0) * (bottom - top);
-    };
+void scan_sizes(const LineChart &c, LineData &d) {
+    for (const double x : c.x) {
+        if (std::isfinite(x) && x > 0) {
+            d.xmin = std::min(d.xmin, x);
+            d.xmax = std::max(d.xmax, x);
+            d.good_x.push_back(x);
+        } else {
+            d.bad_x = true;
+        }
+    }
+}
+
+// One series' values and whiskers into the y range, and a note on sizes
+// it has no value for.
+void scan_series(const LineChart &c, const Series &s, LineData &d) {
+    const bool log = c.y_scale == Scale::Log;
+    std::vector<std::string> missing;
+    for (size_t i = 0; i < c.x.size(); ++i) {
+        if (!size_ok(c, i)) continue;
+        const auto v = at(s.values, i), wh = at(s.whiskers, i);
+        if (!v) missing.push_back(size_str(c.x[i]));
+        for (const auto &p : {v, wh}) {
+            if (!p) continue;
+            if (!value_ok(p, log)) {
+                ++d.hidden;
+                continue;
+            }
+            d.ymin = std::min(d.ymin, *p);
+            d.ymax = std::max(d.ymax, *p);
+        }
+    }
+    if (!missing.empty() && missing.size() == d.good_x.size())
+        d.notes.push_back("No values for " + s.name + ".");
+    else if (!missing.empty())
+        d.notes.push_back("No value for " + s.name + " at " + join_capped(missing, 6) + ".");
+}
+
+LineData scan_line_data(const LineChart &c) {
+    LineData d;
+    scan_sizes(c, d);
+    if (!c.note.empty()) d.notes.push_back(c.note);
+    for (const auto &s : c.series)
+        scan_series(c, s, d);
+    if (d.bad_x) d.notes.push_back("Rows without a message size (0 or less) are not plotted.");
+    if (d.hidden) d.notes.push_back(left_out_note(d.hidden, "them."));
+    return d;
+}
+
+struct LineLayout {
+    double height = 360, left = 72, right = kWidth - 20, bottom = height - 50, top = 0;
+    bool empty = false;
+    Legend legend;
+    ValueAxis y;
+    SizeAxis x;
+};
+
+SizeAxis size_axis(const LineData &d, double left, double right) {
     SizeAxis ax;
-    if (xmin <= xmax) {
-        ax.lo = std::log2(xmin);
-        ax.hi = std::log2(xmax);
+    if (d.xmin <= d.xmax) {
+        ax.lo = std::log2(d.xmin);
+        ax.hi = std::log2(d.xmax);
     }
     if (ax.hi - ax.lo < 1e-9) { // one size: give it an octave either side
         ax.lo -= 1;
@@ -336,199 +343,316 @@ void write_line_chart(std::ostream &out, const LineChart &c) {
     }
     ax.p0 = left + 16; // room for markers and whisker caps at the ends
     ax.p1 = right - 16;
-
-    open_figure(out, c.id, c.title, height);
-    // Over more than two decades only powers of ten are labelled: faint
-    // lines at 2 and 5 times them still help to read values off.
-    if (log_y && ticks.size() > 1 && ticks[1] == 10 * ticks[0])
-        for (size_t k = 0; k + 1 < ticks.size(); ++k)
-            for (const double m : {2.0, 5.0})
-                out << "<path d=\"M" << px(left) << ' ' << px(ty(m * ticks[k])) << " H" << px(right)
-                    << "\" stroke=\"#f2f2f2\"/>\n";
-    for (const double t : ticks) {
-        const std::string y = px(ty(t));
-        out << "<path d=\"M" << px(left) << ' ' << y << " H" << px(right)
-            << "\" stroke=\"#e3e3e3\"/>\n";
-        text(out, left - 8, ty(t), "end", tick_label(t));
-    }
-    size_ticks(out, ax, good_x, top, bottom);
-    out << "<path d=\"M" << px(left) << ' ' << px(top) << " V" << px(bottom) << " H" << px(right)
-        << "\" fill=\"none\" stroke=\"#444\"/>\n";
-    text(out, (left + right) / 2, height - 12, "middle", c.x_title);
-    y_title(out, top, bottom, c.y_title);
-    if (empty)
-        text(out, (left + right) / 2, (top + bottom) / 2, "middle", "no data", " fill=\"#777\"");
-
-    const size_t n = c.series.size();
-    for (size_t s = 0; s < n; ++s) {
-        const Series &ser = c.series[s];
-        // Series side by side at a size, so whiskers do not hide each other.
-        const double dodge = (static_cast<double>(s) - (static_cast<double>(n) - 1) / 2) * 5;
-        std::vector<std::pair<double, double>> pts;
-        std::vector<std::vector<std::pair<double, double>>> runs(1);
-        for (size_t i = 0; i < c.x.size(); ++i) {
-            const auto v = at(ser.values, i);
-            if (!x_ok(i) || !y_ok(v)) {
-                if (!runs.back().empty()) runs.emplace_back(); // a gap in the line
-                continue;
-            }
-            const double x = ax(c.x[i]) + dodge, y = ty(*v);
-            runs.back().emplace_back(x, y);
-            pts.emplace_back(x, y);
-            if (const auto w = at(ser.whiskers, i); y_ok(w))
-                out << "<path d=\"M" << px(x) << ' ' << px(y) << " V" << px(ty(*w)) << " M"
-                    << px(x - 4) << ' ' << px(ty(*w)) << " h8\" stroke=\"" << colour(s)
-                    << "\" stroke-width=\"1.5\" fill=\"none\"/>\n";
-        }
-        for (const auto &run : runs) {
-            if (run.size() < 2) continue;
-            out << "<polyline points=\"";
-            for (size_t k = 0; k < run.size(); ++k)
-                out << (k ? " " : "") << px(run[k].first) << ',' << px(run[k].second);
-            out << "\" fill=\"none\" stroke=\"" << colour(s) << "\" stroke-width=\"2\"";
-            if (*kDashes[s % std::size(kDashes)])
-                out << " stroke-dasharray=\"" << kDashes[s % std::size(kDashes)] << "\"";
-            out << "/>\n";
-        }
-        for (const auto &[x, y] : pts)
-            marker(out, s, x, y);
-    }
-    for (size_t s = 0; s < n; ++s) {
-        const auto [x, y] = legend.at[s];
-        out << "<path d=\"M" << px(x) << ' ' << px(y) << " h24\" stroke=\"" << colour(s)
-            << "\" stroke-width=\"2\"";
-        if (*kDashes[s % std::size(kDashes)])
-            out << " stroke-dasharray=\"" << kDashes[s % std::size(kDashes)] << "\"";
-        out << "/>\n";
-        marker(out, s, x + 12, y);
-        text(out, x + 30, y, "start", c.series[s].name);
-    }
-    close_figure(out, c.title, notes);
+    return ax;
 }
 
-void write_bar_chart(std::ostream &out, const BarChart &c) {
-    const size_t ncat = c.categories.size(), nser = std::max<size_t>(1, c.series.size());
+LineLayout layout_line_chart(const LineChart &c, const LineData &d) {
+    LineLayout l;
+    const bool log = c.y_scale == Scale::Log;
+    double ymin = d.ymin, ymax = d.ymax;
+    l.empty = ymin > ymax;
+    if (l.empty) ymin = ymax = log ? 1 : 0;
+    auto ticks = log ? nice_ticks(ymin, ymax, Scale::Log)
+                     : nice_ticks(std::min(0.0, ymin), std::max(0.0, ymax), Scale::Linear);
+    l.legend = layout_legend(c.series, l.left, l.right, 8);
+    l.top = 8 + l.legend.height + 10;
+    l.y = value_axis(std::move(ticks), log, l.bottom, l.top);
+    l.x = size_axis(d, l.left, l.right);
+    return l;
+}
+
+// Horizontal grid lines and labels at the value ticks.
+void value_grid(Writer &w, const LineLayout &l) {
+    for (const double v : faint_lines(l.y))
+        w.path(move_to(l.left, l.y(v)) + horizontal_to(l.right), {{"stroke", "#f2f2f2"}});
+    for (const double t : l.y.ticks) {
+        w.path(move_to(l.left, l.y(t)) + horizontal_to(l.right), {{"stroke", "#e3e3e3"}});
+        w.text(l.left - 8, l.y(t), "end", tick_label(t));
+    }
+}
+
+// Vertical grid lines and labels at powers of two, about 40 px apart.
+void size_ticks(Writer &w, const SizeAxis &ax, const std::vector<double> &data_x, double top,
+                double bottom) {
+    std::vector<double> labelled, minor;
+    const double octave = (ax.p1 - ax.p0) / (ax.hi - ax.lo);
+    long step = 1;
+    while (static_cast<double>(step) * octave < 40)
+        step *= 2;
+    for (long k = static_cast<long>(std::ceil(ax.lo)); k <= static_cast<long>(std::floor(ax.hi));
+         ++k)
+        (((k % step) + step) % step == 0 ? labelled : minor).push_back(std::ldexp(1.0, int(k)));
+    if (labelled.empty()) labelled = data_x; // less than an octave: label the data
+    for (const double v : labelled) {
+        w.path(move_to(ax(v), top) + vertical_to(bottom), {{"stroke", "#e3e3e3"}});
+        w.path(move_to(ax(v), bottom) + " v5", {{"stroke", "#444"}});
+        w.text(ax(v), bottom + 16, "middle", size_str(v));
+    }
+    for (const double v : minor)
+        w.path(move_to(ax(v), bottom) + " v3", {{"stroke", "#444"}});
+}
+
+// The axis lines, their titles, and "no data" on an empty chart.
+void line_axes(Writer &w, const LineChart &c, const LineLayout &l) {
+    w.path(move_to(l.left, l.top) + vertical_to(l.bottom) + horizontal_to(l.right),
+           {{"fill", "none"}, {"stroke", "#444"}});
+    w.text((l.left + l.right) / 2, l.height - 12, "middle", c.x_title);
+    w.line(Tag("text")
+               .attr("transform", "translate(16 " + px((l.top + l.bottom) / 2) + ") rotate(-90)")
+               .attr("dy", "0.35em")
+               .attr("text-anchor", "middle")
+               .with_text(c.y_title));
+    if (l.empty)
+        w.text((l.left + l.right) / 2, (l.top + l.bottom) / 2, "middle", "no data",
+               {{"fill", "#777"}});
+}
+
+void whisker(Writer &w, size_t s, double x, double y, double top) {
+    w.path(move_to(x, y) + vertical_to(top) + ' ' + move_to(x - 4, top) + " h8",
+           {{"stroke", colour(s)}, {"stroke-width", "1.5"}, {"fill", "none"}});
+}
+
+// Series s: whiskers, its line (broken where a value is missing), markers.
+void line_series(Writer &w, const LineChart &c, const LineLayout &l, size_t s) {
+    const Series &ser = c.series[s];
+    const bool log = l.y.log;
+    // Series side by side at a size, so whiskers do not hide each other.
+    const double n = static_cast<double>(c.series.size());
+    const double dodge = (static_cast<double>(s) - (n - 1) / 2) * 5;
+    std::vector<std::pair<double, double>> pts;
+    std::vector<std::vector<std::pair<double, double>>> runs(1);
+    for (size_t i = 0; i < c.x.size(); ++i) {
+        const auto v = at(ser.values, i);
+        if (!size_ok(c, i) || !value_ok(v, log)) {
+            if (!runs.back().empty()) runs.emplace_back(); // a gap in the line
+            continue;
+        }
+        const double x = l.x(c.x[i]) + dodge, y = l.y(*v);
+        runs.back().emplace_back(x, y);
+        pts.emplace_back(x, y);
+        if (const auto wh = at(ser.whiskers, i); value_ok(wh, log)) whisker(w, s, x, y, l.y(*wh));
+    }
+    for (const auto &run : runs) {
+        if (run.size() < 2) continue;
+        std::string points;
+        for (const auto &[x, y] : run)
+            points += (points.empty() ? "" : " ") + px(x) + ',' + px(y);
+        w.line(Tag("polyline")
+                   .attr("points", points)
+                   .attr("fill", "none")
+                   .attrs(line_style(s))
+                   .empty());
+    }
+    for (const auto &[x, y] : pts)
+        marker(w, s, x, y);
+}
+
+void line_legend(Writer &w, const LineChart &c, const Legend &legend) {
+    for (size_t s = 0; s < c.series.size(); ++s) {
+        const auto [x, y] = legend.at[s];
+        w.path(move_to(x, y) + " h24", line_style(s));
+        marker(w, s, x + 12, y);
+        w.text(x + 30, y, "start", c.series[s].name);
+    }
+}
+
+// --------------------------------------------------------------- bar chart
+
+// What can be drawn: every value on a linear axis, values > 0 on a log
+// one. A linear axis always shows 0, where the bars start.
+struct BarData {
+    double lo = 0, hi = 0;
+    bool missing = false, any = false;
+    size_t hidden = 0;
+};
+
+BarData scan_bar_data(const BarChart &c) {
+    const bool log = c.value_scale == Scale::Log;
+    BarData d;
+    if (log) {
+        d.lo = kInf;
+        d.hi = -kInf;
+    }
+    for (const auto &s : c.series) {
+        for (size_t j = 0; j < c.categories.size(); ++j) {
+            const auto v = at(s.values, j);
+            if (!v) {
+                d.missing = true;
+            } else if (log && *v <= 0) {
+                ++d.hidden;
+            } else {
+                d.lo = std::min(d.lo, *v);
+                d.hi = std::max(d.hi, *v);
+                d.any = true;
+            }
+        }
+    }
+    if (!d.any && log) d.lo = d.hi = 1;
+    return d;
+}
+
+std::vector<std::string> bar_notes(const BarChart &c, const BarData &d) {
+    std::vector<std::string> notes;
+    if (!c.note.empty()) notes.push_back(c.note);
+    if (d.missing) notes.push_back("n/a: no value for that variant.");
+    if (d.hidden) notes.push_back(left_out_note(d.hidden, d.hidden == 1 ? "it." : "them."));
+    return notes;
+}
+
+struct BarLayout {
+    size_t nser = 1;
+    double left = 0, right = kWidth - 60; // room for value labels
+    double bar = 12, pitch = 14, gap = 10, group = 0;
+    double top = 0, bottom = 0, height = 0;
+    Legend legend;
+    ValueAxis x;
+    double base = 0; // where bars start
+    std::string id;
+};
+
+BarLayout layout_bar_chart(const BarChart &c, const BarData &d) {
+    BarLayout l;
+    const size_t ncat = c.categories.size();
+    l.nser = std::max<size_t>(1, c.series.size());
     size_t longest = 0;
     for (const auto &cat : c.categories)
         longest = std::max(longest, cat.size());
     const double label_w = std::clamp(static_cast<double>(longest) * kCharWidth, 40.0, 240.0);
-    const double left = label_w + 16, right = kWidth - 60; // room for value labels
-    const double bar = 12, pitch = 14, gap = 10, group = static_cast<double>(nser) * pitch + gap;
-    const Legend legend = layout_legend(c.series, left, kWidth - 8, 8);
-    const double top = 8 + legend.height + 8;
-    const double bottom = top + static_cast<double>(std::max<size_t>(ncat, 1)) * group;
-    const double height = bottom + 48;
-    const std::string id = c.id.empty() ? "chart" : c.id;
-
-    // What can be drawn: every value on a linear axis, values > 0 on a log
-    // one. A linear axis always shows 0, where the bars start.
-    const bool log_x = c.value_scale == Scale::Log;
-    const double inf = std::numeric_limits<double>::infinity();
-    double lo = log_x ? inf : 0, hi = log_x ? -inf : 0;
-    bool missing = false, any = false;
-    size_t hidden = 0;
-    for (const auto &s : c.series) {
-        for (size_t j = 0; j < ncat; ++j) {
-            const auto v = at(s.values, j);
-            if (!v) {
-                missing = true;
-            } else if (log_x && *v <= 0) {
-                ++hidden;
-            } else {
-                lo = std::min(lo, *v);
-                hi = std::max(hi, *v);
-                any = true;
-            }
-        }
-    }
-    if (!any && log_x) lo = hi = 1;
+    l.left = label_w + 16;
+    l.group = static_cast<double>(l.nser) * l.pitch + l.gap;
+    l.legend = layout_legend(c.series, l.left, kWidth - 8, 8);
+    l.top = 8 + l.legend.height + 8;
+    l.bottom = l.top + static_cast<double>(std::max<size_t>(ncat, 1)) * l.group;
+    l.height = l.bottom + 48;
+    l.id = c.id.empty() ? "chart" : c.id;
+    const bool log = c.value_scale == Scale::Log;
     // A smallest value of exactly a power of ten would start the axis and get
     // a bar of no length: start a decade lower.
-    const auto ticks = nice_ticks(log_x ? lo * (1 - 1e-9) : lo, hi, c.value_scale);
-    const double d0 = log_x ? std::log10(ticks.front()) : ticks.front();
-    const double d1 = log_x ? std::log10(ticks.back()) : ticks.back();
-    auto tx = [&](double v) {
-        const double t = log_x ? std::log10(v) : v;
-        return left + (t - d0) / (d1 - d0) * (right - left);
-    };
+    l.x = value_axis(nice_ticks(log ? d.lo * (1 - 1e-9) : d.lo, d.hi, c.value_scale), log, l.left,
+                     l.right);
     // Bars grow from 0, or on a log axis from its first tick: a power of ten
     // at or below the smallest value.
-    const double base = log_x ? ticks.front() : 0.0;
-    std::vector<std::string> notes;
-    if (!c.note.empty()) notes.push_back(c.note);
-    if (missing) notes.push_back("n/a: no value for that variant.");
-    if (hidden)
-        notes.push_back(std::to_string(hidden) + (hidden == 1 ? " value" : " values") +
-                        " of 0 or less left out: a log scale cannot show " +
-                        (hidden == 1 ? "it." : "them."));
+    l.base = log ? l.x.ticks.front() : 0.0;
+    return l;
+}
 
-    open_figure(out, c.id, c.title, height);
-    // Every other series hatched, so neighbouring bars differ without colour.
-    out << "<defs>";
+// Every other series hatched, so neighbouring bars differ without colour.
+std::string bar_fill(const BarLayout &l, size_t s) {
+    return s % 2 ? "url(#" + l.id + "-h" + std::to_string(s) + ")" : std::string(colour(s));
+}
+
+void hatch_patterns(Writer &w, const BarChart &c, const BarLayout &l) {
+    std::string defs = "<defs>";
     for (size_t s = 1; s < c.series.size(); s += 2)
-        out << "<pattern id=\"" << escape(id) << "-h" << s
-            << "\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
-               "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\""
-            << colour(s)
-            << "\"/><rect width=\"2.5\" height=\"6\" fill=\"#fff\" "
-               "fill-opacity=\"0.6\"/></pattern>";
-    out << "</defs>\n";
-    auto fill = [&](size_t s) {
-        return s % 2 ? "url(#" + escape(id) + "-h" + std::to_string(s) + ")"
-                     : std::string(colour(s));
-    };
-    // Over more than two decades only powers of ten are labelled: faint
-    // lines at 2 and 5 times them still help to read values off.
-    if (log_x && ticks.size() > 1 && ticks[1] == 10 * ticks[0])
-        for (size_t k = 0; k + 1 < ticks.size(); ++k)
-            for (const double m : {2.0, 5.0})
-                out << "<path d=\"M" << px(tx(m * ticks[k])) << ' ' << px(top) << " V" << px(bottom)
-                    << "\" stroke=\"#f2f2f2\"/>\n";
-    for (const double t : ticks) {
-        const std::string x = px(tx(t));
-        out << "<path d=\"M" << x << ' ' << px(top) << " V" << px(bottom + 5)
-            << "\" stroke=\"#e3e3e3\"/>\n";
-        text(out, tx(t), bottom + 16, "middle", tick_label(t));
-    }
-    out << "<path d=\"M" << px(tx(base)) << ' ' << px(top) << " V" << px(bottom)
-        << "\" stroke=\"#444\"/>\n";
-    text(out, (left + right) / 2, height - 12, "middle",
-         c.value_title + (log_x ? " (log scale)" : ""));
-    if (!any)
-        text(out, (left + right) / 2, (top + bottom) / 2, "middle", "no data", " fill=\"#777\"");
+        defs += Tag("pattern")
+                    .attr("id", l.id + "-h" + std::to_string(s))
+                    .attr("width", "6")
+                    .attr("height", "6")
+                    .attr("patternUnits", "userSpaceOnUse")
+                    .attr("patternTransform", "rotate(45)")
+                    .open() +
+                Tag("rect").attr("width", "6").attr("height", "6").attr("fill", colour(s)).empty() +
+                Tag("rect")
+                    .attr("width", "2.5")
+                    .attr("height", "6")
+                    .attr("fill", "#fff")
+                    .attr("fill-opacity", "0.6")
+                    .empty() +
+                "</pattern>";
+    w.line(defs + "</defs>");
+}
 
-    const char *aside = " fill=\"#777\" font-size=\"11\" font-style=\"italic\"";
-    for (size_t j = 0; j < ncat; ++j) {
-        const double y0 = top + static_cast<double>(j) * group + gap / 2;
-        text(out, left - 8, y0 + static_cast<double>(nser) * pitch / 2 - 1, "end", c.categories[j]);
-        for (size_t s = 0; s < c.series.size(); ++s) {
-            const double y = y0 + static_cast<double>(s) * pitch;
-            const auto v = at(c.series[s].values, j);
-            if (!v) {
-                text(out, tx(base) + 4, y + bar / 2, "start", "n/a", aside);
-                continue;
-            }
-            if (log_x && *v <= 0) {
-                text(out, tx(base) + 4, y + bar / 2, "start", format_value(*v) + " (left out)",
-                     aside);
-                continue;
-            }
-            const double x0 = tx(base), x1 = tx(*v);
-            out << "<rect x=\"" << px(std::min(x0, x1)) << "\" y=\"" << px(y) << "\" width=\""
-                << px(std::fabs(x1 - x0)) << "\" height=\"" << px(bar) << "\" fill=\"" << fill(s)
-                << "\" stroke=\"" << colour(s) << "\"/>\n";
-            text(out, *v < 0 ? x1 - 4 : x1 + 4, y + bar / 2, *v < 0 ? "end" : "start",
-                 format_value(*v), " font-size=\"11\"");
-        }
+// Vertical grid lines and labels at the value ticks, the line bars start
+// from, the axis title, and "no data" on an empty chart.
+void bar_axes(Writer &w, const BarChart &c, const BarLayout &l, bool any) {
+    for (const double v : faint_lines(l.x))
+        w.path(move_to(l.x(v), l.top) + vertical_to(l.bottom), {{"stroke", "#f2f2f2"}});
+    for (const double t : l.x.ticks) {
+        w.path(move_to(l.x(t), l.top) + vertical_to(l.bottom + 5), {{"stroke", "#e3e3e3"}});
+        w.text(l.x(t), l.bottom + 16, "middle", tick_label(t));
     }
+    w.path(move_to(l.x(l.base), l.top) + vertical_to(l.bottom), {{"stroke", "#444"}});
+    w.text((l.left + l.right) / 2, l.height - 12, "middle",
+           c.value_title + (l.x.log ? " (log scale)" : ""));
+    if (!any)
+        w.text((l.left + l.right) / 2, (l.top + l.bottom) / 2, "middle", "no data",
+               {{"fill", "#777"}});
+}
+
+// Series s's bar at vertical position y, with its value; or why it has none.
+void bar(Writer &w, const BarLayout &l, size_t s, double y, std::optional<double> v) {
+    const double x0 = l.x(l.base);
+    if (!v) {
+        w.text(x0 + 4, y + l.bar / 2, "start", "n/a", kAside);
+        return;
+    }
+    if (l.x.log && *v <= 0) {
+        w.text(x0 + 4, y + l.bar / 2, "start", format_value(*v) + " (left out)", kAside);
+        return;
+    }
+    const double x1 = l.x(*v);
+    w.line(Tag("rect")
+               .attr("x", std::min(x0, x1))
+               .attr("y", y)
+               .attr("width", std::fabs(x1 - x0))
+               .attr("height", l.bar)
+               .attr("fill", bar_fill(l, s))
+               .attr("stroke", colour(s))
+               .empty());
+    w.text(*v < 0 ? x1 - 4 : x1 + 4, y + l.bar / 2, *v < 0 ? "end" : "start", format_value(*v),
+           {{"font-size", "11"}});
+}
+
+// Category j: its name and one bar per series.
+void bar_group(Writer &w, const BarChart &c, const BarLayout &l, size_t j) {
+    const double y0 = l.top + static_cast<double>(j) * l.group + l.gap / 2;
+    w.text(l.left - 8, y0 + static_cast<double>(l.nser) * l.pitch / 2 - 1, "end", c.categories[j]);
+    for (size_t s = 0; s < c.series.size(); ++s)
+        bar(w, l, s, y0 + static_cast<double>(s) * l.pitch, at(c.series[s].values, j));
+}
+
+void bar_legend(Writer &w, const BarChart &c, const BarLayout &l) {
     for (size_t s = 0; s < c.series.size(); ++s) {
-        const auto [x, y] = legend.at[s];
-        out << "<rect x=\"" << px(x) << "\" y=\"" << px(y - 6)
-            << "\" width=\"22\" height=\"12\" fill=\"" << fill(s) << "\" stroke=\"" << colour(s)
-            << "\"/>\n";
-        text(out, x + 30, y, "start", c.series[s].name);
+        const auto [x, y] = l.legend.at[s];
+        w.line(Tag("rect")
+                   .attr("x", x)
+                   .attr("y", y - 6)
+                   .attr("width", "22")
+                   .attr("height", "12")
+                   .attr("fill", bar_fill(l, s))
+                   .attr("stroke", colour(s))
+                   .empty());
+        w.text(x + 30, y, "start", c.series[s].name);
     }
-    close_figure(out, c.title, notes);
+}
+
+} // namespace
+
+void write_line_chart(std::ostream &out, const LineChart &c) {
+    const LineData data = scan_line_data(c);
+    const LineLayout layout = layout_line_chart(c, data);
+    Writer w(out);
+    open_figure(w, c.id, c.title, layout.height);
+    value_grid(w, layout);
+    size_ticks(w, layout.x, data.good_x, layout.top, layout.bottom);
+    line_axes(w, c, layout);
+    for (size_t s = 0; s < c.series.size(); ++s)
+        line_series(w, c, layout, s);
+    line_legend(w, c, layout.legend);
+    close_figure(w, c.title, data.notes);
+}
+
+void write_bar_chart(std::ostream &out, const BarChart &c) {
+    const BarData data = scan_bar_data(c);
+    const BarLayout layout = layout_bar_chart(c, data);
+    Writer w(out);
+    open_figure(w, c.id, c.title, layout.height);
+    hatch_patterns(w, c, layout);
+    bar_axes(w, c, layout, data.any);
+    for (size_t j = 0; j < c.categories.size(); ++j)
+        bar_group(w, c, layout, j);
+    bar_legend(w, c, layout);
+    close_figure(w, c.title, bar_notes(c, data));
 }
 
 } // namespace cmdbench::svg
