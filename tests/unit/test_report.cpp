@@ -2,6 +2,7 @@
 #include "cmdbench/plugin.h"
 #include "report.hpp"
 #include "report_format.hpp"
+#include "run_context.hpp"
 #include "run_totals.hpp"
 
 #include <algorithm>

@@ -13,6 +13,7 @@
 #include "plugin_loader.hpp"
 #include "printable_text.hpp"
 #include "results_reader.hpp"
+#include "run_context.hpp"
 #include "runner.hpp"
 #include "scenario.hpp"
 #include "serve_exposure.hpp"
