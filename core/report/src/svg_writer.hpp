@@ -1,6 +1,7 @@
 // The SVG markup the report's charts are made of: elements built from
 // escaped attributes and text, written one per line. The charts
-// (svg_plot.cpp) say what to draw; this says how it is spelled.
+// (svg_line_chart.cpp, svg_bar_chart.cpp) say what to draw; this says how
+// it is spelled.
 #pragma once
 #include "svg_plot.hpp" // escape
 
