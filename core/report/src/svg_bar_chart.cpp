@@ -182,15 +182,14 @@ void bar_legend(Writer &w, const BarChart &c, const BarLayout &l) {
 
 void write_bar_chart(std::ostream &out, const BarChart &c) {
     const BarData data = scan_bar_data(c);
-    const BarLayout layout = layout_bar_chart(c, data);
-    Writer w(out);
-    open_figure(w, c.id, c.title, layout.height);
-    hatch_patterns(w, c, layout);
-    bar_axes(w, c, layout, data.any);
-    for (size_t j = 0; j < c.categories.size(); ++j)
-        bar_group(w, c, layout, j);
-    bar_legend(w, c, layout);
-    close_figure(w, c.title, bar_notes(c, data));
+    const BarLayout l = layout_bar_chart(c, data);
+    write_figure(out, {c.id, c.title, l.height, bar_notes(c, data)}, [&](Writer &w) {
+        hatch_patterns(w, c, l);
+        bar_axes(w, c, l, data.any);
+        for (size_t j = 0; j < c.categories.size(); ++j)
+            bar_group(w, c, l, j);
+        bar_legend(w, c, l);
+    });
 }
 
 } // namespace cmdbench::svg

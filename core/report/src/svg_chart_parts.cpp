@@ -14,24 +14,6 @@ const char *const kColours[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
 const char *const kDashes[] = {"", "7 4", "2 3", "10 3 2 3"};
 constexpr size_t kShapes = 5;
 
-} // namespace
-
-const char *colour(size_t i) {
-    return kColours[i % std::size(kColours)];
-}
-
-Attrs line_style(size_t i) {
-    Attrs style = {{"stroke", colour(i)}, {"stroke-width", "2"}};
-    if (*kDashes[i % std::size(kDashes)])
-        style.emplace_back("stroke-dasharray", kDashes[i % std::size(kDashes)]);
-    return style;
-}
-
-std::optional<double> at(const std::vector<std::optional<double>> &v, size_t i) {
-    if (i >= v.size() || !v[i] || !std::isfinite(*v[i])) return std::nullopt;
-    return v[i];
-}
-
 void open_figure(Writer &w, const std::string &id, const std::string &title, double height) {
     w.line(Tag("figure").attr("class", "plot").attr("id", id).open());
     w.line(Tag("svg")
@@ -54,6 +36,31 @@ void close_figure(Writer &w, const std::string &title, const std::vector<std::st
         caption += Tag("span").attr("class", "note").with_text(n);
     w.line(caption + "</figcaption>");
     w.line("</figure>");
+}
+
+} // namespace
+
+void write_figure(std::ostream &out, const Figure &f, const std::function<void(Writer &)> &draw) {
+    Writer w(out);
+    open_figure(w, f.id, f.title, f.height);
+    draw(w);
+    close_figure(w, f.title, f.notes);
+}
+
+const char *colour(size_t i) {
+    return kColours[i % std::size(kColours)];
+}
+
+Attrs line_style(size_t i) {
+    Attrs style = {{"stroke", colour(i)}, {"stroke-width", "2"}};
+    if (*kDashes[i % std::size(kDashes)])
+        style.emplace_back("stroke-dasharray", kDashes[i % std::size(kDashes)]);
+    return style;
+}
+
+std::optional<double> at(const std::vector<std::optional<double>> &v, size_t i) {
+    if (i >= v.size() || !v[i] || !std::isfinite(*v[i])) return std::nullopt;
+    return v[i];
 }
 
 void marker(Writer &w, size_t i, double x, double y) {

@@ -6,6 +6,7 @@
 #include "svg_writer.hpp"
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -25,9 +26,14 @@ Attrs line_style(size_t i);
 // v[i] when it is there and finite.
 std::optional<double> at(const std::vector<std::optional<double>> &v, size_t i);
 
-// A chart is a <figure>: an inline <svg> and a caption with notes.
-void open_figure(Writer &w, const std::string &id, const std::string &title, double height);
-void close_figure(Writer &w, const std::string &title, const std::vector<std::string> &notes);
+// A chart is a <figure>: an inline <svg> of its height, which `draw`
+// fills, and a caption of its title and notes.
+struct Figure {
+    std::string id, title;
+    double height = 0;
+    std::vector<std::string> notes;
+};
+void write_figure(std::ostream &out, const Figure &f, const std::function<void(Writer &)> &draw);
 
 // Series i's marker (circle, square, triangles, diamond) centred on x, y.
 void marker(Writer &w, size_t i, double x, double y);

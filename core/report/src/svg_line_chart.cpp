@@ -220,16 +220,15 @@ void line_legend(Writer &w, const LineChart &c, const Legend &legend) {
 
 void write_line_chart(std::ostream &out, const LineChart &c) {
     const LineData data = scan_line_data(c);
-    const LineLayout layout = layout_line_chart(c, data);
-    Writer w(out);
-    open_figure(w, c.id, c.title, layout.height);
-    value_grid(w, layout);
-    size_ticks(w, layout.x, data.good_x, layout.top, layout.bottom);
-    line_axes(w, c, layout);
-    for (size_t s = 0; s < c.series.size(); ++s)
-        line_series(w, c, layout, s);
-    line_legend(w, c, layout.legend);
-    close_figure(w, c.title, data.notes);
+    const LineLayout l = layout_line_chart(c, data);
+    write_figure(out, {c.id, c.title, l.height, data.notes}, [&](Writer &w) {
+        value_grid(w, l);
+        size_ticks(w, l.x, data.good_x, l.top, l.bottom);
+        line_axes(w, c, l);
+        for (size_t s = 0; s < c.series.size(); ++s)
+            line_series(w, c, l, s);
+        line_legend(w, c, l.legend);
+    });
 }
 
 } // namespace cmdbench::svg
