@@ -3,12 +3,12 @@
 // An fd-based transport sets only the hooks it changes (ABI 1.2): every
 // data-path hook left NULL is the libc call on the fd (send() with
 // MSG_NOSIGNAL, accept() with SOCK_CLOEXEC). This one changes four:
-//  - socket: AF_UNIX only, and a per-socket state for the hooks below;
+//  - socket: AF_UNIX only;
 //  - bind: ports become numbered socket files (socket_paths.hpp);
 //  - getsockname: a numbered file reads back as 127.0.0.1:<port>;
 //  - close: a listener's socket file goes with it.
-// socket, bind and close are sock_ops hooks: the host hands each the
-// pointer socket() gave that socket, so no table of bound paths is kept.
+// The file a socket bound is its only state: a table indexed by the handle
+// (the handle is the transport's own) keeps it from bind to close.
 //
 // The rules every hook follows (docs/plugin-abi.md):
 //  - BSD conventions: return -1 and set errno on failure, exactly as the libc
@@ -27,12 +27,13 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <netinet/in.h>
-#include <new>
 #include <string>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <unordered_map>
 
 namespace unix_transport {
 namespace {
@@ -156,54 +157,59 @@ int unix_resolve(cmdbench_ctx *ctx, const cmdbench_host *host, const char * /*no
     }
 }
 
-// What this transport keeps per socket: the file it bound, if any.
-struct UnixSocket {
-    sockaddr_un bound{};
-};
+// The socket files bound and not yet closed, by handle: bind adds one,
+// close removes it. Several threads may bind and close at once.
+std::mutex g_bound_mu;
+std::unordered_map<int, std::string> g_bound;
 
 // `domain` is the family of the address resolve() gave (AF_UNIX); anything
 // else is not ours.
-int unix_socket(void * /*transport_ctx*/, int domain, int type, int protocol, void **sock_ctx) {
+int unix_socket(int domain, int type, int protocol) {
     if (domain != AF_UNIX) {
         errno = EAFNOSUPPORT;
         return -1;
     }
-    auto *state = new (std::nothrow) UnixSocket;
-    if (!state) {
-        errno = ENOMEM;
-        return -1;
-    }
-    const int sock = ::socket(AF_UNIX, type | SOCK_CLOEXEC, protocol);
-    if (sock < 0) {
-        delete state;
-        return -1;
-    }
-    *sock_ctx = state;
-    return sock;
+    return ::socket(AF_UNIX, type | SOCK_CLOEXEC, protocol);
 }
 
-int unix_bind(void *sock_ctx, int sock, const sockaddr *addr, socklen_t len) {
+int unix_bind(int sock, const sockaddr *addr, socklen_t len) {
     if (!addr || len < offsetof(sockaddr_un, sun_path) || len > sizeof(sockaddr_un)) {
         errno = EINVAL;
         return -1;
     }
-    sockaddr_un un{};
+    sockaddr_un un{}, bound{};
     std::memcpy(&un, addr, len);
+    int rc = -1;
     try {
-        return bind_numbered(sock, un, len, static_cast<UnixSocket *>(sock_ctx)->bound);
+        rc = bind_numbered(sock, un, len, bound);
     } catch (...) { // std::string allocation
+        errno = ENOMEM;
+        return -1;
+    }
+    if (rc != 0 || !bound.sun_path[0]) return rc;
+    try {
+        std::lock_guard<std::mutex> lock(g_bound_mu);
+        g_bound[sock] = bound.sun_path;
+        return 0;
+    } catch (...) { // the table's allocation: no file left behind
+        ::unlink(bound.sun_path);
         errno = ENOMEM;
         return -1;
     }
 }
 
-// The last call with a socket's pointer. Accepted sockets have none (the
-// host's libc accept made them): nothing to remove.
-int unix_close(void *sock_ctx, int sock) {
-    if (auto *state = static_cast<UnixSocket *>(sock_ctx)) {
-        if (state->bound.sun_path[0]) ::unlink(state->bound.sun_path);
-        delete state;
+// A socket's file goes before the socket: once closed, its number may be
+// handed out again by another thread's socket().
+int unix_close(int sock) {
+    std::string file;
+    {
+        std::lock_guard<std::mutex> lock(g_bound_mu);
+        if (auto it = g_bound.find(sock); it != g_bound.end()) {
+            file.swap(it->second);
+            g_bound.erase(it);
+        }
     }
+    if (!file.empty()) ::unlink(file.c_str());
     return ::close(sock);
 }
 
@@ -229,16 +235,6 @@ int unix_getsockname(int sock, sockaddr *addr, socklen_t *len) {
     return 0;
 }
 
-cmdbench_sock_ops make_sock_ops() {
-    cmdbench_sock_ops ops{};
-    ops.struct_size = sizeof(ops);
-    ops.socket = unix_socket;
-    ops.bind = unix_bind;
-    ops.close = unix_close;
-    return ops; // every other sock_ops hook NULL: the plain hook (or libc)
-}
-const cmdbench_sock_ops sock_ops = make_sock_ops();
-
 // Set struct_size to sizeof as compiled, so a newer host knows which fields
 // this plugin has. The data-path hooks not set here are libc's.
 cmdbench_transport make_transport() {
@@ -252,8 +248,10 @@ cmdbench_transport make_transport() {
     t.probe = unix_probe;
     t.configure = unix_configure;
     t.resolve = unix_resolve;
+    t.socket = unix_socket;
+    t.bind = unix_bind;
     t.getsockname = unix_getsockname;
-    t.sock_ops = &sock_ops;
+    t.close = unix_close;
     // local_node (ABI 1.1) stays NULL: anywhere will do. rsocket's returns
     // an address that an RDMA device owns.
     return t;

@@ -1,17 +1,14 @@
-// Transport "tcp": thin wrappers over the BSD socket calls, plus `configure`,
-// which applies the transport's parameters the way rstream's set_options()
-// does.
+// Transport "tcp": the host's libc socket calls, plus `configure`, which
+// applies the transport's parameters the way rstream's set_options() does.
 #include "tcp_transport.hpp"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <string>
 #include <sys/socket.h>
-#include <unistd.h>
 
 namespace tcp_socket {
 namespace {
@@ -108,99 +105,27 @@ int tcp_configure(cmdbench_ctx *ctx, const cmdbench_host *host, int sock, uint32
     }
 }
 
-int tcp_socket(int domain, int type, int protocol) {
-    return ::socket(domain, type | SOCK_CLOEXEC, protocol);
+// What kernel TCP adds to the libc calls: its parameters and `configure`.
+// Every data-path hook (socket ... close) is left NULL, so the host calls
+// libc on the socket (ABI 1.2): the fd-based model docs/plugin-abi.md
+// asks transports to follow.
+cmdbench_transport describe() {
+    cmdbench_transport t{};
+    t.struct_size = sizeof(t);
+    t.name = "tcp";
+    t.description = "Kernel TCP sockets (rstream -T s)";
+    t.param_count = sizeof(params) / sizeof(params[0]);
+    t.params = params;
+    t.configure = tcp_configure;
+    // probe: kernel TCP is always there; resolve: the host's getaddrinfo
+    // covers IPv4, IPv6 and names; local_node: 127.0.0.1 will do.
+    return t;
 }
-
-int tcp_bind(int sock, const sockaddr *addr, socklen_t len) {
-    return ::bind(sock, addr, len);
-}
-
-int tcp_listen(int sock, int backlog) {
-    return ::listen(sock, backlog);
-}
-
-int tcp_accept(int sock, sockaddr *addr, socklen_t *len) {
-    return ::accept4(sock, addr, len, SOCK_CLOEXEC);
-}
-
-int tcp_connect(int sock, const sockaddr *addr, socklen_t len) {
-    return ::connect(sock, addr, len);
-}
-
-// MSG_NOSIGNAL: a vanished peer must be an EPIPE error, not a SIGPIPE that
-// kills the whole host.
-ssize_t tcp_send(int sock, const void *buf, size_t len, int flags) {
-    return ::send(sock, buf, len, flags | MSG_NOSIGNAL);
-}
-
-ssize_t tcp_recv(int sock, void *buf, size_t len, int flags) {
-    return ::recv(sock, buf, len, flags);
-}
-
-int tcp_poll(pollfd *fds, nfds_t nfds, int timeout_ms) {
-    return ::poll(fds, nfds, timeout_ms);
-}
-
-int tcp_setsockopt(int sock, int level, int name, const void *val, socklen_t len) {
-    return ::setsockopt(sock, level, name, val, len);
-}
-
-int tcp_getsockopt(int sock, int level, int name, void *val, socklen_t *len) {
-    return ::getsockopt(sock, level, name, val, len);
-}
-
-// Only the status flags are part of the contract (as with rfcntl).
-int tcp_fcntl(int sock, int cmd, int arg) {
-    if (cmd == F_GETFL) return ::fcntl(sock, F_GETFL);
-    if (cmd == F_SETFL) return ::fcntl(sock, F_SETFL, arg);
-    errno = EINVAL;
-    return -1;
-}
-
-int tcp_getsockname(int sock, sockaddr *addr, socklen_t *len) {
-    return ::getsockname(sock, addr, len);
-}
-
-int tcp_shutdown(int sock, int how) {
-    return ::shutdown(sock, how);
-}
-
-int tcp_close(int sock) {
-    return ::close(sock);
-}
-
-const cmdbench_transport transport = {
-    sizeof(cmdbench_transport),
-    "tcp",
-    "Kernel TCP sockets (rstream -T s)",
-    0,
-    sizeof(params) / sizeof(params[0]),
-    params,
-    nullptr, // probe: kernel TCP is always there
-    tcp_configure,
-    nullptr, // resolve: the host's getaddrinfo covers IPv4, IPv6 and names
-    tcp_socket,
-    tcp_bind,
-    tcp_listen,
-    tcp_accept,
-    tcp_connect,
-    tcp_send,
-    tcp_recv,
-    tcp_poll,
-    tcp_setsockopt,
-    tcp_getsockopt,
-    tcp_fcntl,
-    tcp_getsockname,
-    tcp_shutdown,
-    tcp_close,
-    nullptr, // local_node: 127.0.0.1 will do
-    nullptr, // sock_ops (ABI 1.2): none
-};
 
 } // namespace
 
 const cmdbench_transport &tcp_transport() {
+    static const cmdbench_transport transport = describe();
     return transport;
 }
 

@@ -2,6 +2,7 @@
 #include "cmdbench/plugin.h"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/report_format.hpp"
+#include "cmdbench/host/run_context.hpp"
 #include "cmdbench/report/run_totals.hpp"
 
 #include <algorithm>

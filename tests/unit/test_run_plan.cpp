@@ -1,6 +1,6 @@
 // The order runs and repeats execute in, and the machine-load readings the
 // results record: parsed from the kernel's text, computed from snapshots.
-#include "cmdbench/report/machine_load.hpp"
+#include "cmdbench/host/machine_load.hpp"
 #include "cmdbench/host/run_plan.hpp"
 
 #include <catch2/catch.hpp>

@@ -304,7 +304,10 @@ enum cmdbench_sock_hint {
  * NULL here, which falls back to the plain hook of the same name (or, if
  * that is NULL too, to libc). Each handle must be unique in the process
  * while it is open (file descriptors are). Initialise with designated
- * initialisers; struct_size = sizeof(struct cmdbench_sock_ops). */
+ * initialisers; struct_size = sizeof(struct cmdbench_sock_ops).
+ * Retiring: kept for every 1.x ABI, removed in 2.0. New transports set the
+ * plain hooks of struct cmdbench_transport and keep per-socket state in a
+ * table of their own indexed by the handle (docs/plugin-abi.md). */
 struct cmdbench_sock_ops {
     uint32_t struct_size;
     void *transport_ctx;
@@ -383,9 +386,10 @@ struct cmdbench_transport {
      * return 0; return -1 when any address will do. May be NULL. */
     int (*local_node)(cmdbench_ctx *ctx, const struct cmdbench_host *host, char *buf, size_t cap);
 
-    /* ABI 1.2. The data-path hooks that take the transport's pointers
-     * (struct cmdbench_sock_ops above); NULL = none. Tests keep calling the
-     * plain hooks above; the host routes those to these. */
+    /* ABI 1.2, retiring (removed in 2.0). The data-path hooks that take the
+     * transport's pointers (struct cmdbench_sock_ops above); NULL = none.
+     * Tests keep calling the plain hooks above; the host routes those to
+     * these. */
     const struct cmdbench_sock_ops *sock_ops;
 };
 

@@ -11,6 +11,7 @@
 #include "cmdbench/report/output_format.hpp"
 #include "plugins/plugin_listing.hpp"
 #include "cmdbench/host/plugin_loader.hpp"
+#include "cmdbench/host/run_context.hpp"
 #include "cmdbench/control/printable_text.hpp"
 #include "cmdbench/report/results_reader.hpp"
 #include "run/runner.hpp"

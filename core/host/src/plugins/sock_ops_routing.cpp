@@ -3,6 +3,7 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <utility>
@@ -21,37 +22,19 @@ std::array<Route, kMaxRoutedTransports> g_routes;
 std::array<bool, kMaxRoutedTransports> g_route_used{};
 std::mutex g_routes_mu;
 
-// The table: a socket's route and pointer. Written by the thread that made
-// the socket before the handle leaves the hook, read by any thread after.
+// The table: a socket's route and pointer, indexed by the handle. Written by
+// the thread that made the socket before the handle leaves the hook, read
+// by any thread after. Zero-initialised static storage: the kernel backs a
+// page of it only once a handle in that page is used.
 struct Slot {
     std::atomic<const Route *> route{nullptr};
     std::atomic<void *> ctx{nullptr};
 };
-constexpr unsigned kChunkBits = 10;
-constexpr unsigned kChunkSize = 1u << kChunkBits;
-constexpr unsigned kChunks = 1024; // handles below 2^20
-// Chunks are made on first use and kept for the life of the process.
-std::array<std::atomic<Slot *>, kChunks> g_chunks{};
-std::mutex g_chunks_mu;
+constexpr unsigned kHandles = 1u << 20;
+Slot g_slots[kHandles];
 
-Slot *existing_slot(int sock) {
-    if (sock < 0 || static_cast<unsigned>(sock) >= kChunks * kChunkSize) return nullptr;
-    Slot *chunk =
-        g_chunks[static_cast<unsigned>(sock) >> kChunkBits].load(std::memory_order_acquire);
-    return chunk ? &chunk[static_cast<unsigned>(sock) & (kChunkSize - 1)] : nullptr;
-}
-
-Slot *slot_for(int sock) {
-    if (Slot *s = existing_slot(sock)) return s;
-    if (sock < 0 || static_cast<unsigned>(sock) >= kChunks * kChunkSize) return nullptr;
-    std::lock_guard<std::mutex> lock(g_chunks_mu);
-    auto &chunk = g_chunks[static_cast<unsigned>(sock) >> kChunkBits];
-    if (!chunk.load(std::memory_order_relaxed)) {
-        Slot *made = new (std::nothrow) Slot[kChunkSize];
-        if (!made) return nullptr;
-        chunk.store(made, std::memory_order_release);
-    }
-    return existing_slot(sock);
+Slot *slot(int sock) {
+    return sock >= 0 && static_cast<unsigned>(sock) < kHandles ? &g_slots[sock] : nullptr;
 }
 
 struct Found {
@@ -60,7 +43,7 @@ struct Found {
 };
 
 bool find(int sock, Found &out) {
-    Slot *s = existing_slot(sock);
+    Slot *s = slot(sock);
     if (!s) return false;
     out.route = s->route.load(std::memory_order_acquire);
     out.ctx = s->ctx.load(std::memory_order_relaxed);
@@ -75,7 +58,7 @@ int bad_handle() {
 // Keeps a new socket's pointer; a handle the table cannot hold is closed.
 int remember(const Route &r, int sock, void *ctx) {
     if (sock < 0) return sock;
-    Slot *s = slot_for(sock);
+    Slot *s = slot(sock);
     if (!s) {
         if (r.ops->close)
             r.ops->close(ctx, sock);
@@ -116,25 +99,23 @@ int poll_sockets(const Route &r, pollfd *fds, nfds_t nfds, int timeout_ms) {
     return r.ops->poll(r.ops->transport_ctx, ctxs, fds, nfds, timeout_ms);
 }
 
-// socket() and poll() carry no handle: one compiled entry point per route.
+// socket() and poll() carry no handle: each route gets entry points of its
+// own, compiled for every slot of g_routes.
 template <size_t I> int route_socket(int domain, int type, int protocol) {
     return open_socket(g_routes[I], domain, type, protocol);
 }
 template <size_t I> int route_poll(pollfd *fds, nfds_t nfds, int timeout_ms) {
     return poll_sockets(g_routes[I], fds, nfds, timeout_ms);
 }
-using SocketFn = int (*)(int, int, int);
-using PollFn = int (*)(pollfd *, nfds_t, int);
+struct EntryPoints {
+    int (*socket)(int, int, int);
+    int (*poll)(pollfd *, nfds_t, int);
+};
 template <size_t... I>
-constexpr std::array<SocketFn, sizeof...(I)> socket_fns(std::index_sequence<I...>) {
-    return {route_socket<I>...};
+constexpr std::array<EntryPoints, sizeof...(I)> entry_points(std::index_sequence<I...>) {
+    return {{{route_socket<I>, route_poll<I>}...}};
 }
-template <size_t... I>
-constexpr std::array<PollFn, sizeof...(I)> poll_fns(std::index_sequence<I...>) {
-    return {route_poll<I>...};
-}
-constexpr auto kSocketFns = socket_fns(std::make_index_sequence<kMaxRoutedTransports>());
-constexpr auto kPollFns = poll_fns(std::make_index_sequence<kMaxRoutedTransports>());
+constexpr auto kEntryPoints = entry_points(std::make_index_sequence<kMaxRoutedTransports>());
 
 int route_accept(int sock, sockaddr *addr, socklen_t *len) {
     Found f{};
@@ -149,7 +130,7 @@ int route_accept(int sock, sockaddr *addr, socklen_t *len) {
 // The slot is cleared before the close: once closed, the number may be
 // handed out again by another thread's socket().
 int route_close(int sock) {
-    Slot *s = existing_slot(sock);
+    Slot *s = slot(sock);
     const Route *r = s ? s->route.exchange(nullptr, std::memory_order_acq_rel) : nullptr;
     if (!r) return bad_handle();
     void *ctx = s->ctx.exchange(nullptr, std::memory_order_relaxed);
@@ -210,10 +191,10 @@ std::shared_ptr<void> route_sock_ops(cmdbench_transport &t, const cmdbench_sock_
     }
     // Hooks the table depends on are always routed; the rest only when the
     // transport has them, so a hook it leaves NULL costs nothing extra.
-    t.socket = kSocketFns[i];
+    t.socket = kEntryPoints[i].socket;
     t.accept = route_accept;
     t.close = route_close;
-    if (ops.poll) t.poll = kPollFns[i];
+    if (ops.poll) t.poll = kEntryPoints[i].poll;
     if (ops.bind) t.bind = route_bind;
     if (ops.listen) t.listen = route_listen;
     if (ops.connect) t.connect = route_connect;

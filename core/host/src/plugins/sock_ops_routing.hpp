@@ -5,6 +5,10 @@
 // The pointer is kept in a process-wide table indexed by the handle (two
 // loads per call, no search, no lock), which is why a sock_ops transport's
 // handles must be unique in the process while open.
+//
+// Transports are written with the plain hooks (docs/plugin-abi.md, "One
+// model"); this routing is kept for plugins that set sock_ops while the ABI
+// is 1.x, and goes with it in 2.0.
 #pragma once
 #include <cmdbench/plugin.h>
 #include <memory>

@@ -1,7 +1,7 @@
 #include "run/runner.hpp"
 
 #include "machine/local_node.hpp"
-#include "cmdbench/report/machine_load.hpp"
+#include "cmdbench/host/machine_load.hpp"
 #include "cli/progress.hpp"
 #include "rails/rail_plan.hpp"
 #include "rails/rails_together.hpp"

@@ -111,9 +111,6 @@ struct RunContext {
     std::vector<std::string> notes;
 };
 
-// Fills hostname, kernel, CPU model/count and start_time from this machine.
-RunContext collect_context();
-
 struct Report {
     RunContext context;
     std::string baseline; // comparison baseline variant (scenario `baseline`, default "tcp")

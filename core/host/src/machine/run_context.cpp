@@ -1,6 +1,8 @@
-// The machine a run happened on, for the context block of the reports.
-#include "cmdbench/report/machine_load.hpp"
-#include "cmdbench/report/result.hpp"
+// The machine a run happens on, read here in the host for the context block
+// of the results: the report library only formats what it is given.
+#include "cmdbench/host/run_context.hpp"
+
+#include "cmdbench/host/machine_load.hpp"
 
 #include <ctime>
 #include <fstream>
@@ -40,22 +42,6 @@ std::string utc_now_iso8601() {
 }
 
 } // namespace
-
-const char *to_string(RunStatus s) {
-    switch (s) {
-    case RunStatus::Ok:
-        return "ok";
-    case RunStatus::Failed:
-        return "failed";
-    case RunStatus::Skipped:
-        return "skipped";
-    case RunStatus::TimedOut:
-        return "timeout";
-    case RunStatus::Interrupted:
-        return "interrupted";
-    }
-    return "unknown";
-}
 
 RunContext collect_context() {
     RunContext c;

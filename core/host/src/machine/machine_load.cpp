@@ -1,4 +1,4 @@
-#include "cmdbench/report/machine_load.hpp"
+#include "cmdbench/host/machine_load.hpp"
 
 #include <algorithm>
 #include <cctype>
