@@ -10,6 +10,8 @@
 #include "stream_tests.hpp"
 
 #include <algorithm>
+#include <cmdbench/plugin-support/descriptors.hpp>
+#include <cmdbench/plugin-support/run_guard.hpp>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -271,23 +273,13 @@ void run_pingpong(Session &s) {
     }
 }
 
-int run(const cmdbench_run_env *env) {
-    return run_guarded(env, run_pingpong);
-}
-
-const cmdbench_test test = {
-    sizeof(cmdbench_test),
-    "pingpong",
-    "rstream's ping-pong: round-trip latency and bandwidth per transfer size",
-    CMDBENCH_TEST_USES_TRANSPORT,
-    sizeof(params) / sizeof(params[0]),
-    params,
-    run,
-};
-
 } // namespace
 
 const cmdbench_test &pingpong_test() {
+    static const cmdbench_test test = cmdbench::support::test_descriptor(
+        "pingpong", "rstream's ping-pong: round-trip latency and bandwidth per transfer size",
+        CMDBENCH_TEST_USES_TRANSPORT, params,
+        cmdbench::support::guarded_run<Session, run_pingpong>);
     return test;
 }
 

@@ -8,17 +8,20 @@
 // (verbs_bw_bidir.cpp).
 #include "bw_rows.hpp"
 #include "session.hpp"
-#include "size_label.hpp"
 #include "verbs_bw_bidir.hpp"
-#include "verbs_tests.hpp"
 #include "workers.hpp"
+
+#include <cmdbench/plugin-support/descriptors.hpp>
+#include <cmdbench/plugin-support/run_guard.hpp>
+#include <cmdbench/plugin-support/size_label.hpp>
 
 namespace verbs {
 namespace {
 
 void report(Run &run, const Params &p, int64_t size, const std::vector<QpFigures> &figures) {
     static const cmdbench_metric_meaning moved = CMDBENCH_MEANING_MOVED;
-    cmdbench_row *row = begin_bw_row(run, p, size_label(size), size, sum_qps(size, figures), moved);
+    cmdbench_row *row = begin_bw_row(run, p, cmdbench::support::size_label(size), size,
+                                     sum_qps(size, figures), moved);
     run.host().row_end(row);
 }
 
@@ -104,24 +107,18 @@ void run_bw(Run &run) {
     session.finish(run);
 }
 
-int run(const cmdbench_run_env *env) {
-    return run_guarded(env, run_bw);
-}
-
 } // namespace
 
 const cmdbench_test &bw_test() {
-    static cmdbench_test test = [] {
-        cmdbench_test t{};
-        t.struct_size = sizeof(cmdbench_test);
-        t.name = "verbs-bw";
-        t.description = "verbs bandwidth over RC QPs through rdma_cm, windowed with CQ "
-                        "moderation, measured at the sender (perftest's ib_*_bw -R; "
-                        "bidirectional: -b)";
-        t.flags = 0;
-        t.params = bw_params(&t.param_count);
-        t.run = run;
-        return t;
+    static const cmdbench_test test = [] {
+        uint32_t count = 0;
+        const cmdbench_param *params = bw_params(&count);
+        return cmdbench::support::test_descriptor(
+            "verbs-bw",
+            "verbs bandwidth over RC QPs through rdma_cm, windowed with CQ "
+            "moderation, measured at the sender (perftest's ib_*_bw -R; "
+            "bidirectional: -b)",
+            0, count, params, cmdbench::support::guarded_run<Run, run_bw>);
     }();
     return test;
 }

@@ -7,11 +7,12 @@
 // one round trip); QPs run one after another on their thread, threads at once.
 #include "cq_wait.hpp"
 #include "session.hpp"
-#include "size_label.hpp"
-#include "verbs_tests.hpp"
 #include "workers.hpp"
 
 #include <atomic>
+#include <cmdbench/plugin-support/descriptors.hpp>
+#include <cmdbench/plugin-support/run_guard.hpp>
+#include <cmdbench/plugin-support/size_label.hpp>
 
 namespace verbs {
 namespace {
@@ -170,7 +171,8 @@ void report(Run &run, const Params &p, int64_t size, const std::vector<ThreadTim
     const double mean_us = count ? double(sum) / double(count) / 1000.0 : 0;
     const bool one_way = p.op != Op::Read; // perftest halves send/write, not read
     const double moved = double(size) * double(count) * (one_way ? 2.0 : 1.0);
-    cmdbench_row *row = h.row_begin(run.ctx(), (size_label(size) + "_lat").c_str());
+    cmdbench_row *row =
+        h.row_begin(run.ctx(), (cmdbench::support::size_label(size) + "_lat").c_str());
     if (!row) fail("row_begin failed");
     static const cmdbench_metric_meaning size_m = CMDBENCH_MEANING_MESSAGE_SIZE,
                                          count_m = CMDBENCH_MEANING_COUNT,
@@ -254,23 +256,17 @@ void run_lat(Run &run) {
     session.finish(run);
 }
 
-int run(const cmdbench_run_env *env) {
-    return run_guarded(env, run_lat);
-}
-
 } // namespace
 
 const cmdbench_test &lat_test() {
-    static cmdbench_test test = [] {
-        cmdbench_test t{};
-        t.struct_size = sizeof(cmdbench_test);
-        t.name = "verbs-lat";
-        t.description = "verbs ping-pong latency over RC QPs through rdma_cm (perftest's "
-                        "ib_send_lat / ib_write_lat / ib_read_lat): rtt percentiles per size";
-        t.flags = 0;
-        t.params = lat_params(&t.param_count);
-        t.run = run;
-        return t;
+    static const cmdbench_test test = [] {
+        uint32_t count = 0;
+        const cmdbench_param *params = lat_params(&count);
+        return cmdbench::support::test_descriptor(
+            "verbs-lat",
+            "verbs ping-pong latency over RC QPs through rdma_cm (perftest's "
+            "ib_send_lat / ib_write_lat / ib_read_lat): rtt percentiles per size",
+            0, count, params, cmdbench::support::guarded_run<Run, run_lat>);
     }();
     return test;
 }

@@ -1,5 +1,6 @@
 // Parameters of verbs-lat and verbs-bw: the tables the host validates (type
-// and range) and the checks across keys that only the plugin can make.
+// and range) and the checks across keys that only the plugin can make; and
+// the two tests' descriptors.
 #ifndef CMDBENCH_VERBS_PARAMS_HPP
 #define CMDBENCH_VERBS_PARAMS_HPP
 
@@ -45,6 +46,10 @@ struct Params {
 
 const cmdbench_param *lat_params(uint32_t *count);
 const cmdbench_param *bw_params(uint32_t *count);
+
+// The tests' descriptors (verbs_lat.cpp, verbs_bw.cpp), for the plugin's.
+const cmdbench_test &lat_test();
+const cmdbench_test &bw_test();
 
 // Reads the run's parameters and checks the combinations; a bad one throws
 // RunError naming the keys and the allowed range.
