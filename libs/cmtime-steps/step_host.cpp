@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmdbench/plugin-support/byte_order.hpp>
+#include <cmdbench/plugin-support/result_rows.hpp>
 #include <string>
 
 namespace cmtime {
@@ -64,8 +65,7 @@ void report_step_rows(const cmdbench_run_env &env, const StepReport &report,
     for (int s = 0; s < kStepCount; ++s) {
         const StepStats &st = report.step[s];
         const std::string name = prefix + step_label(s);
-        cmdbench_row *row = h.row_begin(env.ctx, name.c_str());
-        if (!row) throw RunError(CMDBENCH_ERR, "row_begin failed");
+        cmdbench_row *row = cmdbench::support::begin_row(h, env.ctx, name);
         const StepMeanings mean =
             step_meanings(name, st.samples > 0 || st.sum_us > 0 || st.max_us > 0);
         auto metric = [&](const char *key, uint64_t v, const cmdbench_metric_meaning &m) {

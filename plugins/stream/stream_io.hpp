@@ -126,6 +126,17 @@ struct IoMode {
 
 IoMode read_io_mode(const Session &session);
 
+// The parameters both stream tests take for their data connection: the IO
+// mode (read_io_mode) and the data port (announce_port / learn_port).
+#define STREAM_IO_PARAMS                                                                           \
+    CMDBENCH_PARAM_BOOL_DECL(                                                                      \
+        "blocking", false,                                                                         \
+        "blocking sockets with MSG_WAITALL instead of non-blocking busy polling"),                 \
+        CMDBENCH_PARAM_BOOL_DECL("async", false,                                                   \
+                                 "poll for readiness before every send and receive"),              \
+        CMDBENCH_PARAM_INT_DECL("port", 0, 0, 65535,                                               \
+                                "data port; 0 = ephemeral, announced over the control channel")
+
 // A connected socket used in one IO mode: moves whole transfers.
 class DataChannel {
   public:

@@ -2,7 +2,6 @@
 // connection per size; end of stream (EOF) marks the end. The receiver's
 // figures are the reference, so both rows report delivered bytes. With
 // bidirectional = true both peers stream at once (throughput_bidir.cpp).
-#include "metric_meanings.hpp"
 #include "rate_row.hpp"
 #include "rstream_rules.hpp"
 #include "stream_io.hpp"
@@ -12,6 +11,7 @@
 #include <algorithm>
 #include <cmdbench/plugin-support/byte_order.hpp>
 #include <cmdbench/plugin-support/descriptors.hpp>
+#include <cmdbench/plugin-support/result_rows.hpp>
 #include <cmdbench/plugin-support/run_guard.hpp>
 #include <cstdio>
 #include <optional>
@@ -33,12 +33,7 @@ const cmdbench_param params[] = {
                                "seconds to stream per size; 0 = send `bytes` instead"),
     CMDBENCH_PARAM_INT_DECL("bytes", 0, 0, kMaxBytes,
                             "bytes to stream per size when duration is 0"),
-    CMDBENCH_PARAM_BOOL_DECL(
-        "blocking", false,
-        "blocking sockets with MSG_WAITALL instead of non-blocking busy polling"),
-    CMDBENCH_PARAM_BOOL_DECL("async", false, "poll for readiness before every send and receive"),
-    CMDBENCH_PARAM_INT_DECL("port", 0, 0, 65535,
-                            "data port; 0 = ephemeral, announced over the control channel"),
+    STREAM_IO_PARAMS,
     CMDBENCH_PARAM_BOOL_DECL("bidirectional", false,
                              "both peers send and receive at once (iperf3 --bidir): rows "
                              "\"<size> c2s\", \"<size> s2c\" and their sum \"<size> bidir\""),
@@ -141,10 +136,10 @@ void report_row(const Session &s, int64_t size, const SenderFigures &sent,
     const cmdbench_host &h = s.host();
     const double seconds = static_cast<double>(std::max<uint64_t>(received.ns, 1)) / 1e9;
     const double bytes = static_cast<double>(received.bytes);
-    cmdbench_row *row = begin_rate_row(h, s.ctx(), rstream_size_label(size), size, bytes, seconds,
-                                       static_cast<double>(sent.messages), stream_meaning::kMoved);
-    if (!row) fail("row_begin failed");
-    namespace m = stream_meaning;
+    cmdbench_row *row =
+        begin_rate_row(h, s.ctx(), rstream_size_label(size), size, bytes, seconds,
+                       static_cast<double>(sent.messages), cmdbench::support::meaning::kMoved);
+    namespace m = cmdbench::support::meaning;
     if (s.is_client())
         h.row_metric_ex(row, "send_time", static_cast<double>(sent.ns) / 1e9, CMDBENCH_UNIT_SECONDS,
                         &m::kElapsed);

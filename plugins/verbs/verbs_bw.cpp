@@ -11,7 +11,6 @@
 #include "verbs_bw_bidir.hpp"
 #include "workers.hpp"
 
-#include <cmdbench/plugin-support/descriptors.hpp>
 #include <cmdbench/plugin-support/run_guard.hpp>
 #include <cmdbench/plugin-support/size_label.hpp>
 
@@ -110,16 +109,12 @@ void run_bw(Run &run) {
 } // namespace
 
 const cmdbench_test &bw_test() {
-    static const cmdbench_test test = [] {
-        uint32_t count = 0;
-        const cmdbench_param *params = bw_params(&count);
-        return cmdbench::support::test_descriptor(
-            "verbs-bw",
-            "verbs bandwidth over RC QPs through rdma_cm, windowed with CQ "
-            "moderation, measured at the sender (perftest's ib_*_bw -R; "
-            "bidirectional: -b)",
-            0, count, params, cmdbench::support::guarded_run<Run, run_bw>);
-    }();
+    static const cmdbench_test test =
+        verbs_test_descriptor(true,
+                              "verbs bandwidth over RC QPs through rdma_cm, windowed with CQ "
+                              "moderation, measured at the sender (perftest's ib_*_bw -R; "
+                              "bidirectional: -b)",
+                              cmdbench::support::guarded_run<Run, run_bw>);
     return test;
 }
 

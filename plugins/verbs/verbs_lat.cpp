@@ -10,7 +10,7 @@
 #include "workers.hpp"
 
 #include <atomic>
-#include <cmdbench/plugin-support/descriptors.hpp>
+#include <cmdbench/plugin-support/result_rows.hpp>
 #include <cmdbench/plugin-support/run_guard.hpp>
 #include <cmdbench/plugin-support/size_label.hpp>
 
@@ -172,25 +172,19 @@ void report(Run &run, const Params &p, int64_t size, const std::vector<ThreadTim
     const bool one_way = p.op != Op::Read; // perftest halves send/write, not read
     const double moved = double(size) * double(count) * (one_way ? 2.0 : 1.0);
     cmdbench_row *row =
-        h.row_begin(run.ctx(), (cmdbench::support::size_label(size) + "_lat").c_str());
-    if (!row) fail("row_begin failed");
-    static const cmdbench_metric_meaning size_m = CMDBENCH_MEANING_MESSAGE_SIZE,
-                                         count_m = CMDBENCH_MEANING_COUNT,
-                                         moved_m = CMDBENCH_MEANING_MOVED,
-                                         time_m = CMDBENCH_MEANING_ELAPSED_DETAIL,
-                                         rtt_m = CMDBENCH_MEANING_ROUND_TRIP,
-                                         // the rtt histogram compares the same
-        mean_m =
-            CMDBENCH_MEANING(CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER, CMDBENCH_METRIC_DETAIL);
-    h.row_metric_ex(row, "bytes", double(size), CMDBENCH_UNIT_BYTES, &size_m);
-    h.row_metric_ex(row, "xfers", 1, CMDBENCH_UNIT_COUNT, &count_m);
-    h.row_metric_ex(row, "iters", double(count), CMDBENCH_UNIT_COUNT, &count_m);
-    h.row_metric_ex(row, "total", moved, CMDBENCH_UNIT_BYTES, &moved_m);
-    h.row_metric_ex(row, "time", double(sum) / 1e9, CMDBENCH_UNIT_SECONDS, &time_m);
-    h.row_metric_ex(row, "usec/xfer", one_way ? mean_us / 2 : mean_us, CMDBENCH_UNIT_USEC, &mean_m);
-    h.row_metric_ex(row, "usec/rtt", mean_us, CMDBENCH_UNIT_USEC, &mean_m);
-    h.row_metric_ex(row, "qps", double(p.qps), CMDBENCH_UNIT_COUNT, &count_m);
-    h.row_hist_ex(row, "rtt", rtt, &rtt_m);
+        cmdbench::support::begin_row(h, run.ctx(), cmdbench::support::size_label(size) + "_lat");
+    namespace m = cmdbench::support::meaning;
+    h.row_metric_ex(row, "bytes", double(size), CMDBENCH_UNIT_BYTES, &m::kMessageSize);
+    h.row_metric_ex(row, "xfers", 1, CMDBENCH_UNIT_COUNT, &m::kCount);
+    h.row_metric_ex(row, "iters", double(count), CMDBENCH_UNIT_COUNT, &m::kCount);
+    h.row_metric_ex(row, "total", moved, CMDBENCH_UNIT_BYTES, &m::kMoved);
+    h.row_metric_ex(row, "time", double(sum) / 1e9, CMDBENCH_UNIT_SECONDS, &m::kElapsed);
+    // The rtt histogram compares the same as the means.
+    h.row_metric_ex(row, "usec/xfer", one_way ? mean_us / 2 : mean_us, CMDBENCH_UNIT_USEC,
+                    &m::kPerTransfer);
+    h.row_metric_ex(row, "usec/rtt", mean_us, CMDBENCH_UNIT_USEC, &m::kPerTransfer);
+    h.row_metric_ex(row, "qps", double(p.qps), CMDBENCH_UNIT_COUNT, &m::kCount);
+    h.row_hist_ex(row, "rtt", rtt, &m::kRoundTrip);
     h.row_end(row);
 }
 
@@ -259,15 +253,11 @@ void run_lat(Run &run) {
 } // namespace
 
 const cmdbench_test &lat_test() {
-    static const cmdbench_test test = [] {
-        uint32_t count = 0;
-        const cmdbench_param *params = lat_params(&count);
-        return cmdbench::support::test_descriptor(
-            "verbs-lat",
-            "verbs ping-pong latency over RC QPs through rdma_cm (perftest's "
-            "ib_send_lat / ib_write_lat / ib_read_lat): rtt percentiles per size",
-            0, count, params, cmdbench::support::guarded_run<Run, run_lat>);
-    }();
+    static const cmdbench_test test =
+        verbs_test_descriptor(false,
+                              "verbs ping-pong latency over RC QPs through rdma_cm (perftest's "
+                              "ib_send_lat / ib_write_lat / ib_read_lat): rtt percentiles per size",
+                              cmdbench::support::guarded_run<Run, run_lat>);
     return test;
 }
 

@@ -2,6 +2,7 @@
 #include "verbs_params.hpp"
 
 #include <algorithm>
+#include <cmdbench/plugin-support/descriptors.hpp>
 #include <cmdbench/plugin-support/param_reader.hpp>
 #include <vector>
 
@@ -89,14 +90,11 @@ int64_t Params::largest_size() const {
     return *std::max_element(sizes.begin(), sizes.end());
 }
 
-const cmdbench_param *lat_params(uint32_t *count) {
-    *count = uint32_t(sizeof(kLatParams) / sizeof(kLatParams[0]));
-    return kLatParams;
-}
-
-const cmdbench_param *bw_params(uint32_t *count) {
-    *count = uint32_t(sizeof(kBwParams) / sizeof(kBwParams[0]));
-    return kBwParams;
+cmdbench_test verbs_test_descriptor(bool bandwidth, const char *description,
+                                    int (*run)(const cmdbench_run_env *)) {
+    if (bandwidth)
+        return cmdbench::support::test_descriptor("verbs-bw", description, 0, kBwParams, run);
+    return cmdbench::support::test_descriptor("verbs-lat", description, 0, kLatParams, run);
 }
 
 Params read_params(const Run &run, bool bandwidth) {

@@ -44,8 +44,9 @@ struct Params {
     int64_t largest_size() const;
 };
 
-const cmdbench_param *lat_params(uint32_t *count);
-const cmdbench_param *bw_params(uint32_t *count);
+// verbs-bw's descriptor when `bandwidth`, else verbs-lat's, with its table.
+cmdbench_test verbs_test_descriptor(bool bandwidth, const char *description,
+                                    int (*run)(const cmdbench_run_env *));
 
 // The tests' descriptors (verbs_lat.cpp, verbs_bw.cpp), for the plugin's.
 const cmdbench_test &lat_test();
