@@ -3,13 +3,9 @@
 
 #include <cmdbench/plugin-support/descriptors.hpp>
 
-namespace {
-
-const cmdbench_test *const tests[] = {&cmtime::cm_steps_test()};
-
-const cmdbench_plugin plugin = cmdbench::support::plugin_descriptor(
-    {"rdmacm", "0.1.0", "RDMA CM connection-step timing (rdma-core's cmtime)"}, tests);
-
-} // namespace
-
-CMDBENCH_SUPPORT_PLUGIN_ENTRY(plugin)
+CMDBENCH_PLUGIN_ENTRY {
+    static const cmdbench_test *const tests[] = {&cmtime::cm_steps_test()};
+    static const cmdbench_plugin plugin = cmdbench::support::plugin_descriptor(
+        {"rdmacm", "0.1.0", "RDMA CM connection-step timing (rdma-core's cmtime)"}, tests);
+    return &plugin;
+}

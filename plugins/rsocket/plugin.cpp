@@ -3,13 +3,9 @@
 
 #include <cmdbench/plugin-support/descriptors.hpp>
 
-namespace {
-
-const cmdbench_transport *const transports[] = {&rsocket_plugin::rsocket_transport()};
-
-const cmdbench_plugin plugin = cmdbench::support::plugin_descriptor(
-    {"rsocket", "0.1.0", "RDMA stream sockets through librdmacm's rsocket API"}, transports);
-
-} // namespace
-
-CMDBENCH_SUPPORT_PLUGIN_ENTRY(plugin)
+CMDBENCH_PLUGIN_ENTRY {
+    static const cmdbench_transport *const transports[] = {&rsocket_plugin::rsocket_transport()};
+    static const cmdbench_plugin plugin = cmdbench::support::plugin_descriptor(
+        {"rsocket", "0.1.0", "RDMA stream sockets through librdmacm's rsocket API"}, transports);
+    return &plugin;
+}

@@ -4,14 +4,10 @@
 
 #include <cmdbench/plugin-support/descriptors.hpp>
 
-namespace {
-
-const cmdbench_transport *const transports[] = {&tcp_socket::tcp_transport()};
-const cmdbench_test *const tests[] = {&tcp_socket::sock_steps_test()};
-
-const cmdbench_plugin plugin = cmdbench::support::plugin_descriptor(
-    {"tcp-socket", "0.1.0", "Kernel TCP sockets: the baseline transport"}, transports, tests);
-
-} // namespace
-
-CMDBENCH_SUPPORT_PLUGIN_ENTRY(plugin)
+CMDBENCH_PLUGIN_ENTRY {
+    static const cmdbench_transport *const transports[] = {&tcp_socket::tcp_transport()};
+    static const cmdbench_test *const tests[] = {&tcp_socket::sock_steps_test()};
+    static const cmdbench_plugin plugin = cmdbench::support::plugin_descriptor(
+        {"tcp-socket", "0.1.0", "Kernel TCP sockets: the baseline transport"}, transports, tests);
+    return &plugin;
+}

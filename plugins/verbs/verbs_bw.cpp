@@ -11,7 +11,6 @@
 #include "verbs_bw_bidir.hpp"
 #include "workers.hpp"
 
-#include <cmdbench/plugin-support/run_guard.hpp>
 #include <cmdbench/plugin-support/size_label.hpp>
 
 namespace verbs {
@@ -75,6 +74,8 @@ void one_way(Run &run, const Params &p, Session &session, int64_t size) {
     if (run.is_client()) report(run, p, size, figures);
 }
 
+} // namespace
+
 void run_bw(Run &run) {
     const Params p = read_params(run, true);
     ConnSpec spec;
@@ -104,18 +105,6 @@ void run_bw(Run &run) {
         run.host().progress(run.ctx(), ++done, p.sizes.size());
     }
     session.finish(run);
-}
-
-} // namespace
-
-const cmdbench_test &bw_test() {
-    static const cmdbench_test test =
-        verbs_test_descriptor(true,
-                              "verbs bandwidth over RC QPs through rdma_cm, windowed with CQ "
-                              "moderation, measured at the sender (perftest's ib_*_bw -R; "
-                              "bidirectional: -b)",
-                              cmdbench::support::guarded_run<Run, run_bw>);
-    return test;
 }
 
 } // namespace verbs

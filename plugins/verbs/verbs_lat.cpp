@@ -11,7 +11,6 @@
 
 #include <atomic>
 #include <cmdbench/plugin-support/result_rows.hpp>
-#include <cmdbench/plugin-support/run_guard.hpp>
 #include <cmdbench/plugin-support/size_label.hpp>
 
 namespace verbs {
@@ -188,6 +187,8 @@ void report(Run &run, const Params &p, int64_t size, const std::vector<ThreadTim
     h.row_end(row);
 }
 
+} // namespace
+
 void run_lat(Run &run) {
     const Params p = read_params(run, false);
     ConnSpec spec;
@@ -248,17 +249,6 @@ void run_lat(Run &run) {
         run.host().progress(run.ctx(), ++done, p.sizes.size());
     }
     session.finish(run);
-}
-
-} // namespace
-
-const cmdbench_test &lat_test() {
-    static const cmdbench_test test =
-        verbs_test_descriptor(false,
-                              "verbs ping-pong latency over RC QPs through rdma_cm (perftest's "
-                              "ib_send_lat / ib_write_lat / ib_read_lat): rtt percentiles per size",
-                              cmdbench::support::guarded_run<Run, run_lat>);
-    return test;
 }
 
 } // namespace verbs

@@ -1,6 +1,6 @@
 // Parameters of verbs-lat and verbs-bw: the tables the host validates (type
 // and range) and the checks across keys that only the plugin can make; and
-// the two tests' descriptors.
+// the two tests' bodies and descriptors.
 #ifndef CMDBENCH_VERBS_PARAMS_HPP
 #define CMDBENCH_VERBS_PARAMS_HPP
 
@@ -48,9 +48,9 @@ struct Params {
 cmdbench_test verbs_test_descriptor(bool bandwidth, const char *description,
                                     int (*run)(const cmdbench_run_env *));
 
-// The tests' descriptors (verbs_lat.cpp, verbs_bw.cpp), for the plugin's.
-const cmdbench_test &lat_test();
-const cmdbench_test &bw_test();
+// The tests' bodies (verbs_lat.cpp, verbs_bw.cpp), for their descriptors.
+void run_lat(Run &run);
+void run_bw(Run &run);
 
 // Reads the run's parameters and checks the combinations; a bad one throws
 // RunError naming the keys and the allowed range.

@@ -64,10 +64,4 @@ constexpr cmdbench_test test_descriptor(const char *name, const char *descriptio
 
 } // namespace cmdbench::support
 
-// The plugin's entry point, returning `descriptor` (a static cmdbench_plugin).
-#define CMDBENCH_SUPPORT_PLUGIN_ENTRY(descriptor)                                                  \
-    CMDBENCH_PLUGIN_ENTRY {                                                                        \
-        return &(descriptor);                                                                      \
-    }
-
 #endif
