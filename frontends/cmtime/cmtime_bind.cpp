@@ -3,11 +3,10 @@
 
 #include "sock_engine.hpp"
 
-#include <arpa/inet.h>
+#include <cmdbench/rdma-util/net_address.hpp>
 #include <cstdio>
-#include <ifaddrs.h>
-#include <netinet/in.h>
 #include <stdexcept>
+#include <vector>
 
 namespace cmtime_frontend {
 
@@ -15,21 +14,12 @@ BindAddress bind_address(const Options &o, bool announce) {
     BindAddress b;
     b.text = o.bind;
     if (!o.bind_interface.empty()) {
-        ifaddrs *list = nullptr;
-        if (getifaddrs(&list) != 0) throw std::runtime_error("getifaddrs failed");
-        for (ifaddrs *i = list; i && b.text.empty(); i = i->ifa_next) {
-            if (!i->ifa_addr || o.bind_interface != i->ifa_name) continue;
-            const int family = i->ifa_addr->sa_family;
-            char host[INET6_ADDRSTRLEN] = "";
-            if (family == AF_INET)
-                inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in *>(i->ifa_addr)->sin_addr, host,
-                          sizeof host);
-            else if (family == AF_INET6)
-                inet_ntop(AF_INET6, &reinterpret_cast<sockaddr_in6 *>(i->ifa_addr)->sin6_addr, host,
-                          sizeof host);
-            b.text = host;
-        }
-        freeifaddrs(list);
+        std::vector<cmdbench::rdma::InterfaceAddress> all;
+        if (!cmdbench::rdma::interface_addresses(all))
+            throw std::runtime_error("getifaddrs failed");
+        // cmtime's rule: the interface's first address, of either family.
+        for (const auto &a : all)
+            if (b.text.empty() && a.interface == o.bind_interface) b.text = a.text;
         if (b.text.empty())
             throw std::runtime_error("Failed to find IP address for interface: " +
                                      o.bind_interface);

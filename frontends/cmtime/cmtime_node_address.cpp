@@ -1,96 +1,12 @@
-// Default per-node addresses (see cmtime_node_address.hpp).
+// The default route's address (see cmtime_node_address.hpp).
 #include "cmtime_node_address.hpp"
 
-#include <algorithm>
-#include <arpa/inet.h>
-#include <climits>
-#include <cstdlib>
-#include <dirent.h>
+#include <cmdbench/rdma-util/net_address.hpp>
 #include <fstream>
-#include <ifaddrs.h>
 #include <net/route.h>
-#include <netinet/in.h>
 #include <sstream>
-#include <vector>
 
 namespace cmtime_frontend {
-namespace {
-
-std::vector<std::string> entries(const std::string &dir) {
-    std::vector<std::string> out;
-    if (DIR *d = opendir(dir.c_str())) {
-        while (const dirent *e = readdir(d))
-            if (e->d_name[0] != '.') out.push_back(e->d_name);
-        closedir(d);
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-std::string first_line(const std::string &path) {
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);
-    return line;
-}
-
-std::string real_path(const std::string &path) {
-    char buf[PATH_MAX];
-    return realpath(path.c_str(), buf) ? std::string(buf) : std::string();
-}
-
-// First IPv4 address of the interface, else its first IPv6 address that is
-// not link-local (those need a scope the peers do not know).
-std::string interface_address(const std::string &ifname) {
-    ifaddrs *list = nullptr;
-    if (getifaddrs(&list) != 0) return "";
-    std::string v4, v6;
-    for (ifaddrs *i = list; i; i = i->ifa_next) {
-        if (!i->ifa_addr || ifname != i->ifa_name) continue;
-        char text[INET6_ADDRSTRLEN] = "";
-        if (i->ifa_addr->sa_family == AF_INET && v4.empty()) {
-            inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in *>(i->ifa_addr)->sin_addr, text,
-                      sizeof text);
-            v4 = text;
-        } else if (i->ifa_addr->sa_family == AF_INET6 && v6.empty()) {
-            const in6_addr &a = reinterpret_cast<sockaddr_in6 *>(i->ifa_addr)->sin6_addr;
-            if (IN6_IS_ADDR_LINKLOCAL(&a)) continue;
-            inet_ntop(AF_INET6, &a, text, sizeof text);
-            v6 = text;
-        }
-    }
-    freeifaddrs(list);
-    return v4.empty() ? v6 : v4;
-}
-
-// The network interfaces of one RDMA device, most specific first.
-std::vector<std::string> device_interfaces(const std::string &dev) {
-    const std::string base = "/sys/class/infiniband/" + dev;
-    std::vector<std::string> out;
-    for (const std::string &ndev : entries(base + "/ports/1/gid_attrs/ndevs")) {
-        const std::string name = first_line(base + "/ports/1/gid_attrs/ndevs/" + ndev);
-        if (!name.empty()) out.push_back(name);
-    }
-    if (const std::string parent = first_line(base + "/parent"); !parent.empty())
-        out.push_back(parent);
-    const std::string device = real_path(base + "/device");
-    if (!device.empty())
-        for (const std::string &net : entries("/sys/class/net"))
-            if (real_path("/sys/class/net/" + net + "/device") == device) out.push_back(net);
-    return out;
-}
-
-} // namespace
-
-NodeAddress rdma_device_address() {
-    const std::vector<std::string> devices = entries("/sys/class/infiniband");
-    if (devices.empty()) return {"", "this node has no RDMA device"};
-    for (const std::string &dev : devices)
-        for (const std::string &net : device_interfaces(dev))
-            if (std::string a = interface_address(net); !a.empty())
-                return {a, dev + "'s interface " + net};
-    return {"", "no RDMA device here (" + devices.front() + "...) has an IP address"};
-}
 
 NodeAddress default_route_address() {
     // /proc/net/route: Iface Destination Gateway Flags RefCnt Use Metric ...
@@ -110,7 +26,7 @@ NodeAddress default_route_address() {
         if (best_metric < 0 || metric < best_metric) best_metric = metric, best_if = ifname;
     }
     if (!best_if.empty())
-        if (std::string a = interface_address(best_if); !a.empty())
+        if (std::string a = cmdbench::rdma::interface_address(best_if); !a.empty())
             return {a, "the default route's interface " + best_if};
     return {"127.0.0.1", "loopback: this node has no default route"};
 }

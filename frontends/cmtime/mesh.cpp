@@ -107,11 +107,6 @@ Channel accept_leaf(int listener, int64_t deadline, const MeshOptions &o, int go
     }
 }
 
-void put_u64(std::vector<uint8_t> &out, uint64_t v) {
-    for (int i = 7; i >= 0; --i)
-        out.push_back(uint8_t(v >> (8 * i)));
-}
-
 // One mutex per process is enough: sends are short and rare.
 std::mutex send_mu;
 
@@ -273,9 +268,8 @@ void Mesh::barrier(const std::string &name) {
 }
 
 void Mesh::send_blob(int index, const std::vector<uint8_t> &bytes) {
-    std::vector<uint8_t> head;
-    put_u64(head, bytes.size());
-    send_to(index, Message{MsgType::Exchange, head});
+    // The length as recv_blob reads it (control::Reader).
+    send_to(index, Message{MsgType::Exchange, control::Writer().u64(bytes.size()).take()});
     for (size_t off = 0; off < bytes.size(); off += kChunk) {
         const size_t n = std::min(kChunk, bytes.size() - off);
         send_to(index,

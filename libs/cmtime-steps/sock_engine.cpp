@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cmdbench/plugin-support/run_error.hpp>
 #include <cstring>
 #include <fcntl.h>
 #include <memory>
@@ -22,8 +23,7 @@ namespace cmtime {
 namespace {
 
 [[noreturn]] void fail_errno(const char *call, int err) {
-    char buf[128];
-    throw std::runtime_error(std::string(call) + ": " + strerror_r(err, buf, sizeof buf));
+    throw std::runtime_error(std::string(call) + ": " + cmdbench::support::errno_text(err));
 }
 
 // The descriptors of this run, closed on the way out whatever happens.

@@ -2,7 +2,8 @@
 #include "step_host.hpp"
 
 #include <algorithm>
-#include <new>
+#include <cmdbench/plugin-support/byte_order.hpp>
+#include <cmdbench/plugin-support/result_rows.hpp>
 #include <string>
 
 namespace cmtime {
@@ -10,18 +11,6 @@ namespace {
 
 // Well below the control channel's 1 MiB frame limit.
 constexpr size_t kChunk = 512 * 1024;
-
-void put_u64(uint8_t *out, uint64_t v) {
-    for (int i = 7; i >= 0; --i, v >>= 8)
-        out[i] = static_cast<uint8_t>(v);
-}
-
-uint64_t get_u64(const uint8_t *in) {
-    uint64_t v = 0;
-    for (int i = 0; i < 8; ++i)
-        v = v << 8 | in[i];
-    return v;
-}
 
 uint32_t exchange(const cmdbench_run_env &env, const void *data, uint32_t len, void *buf,
                   uint32_t cap, const char *what) {
@@ -33,13 +22,6 @@ uint32_t exchange(const cmdbench_run_env &env, const void *data, uint32_t len, v
 }
 
 } // namespace
-
-void check_stop(const cmdbench_run_env &env, const char *what) {
-    if (env.host->remaining_ms(env.ctx) <= 0)
-        throw RunError(CMDBENCH_ERR_TIMEOUT, std::string(what) + ": timed out");
-    if (env.host->cancelled(env.ctx))
-        throw RunError(CMDBENCH_ERR_CANCELLED, std::string(what) + ": cancelled");
-}
 
 namespace {
 
@@ -83,8 +65,7 @@ void report_step_rows(const cmdbench_run_env &env, const StepReport &report,
     for (int s = 0; s < kStepCount; ++s) {
         const StepStats &st = report.step[s];
         const std::string name = prefix + step_label(s);
-        cmdbench_row *row = h.row_begin(env.ctx, name.c_str());
-        if (!row) throw RunError(CMDBENCH_ERR, "row_begin failed");
+        cmdbench_row *row = cmdbench::support::begin_row(h, env.ctx, name);
         const StepMeanings mean =
             step_meanings(name, st.samples > 0 || st.sum_us > 0 || st.max_us > 0);
         auto metric = [&](const char *key, uint64_t v, const cmdbench_metric_meaning &m) {
@@ -103,9 +84,7 @@ void report_step_rows(const cmdbench_run_env &env, const StepReport &report,
 }
 
 RunError host_failure(int status, const std::string &what) {
-    RunError e(status, what);
-    e.host_reason = true;
-    return e;
+    return cmdbench::support::reported_error(status, what);
 }
 
 // Step s's samples in a new host histogram (NULL if the host has none).
@@ -159,10 +138,10 @@ void report_peer_rows(const cmdbench_run_env &env, const std::string &prefix, co
 std::vector<uint8_t> swap_blob(const cmdbench_run_env &env, const std::vector<uint8_t> &ours,
                                const char *what) {
     uint8_t mine[8], theirs[8];
-    put_u64(mine, ours.size());
+    cmdbench::support::put_be64(mine, ours.size());
     if (exchange(env, mine, 8, theirs, 8, what) != 8)
         throw RunError(CMDBENCH_ERR, std::string(what) + ": bad length message from the peer");
-    const uint64_t want = get_u64(theirs);
+    const uint64_t want = cmdbench::support::get_be64(theirs);
     if (want > (uint64_t(1) << 32))
         throw RunError(CMDBENCH_ERR, std::string(what) + ": the peer announced an oversize report");
     std::vector<uint8_t> got(static_cast<size_t>(want));
@@ -182,27 +161,6 @@ std::vector<uint8_t> swap_blob(const cmdbench_run_env &env, const std::vector<ui
             throw RunError(CMDBENCH_ERR, std::string(what) + ": the peer's report stopped short");
     }
     return got;
-}
-
-int run_guarded(const cmdbench_run_env *env, void (*body)(const cmdbench_run_env &)) {
-    if (!env || !env->host) return CMDBENCH_ERR;
-    try {
-        body(*env);
-        return CMDBENCH_OK;
-    } catch (const RunError &e) {
-        if (e.host_reason)
-            env->host->log(env->ctx, CMDBENCH_LOG_ERROR, e.what());
-        else
-            env->host->set_error(env->ctx, e.what());
-        return e.status;
-    } catch (const std::bad_alloc &) {
-        env->host->set_error(env->ctx, "out of memory");
-    } catch (const std::exception &e) {
-        env->host->set_error(env->ctx, e.what());
-    } catch (...) {
-        env->host->set_error(env->ctx, "unknown failure");
-    }
-    return CMDBENCH_ERR;
 }
 
 } // namespace cmtime

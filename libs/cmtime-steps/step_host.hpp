@@ -4,20 +4,17 @@
 #pragma once
 #include "step_table.hpp"
 
+#include <cmdbench/plugin-support/run_error.hpp>
+#include <cmdbench/plugin-support/run_guard.hpp>
 #include <cmdbench/plugin.h>
-#include <stdexcept>
 #include <string>
 
 namespace cmtime {
 
-// A failed run, carried to the test's ABI edge.
-struct RunError : std::runtime_error {
-    RunError(int status_, const std::string &what) : std::runtime_error(what), status(status_) {}
-    int status;
-    // A host service failed and already gave the run's error its reason
-    // (hist_recv: "bad histogram: ..."); run_guarded keeps that one.
-    bool host_reason = false;
-};
+// A failed run, carried to the test's ABI edge (run_guarded). When a host
+// service failed and already gave the run's error its reason (hist_recv:
+// "bad histogram: ..."), it is thrown as reported and the guard keeps that one.
+using cmdbench::support::RunError;
 
 // One row per step, named `prefix` + label, with metrics avg/conn, total(us),
 // us/conn, sum(us), max(us), min(us) and the histogram "conn" of the
@@ -40,10 +37,10 @@ void report_peer_rows(const cmdbench_run_env &env, const std::string &prefix, co
 std::vector<uint8_t> swap_blob(const cmdbench_run_env &env, const std::vector<uint8_t> &ours,
                                const char *what);
 
-// Throws RunError (TIMEOUT / CANCELLED) once the run must stop.
-void check_stop(const cmdbench_run_env &env, const char *what);
-
-// Runs body(env) and converts what it throws into a status and set_error.
-int run_guarded(const cmdbench_run_env *env, void (*body)(const cmdbench_run_env &));
+// check_stop(env, what): throws RunError (TIMEOUT / CANCELLED) once the run
+// must stop. run_guarded(env, body): runs body(env) and converts what it
+// throws into a status and set_error.
+using cmdbench::support::check_stop;
+using cmdbench::support::run_guarded;
 
 } // namespace cmtime

@@ -2,6 +2,7 @@
 #include "step_table.hpp"
 
 #include <algorithm>
+#include <cmdbench/plugin-support/byte_order.hpp>
 #include <cstdio>
 #include <ctime>
 #include <stdexcept>
@@ -20,8 +21,7 @@ uint64_t us(uint64_t ns) {
 }
 
 void put_u64(std::vector<uint8_t> &out, uint64_t v) {
-    for (int i = 7; i >= 0; --i)
-        out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+    cmdbench::support::append_be(out, v, 8);
 }
 
 struct Cursor {
@@ -29,9 +29,8 @@ struct Cursor {
     size_t pos = 0;
     uint64_t u64() {
         if (in.size() - pos < 8) throw std::runtime_error("step report: truncated");
-        uint64_t v = 0;
-        for (int i = 0; i < 8; ++i)
-            v = v << 8 | in[pos++];
+        const uint64_t v = cmdbench::support::get_be64(in.data() + pos);
+        pos += 8;
         return v;
     }
 };

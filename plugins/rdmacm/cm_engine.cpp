@@ -4,30 +4,28 @@
 #include "cm_engine_state.hpp"
 #include "cm_steps_setup.hpp"
 
-#include <fcntl.h>
+#include <cerrno>
+#include <cmdbench/plugin-support/run_error.hpp>
+#include <cmdbench/rdma-util/cm_event.hpp>
+#include <cmdbench/rdma-util/rdma_device.hpp>
 #include <infiniband/verbs.h>
-#include <poll.h>
 
 namespace cmtime {
 
 std::string rdma_device_problem() {
-    int n = 0;
-    ibv_device **list = ibv_get_device_list(&n);
-    if (!list) return std::string("no RDMA device: ibv_get_device_list: ") + std::strerror(errno);
-    ibv_free_device_list(list);
-    if (n == 0) return "no RDMA device: ibv_get_device_list found none";
-    return std::string();
+    const std::string problem = cmdbench::rdma::rdma_device_problem();
+    return problem.empty() ? problem : "no RDMA device: " + problem;
 }
 
 CmEngine::CmEngine(const EngineConfig &config, EngineHooks hooks)
     : config_(config), hooks_(std::move(hooks)) {
-    channel_ = rdma_create_event_channel();
-    if (!channel_) fail_call("rdma_create_event_channel");
     // Non-blocking, so the event thread can notice the end of the run.
-    const int flags = fcntl(channel_->fd, F_GETFL);
-    if (flags < 0 || fcntl(channel_->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-        rdma_destroy_event_channel(channel_);
-        fail_call("fcntl O_NONBLOCK on the CM event channel");
+    std::string why;
+    int err = 0;
+    channel_ = cmdbench::rdma::open_event_channel(why, err);
+    if (!channel_) {
+        errno = err;
+        fail_call(why.c_str());
     }
     queue_ = std::make_unique<WorkQueue>(config_.threads);
     events_ = std::thread([this] { event_loop(); });
@@ -97,23 +95,16 @@ sockaddr_storage CmEngine::listen() {
 
 void CmEngine::event_loop() {
     while (!stopping_) {
-        pollfd p{channel_->fd, POLLIN, 0};
-        const int n = poll(&p, 1, 50);
-        if (n <= 0) continue;
-        for (;;) {
-            rdma_cm_event *event = nullptr;
-            if (rdma_get_cm_event(channel_, &event)) {
-                if (errno != EAGAIN && errno != EINTR)
-                    fatal(std::string("rdma_get_cm_event: ") + std::strerror(errno));
-                break;
-            }
-            try {
-                handle_event(event);
-            } catch (const std::exception &e) {
-                fatal(e.what());
-            }
-            rdma_ack_cm_event(event);
+        rdma_cm_event *event = nullptr;
+        const int got = cmdbench::rdma::wait_cm_event(channel_, 50, &event);
+        if (got < 0) fatal("rdma_get_cm_event: " + cmdbench::support::errno_text(errno));
+        if (got <= 0) continue;
+        try {
+            handle_event(event);
+        } catch (const std::exception &e) {
+            fatal(e.what());
         }
+        rdma_ack_cm_event(event);
     }
 }
 

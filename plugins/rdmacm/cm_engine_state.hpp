@@ -3,6 +3,7 @@
 #include "cm_engine.hpp"
 
 #include <cerrno>
+#include <cmdbench/plugin-support/run_error.hpp>
 #include <cstring>
 #include <stdexcept>
 
@@ -50,8 +51,7 @@ struct CmEngine::Iteration {
 
 // "<call>: <strerror(errno)>", thrown as a runtime_error.
 [[noreturn]] inline void fail_call(const char *call) {
-    char buf[128];
-    throw std::runtime_error(std::string(call) + ": " + strerror_r(errno, buf, sizeof buf));
+    throw std::runtime_error(std::string(call) + ": " + cmdbench::support::errno_text(errno));
 }
 
 } // namespace cmtime

@@ -10,8 +10,9 @@
 #include "cm_steps_setup.hpp"
 #include "step_host.hpp"
 
-#include <cstring>
-#include <netdb.h>
+#include <cmdbench/plugin-support/descriptors.hpp>
+#include <cmdbench/plugin-support/param_reader.hpp>
+#include <cmdbench/rdma-util/net_address.hpp>
 #include <netinet/in.h>
 #include <rdma/rdma_cma.h>
 
@@ -57,46 +58,27 @@ struct Params {
     bool no_qp_test;
 };
 
-int64_t int_param(const cmdbench_run_env &env, const char *name) {
-    int64_t v = 0;
-    if (env.host->param_int(env.ctx, name, &v) != CMDBENCH_OK)
-        throw RunError(CMDBENCH_ERR, std::string("cm-steps: parameter ") + name + " unavailable");
-    return v;
-}
-
 // First address of node:port from rdma_getaddrinfo-compatible resolution.
 sockaddr_storage resolve(const char *node, uint16_t port, bool passive) {
-    addrinfo hints{};
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = passive ? AI_PASSIVE : 0;
-    addrinfo *found = nullptr;
-    const std::string service = std::to_string(port);
-    const int rc = getaddrinfo(node, service.c_str(), &hints, &found);
-    if (rc != 0)
-        throw RunError(CMDBENCH_ERR, std::string("getaddrinfo ") + node + ": " + gai_strerror(rc));
     sockaddr_storage addr{};
-    std::memcpy(&addr, found->ai_addr, found->ai_addrlen);
-    freeaddrinfo(found);
+    std::string why;
+    if (!cmdbench::rdma::resolve_ip(node, port, passive, addr, why))
+        throw RunError(CMDBENCH_ERR, std::string("getaddrinfo ") + node + ": " + why);
     return addr;
 }
 
 Params read_params(const cmdbench_run_env &env) {
+    const cmdbench::support::ParamReader in(env, "cm-steps");
     Params p{};
-    p.count = uint64_t(int_param(env, "count"));
-    p.engine.threads = unsigned(int_param(env, "threads"));
-    p.engine.retries = int(int_param(env, "retries"));
-    p.engine.timeout_ms = int(int_param(env, "timeout_ms"));
-    p.mimic_delay_us = int_param(env, "mimic_delay_us");
-    p.base_qpn = uint32_t(int_param(env, "base_qpn"));
-    p.engine.max_pending = uint64_t(int_param(env, "max_pending"));
-    int no_qp = 0;
-    const char *bind = nullptr;
-    if (env.host->param_bool(env.ctx, "no_qp_test", &no_qp) != CMDBENCH_OK ||
-        env.host->param_string(env.ctx, "bind_address", &bind) != CMDBENCH_OK)
-        throw RunError(CMDBENCH_ERR, "cm-steps: parameters unavailable");
-    p.no_qp_test = no_qp != 0;
-    std::string where = bind ? bind : "";
+    p.count = uint64_t(in.integer("count"));
+    p.engine.threads = unsigned(in.integer("threads"));
+    p.engine.retries = in.small_int("retries");
+    p.engine.timeout_ms = in.small_int("timeout_ms");
+    p.mimic_delay_us = in.integer("mimic_delay_us");
+    p.base_qpn = uint32_t(in.integer("base_qpn"));
+    p.engine.max_pending = uint64_t(in.integer("max_pending"));
+    p.no_qp_test = in.boolean("no_qp_test");
+    std::string where = in.text("bind_address");
     // The server falls back to the run's peer_host: the address the client
     // reached it at.
     if (where.empty() && env.role == CMDBENCH_ROLE_SERVER && env.peer_host) where = env.peer_host;
@@ -210,23 +192,13 @@ void run_cm_steps(const cmdbench_run_env &env) {
     }
 }
 
-int run(const cmdbench_run_env *env) {
-    return run_guarded(env, run_cm_steps);
-}
-
-const cmdbench_test test = {
-    sizeof(cmdbench_test),
-    "cm-steps",
-    "cmtime: per-connection timing of the 17 RDMA CM connection steps, client and server",
-    0,
-    sizeof(params) / sizeof(params[0]),
-    params,
-    run,
-};
-
 } // namespace
 
 const cmdbench_test &cm_steps_test() {
+    static const cmdbench_test test = cmdbench::support::test_descriptor(
+        "cm-steps",
+        "cmtime: per-connection timing of the 17 RDMA CM connection steps, client and server", 0,
+        params, [](const cmdbench_run_env *env) { return run_guarded(env, run_cm_steps); });
     return test;
 }
 

@@ -2,6 +2,7 @@
 #include "cm_steps_setup.hpp"
 
 #include <arpa/inet.h>
+#include <cmdbench/plugin-support/byte_order.hpp>
 #include <cstring>
 #include <netinet/in.h>
 #include <stdexcept>
@@ -12,17 +13,9 @@ namespace {
 constexpr uint32_t kMagic = 0x434d5354; // "CMST"
 constexpr size_t kLen = 4 + 2 + 1 + 4 + 4 + 2 + 2 + 16 + 4;
 
-void put(std::vector<uint8_t> &out, uint64_t v, int bytes) {
-    for (int i = bytes - 1; i >= 0; --i)
-        out.push_back(uint8_t(v >> (8 * i)));
-}
-
-uint64_t get(const uint8_t *&p, int bytes) {
-    uint64_t v = 0;
-    for (int i = 0; i < bytes; ++i)
-        v = v << 8 | *p++;
-    return v;
-}
+// Big-endian fields, appended to the message and taken from it in order.
+constexpr auto put = cmdbench::support::append_be;
+constexpr auto get = cmdbench::support::take_be;
 
 } // namespace
 

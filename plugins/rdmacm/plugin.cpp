@@ -1,27 +1,11 @@
 // Descriptor and entry point of plugin "rdmacm".
 #include "cm_steps.hpp"
 
-#include <cmdbench/plugin.h>
-
-namespace {
-
-const cmdbench_test *const tests[] = {&cmtime::cm_steps_test()};
-
-const cmdbench_plugin plugin = {
-    sizeof(cmdbench_plugin),
-    CMDBENCH_ABI_MAJOR,
-    CMDBENCH_ABI_MINOR,
-    "rdmacm",
-    "0.1.0",
-    "RDMA CM connection-step timing (rdma-core's cmtime)",
-    0,
-    nullptr,
-    sizeof(tests) / sizeof(tests[0]),
-    tests,
-};
-
-} // namespace
+#include <cmdbench/plugin-support/descriptors.hpp>
 
 CMDBENCH_PLUGIN_ENTRY {
+    static const cmdbench_test *const tests[] = {&cmtime::cm_steps_test()};
+    static const cmdbench_plugin plugin = cmdbench::support::plugin_descriptor(
+        {"rdmacm", "0.1.0", "RDMA CM connection-step timing (rdma-core's cmtime)"}, tests);
     return &plugin;
 }

@@ -4,12 +4,12 @@
 // binds a CM id to a device (id->verbs set) only if an RDMA port carries it.
 #include "rsocket_transport.hpp"
 
-#include <arpa/inet.h>
+#include <cmdbench/rdma-util/net_address.hpp>
 #include <cstring>
 #include <initializer_list>
-#include <ifaddrs.h>
 #include <net/if.h>
 #include <rdma/rdma_cma.h>
+#include <vector>
 
 namespace rsocket_plugin {
 namespace {
@@ -25,31 +25,25 @@ bool owned_by_rdma_device(rdma_event_channel *channel, sockaddr *addr) {
 } // namespace
 
 int local_node(cmdbench_ctx *, const cmdbench_host *, char *buf, size_t cap) {
-    ifaddrs *list = nullptr;
-    if (getifaddrs(&list) != 0) return -1;
+    std::vector<cmdbench::rdma::InterfaceAddress> all;
+    if (!cmdbench::rdma::interface_addresses(all)) return -1;
     rdma_event_channel *channel = rdma_create_event_channel();
     int rc = -1;
     // IPv4 first: rstream and cmtime users name IPv4 addresses, and an IPv6
     // link-local address would need a scope.
     for (int family : {AF_INET, AF_INET6}) {
-        for (ifaddrs *ifa = list; channel && ifa && rc != 0; ifa = ifa->ifa_next) {
-            if (!ifa->ifa_addr || ifa->ifa_addr->sa_family != family) continue;
-            if (!(ifa->ifa_flags & IFF_UP) || (ifa->ifa_flags & IFF_LOOPBACK)) continue;
-            if (family == AF_INET6 &&
-                IN6_IS_ADDR_LINKLOCAL(&reinterpret_cast<sockaddr_in6 *>(ifa->ifa_addr)->sin6_addr))
-                continue;
-            if (!owned_by_rdma_device(channel, ifa->ifa_addr)) continue;
-            const void *raw =
-                family == AF_INET
-                    ? static_cast<const void *>(
-                          &reinterpret_cast<sockaddr_in *>(ifa->ifa_addr)->sin_addr)
-                    : static_cast<const void *>(
-                          &reinterpret_cast<sockaddr_in6 *>(ifa->ifa_addr)->sin6_addr);
-            if (inet_ntop(family, raw, buf, socklen_t(cap))) rc = 0;
+        for (auto &a : all) {
+            if (!channel || rc == 0) break;
+            if (a.addr.ss_family != family || a.link_local) continue;
+            if (!(a.flags & IFF_UP) || (a.flags & IFF_LOOPBACK)) continue;
+            if (!owned_by_rdma_device(channel, reinterpret_cast<sockaddr *>(&a.addr))) continue;
+            if (a.text.size() < cap) {
+                std::memcpy(buf, a.text.c_str(), a.text.size() + 1);
+                rc = 0;
+            }
         }
     }
     if (channel) rdma_destroy_event_channel(channel);
-    freeifaddrs(list);
     return rc;
 }
 

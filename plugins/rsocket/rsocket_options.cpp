@@ -5,6 +5,7 @@
 #include "rsocket_transport.hpp"
 
 #include <cerrno>
+#include <cmdbench/plugin-support/run_error.hpp>
 #include <cstdio>
 #include <cstring>
 #include <netinet/in.h>
@@ -74,8 +75,9 @@ bool set_int(cmdbench_ctx *ctx, const cmdbench_host *host, int sock, int level, 
              int64_t value, const char *label) {
     int v = static_cast<int>(value);
     if (rsetsockopt(sock, level, name, &v, sizeof(v)) == 0) return true;
-    host->set_error(ctx,
-                    (std::string("rsetsockopt ") + label + ": " + std::strerror(errno)).c_str());
+    host->set_error(
+        ctx, (std::string("rsetsockopt ") + label + ": " + cmdbench::support::errno_text(errno))
+                 .c_str());
     return false;
 }
 

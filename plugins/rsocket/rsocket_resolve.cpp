@@ -5,6 +5,7 @@
 #include "rsocket_transport.hpp"
 
 #include <cerrno>
+#include <cmdbench/plugin-support/run_error.hpp>
 #include <cstring>
 #include <netdb.h>
 #include <rdma/rdma_cma.h>
@@ -37,7 +38,8 @@ int with_getaddrinfo(cmdbench_ctx *ctx, const cmdbench_host *host, const char *n
     addrinfo *found = nullptr;
     int rc = getaddrinfo(node, service, &hints, &found);
     if (rc != 0) {
-        std::string why = rc == EAI_SYSTEM ? std::strerror(errno) : gai_strerror(rc);
+        std::string why =
+            rc == EAI_SYSTEM ? cmdbench::support::errno_text(errno) : gai_strerror(rc);
         host->set_error(ctx, ("getaddrinfo: " + why).c_str());
         return -1;
     }
@@ -63,7 +65,7 @@ int with_rdma_getaddrinfo(cmdbench_ctx *ctx, const cmdbench_host *host, const ch
         // librdmacm returns -1 with errno set to an errno value, or to
         // getaddrinfo's (negative) EAI code when the name lookup failed.
         const int err = rc == -1 ? errno : rc;
-        std::string why = err < 0 ? gai_strerror(err) : std::strerror(err);
+        std::string why = err < 0 ? gai_strerror(err) : cmdbench::support::errno_text(err);
         host->set_error(ctx, ("rdma_getaddrinfo: " + why).c_str());
         return -1;
     }

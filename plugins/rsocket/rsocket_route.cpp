@@ -7,6 +7,7 @@
 #include "rsocket_transport.hpp"
 
 #include <cerrno>
+#include <cmdbench/plugin-support/run_error.hpp>
 #include <cstring>
 #include <rdma/rsocket.h>
 #include <string>
@@ -37,7 +38,9 @@ int apply_route(cmdbench_ctx *ctx, const cmdbench_host *host, int sock) {
     if (rsetsockopt(sock, SOL_RDMA, RDMA_ROUTE, route.data(),
                     static_cast<socklen_t>(route.size())) == 0)
         return 0;
-    host->set_error(ctx, (std::string("rsetsockopt RDMA_ROUTE: ") + std::strerror(errno)).c_str());
+    host->set_error(
+        ctx,
+        (std::string("rsetsockopt RDMA_ROUTE: ") + cmdbench::support::errno_text(errno)).c_str());
     return -1;
 }
 

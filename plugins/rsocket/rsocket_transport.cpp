@@ -5,19 +5,16 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmdbench/rdma-util/rdma_device.hpp>
 #include <ctime>
 #include <fcntl.h>
-#include <infiniband/verbs.h>
 #include <rdma/rsocket.h>
 
 namespace rsocket_plugin {
 namespace {
 
 int rs_probe(cmdbench_ctx *ctx, const cmdbench_host *host) {
-    int count = 0;
-    ibv_device **list = ibv_get_device_list(&count);
-    if (list) ibv_free_device_list(list);
-    if (list && count > 0) return CMDBENCH_OK;
+    if (cmdbench::rdma::rdma_device_problem().empty()) return CMDBENCH_OK;
     host->set_error(ctx, "no RDMA device: ibv_get_device_list found none; run it in the RDMA "
                          "lab: tools/rdma-lab -- <your command>");
     return CMDBENCH_ERR_SKIP;

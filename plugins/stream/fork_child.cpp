@@ -40,12 +40,11 @@ void write_all(int fd, const std::string &data) {
     std::string message;
     try {
         body();
-    } catch (const StreamError &e) {
+    } catch (const cmdbench::support::RunError &e) {
         status = e.status;
         // Empty: the transport gave its reason to this process's host only;
         // in the child that can only be the accepted socket's configuration.
-        message = e.message.empty() ? "fork child: configuring the accepted connection failed"
-                                    : e.message;
+        message = *e.what() ? e.what() : "fork child: configuring the accepted connection failed";
     } catch (const std::bad_alloc &) {
         status = CMDBENCH_ERR;
         message = "malloc: out of memory";
@@ -99,7 +98,8 @@ class ChildWait {
         }
         int status = CMDBENCH_ERR;
         std::memcpy(&status, report.data(), sizeof status);
-        if (status != CMDBENCH_OK) throw StreamError{status, report.substr(sizeof status)};
+        if (status != CMDBENCH_OK)
+            throw cmdbench::support::RunError(status, report.substr(sizeof status));
     }
 
   private:
@@ -114,9 +114,9 @@ class ChildWait {
                 if (give_up == 0) give_up = now + kChildGraceNs;
                 if (now >= give_up) {
                     const bool late = h.remaining_ms(s_.ctx()) <= 0;
-                    throw StreamError{late ? CMDBENCH_ERR_TIMEOUT : CMDBENCH_ERR_CANCELLED,
-                                      std::string("fork child: ") +
-                                          (late ? "timed out" : "cancelled")};
+                    throw cmdbench::support::RunError(
+                        late ? CMDBENCH_ERR_TIMEOUT : CMDBENCH_ERR_CANCELLED,
+                        std::string("fork child: ") + (late ? "timed out" : "cancelled"));
                 }
             }
             pollfd p{fd_, POLLIN, 0};

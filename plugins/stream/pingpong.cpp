@@ -4,12 +4,14 @@
 // latency phase then a bandwidth phase, each on its own connection through one listener, so it
 // interoperates with rstream itself.
 #include "fork_child.hpp"
-#include "metric_meanings.hpp"
 #include "rstream_rules.hpp"
 #include "stream_io.hpp"
 #include "stream_tests.hpp"
 
 #include <algorithm>
+#include <cmdbench/plugin-support/descriptors.hpp>
+#include <cmdbench/plugin-support/result_rows.hpp>
+#include <cmdbench/plugin-support/run_guard.hpp>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -32,12 +34,7 @@ const cmdbench_param params[] = {
         "transfers each way per round trip; 0 = rstream's count rule for the size"),
     CMDBENCH_PARAM_BOOL_DECL("verify", false,
                              "send rstream's counting pattern and check every received byte"),
-    CMDBENCH_PARAM_BOOL_DECL(
-        "blocking", false,
-        "blocking sockets with MSG_WAITALL instead of non-blocking busy polling"),
-    CMDBENCH_PARAM_BOOL_DECL("async", false, "poll for readiness before every send and receive"),
-    CMDBENCH_PARAM_INT_DECL("port", 0, 0, 65535,
-                            "data port; 0 = ephemeral, announced over the control channel"),
+    STREAM_IO_PARAMS,
     CMDBENCH_PARAM_STRING_DECL(
         "suite", "\"custom\"", "custom|rstream",
         "custom: the sizes and counts given, one connection; rstream: rstream's latency phase then "
@@ -134,9 +131,8 @@ void report_row(const Session &s, const SizePlan &plan, uint64_t elapsed_ns,
     double one_way = 2.0 * static_cast<double>(plan.transfers);
     double total = static_cast<double>(plan.size) * one_way * static_cast<double>(plan.iterations);
     std::string name = rstream_size_label(plan.size) + (plan.transfers == 1 ? "_lat" : "_bw");
-    cmdbench_row *row = h.row_begin(s.ctx(), name.c_str());
-    if (!row) fail("row_begin failed");
-    namespace m = stream_meaning;
+    cmdbench_row *row = cmdbench::support::begin_row(h, s.ctx(), name);
+    namespace m = cmdbench::support::meaning;
     h.row_metric_ex(row, "bytes", static_cast<double>(plan.size), CMDBENCH_UNIT_BYTES,
                     &m::kMessageSize);
     h.row_metric_ex(row, "xfers", static_cast<double>(plan.transfers), CMDBENCH_UNIT_COUNT,
@@ -271,23 +267,13 @@ void run_pingpong(Session &s) {
     }
 }
 
-int run(const cmdbench_run_env *env) {
-    return run_guarded(env, run_pingpong);
-}
-
-const cmdbench_test test = {
-    sizeof(cmdbench_test),
-    "pingpong",
-    "rstream's ping-pong: round-trip latency and bandwidth per transfer size",
-    CMDBENCH_TEST_USES_TRANSPORT,
-    sizeof(params) / sizeof(params[0]),
-    params,
-    run,
-};
-
 } // namespace
 
 const cmdbench_test &pingpong_test() {
+    static const cmdbench_test test = cmdbench::support::test_descriptor(
+        "pingpong", "rstream's ping-pong: round-trip latency and bandwidth per transfer size",
+        CMDBENCH_TEST_USES_TRANSPORT, params,
+        cmdbench::support::guarded_run<Session, run_pingpong>);
     return test;
 }
 

@@ -3,8 +3,8 @@
 #ifndef CMDBENCH_STREAM_RSTREAM_RULES_HPP
 #define CMDBENCH_STREAM_RSTREAM_RULES_HPP
 
+#include <cmdbench/plugin-support/size_label.hpp>
 #include <cstdint>
-#include <cstdio>
 #include <string>
 
 namespace stream {
@@ -20,24 +20,7 @@ inline int64_t rstream_count(int64_t size) {
 // The size rule: binary unit, integer part, and one truncated decimal digit
 // when the integer part is below 10 and that digit is not zero.
 inline std::string rstream_size_label(int64_t size) {
-    static const struct {
-        int64_t unit;
-        char suffix;
-    } units[] = {{int64_t{1} << 30, 'g'}, {int64_t{1} << 20, 'm'}, {int64_t{1} << 10, 'k'}};
-    char text[32];
-    for (const auto &u : units) {
-        if (size < u.unit) continue;
-        int64_t whole = size / u.unit;
-        int64_t tenth = (size % u.unit) * 10 / u.unit;
-        if (whole < 10 && tenth != 0)
-            std::snprintf(text, sizeof(text), "%lld.%lld%c", static_cast<long long>(whole),
-                          static_cast<long long>(tenth), u.suffix);
-        else
-            std::snprintf(text, sizeof(text), "%lld%c", static_cast<long long>(whole), u.suffix);
-        return text;
-    }
-    std::snprintf(text, sizeof(text), "%lld", static_cast<long long>(size));
-    return text;
+    return cmdbench::support::size_label(size);
 }
 
 } // namespace stream

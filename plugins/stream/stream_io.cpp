@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmdbench/plugin-support/byte_order.hpp>
+#include <cmdbench/plugin-support/run_guard.hpp>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -15,22 +17,14 @@
 
 namespace stream {
 
-void fail(const std::string &message) {
-    throw StreamError{CMDBENCH_ERR, message};
-}
-
-void fail_errno(const char *call, int err) {
-    char buf[128];
-    // GNU strerror_r: thread-safe, returns the message (maybe not in buf).
-    const char *text = strerror_r(err, buf, sizeof(buf));
-    fail(std::string(call) + ": " + text);
-}
-
 namespace {
+
+using cmdbench::support::errno_text;
+using cmdbench::support::RunError;
 
 // The transport hook already called set_error: keep its message.
 [[noreturn]] void fail_reported() {
-    throw StreamError{CMDBENCH_ERR, std::string()};
+    throw cmdbench::support::reported_error(CMDBENCH_ERR);
 }
 
 bool would_block(int err) {
@@ -123,50 +117,21 @@ const char *status_name(int status) {
 // ------------------------------------------------------------------ Session
 
 Session::Session(const cmdbench_run_env &env)
-    : host_(env.host), ctx_(env.ctx), transport_(env.transport),
-      client_(env.role == CMDBENCH_ROLE_CLIENT), peer_host_(env.peer_host) {}
-
-bool Session::param_bool(const char *name) const {
-    int value = 0;
-    if (host_->param_bool(ctx_, name, &value) != CMDBENCH_OK)
-        fail(std::string("parameter ") + name + ": not available as a boolean");
-    return value != 0;
-}
-
-int64_t Session::param_int(const char *name) const {
-    int64_t value = 0;
-    if (host_->param_int(ctx_, name, &value) != CMDBENCH_OK)
-        fail(std::string("parameter ") + name + ": not available as an integer");
-    return value;
-}
-
-double Session::param_double(const char *name) const {
-    double value = 0;
-    if (host_->param_double(ctx_, name, &value) != CMDBENCH_OK)
-        fail(std::string("parameter ") + name + ": not available as a number");
-    return value;
+    : env_(&env), params_(env, std::string()), host_(env.host), ctx_(env.ctx),
+      transport_(env.transport), client_(env.role == CMDBENCH_ROLE_CLIENT),
+      peer_host_(env.peer_host) {
+    if (!transport_) fail("stream tests need a transport");
 }
 
 std::vector<int64_t> Session::param_int_list(const char *name) const {
-    const int64_t *values = nullptr;
-    size_t count = 0;
-    if (host_->param_int_list(ctx_, name, &values, &count) != CMDBENCH_OK || count == 0)
+    std::vector<int64_t> values = params_.int_list(name);
+    if (values.empty())
         fail(std::string("parameter ") + name + ": not available as an integer list");
-    return std::vector<int64_t>(values, values + count);
-}
-
-std::string Session::param_string(const char *name) const {
-    const char *value = nullptr;
-    if (host_->param_string(ctx_, name, &value) != CMDBENCH_OK || !value)
-        fail(std::string("parameter ") + name + ": not available as a string");
-    return value;
+    return values;
 }
 
 void Session::check_stop(const char *what) const {
-    if (host_->remaining_ms(ctx_) <= 0)
-        throw StreamError{CMDBENCH_ERR_TIMEOUT, std::string(what) + ": timed out"};
-    if (host_->cancelled(ctx_))
-        throw StreamError{CMDBENCH_ERR_CANCELLED, std::string(what) + ": cancelled"};
+    cmdbench::support::check_stop(*env_, what);
 }
 
 int Session::wait_slice_ms(const char *what) const {
@@ -177,7 +142,7 @@ int Session::wait_slice_ms(const char *what) const {
 void Session::barrier(const char *name) const {
     int status = host_->barrier(ctx_, name);
     if (status != CMDBENCH_OK)
-        throw StreamError{status, std::string("barrier ") + name + ": " + status_name(status)};
+        throw RunError(status, std::string("barrier ") + name + ": " + status_name(status));
 }
 
 uint32_t Session::exchange(const void *data, uint32_t len, void *buf, uint32_t cap,
@@ -185,32 +150,8 @@ uint32_t Session::exchange(const void *data, uint32_t len, void *buf, uint32_t c
     uint32_t got = 0;
     int status = host_->exchange(ctx_, data, len, buf, cap, &got);
     if (status != CMDBENCH_OK)
-        throw StreamError{status, std::string(what) + ": " + status_name(status)};
+        throw RunError(status, std::string(what) + ": " + status_name(status));
     return got;
-}
-
-int run_guarded(const cmdbench_run_env *env, void (*body)(Session &)) {
-    if (!env || !env->host) return CMDBENCH_ERR;
-    const cmdbench_host *host = env->host;
-    if (!env->transport) {
-        host->set_error(env->ctx, "stream tests need a transport");
-        return CMDBENCH_ERR;
-    }
-    try {
-        Session session(*env);
-        body(session);
-        return CMDBENCH_OK;
-    } catch (const StreamError &e) {
-        if (!e.message.empty()) host->set_error(env->ctx, e.message.c_str());
-        return e.status;
-    } catch (const std::bad_alloc &) {
-        host->set_error(env->ctx, "malloc: out of memory");
-    } catch (const std::exception &e) {
-        host->set_error(env->ctx, e.what());
-    } catch (...) {
-        host->set_error(env->ctx, "internal error");
-    }
-    return CMDBENCH_ERR;
 }
 
 // ------------------------------------------------------------------- Socket
@@ -292,7 +233,8 @@ void announce_port(const Session &s, const Listener &listener, uint16_t port) {
         return;
     }
     uint16_t bound = listener.local_port();
-    const uint8_t message[2] = {static_cast<uint8_t>(bound >> 8), static_cast<uint8_t>(bound)};
+    uint8_t message[2];
+    cmdbench::support::put_be(message, bound, 2);
     uint8_t ignored[2];
     s.exchange(message, sizeof(message), ignored, sizeof(ignored), "port exchange");
 }
@@ -305,7 +247,7 @@ uint16_t learn_port(const Session &s, uint16_t port) {
     const uint8_t nothing = 0;
     uint8_t message[2] = {0, 0};
     uint32_t got = s.exchange(&nothing, 0, message, sizeof(message), "port exchange");
-    uint16_t announced = static_cast<uint16_t>(message[0] << 8 | message[1]);
+    const auto announced = static_cast<uint16_t>(cmdbench::support::get_be(message, 2));
     if (got != sizeof(message) || announced == 0)
         fail("port exchange: the server sent no valid port");
     return announced;
@@ -383,8 +325,7 @@ std::string DataChannel::socket_error(const std::string &fallback) {
     if (session_->transport().getsockopt(sock_.fd(), SOL_SOCKET, SO_ERROR, &err, &len) != 0 ||
         err == 0)
         return fallback;
-    char buf[128];
-    return strerror_r(err, buf, sizeof(buf));
+    return errno_text(err);
 }
 
 void DataChannel::fail_poll(const char *call, short bits, const std::string &detail) {
@@ -428,10 +369,7 @@ size_t DataChannel::recv_some(uint8_t *buf, size_t len) {
             return static_cast<size_t>(n);
         }
         if (!would_block(errno)) {
-            if (hangup_) {
-                char buf[128];
-                fail_poll("rrecv", hangup_, strerror_r(errno, buf, sizeof(buf)));
-            }
+            if (hangup_) fail_poll("rrecv", hangup_, errno_text(errno));
             fail_errno("rrecv", errno);
         }
         on_no_progress("rrecv");

@@ -3,11 +3,13 @@
 // tcp, rsocket or a third-party transport. Every wait is bounded by the host's
 // remaining time and ends on cancellation.
 //
-// Failures are thrown as StreamError and turned into a status + set_error at
-// the test's ABI edge (run_guarded).
+// Failures are thrown as the support library's RunError and turned into a
+// status + set_error at the test's ABI edge (its run_guarded).
 #ifndef CMDBENCH_STREAM_IO_HPP
 #define CMDBENCH_STREAM_IO_HPP
 
+#include <cmdbench/plugin-support/param_reader.hpp>
+#include <cmdbench/plugin-support/run_error.hpp>
 #include <cmdbench/plugin.h>
 #include <cstddef>
 #include <cstdint>
@@ -16,20 +18,15 @@
 
 namespace stream {
 
-// A failed run: its cmdbench_status and one-line reason (empty = the reason
-// was already given to the host).
-struct StreamError {
-    int status;
-    std::string message;
-};
-
-[[noreturn]] void fail(const std::string &message);
-// "<call>: <strerror(err)>", the way rstream names its failed calls.
-[[noreturn]] void fail_errno(const char *call, int err);
+// fail(message); fail_errno(call, err): "<call>: <strerror(err)>", the way
+// rstream names its failed calls.
+using cmdbench::support::fail;
+using cmdbench::support::fail_errno;
 
 // One role of one run: the host services, the transport and the role.
 class Session {
   public:
+    // Fails without a transport: the stream tests need one.
     explicit Session(const cmdbench_run_env &env);
 
     const cmdbench_host &host() const { return *host_; }
@@ -38,11 +35,13 @@ class Session {
     bool is_client() const { return client_; }
     const char *peer_host() const { return peer_host_; }
 
-    bool param_bool(const char *name) const;
-    int64_t param_int(const char *name) const;
-    double param_double(const char *name) const;
+    const cmdbench_run_env &env() const { return *env_; }
+    bool param_bool(const char *name) const { return params_.boolean(name); }
+    int64_t param_int(const char *name) const { return params_.integer(name); }
+    double param_double(const char *name) const { return params_.number(name); }
+    // Never empty: an empty list fails.
     std::vector<int64_t> param_int_list(const char *name) const;
-    std::string param_string(const char *name) const;
+    std::string param_string(const char *name) const { return params_.text(name); }
 
     // Throws TIMEOUT or CANCELLED (naming `what`) once the run must stop.
     void check_stop(const char *what) const;
@@ -55,16 +54,14 @@ class Session {
                       const char *what) const;
 
   private:
+    const cmdbench_run_env *env_;
+    cmdbench::support::ParamReader params_;
     const cmdbench_host *host_;
     cmdbench_ctx *ctx_;
     const cmdbench_transport *transport_;
     bool client_;
     const char *peer_host_;
 };
-
-// Runs `body(session)` and converts anything it throws into a status and
-// host->set_error: nothing C++ leaves the plugin.
-int run_guarded(const cmdbench_run_env *env, void (*body)(Session &));
 
 // A transport handle, closed on destruction.
 class Socket {
@@ -128,6 +125,17 @@ struct IoMode {
 };
 
 IoMode read_io_mode(const Session &session);
+
+// The parameters both stream tests take for their data connection: the IO
+// mode (read_io_mode) and the data port (announce_port / learn_port).
+#define STREAM_IO_PARAMS                                                                           \
+    CMDBENCH_PARAM_BOOL_DECL(                                                                      \
+        "blocking", false,                                                                         \
+        "blocking sockets with MSG_WAITALL instead of non-blocking busy polling"),                 \
+        CMDBENCH_PARAM_BOOL_DECL("async", false,                                                   \
+                                 "poll for readiness before every send and receive"),              \
+        CMDBENCH_PARAM_INT_DECL("port", 0, 0, 65535,                                               \
+                                "data port; 0 = ephemeral, announced over the control channel")
 
 // A connected socket used in one IO mode: moves whole transfers.
 class DataChannel {

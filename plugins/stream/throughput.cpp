@@ -2,7 +2,6 @@
 // connection per size; end of stream (EOF) marks the end. The receiver's
 // figures are the reference, so both rows report delivered bytes. With
 // bidirectional = true both peers stream at once (throughput_bidir.cpp).
-#include "metric_meanings.hpp"
 #include "rate_row.hpp"
 #include "rstream_rules.hpp"
 #include "stream_io.hpp"
@@ -10,12 +9,19 @@
 #include "throughput_bidir.hpp"
 
 #include <algorithm>
+#include <cmdbench/plugin-support/byte_order.hpp>
+#include <cmdbench/plugin-support/descriptors.hpp>
+#include <cmdbench/plugin-support/result_rows.hpp>
+#include <cmdbench/plugin-support/run_guard.hpp>
 #include <cstdio>
 #include <optional>
 #include <vector>
 
 namespace stream {
 namespace {
+
+using cmdbench::support::get_be64;
+using cmdbench::support::put_be64;
 
 constexpr int64_t kMaxSize = 1073741824;
 constexpr int64_t kMaxBytes = 1099511627776;
@@ -27,12 +33,7 @@ const cmdbench_param params[] = {
                                "seconds to stream per size; 0 = send `bytes` instead"),
     CMDBENCH_PARAM_INT_DECL("bytes", 0, 0, kMaxBytes,
                             "bytes to stream per size when duration is 0"),
-    CMDBENCH_PARAM_BOOL_DECL(
-        "blocking", false,
-        "blocking sockets with MSG_WAITALL instead of non-blocking busy polling"),
-    CMDBENCH_PARAM_BOOL_DECL("async", false, "poll for readiness before every send and receive"),
-    CMDBENCH_PARAM_INT_DECL("port", 0, 0, 65535,
-                            "data port; 0 = ephemeral, announced over the control channel"),
+    STREAM_IO_PARAMS,
     CMDBENCH_PARAM_BOOL_DECL("bidirectional", false,
                              "both peers send and receive at once (iperf3 --bidir): rows "
                              "\"<size> c2s\", \"<size> s2c\" and their sum \"<size> bidir\""),
@@ -51,18 +52,6 @@ struct ReceiverFigures {
     uint64_t ns = 0;
 };
 
-void put_u64(uint8_t *out, uint64_t v) {
-    for (int i = 7; i >= 0; --i, v >>= 8)
-        out[i] = static_cast<uint8_t>(v);
-}
-
-uint64_t get_u64(const uint8_t *in) {
-    uint64_t v = 0;
-    for (int i = 0; i < 8; ++i)
-        v = v << 8 | in[i];
-    return v;
-}
-
 constexpr uint32_t kSenderLen = 24;
 constexpr uint32_t kReceiverLen = 16;
 
@@ -73,25 +62,25 @@ void swap_figures(const Session &s, SenderFigures &sender, ReceiverFigures &rece
     uint8_t in[kSenderLen] = {};
     uint32_t out_len = 0;
     if (s.is_client()) {
-        put_u64(out, sender.bytes);
-        put_u64(out + 8, sender.messages);
-        put_u64(out + 16, sender.ns);
+        put_be64(out, sender.bytes);
+        put_be64(out + 8, sender.messages);
+        put_be64(out + 16, sender.ns);
         out_len = kSenderLen;
     } else {
-        put_u64(out, receiver.bytes);
-        put_u64(out + 8, receiver.ns);
+        put_be64(out, receiver.bytes);
+        put_be64(out + 8, receiver.ns);
         out_len = kReceiverLen;
     }
     uint32_t got = s.exchange(out, out_len, in, sizeof(in), "throughput figures exchange");
     if (got != (s.is_client() ? kReceiverLen : kSenderLen))
         fail("throughput figures exchange: unexpected message length");
     if (s.is_client()) {
-        receiver.bytes = get_u64(in);
-        receiver.ns = get_u64(in + 8);
+        receiver.bytes = get_be64(in);
+        receiver.ns = get_be64(in + 8);
     } else {
-        sender.bytes = get_u64(in);
-        sender.messages = get_u64(in + 8);
-        sender.ns = get_u64(in + 16);
+        sender.bytes = get_be64(in);
+        sender.messages = get_be64(in + 8);
+        sender.ns = get_be64(in + 16);
     }
 }
 
@@ -147,10 +136,10 @@ void report_row(const Session &s, int64_t size, const SenderFigures &sent,
     const cmdbench_host &h = s.host();
     const double seconds = static_cast<double>(std::max<uint64_t>(received.ns, 1)) / 1e9;
     const double bytes = static_cast<double>(received.bytes);
-    cmdbench_row *row = begin_rate_row(h, s.ctx(), rstream_size_label(size), size, bytes, seconds,
-                                       static_cast<double>(sent.messages), stream_meaning::kMoved);
-    if (!row) fail("row_begin failed");
-    namespace m = stream_meaning;
+    cmdbench_row *row =
+        begin_rate_row(h, s.ctx(), rstream_size_label(size), size, bytes, seconds,
+                       static_cast<double>(sent.messages), cmdbench::support::meaning::kMoved);
+    namespace m = cmdbench::support::meaning;
     if (s.is_client())
         h.row_metric_ex(row, "send_time", static_cast<double>(sent.ns) / 1e9, CMDBENCH_UNIT_SECONDS,
                         &m::kElapsed);
@@ -222,24 +211,15 @@ void run_throughput(Session &s) {
     }
 }
 
-int run(const cmdbench_run_env *env) {
-    return run_guarded(env, run_throughput);
-}
-
-const cmdbench_test test = {
-    sizeof(cmdbench_test),
-    "throughput",
-    "One-way (or with bidirectional, two-way) streaming throughput per send size, measured at "
-    "the receiver",
-    CMDBENCH_TEST_USES_TRANSPORT,
-    sizeof(params) / sizeof(params[0]),
-    params,
-    run,
-};
-
 } // namespace
 
 const cmdbench_test &throughput_test() {
+    static const cmdbench_test test = cmdbench::support::test_descriptor(
+        "throughput",
+        "One-way (or with bidirectional, two-way) streaming throughput per send size, measured at "
+        "the receiver",
+        CMDBENCH_TEST_USES_TRANSPORT, params,
+        cmdbench::support::guarded_run<Session, run_throughput>);
     return test;
 }
 

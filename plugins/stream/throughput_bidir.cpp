@@ -8,12 +8,12 @@
 #include "throughput_bidir.hpp"
 
 #include "bidir_rows.hpp"
-#include "metric_meanings.hpp"
 #include "peer_clock.hpp"
 #include "rate_row.hpp"
 #include "rstream_rules.hpp"
 
 #include <algorithm>
+#include <cmdbench/plugin-support/result_rows.hpp>
 #include <string>
 #include <vector>
 
@@ -117,11 +117,10 @@ void report_direction(const Session &s, int64_t size, const DirectionRow &d,
     const bidir::Span &span = d.direction == bidir::Direction::ClientToServer ? t.c2s : t.s2c;
     const double seconds = static_cast<double>(std::max<uint64_t>(span.ns(), 1)) / 1e9;
     const double bytes = static_cast<double>(d.bytes);
-    cmdbench_row *row =
-        begin_rate_row(h, s.ctx(), bidir::row_name(rstream_size_label(size), d.direction), size,
-                       bytes, seconds, static_cast<double>(d.messages), stream_meaning::kMoved);
-    if (!row) fail("row_begin failed");
-    namespace m = stream_meaning;
+    cmdbench_row *row = begin_rate_row(
+        h, s.ctx(), bidir::row_name(rstream_size_label(size), d.direction), size, bytes, seconds,
+        static_cast<double>(d.messages), cmdbench::support::meaning::kMoved);
+    namespace m = cmdbench::support::meaning;
     h.row_metric_ex(row, "send_time", static_cast<double>(d.send_ns) / 1e9, CMDBENCH_UNIT_SECONDS,
                     &m::kElapsed);
     bidir::put_span(h, row, t, d.direction);
@@ -138,7 +137,6 @@ void report_sum(const Session &s, int64_t size, const DirectionRow &c2s, const D
     cmdbench_row *row = begin_rate_row(
         h, s.ctx(), bidir::row_name(rstream_size_label(size), bidir::Direction::Both), size, bytes,
         seconds, static_cast<double>(c2s.messages + s2c.messages), bidir::kSumBytes);
-    if (!row) fail("row_begin failed");
     bidir::put_overlap(h, row, t, clock);
     h.row_end(row);
 }

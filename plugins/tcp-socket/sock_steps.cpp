@@ -13,6 +13,9 @@
 #include "sock_engine.hpp"
 #include "step_host.hpp"
 
+#include <cmdbench/plugin-support/byte_order.hpp>
+#include <cmdbench/plugin-support/descriptors.hpp>
+#include <cmdbench/plugin-support/param_reader.hpp>
 #include <cstring>
 #include <string>
 #include <unistd.h>
@@ -21,6 +24,8 @@
 namespace tcp_socket {
 namespace {
 
+using cmdbench::support::get_be;
+using cmdbench::support::put_be;
 using cmtime::RunError;
 
 constexpr int64_t kMaxCount = 1000000;
@@ -47,15 +52,9 @@ struct Params {
 };
 
 Params read_params(const cmdbench_run_env &env) {
-    const cmdbench_host &h = *env.host;
-    int64_t count = 0, threads = 0, port = 0;
-    const char *bind = nullptr;
-    if (h.param_int(env.ctx, "count", &count) != CMDBENCH_OK ||
-        h.param_int(env.ctx, "threads", &threads) != CMDBENCH_OK ||
-        h.param_int(env.ctx, "port", &port) != CMDBENCH_OK ||
-        h.param_string(env.ctx, "bind_address", &bind) != CMDBENCH_OK)
-        throw RunError(CMDBENCH_ERR, "sock-steps: parameters unavailable");
-    return {uint64_t(count), unsigned(threads), uint16_t(port), bind ? bind : ""};
+    const cmdbench::support::ParamReader in(env, "sock-steps");
+    return {uint64_t(in.integer("count")), unsigned(in.integer("threads")),
+            uint16_t(in.integer("port")), in.text("bind_address")};
 }
 
 // Setup message: magic u32, port u16, count u32 (big-endian). Returns the
@@ -63,26 +62,16 @@ Params read_params(const cmdbench_run_env &env) {
 uint16_t swap_setup(const cmdbench_run_env &env, uint16_t port, uint64_t count) {
     uint8_t out[kSetupLen], in[kSetupLen] = {};
     const uint32_t c = uint32_t(count);
-    const uint8_t bytes[kSetupLen] = {uint8_t(kSetupMagic >> 24),
-                                      uint8_t(kSetupMagic >> 16),
-                                      uint8_t(kSetupMagic >> 8),
-                                      uint8_t(kSetupMagic),
-                                      uint8_t(port >> 8),
-                                      uint8_t(port),
-                                      uint8_t(c >> 24),
-                                      uint8_t(c >> 16),
-                                      uint8_t(c >> 8),
-                                      uint8_t(c)};
-    std::memcpy(out, bytes, kSetupLen);
+    put_be(out, kSetupMagic, 4);
+    put_be(out + 4, port, 2);
+    put_be(out + 6, c, 4);
     uint32_t got = 0;
     const int status = env.host->exchange(env.ctx, out, kSetupLen, in, kSetupLen, &got);
     if (status != CMDBENCH_OK) throw RunError(status, "sock-steps: setup exchange failed");
-    const uint32_t magic =
-        uint32_t(in[0]) << 24 | uint32_t(in[1]) << 16 | uint32_t(in[2]) << 8 | in[3];
+    const uint32_t magic = uint32_t(get_be(in, 4));
     if (got != kSetupLen || magic != kSetupMagic)
         throw RunError(CMDBENCH_ERR, "sock-steps: the peer is not running sock-steps");
-    const uint32_t theirs =
-        uint32_t(in[6]) << 24 | uint32_t(in[7]) << 16 | uint32_t(in[8]) << 8 | in[9];
+    const uint32_t theirs = uint32_t(get_be(in + 6, 4));
     if (theirs != c) {
         const bool client = env.role == CMDBENCH_ROLE_CLIENT;
         throw RunError(CMDBENCH_ERR, std::string("sock-steps: count mismatch: the ") +
@@ -91,7 +80,7 @@ uint16_t swap_setup(const cmdbench_run_env &env, uint16_t port, uint64_t count) 
                                          (client ? "client" : "server") + " has " +
                                          std::to_string(c));
     }
-    return uint16_t(in[4] << 8 | in[5]);
+    return uint16_t(get_be(in + 4, 2));
 }
 
 constexpr const char *kConnectedBarrier = "sock-steps connected";
@@ -156,23 +145,14 @@ void run_sock_steps(const cmdbench_run_env &env) {
     cmtime::report_peer_rows(env, "server ", "sock-steps: results");
 }
 
-int run(const cmdbench_run_env *env) {
-    return cmtime::run_guarded(env, run_sock_steps);
-}
-
-const cmdbench_test test = {
-    sizeof(cmdbench_test),
-    "sock-steps",
-    "cmtime -S: per-connection timing of TCP socket, bind, connect, accept and close",
-    0,
-    sizeof(params) / sizeof(params[0]),
-    params,
-    run,
-};
-
 } // namespace
 
 const cmdbench_test &sock_steps_test() {
+    static const cmdbench_test test = cmdbench::support::test_descriptor(
+        "sock-steps",
+        "cmtime -S: per-connection timing of TCP socket, bind, connect, accept and close", 0,
+        params,
+        [](const cmdbench_run_env *env) { return cmtime::run_guarded(env, run_sock_steps); });
     return test;
 }
 

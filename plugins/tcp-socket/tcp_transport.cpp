@@ -3,6 +3,7 @@
 #include "tcp_transport.hpp"
 
 #include <cerrno>
+#include <cmdbench/plugin-support/run_error.hpp>
 #include <cstdio>
 #include <cstring>
 #include <netinet/in.h>
@@ -34,7 +35,7 @@ struct Settings {
 };
 
 void report(cmdbench_ctx *ctx, const cmdbench_host *host, const std::string &what, int err) {
-    host->set_error(ctx, (what + ": " + std::strerror(err)).c_str());
+    host->set_error(ctx, (what + ": " + cmdbench::support::errno_text(err)).c_str());
 }
 
 bool read_settings(cmdbench_ctx *ctx, const cmdbench_host *host, Settings &out) {

@@ -2,6 +2,7 @@
 #include "bw_rows.hpp"
 
 #include <algorithm>
+#include <cmdbench/plugin-support/result_rows.hpp>
 #include <cstring>
 
 namespace verbs {
@@ -60,26 +61,20 @@ cmdbench_row *begin_bw_row(Run &run, const Params &p, const std::string &name, i
     const cmdbench_host &h = run.host();
     const double ns = double(std::max<uint64_t>(f.ns(), 1));
     const double bytes = double(f.msgs) * double(size);
-    cmdbench_row *row = h.row_begin(run.ctx(), name.c_str());
-    if (!row) fail("row_begin failed");
-    static const cmdbench_metric_meaning size_m = CMDBENCH_MEANING_MESSAGE_SIZE,
-                                         count_m = CMDBENCH_MEANING_COUNT,
-                                         time_m = CMDBENCH_MEANING_ELAPSED_DETAIL,
-                                         bw_m = CMDBENCH_MEANING_BANDWIDTH,
-                                         rate_m = CMDBENCH_MEANING_RATE,
-                                         qp_bw_m = CMDBENCH_MEANING(CMDBENCH_KIND_BANDWIDTH,
-                                                                    CMDBENCH_BETTER_HIGHER,
-                                                                    CMDBENCH_METRIC_DETAIL);
-    h.row_metric_ex(row, "bytes", double(size), CMDBENCH_UNIT_BYTES, &size_m);
-    h.row_metric_ex(row, "xfers", double(f.msgs), CMDBENCH_UNIT_COUNT, &count_m);
+    cmdbench_row *row = cmdbench::support::begin_row(h, run.ctx(), name);
+    namespace m = cmdbench::support::meaning;
+    h.row_metric_ex(row, "bytes", double(size), CMDBENCH_UNIT_BYTES, &m::kMessageSize);
+    h.row_metric_ex(row, "xfers", double(f.msgs), CMDBENCH_UNIT_COUNT, &m::kCount);
     h.row_metric_ex(row, "total", bytes, CMDBENCH_UNIT_BYTES, &total_meaning);
-    h.row_metric_ex(row, "time", ns / 1e9, CMDBENCH_UNIT_SECONDS, &time_m);
-    h.row_metric_ex(row, "Gb/sec", bytes * 8.0 / ns, CMDBENCH_UNIT_GBPS, &bw_m);
-    h.row_metric_ex(row, "msgs/sec", double(f.msgs) / (ns / 1e9), CMDBENCH_UNIT_PER_SEC, &rate_m);
-    h.row_metric_ex(row, "qps", double(p.qps), CMDBENCH_UNIT_COUNT, &count_m);
+    h.row_metric_ex(row, "time", ns / 1e9, CMDBENCH_UNIT_SECONDS, &m::kElapsed);
+    h.row_metric_ex(row, "Gb/sec", bytes * 8.0 / ns, CMDBENCH_UNIT_GBPS, &m::kBandwidth);
+    h.row_metric_ex(row, "msgs/sec", double(f.msgs) / (ns / 1e9), CMDBENCH_UNIT_PER_SEC, &m::kRate);
+    h.row_metric_ex(row, "qps", double(p.qps), CMDBENCH_UNIT_COUNT, &m::kCount);
     if (p.qps > 1 && f.max_qp_gbps > 0) {
-        h.row_metric_ex(row, "min QP Gb/sec", f.min_qp_gbps, CMDBENCH_UNIT_GBPS, &qp_bw_m);
-        h.row_metric_ex(row, "max QP Gb/sec", f.max_qp_gbps, CMDBENCH_UNIT_GBPS, &qp_bw_m);
+        h.row_metric_ex(row, "min QP Gb/sec", f.min_qp_gbps, CMDBENCH_UNIT_GBPS,
+                        &m::kBandwidthDetail);
+        h.row_metric_ex(row, "max QP Gb/sec", f.max_qp_gbps, CMDBENCH_UNIT_GBPS,
+                        &m::kBandwidthDetail);
     }
     return row;
 }

@@ -1,29 +1,25 @@
 // rdma_cm event channel and address helpers (see cm_link.hpp).
 #include "cm_link.hpp"
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <cerrno>
+#include <cmdbench/plugin-support/byte_order.hpp>
+#include <cmdbench/rdma-util/cm_event.hpp>
+#include <cmdbench/rdma-util/net_address.hpp>
 #include <cstring>
-#include <fcntl.h>
-#include <netdb.h>
 #include <netinet/in.h>
-#include <poll.h>
 
 namespace verbs {
 
 CmChannel::CmChannel() {
-    channel_ = rdma_create_event_channel();
-    if (!channel_) {
-        const int err = errno;
-        skip_no_device(std::string("rdma_create_event_channel: ") + std::strerror(err));
-    }
     // Non-blocking, so every wait is a bounded poll().
-    const int flags = fcntl(channel_->fd, F_GETFL);
-    if (flags < 0 || fcntl(channel_->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-        const int err = errno;
-        rdma_destroy_event_channel(channel_);
-        fail_errno("fcntl O_NONBLOCK on the rdma_cm event channel", err);
-    }
+    std::string why;
+    int err = 0;
+    channel_ = cmdbench::rdma::open_event_channel(why, err);
+    if (!channel_ && why == "rdma_create_event_channel")
+        skip_no_device(why + ": " + cmdbench::support::errno_text(err));
+    if (!channel_) fail_errno(why, err);
 }
 
 CmChannel::~CmChannel() {
@@ -33,22 +29,20 @@ CmChannel::~CmChannel() {
 CmEvent CmChannel::next(const Stopper &stop, const char *what) {
     for (;;) {
         rdma_cm_event *event = nullptr;
-        if (rdma_get_cm_event(channel_, &event) == 0) {
-            CmEvent out{event->event, event->id, event->status, {}};
-            const auto *data = static_cast<const uint8_t *>(event->param.conn.private_data);
-            if (data && (event->event == RDMA_CM_EVENT_CONNECT_REQUEST ||
-                         event->event == RDMA_CM_EVENT_ESTABLISHED))
-                out.private_data.assign(data, data + event->param.conn.private_data_len);
-            rdma_ack_cm_event(event);
-            return out;
-        }
-        if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-            fail_errno(std::string(what) + ": rdma_get_cm_event", errno);
-        stop.check(what);
-        pollfd pfd{channel_->fd, POLLIN, 0};
         const int64_t slice = std::min<int64_t>(stop.remaining_ms(), 100);
-        if (poll(&pfd, 1, static_cast<int>(slice)) < 0 && errno != EINTR)
-            fail_errno(std::string(what) + ": poll", errno);
+        const int got = cmdbench::rdma::wait_cm_event(channel_, static_cast<int>(slice), &event);
+        if (got < 0) fail_errno(std::string(what) + ": rdma_get_cm_event", errno);
+        if (got == 0) {
+            stop.check(what);
+            continue;
+        }
+        CmEvent out{event->event, event->id, event->status, {}};
+        const auto *data = static_cast<const uint8_t *>(event->param.conn.private_data);
+        if (data && (event->event == RDMA_CM_EVENT_CONNECT_REQUEST ||
+                     event->event == RDMA_CM_EVENT_ESTABLISHED))
+            out.private_data.assign(data, data + event->param.conn.private_data_len);
+        rdma_ack_cm_event(event);
+        return out;
     }
 }
 
@@ -58,7 +52,8 @@ CmEvent CmChannel::expect(rdma_cm_event_type want, rdma_cm_id *id, const Stopper
     if (e.type != want || (id && e.id != id))
         fail(std::string(what) + ": expected rdma_cm event " + rdma_event_str(want) + ", got " +
              rdma_event_str(e.type) + " (status " + std::to_string(e.status) +
-             (e.status < 0 ? std::string(": ") + std::strerror(-e.status) : std::string()) + ")");
+             (e.status < 0 ? ": " + cmdbench::support::errno_text(-e.status) : std::string()) +
+             ")");
     return e;
 }
 
@@ -69,18 +64,11 @@ void CmChannel::drain() {
 }
 
 sockaddr_storage resolve_ip(const std::string &host, uint16_t port, bool passive) {
-    addrinfo hints{};
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = passive ? AI_PASSIVE : 0;
-    addrinfo *found = nullptr;
-    const std::string service = std::to_string(port);
-    const int rc =
-        getaddrinfo(host.empty() ? nullptr : host.c_str(), service.c_str(), &hints, &found);
-    if (rc != 0) fail("verbs: cannot resolve \"" + host + "\": " + gai_strerror(rc));
     sockaddr_storage addr{};
-    std::memcpy(&addr, found->ai_addr, found->ai_addrlen);
-    freeaddrinfo(found);
+    std::string why;
+    if (!cmdbench::rdma::resolve_ip(host.empty() ? nullptr : host.c_str(), port, passive, addr,
+                                    why))
+        fail("verbs: cannot resolve \"" + host + "\": " + why);
     return addr;
 }
 
@@ -129,10 +117,8 @@ std::vector<uint8_t> encode_address(const sockaddr_storage &addr) {
         std::memcpy(&out[3], &a.sin6_addr, 16);
         scope = a.sin6_scope_id;
     }
-    out[1] = uint8_t(port >> 8);
-    out[2] = uint8_t(port);
-    for (int i = 0; i < 4; ++i)
-        out[19 + i] = uint8_t(scope >> (24 - 8 * i));
+    cmdbench::support::put_be(&out[1], port, 2);
+    cmdbench::support::put_be(&out[19], scope, 4);
     return out;
 }
 
@@ -141,7 +127,7 @@ sockaddr_storage decode_address(const std::vector<uint8_t> &b) {
         fail("verbs: the peer sent a malformed listening address (is it running verbs-lat or "
              "verbs-bw?)");
     sockaddr_storage addr{};
-    const uint16_t port = uint16_t(b[1] << 8 | b[2]);
+    const auto port = uint16_t(cmdbench::support::get_be(&b[1], 2));
     if (b[0] == 4) {
         auto &a = reinterpret_cast<sockaddr_in &>(addr);
         a.sin_family = AF_INET;
@@ -152,8 +138,7 @@ sockaddr_storage decode_address(const std::vector<uint8_t> &b) {
         a.sin6_family = AF_INET6;
         a.sin6_port = htons(port);
         std::memcpy(&a.sin6_addr, &b[3], 16);
-        a.sin6_scope_id =
-            uint32_t(b[19]) << 24 | uint32_t(b[20]) << 16 | uint32_t(b[21]) << 8 | b[22];
+        a.sin6_scope_id = uint32_t(cmdbench::support::get_be(&b[19], 4));
     }
     return addr;
 }

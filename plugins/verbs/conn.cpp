@@ -1,10 +1,11 @@
 // RC QPs over rdma_cm (see conn.hpp).
 #include "conn.hpp"
 
-#include "netdev_address.hpp"
-
 #include <algorithm>
 #include <cerrno>
+#include <cmdbench/plugin-support/byte_order.hpp>
+#include <cmdbench/rdma-util/net_address.hpp>
+#include <cmdbench/rdma-util/rdma_device_address.hpp>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -16,17 +17,9 @@ constexpr uint32_t kMagic = 0x56524253; // "VRBS"
 constexpr size_t kPrivateLen = 32;
 constexpr int kResolveMs = 2000;
 
-void put(std::vector<uint8_t> &out, uint64_t v, int bytes) {
-    for (int i = bytes - 1; i >= 0; --i)
-        out.push_back(uint8_t(v >> (8 * i)));
-}
-
-uint64_t get(const uint8_t *&p, int bytes) {
-    uint64_t v = 0;
-    for (int i = 0; i < bytes; ++i)
-        v = v << 8 | *p++;
-    return v;
-}
+// Big-endian fields, appended to the message and taken from it in order.
+constexpr auto put = cmdbench::support::append_be;
+constexpr auto get = cmdbench::support::take_be;
 
 bool no_device_errno(int err) {
     return err == ENODEV || err == EADDRNOTAVAIL || err == ENOENT;
@@ -198,8 +191,8 @@ rdma_cm_id *listen_for_clients(CmChannel &channel, const Run &run, const Params 
     if (where.empty() && run.peer_host()) where = run.peer_host();
     // A local run meets on loopback, where no RDMA device is: use the address
     // of the device's interface (the client connects to what we announce).
-    if (p.bind_address.empty() && is_loopback_host(where)) {
-        const std::string device_address = rdma_netdev_address();
+    if (p.bind_address.empty() && cmdbench::rdma::is_loopback_host(where)) {
+        const std::string device_address = cmdbench::rdma::rdma_device_address().address;
         if (!device_address.empty()) {
             run.log(CMDBENCH_LOG_INFO, "verbs: listening on " + device_address +
                                            ", the RDMA device's interface, not " + where);
@@ -213,7 +206,8 @@ rdma_cm_id *listen_for_clients(CmChannel &channel, const Run &run, const Params 
     if (rdma_bind_addr(id, reinterpret_cast<sockaddr *>(&addr)) != 0) {
         const int err = errno;
         rdma_destroy_id(id);
-        const std::string what = "rdma_bind_addr " + address_text(addr) + ": " + std::strerror(err);
+        const std::string what =
+            "rdma_bind_addr " + address_text(addr) + ": " + cmdbench::support::errno_text(err);
         if (no_device_errno(err))
             skip_no_device(what + " (not an address of an RDMA device; set bind_address)");
         fail(what);
@@ -249,7 +243,8 @@ Conns connect_to_server(CmChannel &channel, const Run &run, const Params &p,
             if (rdma_resolve_addr(id, bind ? reinterpret_cast<sockaddr *>(&source) : nullptr,
                                   reinterpret_cast<sockaddr *>(&target), kResolveMs) != 0) {
                 const int err = errno;
-                const std::string what = "rdma_resolve_addr " + to + ": " + std::strerror(err);
+                const std::string what =
+                    "rdma_resolve_addr " + to + ": " + cmdbench::support::errno_text(err);
                 if (no_device_errno(err)) skip_no_device(what);
                 fail(what);
             }

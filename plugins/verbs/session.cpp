@@ -1,6 +1,7 @@
 // Connection set-up and teardown of a verbs run (see session.hpp).
 #include "session.hpp"
 
+#include <cmdbench/rdma-util/rdma_device.hpp>
 #include <cstring>
 #include <netinet/in.h>
 
@@ -12,7 +13,7 @@ size_t region_for(const Params &p) {
 }
 
 Session::Session(Run &run, const Params &p, const ConnSpec &spec) {
-    const std::string problem = rdma_device_problem();
+    const std::string problem = cmdbench::rdma::rdma_device_problem();
     if (!problem.empty()) skip_no_device(problem);
     channel_ = std::make_unique<CmChannel>();
     if (!run.is_client()) {

@@ -8,17 +8,18 @@
 // (verbs_bw_bidir.cpp).
 #include "bw_rows.hpp"
 #include "session.hpp"
-#include "size_label.hpp"
 #include "verbs_bw_bidir.hpp"
-#include "verbs_tests.hpp"
 #include "workers.hpp"
+
+#include <cmdbench/plugin-support/size_label.hpp>
 
 namespace verbs {
 namespace {
 
 void report(Run &run, const Params &p, int64_t size, const std::vector<QpFigures> &figures) {
     static const cmdbench_metric_meaning moved = CMDBENCH_MEANING_MOVED;
-    cmdbench_row *row = begin_bw_row(run, p, size_label(size), size, sum_qps(size, figures), moved);
+    cmdbench_row *row = begin_bw_row(run, p, cmdbench::support::size_label(size), size,
+                                     sum_qps(size, figures), moved);
     run.host().row_end(row);
 }
 
@@ -73,6 +74,8 @@ void one_way(Run &run, const Params &p, Session &session, int64_t size) {
     if (run.is_client()) report(run, p, size, figures);
 }
 
+} // namespace
+
 void run_bw(Run &run) {
     const Params p = read_params(run, true);
     ConnSpec spec;
@@ -102,28 +105,6 @@ void run_bw(Run &run) {
         run.host().progress(run.ctx(), ++done, p.sizes.size());
     }
     session.finish(run);
-}
-
-int run(const cmdbench_run_env *env) {
-    return run_guarded(env, run_bw);
-}
-
-} // namespace
-
-const cmdbench_test &bw_test() {
-    static cmdbench_test test = [] {
-        cmdbench_test t{};
-        t.struct_size = sizeof(cmdbench_test);
-        t.name = "verbs-bw";
-        t.description = "verbs bandwidth over RC QPs through rdma_cm, windowed with CQ "
-                        "moderation, measured at the sender (perftest's ib_*_bw -R; "
-                        "bidirectional: -b)";
-        t.flags = 0;
-        t.params = bw_params(&t.param_count);
-        t.run = run;
-        return t;
-    }();
-    return test;
 }
 
 } // namespace verbs

@@ -14,10 +14,10 @@
 #include "bidir_rows.hpp"
 #include "bw_rows.hpp"
 #include "peer_clock.hpp"
-#include "size_label.hpp"
 #include "workers.hpp"
 
 #include <chrono>
+#include <cmdbench/plugin-support/size_label.hpp>
 #include <thread>
 
 namespace verbs {
@@ -85,7 +85,7 @@ void report_rows(Run &run, const Params &p, int64_t size, const BwFigures &c2s,
     t.c2s = {c2s.start_ns, c2s.end_ns};
     t.s2c = {s2c.start_ns, s2c.end_ns};
     const cmdbench_host &h = run.host();
-    const std::string label = size_label(size);
+    const std::string label = cmdbench::support::size_label(size);
     for (const auto d : {bidir::Direction::ClientToServer, bidir::Direction::ServerToClient}) {
         const BwFigures &f = d == bidir::Direction::ClientToServer ? c2s : s2c;
         cmdbench_row *row = begin_bw_row(run, p, bidir::row_name(label, d), size, f, moved);

@@ -7,11 +7,11 @@
 // one round trip); QPs run one after another on their thread, threads at once.
 #include "cq_wait.hpp"
 #include "session.hpp"
-#include "size_label.hpp"
-#include "verbs_tests.hpp"
 #include "workers.hpp"
 
 #include <atomic>
+#include <cmdbench/plugin-support/result_rows.hpp>
+#include <cmdbench/plugin-support/size_label.hpp>
 
 namespace verbs {
 namespace {
@@ -170,27 +170,24 @@ void report(Run &run, const Params &p, int64_t size, const std::vector<ThreadTim
     const double mean_us = count ? double(sum) / double(count) / 1000.0 : 0;
     const bool one_way = p.op != Op::Read; // perftest halves send/write, not read
     const double moved = double(size) * double(count) * (one_way ? 2.0 : 1.0);
-    cmdbench_row *row = h.row_begin(run.ctx(), (size_label(size) + "_lat").c_str());
-    if (!row) fail("row_begin failed");
-    static const cmdbench_metric_meaning size_m = CMDBENCH_MEANING_MESSAGE_SIZE,
-                                         count_m = CMDBENCH_MEANING_COUNT,
-                                         moved_m = CMDBENCH_MEANING_MOVED,
-                                         time_m = CMDBENCH_MEANING_ELAPSED_DETAIL,
-                                         rtt_m = CMDBENCH_MEANING_ROUND_TRIP,
-                                         // the rtt histogram compares the same
-        mean_m =
-            CMDBENCH_MEANING(CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER, CMDBENCH_METRIC_DETAIL);
-    h.row_metric_ex(row, "bytes", double(size), CMDBENCH_UNIT_BYTES, &size_m);
-    h.row_metric_ex(row, "xfers", 1, CMDBENCH_UNIT_COUNT, &count_m);
-    h.row_metric_ex(row, "iters", double(count), CMDBENCH_UNIT_COUNT, &count_m);
-    h.row_metric_ex(row, "total", moved, CMDBENCH_UNIT_BYTES, &moved_m);
-    h.row_metric_ex(row, "time", double(sum) / 1e9, CMDBENCH_UNIT_SECONDS, &time_m);
-    h.row_metric_ex(row, "usec/xfer", one_way ? mean_us / 2 : mean_us, CMDBENCH_UNIT_USEC, &mean_m);
-    h.row_metric_ex(row, "usec/rtt", mean_us, CMDBENCH_UNIT_USEC, &mean_m);
-    h.row_metric_ex(row, "qps", double(p.qps), CMDBENCH_UNIT_COUNT, &count_m);
-    h.row_hist_ex(row, "rtt", rtt, &rtt_m);
+    cmdbench_row *row =
+        cmdbench::support::begin_row(h, run.ctx(), cmdbench::support::size_label(size) + "_lat");
+    namespace m = cmdbench::support::meaning;
+    h.row_metric_ex(row, "bytes", double(size), CMDBENCH_UNIT_BYTES, &m::kMessageSize);
+    h.row_metric_ex(row, "xfers", 1, CMDBENCH_UNIT_COUNT, &m::kCount);
+    h.row_metric_ex(row, "iters", double(count), CMDBENCH_UNIT_COUNT, &m::kCount);
+    h.row_metric_ex(row, "total", moved, CMDBENCH_UNIT_BYTES, &m::kMoved);
+    h.row_metric_ex(row, "time", double(sum) / 1e9, CMDBENCH_UNIT_SECONDS, &m::kElapsed);
+    // The rtt histogram compares the same as the means.
+    h.row_metric_ex(row, "usec/xfer", one_way ? mean_us / 2 : mean_us, CMDBENCH_UNIT_USEC,
+                    &m::kPerTransfer);
+    h.row_metric_ex(row, "usec/rtt", mean_us, CMDBENCH_UNIT_USEC, &m::kPerTransfer);
+    h.row_metric_ex(row, "qps", double(p.qps), CMDBENCH_UNIT_COUNT, &m::kCount);
+    h.row_hist_ex(row, "rtt", rtt, &m::kRoundTrip);
     h.row_end(row);
 }
+
+} // namespace
 
 void run_lat(Run &run) {
     const Params p = read_params(run, false);
@@ -252,27 +249,6 @@ void run_lat(Run &run) {
         run.host().progress(run.ctx(), ++done, p.sizes.size());
     }
     session.finish(run);
-}
-
-int run(const cmdbench_run_env *env) {
-    return run_guarded(env, run_lat);
-}
-
-} // namespace
-
-const cmdbench_test &lat_test() {
-    static cmdbench_test test = [] {
-        cmdbench_test t{};
-        t.struct_size = sizeof(cmdbench_test);
-        t.name = "verbs-lat";
-        t.description = "verbs ping-pong latency over RC QPs through rdma_cm (perftest's "
-                        "ib_send_lat / ib_write_lat / ib_read_lat): rtt percentiles per size";
-        t.flags = 0;
-        t.params = lat_params(&t.param_count);
-        t.run = run;
-        return t;
-    }();
-    return test;
 }
 
 } // namespace verbs

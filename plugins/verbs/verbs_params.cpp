@@ -2,6 +2,8 @@
 #include "verbs_params.hpp"
 
 #include <algorithm>
+#include <cmdbench/plugin-support/descriptors.hpp>
+#include <cmdbench/plugin-support/param_reader.hpp>
 #include <vector>
 
 namespace verbs {
@@ -70,10 +72,6 @@ const cmdbench_param kBwParams[] = {
 };
 #undef VERBS_COMMON_PARAMS
 
-[[noreturn]] void bad(const std::string &message) {
-    fail(message);
-}
-
 } // namespace
 
 const char *op_name(Op op) {
@@ -92,50 +90,46 @@ int64_t Params::largest_size() const {
     return *std::max_element(sizes.begin(), sizes.end());
 }
 
-const cmdbench_param *lat_params(uint32_t *count) {
-    *count = uint32_t(sizeof(kLatParams) / sizeof(kLatParams[0]));
-    return kLatParams;
-}
-
-const cmdbench_param *bw_params(uint32_t *count) {
-    *count = uint32_t(sizeof(kBwParams) / sizeof(kBwParams[0]));
-    return kBwParams;
+cmdbench_test verbs_test_descriptor(bool bandwidth, const char *description,
+                                    int (*run)(const cmdbench_run_env *)) {
+    if (bandwidth)
+        return cmdbench::support::test_descriptor("verbs-bw", description, 0, kBwParams, run);
+    return cmdbench::support::test_descriptor("verbs-lat", description, 0, kLatParams, run);
 }
 
 Params read_params(const Run &run, bool bandwidth) {
-    const char *test = bandwidth ? "verbs-bw" : "verbs-lat";
+    const cmdbench::support::ParamReader in(run.env(), bandwidth ? "verbs-bw" : "verbs-lat");
     Params p;
     p.bandwidth = bandwidth;
-    const std::string op = run.param_string("op");
+    const std::string op = in.text("op");
     p.op = op == "write" ? Op::Write : op == "read" ? Op::Read : Op::Send;
-    p.sizes = run.param_int_list("sizes");
-    if (p.sizes.empty()) bad(std::string(test) + ": sizes must list at least one size");
-    p.iterations = run.param_int("iterations");
-    p.warmup = run.param_int("warmup");
-    p.inline_size = run.param_int("inline_size");
-    p.mode = run.param_string("mode") == "event" ? WaitMode::Event : WaitMode::Poll;
-    p.qps = static_cast<int>(run.param_int("qps"));
-    p.threads = static_cast<int>(run.param_int("threads"));
-    p.bind_address = run.param_string("bind_address");
-    p.port = static_cast<int>(run.param_int("port"));
+    p.sizes = in.int_list("sizes");
+    if (p.sizes.empty()) in.bad("sizes must list at least one size");
+    p.iterations = in.integer("iterations");
+    p.warmup = in.integer("warmup");
+    p.inline_size = in.integer("inline_size");
+    p.mode = in.text("mode") == "event" ? WaitMode::Event : WaitMode::Poll;
+    p.qps = in.small_int("qps");
+    p.threads = in.small_int("threads");
+    p.bind_address = in.text("bind_address");
+    p.port = in.small_int("port");
     if (bandwidth) {
-        p.duration = run.param_double("duration");
-        p.tx_depth = static_cast<int>(run.param_int("tx_depth"));
-        p.cq_mod = static_cast<int>(run.param_int("cq_mod"));
-        p.rx_depth = static_cast<int>(run.param_int("rx_depth"));
-        p.bidirectional = run.param_bool("bidirectional");
+        p.duration = in.number("duration");
+        p.tx_depth = in.small_int("tx_depth");
+        p.cq_mod = in.small_int("cq_mod");
+        p.rx_depth = in.small_int("rx_depth");
+        p.bidirectional = in.boolean("bidirectional");
     } else {
-        p.verify = run.param_bool("verify");
+        p.verify = in.boolean("verify");
     }
     if (p.threads > p.qps)
-        bad(std::string(test) + ": threads = " + std::to_string(p.threads) +
-            " must be in [1, qps] (qps = " + std::to_string(p.qps) + ")");
+        in.out_of_range("threads", p.threads, "[1, qps]", "qps = " + std::to_string(p.qps));
     if (bandwidth && p.cq_mod > p.tx_depth)
-        bad(std::string(test) + ": cq_mod = " + std::to_string(p.cq_mod) +
-            " must be in [1, tx_depth] (tx_depth = " + std::to_string(p.tx_depth) + ")");
+        in.out_of_range("cq_mod", p.cq_mod, "[1, tx_depth]",
+                        "tx_depth = " + std::to_string(p.tx_depth));
     if (p.op == Op::Read && p.inline_size > 0)
-        bad(std::string(test) + ": inline_size = " + std::to_string(p.inline_size) +
-            " does not apply to op = \"read\" (RDMA READ carries no data out): use -1 or 0");
+        in.bad("inline_size = " + std::to_string(p.inline_size) +
+               " does not apply to op = \"read\" (RDMA READ carries no data out): use -1 or 0");
     if (p.inline_size < 0) {
         p.inline_explicit = false;
         p.inline_size = p.op == Op::Read ? 0 : p.default_inline();

@@ -1,5 +1,6 @@
 // Parameters of verbs-lat and verbs-bw: the tables the host validates (type
-// and range) and the checks across keys that only the plugin can make.
+// and range) and the checks across keys that only the plugin can make; and
+// the two tests' bodies and descriptors.
 #ifndef CMDBENCH_VERBS_PARAMS_HPP
 #define CMDBENCH_VERBS_PARAMS_HPP
 
@@ -43,8 +44,13 @@ struct Params {
     int64_t largest_size() const;
 };
 
-const cmdbench_param *lat_params(uint32_t *count);
-const cmdbench_param *bw_params(uint32_t *count);
+// verbs-bw's descriptor when `bandwidth`, else verbs-lat's, with its table.
+cmdbench_test verbs_test_descriptor(bool bandwidth, const char *description,
+                                    int (*run)(const cmdbench_run_env *));
+
+// The tests' bodies (verbs_lat.cpp, verbs_bw.cpp), for their descriptors.
+void run_lat(Run &run);
+void run_bw(Run &run);
 
 // Reads the run's parameters and checks the combinations; a bad one throws
 // RunError naming the keys and the allowed range.

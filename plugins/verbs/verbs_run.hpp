@@ -1,26 +1,22 @@
-// One role of one verbs run: host services, typed parameters, bounded stops
+// One role of one verbs run: host services, bounded stops
 // and the error type carried to the test's ABI edge.
 #ifndef CMDBENCH_VERBS_RUN_HPP
 #define CMDBENCH_VERBS_RUN_HPP
 
 #include <atomic>
+#include <cmdbench/plugin-support/run_error.hpp>
 #include <cmdbench/plugin.h>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace verbs {
 
-// A failed run: its cmdbench_status and one-line reason.
-struct RunError : std::runtime_error {
-    RunError(int status_, const std::string &what) : std::runtime_error(what), status(status_) {}
-    int status;
-};
-
-[[noreturn]] void fail(const std::string &message);
-// "<call>: <strerror(err)>".
-[[noreturn]] void fail_errno(const std::string &call, int err);
+// A failed run (its cmdbench_status and one-line reason); fail(message);
+// fail_errno(call, err): "<call>: <strerror(err)>", safe in worker threads.
+using cmdbench::support::fail;
+using cmdbench::support::fail_errno;
+using cmdbench::support::RunError;
 
 // The run's deadline and an abort flag, shared by worker threads: they must
 // not call host services that take the run's ctx concurrently.
@@ -51,11 +47,7 @@ class Run {
     const char *peer_host() const { return env_.peer_host; }
     Stopper &stopper() { return stopper_; }
 
-    bool param_bool(const char *name) const;
-    int64_t param_int(const char *name) const;
-    double param_double(const char *name) const;
-    std::string param_string(const char *name) const;
-    std::vector<int64_t> param_int_list(const char *name) const;
+    const cmdbench_run_env &env() const { return env_; }
 
     // Throws TIMEOUT / CANCELLED once the run must stop (main thread only).
     void check_stop(const char *what);
@@ -69,10 +61,6 @@ class Run {
     Stopper stopper_;
 };
 
-int run_guarded(const cmdbench_run_env *env, void (*body)(Run &));
-
-// Empty when an RDMA device is usable, else why not (for the skip message).
-std::string rdma_device_problem();
 // The skip for a machine without a usable device: "needs an RDMA device: ...".
 [[noreturn]] void skip_no_device(const std::string &why);
 

@@ -1,20 +1,34 @@
-// What stream's row metrics mean (ABI 1.2), so the host compares, charts and
-// totals them by meaning rather than by name.
-#pragma once
-#include <cmdbench/plugin.h>
+// Result rows: beginning one (a host that refuses fails the run) and what
+// the common metrics mean (ABI 1.2), so the host compares, charts and totals
+// them by meaning rather than by name, the same way for every plugin.
+#ifndef CMDBENCH_PLUGIN_SUPPORT_RESULT_ROWS_HPP
+#define CMDBENCH_PLUGIN_SUPPORT_RESULT_ROWS_HPP
 
-namespace stream_meaning {
+#include <cmdbench/plugin.h>
+#include <string>
+
+namespace cmdbench::support {
+
+// row_begin, or RunError "row_begin failed".
+cmdbench_row *begin_row(const cmdbench_host &host, cmdbench_ctx *ctx, const std::string &name);
+
+namespace meaning {
 
 constexpr cmdbench_metric_meaning kMessageSize = CMDBENCH_MEANING_MESSAGE_SIZE;
 constexpr cmdbench_metric_meaning kMoved = CMDBENCH_MEANING_MOVED;
 constexpr cmdbench_metric_meaning kCount = CMDBENCH_MEANING_COUNT;
 constexpr cmdbench_metric_meaning kElapsed = CMDBENCH_MEANING_ELAPSED_DETAIL;
 constexpr cmdbench_metric_meaning kBandwidth = CMDBENCH_MEANING_BANDWIDTH;
-// rstream's usec/xfer and msgs/s: the rtt histogram and Gb/sec compare the same.
+constexpr cmdbench_metric_meaning kRate = CMDBENCH_MEANING_RATE;
+// Per-transfer latency and message rate next to a histogram or bandwidth
+// that compares the same thing: shown, not compared.
 constexpr cmdbench_metric_meaning kPerTransfer =
     CMDBENCH_MEANING(CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER, CMDBENCH_METRIC_DETAIL);
 constexpr cmdbench_metric_meaning kMessageRate =
     CMDBENCH_MEANING(CMDBENCH_KIND_RATE, CMDBENCH_BETTER_HIGHER, CMDBENCH_METRIC_DETAIL);
+// One QP's (one part's) bandwidth next to the row's total.
+constexpr cmdbench_metric_meaning kBandwidthDetail =
+    CMDBENCH_MEANING(CMDBENCH_KIND_BANDWIDTH, CMDBENCH_BETTER_HIGHER, CMDBENCH_METRIC_DETAIL);
 // A latency row's round trip is one message each way; a bandwidth row's is a
 // burst's, which is no message latency.
 constexpr cmdbench_metric_meaning kRoundTrip = CMDBENCH_MEANING_ROUND_TRIP;
@@ -22,4 +36,7 @@ constexpr cmdbench_metric_meaning kBurstRoundTrip =
     CMDBENCH_MEANING(CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER,
                      CMDBENCH_METRIC_ROUND_TRIP | CMDBENCH_METRIC_DETAIL);
 
-} // namespace stream_meaning
+} // namespace meaning
+} // namespace cmdbench::support
+
+#endif

@@ -1,17 +1,11 @@
-// Row names: the size the way the stream tests (rstream) name it, so verbs
-// rows join the pingpong ("64_lat") and throughput ("64k") rows of a
-// comparison.
-#ifndef CMDBENCH_VERBS_SIZE_LABEL_HPP
-#define CMDBENCH_VERBS_SIZE_LABEL_HPP
+// Size row names (see size_label.hpp).
+#include "cmdbench/plugin-support/size_label.hpp"
 
-#include <cstdint>
 #include <cstdio>
-#include <string>
 
-namespace verbs {
+namespace cmdbench::support {
 
-// Binary unit, integer part, one truncated decimal below 10 when not zero.
-inline std::string size_label(int64_t size) {
+std::string size_label(int64_t size) {
     static const struct {
         int64_t unit;
         char suffix;
@@ -30,6 +24,4 @@ inline std::string size_label(int64_t size) {
     return text;
 }
 
-} // namespace verbs
-
-#endif
+} // namespace cmdbench::support

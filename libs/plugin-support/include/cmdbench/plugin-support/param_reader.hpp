@@ -1,0 +1,47 @@
+// Typed access to a run's parameters. The host already checked each value
+// against the test's table (type and range); what is left for the plugin is
+// reading it with the right type, checks across keys, and a clear error when
+// a key is missing (a test whose table lacks it).
+#ifndef CMDBENCH_PLUGIN_SUPPORT_PARAM_READER_HPP
+#define CMDBENCH_PLUGIN_SUPPORT_PARAM_READER_HPP
+
+#include <cmdbench/plugin.h>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cmdbench::support {
+
+class ParamReader {
+  public:
+    // `owner` prefixes every error ("verbs-bw: ..."); empty for none.
+    ParamReader(const cmdbench_run_env &env, std::string owner);
+
+    // Each throws RunError "<owner>: parameter NAME: not available as a TYPE".
+    bool boolean(const char *name) const;
+    int64_t integer(const char *name) const;
+    // integer() for keys whose table range fits an int.
+    int small_int(const char *name) const { return static_cast<int>(integer(name)); }
+    double number(const char *name) const;
+    std::string text(const char *name) const;
+    // May be empty: a test that needs an entry checks (and names) it.
+    std::vector<int64_t> int_list(const char *name) const;
+
+    // A value outside what another key allows: throws RunError
+    // "<owner>: KEY = VALUE must be in RANGE" plus " (NOTE)" when given.
+    [[noreturn]] void out_of_range(const char *key, int64_t value, const std::string &range,
+                                   const std::string &note = std::string()) const;
+    // Throws RunError "<owner>: MESSAGE".
+    [[noreturn]] void bad(const std::string &message) const;
+
+  private:
+    [[noreturn]] void unavailable(const char *name, const char *as) const;
+
+    const cmdbench_host *host_;
+    cmdbench_ctx *ctx_;
+    std::string owner_;
+};
+
+} // namespace cmdbench::support
+
+#endif
