@@ -2,7 +2,7 @@
 // (this machine's loopback) or RDMA device (fake sysfs trees laid out as
 // RoCE, IPoIB and Soft-RoCE devices show them), and the errors that say
 // what the node has instead.
-#include "cmdbench/host/matrix_interface.hpp"
+#include "cmdbench/host/matrix/matrix_interface.hpp"
 
 #include <catch2/catch.hpp>
 #include <filesystem>

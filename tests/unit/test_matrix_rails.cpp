@@ -1,7 +1,7 @@
 // Rails under a launcher: which rails a rank tells the others about, what
 // the matrix runs for a run with rails (each rail, then all at once, named
 // after rank 0's devices), and where a pair meets on a rail.
-#include "cmdbench/host/matrix_rails.hpp"
+#include "cmdbench/host/matrix/matrix_rails.hpp"
 #include "cmdbench/host/run_params.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,5 +1,4 @@
-#include "cli/cmd_job.hpp"
-
+#include "cli/commands.hpp"
 #include "cmdbench/host/job.hpp"
 #include "cmdbench/report/output_format.hpp"
 #include "run/runner.hpp"
@@ -14,7 +13,7 @@
 
 namespace po = boost::program_options;
 
-namespace cmdbench {
+namespace cmdbench::cli {
 namespace {
 
 const char *kNoLauncher = "not started by a PMIx launcher: run it under mpirun or srun --mpi=pmix";
@@ -156,4 +155,4 @@ int cmd_job(const std::vector<std::string> &args) {
     }
 }
 
-} // namespace cmdbench
+} // namespace cmdbench::cli

@@ -1,7 +1,7 @@
 #include "matrix/matrix_address.hpp"
 
+#include "cmdbench/host/matrix/matrix_interface.hpp"
 #include "machine/local_node.hpp"
-#include "cmdbench/host/matrix_interface.hpp"
 
 #include <arpa/inet.h>
 #include <netdb.h>

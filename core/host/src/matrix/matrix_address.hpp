@@ -1,7 +1,7 @@
 // Where a rank's server listens in a matrix run, and how that address is
 // published to the other ranks (docs/matrix.md, "Addresses").
 #pragma once
-#include "cmdbench/host/matrix_spec.hpp"
+#include "cmdbench/host/matrix/matrix_spec.hpp"
 
 #include <cstdint>
 #include <string>

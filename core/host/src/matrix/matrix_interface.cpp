@@ -1,4 +1,4 @@
-#include "cmdbench/host/matrix_interface.hpp"
+#include "cmdbench/host/matrix/matrix_interface.hpp"
 
 #include "machine/sysfs_files.hpp"
 

@@ -1,4 +1,4 @@
-#include "cmdbench/host/matrix_rails.hpp"
+#include "cmdbench/host/matrix/matrix_rails.hpp"
 
 #include "cmdbench/control/host_port.hpp"
 #include "matrix/matrix_address.hpp"

@@ -7,21 +7,21 @@
 // hang.
 #include "matrix/matrix_runner.hpp"
 
-#include "matrix/matrix_address.hpp"
-#include "cmdbench/host/matrix_interface.hpp"
-#include "cmdbench/host/matrix_rails.hpp"
-#include "cmdbench/host/matrix_schedule.hpp"
-#include "cmdbench/report/output_file.hpp"
 #include "cli/progress.hpp"
-#include "rails/rails_together.hpp"
+#include "cmdbench/control/sha256.hpp"
+#include "cmdbench/host/matrix/matrix_interface.hpp"
+#include "cmdbench/host/matrix/matrix_rails.hpp"
+#include "cmdbench/host/matrix/matrix_schedule.hpp"
+#include "cmdbench/host/test_executor.hpp"
+#include "cmdbench/report/output_file.hpp"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/report_matrix.hpp"
 #include "cmdbench/report/result_sink.hpp"
 #include "cmdbench/report/results_reader.hpp"
+#include "matrix/matrix_address.hpp"
+#include "rails/rails_together.hpp"
 #include "run/run_client.hpp"
 #include "run/server_process.hpp"
-#include "cmdbench/control/sha256.hpp"
-#include "cmdbench/host/test_executor.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,4 +1,4 @@
-#include "cmdbench/host/matrix_schedule.hpp"
+#include "cmdbench/host/matrix/matrix_schedule.hpp"
 
 #include <utility>
 

@@ -1,4 +1,4 @@
-#include "cmdbench/host/matrix_spec.hpp"
+#include "cmdbench/host/matrix/matrix_spec.hpp"
 
 #include "cmdbench/host/params.hpp"
 

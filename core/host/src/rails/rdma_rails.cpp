@@ -1,6 +1,6 @@
 #include "rails/rdma_rails.hpp"
 
-#include "cmdbench/host/matrix_interface.hpp"
+#include "cmdbench/host/matrix/matrix_interface.hpp"
 
 #include <algorithm>
 #include <filesystem>

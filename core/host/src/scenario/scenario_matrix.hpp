@@ -1,7 +1,7 @@
 // Reads the `[matrix]` table of a scenario file (scenario.cpp calls it);
 // errors are ScenarioErrors with file:line:column, like every scenario key.
 #pragma once
-#include "cmdbench/host/matrix_spec.hpp"
+#include "cmdbench/host/matrix/matrix_spec.hpp"
 
 #include <string>
 #include <toml++/toml.h>

@@ -1,12 +1,12 @@
 // Scenario files (TOML, docs/scenarios.md): parsed, validated against the
 // registry, with --set overrides applied, before anything runs.
 #pragma once
-#include "cmdbench/report/comparison_settings.hpp"
-#include "cmdbench/report/expectation.hpp"
-#include "cmdbench/host/matrix_spec.hpp"
+#include "cmdbench/host/matrix/matrix_spec.hpp"
 #include "cmdbench/host/params.hpp"
 #include "cmdbench/host/placement.hpp"
 #include "cmdbench/host/registry.hpp"
+#include "cmdbench/report/comparison_settings.hpp"
+#include "cmdbench/report/expectation.hpp"
 
 #include <map>
 #include <set>

@@ -1,7 +1,7 @@
 // The `[matrix]` table of a scenario (docs/matrix.md): how a job started by
 // a launcher pairs its ranks. Ignored in single-pair mode.
 #pragma once
-#include "cmdbench/host/matrix_schedule.hpp"
+#include "cmdbench/host/matrix/matrix_schedule.hpp"
 
 #include <string>
 
