@@ -1,18 +1,18 @@
 #include "run/run_client.hpp"
 
 #include "cmdbench/control/control_auth.hpp"
-#include "cmdbench/host/control_peer.hpp"
-#include "machine/cpu_usage.hpp"
-#include "run/crash_context.hpp"
 #include "cmdbench/control/host_port.hpp"
-#include "cmdbench/host/host_services.hpp"
 #include "cmdbench/control/printable_text.hpp"
+#include "cmdbench/host/control_peer.hpp"
+#include "cmdbench/host/host_services.hpp"
 #include "cmdbench/host/role_run.hpp"
 #include "cmdbench/host/run_params.hpp"
+#include "cmdbench/host/test_executor.hpp"
+#include "machine/cpu_usage.hpp"
+#include "run/crash_context.hpp"
 #include "run/run_path.hpp"
 #include "serve/server.hpp"
 #include "serve/session_recovery.hpp"
-#include "cmdbench/host/test_executor.hpp"
 
 #include <cstdio>
 #include <map>

@@ -3,12 +3,12 @@
 // each client rank of a matrix round does against its partner's server
 // (matrix_runner.cpp).
 #pragma once
-#include "cmdbench/control/control.hpp"
-#include "machine/local_node.hpp"
 #include "cli/progress.hpp"
+#include "cmdbench/control/control.hpp"
 #include "cmdbench/host/registry.hpp"
-#include "cmdbench/report/result.hpp"
 #include "cmdbench/host/scenario.hpp"
+#include "cmdbench/report/result.hpp"
+#include "machine/local_node.hpp"
 #include "run/server_process.hpp"
 
 #include <atomic>

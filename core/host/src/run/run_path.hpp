@@ -2,8 +2,8 @@
 // address the data connection uses on this side, through link_context.
 #pragma once
 #include "cmdbench/host/params.hpp"
-#include "cmdbench/report/path_context.hpp"
 #include "cmdbench/host/registry.hpp"
+#include "cmdbench/report/path_context.hpp"
 
 #include <map>
 #include <string>

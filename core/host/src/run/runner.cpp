@@ -1,14 +1,14 @@
 #include "run/runner.hpp"
 
-#include "machine/local_node.hpp"
-#include "cmdbench/host/machine_load.hpp"
 #include "cli/progress.hpp"
+#include "cmdbench/host/machine_load.hpp"
+#include "cmdbench/host/run_plan.hpp"
+#include "cmdbench/report/result_sink.hpp"
+#include "machine/local_node.hpp"
+#include "machine/shared_cpu.hpp"
 #include "rails/rail_plan.hpp"
 #include "rails/rails_together.hpp"
-#include "cmdbench/report/result_sink.hpp"
 #include "run/run_client.hpp"
-#include "cmdbench/host/run_plan.hpp"
-#include "machine/shared_cpu.hpp"
 
 #include <cstdio>
 #include <map>

@@ -2,10 +2,10 @@
 // server it starts on loopback or one named on the command line.
 #pragma once
 #include "cmdbench/host/exit_status.hpp"
-#include "cmdbench/report/output_format.hpp"
 #include "cmdbench/host/registry.hpp"
-#include "cmdbench/report/result.hpp"
 #include "cmdbench/host/scenario.hpp"
+#include "cmdbench/report/output_format.hpp"
+#include "cmdbench/report/result.hpp"
 
 #include <atomic>
 #include <string>

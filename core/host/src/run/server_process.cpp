@@ -1,10 +1,11 @@
 #include "run/server_process.hpp"
 
+#include "cli/token_source.hpp"
 #include "cmdbench/control/control_auth.hpp"
 #include "cmdbench/host/placement.hpp"
-#include "cli/token_source.hpp"
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
@@ -40,12 +41,24 @@ std::string self_executable() {
     return std::string(buf, size_t(n));
 }
 
-ServerProcess::ServerProcess(const std::string &exe, const std::vector<std::string> &plugin_files,
-                             const std::string &node, ServerServing serving)
-    : once_(serving.once) {
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0)
-        throw std::runtime_error(std::string("pipe: ") + strerror(errno));
+namespace {
+
+// In the server, before exec (async-signal-safe calls only).
+void prepare_server_child() {
+    // The server must not outlive us, even if we are killed.
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    // Ctrl-C goes to the whole foreground group: let the client decide
+    // when the server stops, so its results come home first.
+    signal(SIGINT, SIG_IGN);
+    // A server started while the client side of a run is placed must
+    // not inherit that placement: its side is its own (`cpus`, `numa`).
+    unplace_child();
+    fcntl(4, F_SETFL, 0); // the crash line is written blocking
+}
+
+std::vector<std::string> serve_args(const std::string &exe, const std::string &node,
+                                    ServerServing serving,
+                                    const std::vector<std::string> &plugin_files) {
     std::vector<std::string> args = {exe,          "serve", "--bind",     node,
                                      "--port",     "0",     "--quiet",    "--no-default-plugins",
                                      "--ready-fd", "3",     "--no-limits"};
@@ -59,73 +72,51 @@ ServerProcess::ServerProcess(const std::string &exe, const std::vector<std::stri
         args.push_back("--plugin-dir");
         args.push_back(f);
     }
-    token_ = control::random_token();
-    // A second pipe for the child's crash line, and the environment naming it
-    // (built before fork: the child may only exec).
-    int crash[2];
-    if (pipe2(crash, O_CLOEXEC | O_NONBLOCK) != 0) {
-        int err = errno;
-        close(fds[0]);
-        close(fds[1]);
-        throw std::runtime_error(std::string("pipe: ") + strerror(err));
-    }
-    std::vector<std::string> env_text;
-    for (auto &e : environment_with_token(token_))
-        if (e.rfind("CMDBENCH_CRASH_FD=", 0) != 0) env_text.push_back(e);
-    env_text.push_back("CMDBENCH_CRASH_FD=4");
-    std::vector<char *> envp;
-    for (auto &e : env_text)
-        envp.push_back(e.data());
-    envp.push_back(nullptr);
-    pid_ = fork();
-    if (pid_ < 0) {
-        int err = errno;
-        for (int fd : {fds[0], fds[1], crash[0], crash[1]})
-            close(fd);
-        throw std::runtime_error(std::string("fork: ") + strerror(err));
-    }
-    if (pid_ == 0) {
-        // The server must not outlive us, even if we are killed.
-        prctl(PR_SET_PDEATHSIG, SIGTERM);
-        // Ctrl-C goes to the whole foreground group: let the client decide
-        // when the server stops, so its results come home first.
-        signal(SIGINT, SIG_IGN);
-        // A server started while the client side of a run is placed must
-        // not inherit that placement: its side is its own (`cpus`, `numa`).
-        unplace_child();
-        // Out of the way of 3 and 4 first, then into place (dup2 clears
-        // close-on-exec on the copy).
-        int ready = fcntl(fds[1], F_DUPFD_CLOEXEC, 10);
-        int crashed = fcntl(crash[1], F_DUPFD_CLOEXEC, 10);
-        dup2(ready, 3);
-        dup2(crashed, 4);
-        fcntl(4, F_SETFL, 0); // blocking in the child
-        std::vector<char *> argv;
-        for (auto &a : args)
-            argv.push_back(a.data());
-        argv.push_back(nullptr);
-        execve(exe.c_str(), argv.data(), envp.data());
-        _exit(127);
-    }
-    close(fds[1]);
-    close(crash[1]);
-    crash_fd_ = crash[0];
+    return args;
+}
+
+// The port line the server writes on its ready pipe, waited for up to 10 s;
+// "" when it ended or never said.
+std::string read_ready_line(const UniqueFd &ready) {
     std::string got;
-    pollfd p{fds[0], POLLIN, 0};
-    int waited = 0;
-    while (got.find('\n') == std::string::npos && waited < 10000) {
-        int r = poll(&p, 1, 100);
-        waited += 100;
-        if (r > 0) {
-            char c[16];
-            ssize_t n = read(fds[0], c, sizeof c);
-            if (n <= 0) break;
-            got.append(c, size_t(n));
-        }
+    pollfd p{ready.get(), POLLIN, 0};
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (got.find('\n') == std::string::npos) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              deadline - std::chrono::steady_clock::now())
+                              .count();
+        if (left <= 0 || poll(&p, 1, int(left)) <= 0) break;
+        char c[16];
+        const ssize_t n = read(ready.get(), c, sizeof c);
+        if (n <= 0) break;
+        got.append(c, size_t(n));
     }
-    close(fds[0]);
+    return got;
+}
+
+} // namespace
+
+ServerProcess::ServerProcess(const std::string &exe, const std::vector<std::string> &plugin_files,
+                             const std::string &node, ServerServing serving)
+    : once_(serving.once) {
+    Pipe ready = make_pipe(O_CLOEXEC);
+    // The child's crash line (crash_report.hpp) comes on a pipe of its own.
+    Pipe crash = make_pipe(O_CLOEXEC | O_NONBLOCK);
+    token_ = control::random_token();
+    ChildSpec spec;
+    spec.argv = serve_args(exe, node, serving, plugin_files);
+    for (auto &e : environment_with_token(token_))
+        if (e.rfind("CMDBENCH_CRASH_FD=", 0) != 0) spec.env.push_back(e);
+    spec.env.push_back("CMDBENCH_CRASH_FD=4");
+    spec.fds = {{3, ready.write.get()}, {4, crash.write.get()}};
+    spec.in_child = prepare_server_child;
+    child_ = ChildProcess(spec);
+    ready.write.reset();
+    crash.write.reset();
+    crash_fd_ = std::move(crash.read);
+    const std::string got = read_ready_line(ready.read);
     char *end = nullptr;
-    long port = std::strtol(got.c_str(), &end, 10);
+    const long port = std::strtol(got.c_str(), &end, 10);
     if (got.empty() || port <= 0 || port > 65535) {
         stop(500);
         throw std::runtime_error("the local server process did not start (see its message above)");
@@ -134,23 +125,12 @@ ServerProcess::ServerProcess(const std::string &exe, const std::vector<std::stri
 }
 
 void ServerProcess::stop(int timeout_ms) {
-    if (crash_fd_ >= 0) close(crash_fd_);
-    crash_fd_ = -1;
-    if (pid_ <= 0) return;
+    crash_fd_.reset();
     // A server that serves on (not --once) has nothing left to finish when
     // its owner stops it; its session children end with it (PDEATHSIG).
     // SIGKILL rather than SIGTERM, which it would announce on stderr.
-    if (!once_) kill(pid_, SIGKILL);
-    for (int waited = 0; waited <= timeout_ms; waited += 20) {
-        if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
-            pid_ = -1;
-            return;
-        }
-        usleep(20000);
-    }
-    kill(pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
-    pid_ = -1;
+    if (!once_) child_.signal(SIGKILL);
+    child_.stop(timeout_ms);
 }
 
 ServerProcess::~ServerProcess() {

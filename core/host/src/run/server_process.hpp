@@ -1,6 +1,9 @@
 // The server side that `cmdbench run` starts by itself on loopback when no
 // server is named: a child `cmdbench serve --once` process.
 #pragma once
+#include "cmdbench/control/unique_fd.hpp"
+#include "cmdbench/host/child_process.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -32,7 +35,7 @@ class ServerProcess {
 
     uint16_t port() const { return port_; }
     const std::string &token() const { return token_; }
-    pid_t pid() const { return pid_; }
+    pid_t pid() const { return child_.pid(); }
     // Waits up to timeout_ms for the child to exit, then kills it.
     void stop(int timeout_ms = 3000);
     // Whether the child has ended, waiting up to wait_ms for it: how it
@@ -44,10 +47,10 @@ class ServerProcess {
     std::optional<Exit> exited(int wait_ms);
 
   private:
-    pid_t pid_ = -1;
+    ChildProcess child_;
     uint16_t port_ = 0;
     std::string token_;
-    int crash_fd_ = -1; // the child's crash report (crash_report.hpp) comes here
+    UniqueFd crash_fd_; // the child's crash report (crash_report.hpp) comes here
     std::optional<Exit> exit_;
     bool once_ = true; // ends by itself after its session; else stop() asks it to
 };

@@ -37,17 +37,10 @@ std::string crash_line(int fd) {
 
 std::optional<ServerProcess::Exit> ServerProcess::exited(int wait_ms) {
     if (exit_) return exit_;
-    if (pid_ <= 0) return std::nullopt;
-    for (int waited = 0;; waited += 20) {
-        int status = 0;
-        if (waitpid(pid_, &status, WNOHANG) == pid_) {
-            pid_ = -1;
-            exit_ = Exit{how_it_ended(status), crash_line(crash_fd_)};
-            return exit_;
-        }
-        if (waited >= wait_ms) return std::nullopt;
-        usleep(20000);
-    }
+    if (!child_.running()) return std::nullopt;
+    if (const auto status = child_.wait_for(wait_ms))
+        exit_ = Exit{how_it_ended(*status), crash_line(crash_fd_.get())};
+    return exit_;
 }
 
 } // namespace cmdbench
