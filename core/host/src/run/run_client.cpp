@@ -21,6 +21,7 @@
 #include <optional>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <variant>
 
 namespace cmdbench {
 namespace {
@@ -153,31 +154,154 @@ std::string source_address_toward(const std::string &host) {
     return out;
 }
 
+// What the steps of one repetition share.
+struct ClientRun {
+    ClientState &st;
+    ClientSession &session;
+    const RunSpec &spec;
+    const cmdbench_test *test;
+    const cmdbench_transport *transport;
+    std::map<std::string, ParamValue> params; // test and transport parameters
+    std::string label;                        // run_label: "name", "name (2/3)"
+};
+
+// Our address toward the server, for a data path read before the session
+// is open.
+std::string client_address(const ClientRun &c) {
+    if (c.session.channel) return c.session.channel->local_host();
+    if (c.session.server.empty()) return c.st.local_node;
+    HostPort hp;
+    if (!parse_host_port(c.session.server, kDefaultControlPort, hp).empty()) return {};
+    return source_address_toward(hp.host);
+}
+
 // Places the client side of a run before any hook of the plugin runs:
 // "" or why it could not. `numa = "device"` needs this side's data path,
 // which needs our address toward the server.
-std::string place_client(RoleRun &role, const ClientState &st, const ClientSession &session,
-                         const RunSpec &spec, const cmdbench_test *test,
-                         const cmdbench_transport *transport,
-                         const std::map<std::string, ParamValue> &params) {
-    const SidePlacement &p = spec.placement.client;
-    int node = p.numa == SidePlacement::Numa::Node ? int(p.node) : -1;
-    if (p.numa == SidePlacement::Numa::Device) {
-        std::string address;
-        if (session.channel)
-            address = session.channel->local_host();
-        else if (session.server.empty())
-            address = st.local_node;
-        else {
-            HostPort hp;
-            if (parse_host_port(session.server, kDefaultControlPort, hp).empty())
-                address = source_address_toward(hp.host);
+std::string place_client(RoleRun &role, const ClientRun &c) {
+    const SidePlacement &p = c.spec.placement.client;
+    const std::string address =
+        p.numa == SidePlacement::Numa::Device ? client_address(c) : std::string();
+    auto node = placement_numa_node(p, c.st.registry, c.test, c.transport, c.params, address);
+    if (auto *why = std::get_if<std::string>(&node)) return *why;
+    return role.place(p, std::get<int>(node));
+}
+
+RoleSetup client_setup(const ClientRun &c) {
+    RoleSetup setup;
+    setup.test = c.test;
+    setup.transport = c.transport;
+    setup.params = c.params;
+    setup.interrupted = &c.st.interrupted;
+    setup.log_prefix = "cmdbench: ";
+    Progress &progress = c.st.progress;
+    setup.on_progress = [&progress](uint64_t done, uint64_t total) {
+        progress.update(done, total);
+    };
+    setup.on_row = [&progress](const Row &row) { progress.row_done(row.name); };
+    setup.registry = &c.st.registry;
+    setup.run_label = c.label;
+    return setup;
+}
+
+// Sends the run request, opening the session first when it has no channel:
+// the server's answer, or why this side did not ask. A local server that
+// ended after the previous run is started anew once, since nothing ran yet.
+std::variant<Message, PlacementRefused> request_run(ClientRun &c, const control::RunRequest &req) {
+    ClientSession &session = c.session;
+    for (int attempt = 0;; ++attempt) {
+        try {
+            if (!session.channel) open_session(session, c.st.registry, c.st.local_node);
+            if (!req.placement.empty() &&
+                !control::has_feature(session.software, control::kFeatureAffinity))
+                return PlacementRefused{session.label + " (" + printable_excerpt(session.software) +
+                                        ") cannot place its side of the run: it does not read "
+                                        "'cpus' or 'numa' (an older cmdbench)"};
+            session.channel->send(control::make_run_request(req), control::kHandshakeTimeoutMs);
+            return session.channel->recv(control::kHandshakeTimeoutMs);
+        } catch (const ControlError &e) {
+            std::string death = session.local && attempt == 0
+                                    ? local_server_death(*session.local, "the previous run", 1000)
+                                    : std::string();
+            if (death.empty()) throw;
+            session.broken = death;
+            renew_session(session, c.label);
         }
-        auto found = device_numa_node(run_side_path(st.registry, test, transport, params, address));
-        if (auto *why = std::get_if<std::string>(&found)) return *why;
-        node = std::get<int>(found);
     }
-    return role.place(p, node);
+}
+
+// The server accepted the run: the client role runs, then the two sides
+// trade outcomes.
+void run_accepted(RunResult &r, ClientRun &c, RoleRun &role) {
+    ClientSession &session = c.session;
+    ControlPeer peer(*session.channel, session.label);
+    Execution ex = role.run(CMDBENCH_ROLE_CLIENT, session.host, &peer);
+    r.path.client =
+        run_side_path(c.st.registry, c.test, c.transport, c.params, session.channel->local_host());
+    r.path.client->affinity = role.affinity();
+    r.cpu_client = role.cpu();
+    if (ex.abandoned) {
+        c.st.abandoned = true;
+        session.broken = ex.error;
+        r.status = ex.status;
+        r.error = ex.error;
+        return;
+    }
+    // A second past the server's own grace: a server that has to abandon
+    // its test says so before this side gives up.
+    int wait =
+        int(std::max<int64_t>(remaining_ms(role.ctx()), 0) + int64_t(kGraceSeconds * 1000) + 1000);
+    try {
+        control::RunEnd ours;
+        ours.status = status_code(ex.status);
+        ours.error = ex.error;
+        control::RunEnd theirs = peer.finish(ours, wait);
+        combine(r, ex, theirs);
+        r.cpu_server = cpu_from_wire(theirs);
+        r.path.server = path_from_wire(theirs);
+    } catch (const ControlError &e) {
+        // No word from the server: this side's failure, not the server's
+        // (the server may be gone, see why).
+        session.broken = channel_failure(session, e, c.label);
+        lost_server(r, ex, session.broken);
+    }
+}
+
+// Asks the session's server for the run and runs it when accepted.
+void run_with_server(RunResult &r, ClientRun &c, RoleRun &role) {
+    ClientSession &session = c.session;
+    const RunSpec &spec = c.spec;
+    try {
+        renew_session(session, c.label);
+        role.start_clock(spec.timeout_s);
+        control::RunRequest req{spec.name,
+                                spec.test,
+                                spec.transport,
+                                spec.timeout_s,
+                                params_to_wire(spec, !session.server.empty()),
+                                placement_wire(spec.placement.server)};
+        auto answered = request_run(c, req);
+        if (auto *refused = std::get_if<PlacementRefused>(&answered)) {
+            r.status = RunStatus::Failed;
+            r.error = refused->why;
+            return;
+        }
+        const Message &answer = std::get<Message>(answered);
+        if (answer.type == MsgType::RunEnd) {
+            control::RunEnd refused = control::parse_run_end(answer);
+            r.status = status_from_code(refused.status);
+            r.error = printable_text(refused.error);
+        } else if (answer.type != MsgType::RunAccept) {
+            throw ControlError(session.label + " answered the run request with message type " +
+                               std::to_string(unsigned(answer.type)));
+        } else {
+            run_accepted(r, c, role);
+        }
+    } catch (const std::exception &e) {
+        session.broken = channel_failure(session, e, c.label);
+        r.status = c.st.interrupted ? RunStatus::Interrupted : RunStatus::Failed;
+        r.error = session.broken;
+    }
 }
 
 } // namespace
@@ -214,29 +338,17 @@ RunResult run_client(ClientState &st, ClientSession &session, const RunSpec &spe
                      unsigned repeat) {
     RunResult r = result_of(spec, repeat);
     uint64_t started = monotonic_ns();
+    ClientRun c{st,
+                session,
+                spec,
+                st.registry.find_test(spec.test),
+                spec.transport.empty() ? nullptr : st.registry.find_transport(spec.transport),
+                spec.test_params,
+                run_label(spec.name, repeat, spec.repeat)};
+    c.params.insert(spec.transport_params.begin(), spec.transport_params.end());
+    RoleRun role(client_setup(c));
 
-    const cmdbench_test *test = st.registry.find_test(spec.test);
-    const cmdbench_transport *transport =
-        spec.transport.empty() ? nullptr : st.registry.find_transport(spec.transport);
-    Progress &progress = st.progress;
-    RoleSetup setup;
-    setup.test = test;
-    setup.transport = transport;
-    setup.params = spec.test_params;
-    setup.params.insert(spec.transport_params.begin(), spec.transport_params.end());
-    const std::map<std::string, ParamValue> params = setup.params;
-    setup.interrupted = &st.interrupted;
-    setup.log_prefix = "cmdbench: ";
-    setup.on_progress = [&progress](uint64_t done, uint64_t total) {
-        progress.update(done, total);
-    };
-    setup.on_row = [&progress](const Row &row) { progress.row_done(row.name); };
-    setup.registry = &st.registry;
-    const std::string run = run_label(spec.name, repeat, spec.repeat);
-    setup.run_label = run;
-    RoleRun role(std::move(setup));
-
-    const std::string misplaced = place_client(role, st, session, spec, test, transport, params);
+    const std::string misplaced = place_client(role, c);
     std::optional<Execution> skipped;
     if (misplaced.empty()) skipped = role.probe();
     if (!misplaced.empty()) {
@@ -246,93 +358,7 @@ RunResult run_client(ClientState &st, ClientSession &session, const RunSpec &spe
         r.status = skipped->status;
         r.error = skipped->error;
     } else {
-        try {
-            renew_session(session, run);
-            role.start_clock(spec.timeout_s);
-            control::RunRequest req{spec.name,
-                                    spec.test,
-                                    spec.transport,
-                                    spec.timeout_s,
-                                    params_to_wire(spec, !session.server.empty()),
-                                    placement_wire(spec.placement.server)};
-            Message answer;
-            std::optional<std::string> refused_placement;
-            for (int attempt = 0;; ++attempt) {
-                try {
-                    if (!session.channel) open_session(session, st.registry, st.local_node);
-                    if (!req.placement.empty() &&
-                        !control::has_feature(session.software, control::kFeatureAffinity))
-                        throw PlacementRefused{session.label + " (" +
-                                               printable_excerpt(session.software) +
-                                               ") cannot place its side of the run: it does not "
-                                               "read 'cpus' or 'numa' (an older cmdbench)"};
-                    session.channel->send(control::make_run_request(req),
-                                          control::kHandshakeTimeoutMs);
-                    answer = session.channel->recv(control::kHandshakeTimeoutMs);
-                    break;
-                } catch (const PlacementRefused &e) {
-                    refused_placement = e.why;
-                    break;
-                } catch (const ControlError &e) {
-                    // The local server may have ended after the last run (a
-                    // test it had to abandon): nothing ran yet, start anew.
-                    std::string death =
-                        session.local && attempt == 0
-                            ? local_server_death(*session.local, "the previous run", 1000)
-                            : std::string();
-                    if (death.empty()) throw;
-                    session.broken = death;
-                    renew_session(session, run);
-                }
-            }
-            if (refused_placement) {
-                r.status = RunStatus::Failed;
-                r.error = *refused_placement;
-            } else if (answer.type == MsgType::RunEnd) {
-                control::RunEnd refused = control::parse_run_end(answer);
-                r.status = status_from_code(refused.status);
-                r.error = printable_text(refused.error);
-            } else if (answer.type != MsgType::RunAccept) {
-                throw ControlError(session.label + " answered the run request with message type " +
-                                   std::to_string(unsigned(answer.type)));
-            } else {
-                ControlPeer peer(*session.channel, session.label);
-                Execution ex = role.run(CMDBENCH_ROLE_CLIENT, session.host, &peer);
-                r.path.client = run_side_path(st.registry, test, transport, params,
-                                              session.channel->local_host());
-                r.path.client->affinity = role.affinity();
-                r.cpu_client = role.cpu();
-                if (ex.abandoned) {
-                    st.abandoned = true;
-                    session.broken = ex.error;
-                    r.status = ex.status;
-                    r.error = ex.error;
-                } else {
-                    // A second past the server's own grace: a server that has
-                    // to abandon its test says so before this side gives up.
-                    int wait = int(std::max<int64_t>(remaining_ms(role.ctx()), 0) +
-                                   int64_t(kGraceSeconds * 1000) + 1000);
-                    try {
-                        control::RunEnd ours;
-                        ours.status = status_code(ex.status);
-                        ours.error = ex.error;
-                        control::RunEnd theirs = peer.finish(ours, wait);
-                        combine(r, ex, theirs);
-                        r.cpu_server = cpu_from_wire(theirs);
-                        r.path.server = path_from_wire(theirs);
-                    } catch (const ControlError &e) {
-                        // No word from the server: this side's failure, not
-                        // the server's (the server may be gone, see why).
-                        session.broken = channel_failure(session, e, run);
-                        lost_server(r, ex, session.broken);
-                    }
-                }
-            }
-        } catch (const std::exception &e) {
-            session.broken = channel_failure(session, e, run);
-            r.status = st.interrupted ? RunStatus::Interrupted : RunStatus::Failed;
-            r.error = session.broken;
-        }
+        run_with_server(r, c, role);
     }
     r.rows = role.rows();
     // A skipped run did no work worth a CPU figure, whichever side skipped it.

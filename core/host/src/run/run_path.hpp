@@ -2,11 +2,13 @@
 // address the data connection uses on this side, through link_context.
 #pragma once
 #include "cmdbench/host/params.hpp"
+#include "cmdbench/host/placement.hpp"
 #include "cmdbench/host/registry.hpp"
 #include "cmdbench/report/path_context.hpp"
 
 #include <map>
 #include <string>
+#include <variant>
 
 namespace cmdbench {
 
@@ -23,5 +25,15 @@ SidePath run_side_path(const Registry &registry, const cmdbench_test *test,
                        const cmdbench_transport *transport,
                        const std::map<std::string, ParamValue> &params,
                        const std::string &meeting_host);
+
+// The NUMA node a side is placed on: the node `numa = N` names, the node of
+// the side's RDMA device for `numa = "device"` (its path through
+// meeting_host), -1 for none; or why the device has no node.
+std::variant<int, std::string> placement_numa_node(const SidePlacement &placement,
+                                                   const Registry &registry,
+                                                   const cmdbench_test *test,
+                                                   const cmdbench_transport *transport,
+                                                   const std::map<std::string, ParamValue> &params,
+                                                   const std::string &meeting_host);
 
 } // namespace cmdbench

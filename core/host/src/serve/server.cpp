@@ -2,16 +2,16 @@
 
 #include "cmdbench/control/control.hpp"
 #include "cmdbench/control/control_auth.hpp"
-#include "cmdbench/host/control_peer.hpp"
-#include "machine/cpu_usage.hpp"
-#include "run/crash_context.hpp"
-#include "cmdbench/host/placement.hpp"
 #include "cmdbench/control/printable_text.hpp"
-#include "cmdbench/report/report.hpp"
+#include "cmdbench/host/control_peer.hpp"
+#include "cmdbench/host/placement.hpp"
 #include "cmdbench/host/role_run.hpp"
 #include "cmdbench/host/run_params.hpp"
-#include "run/run_path.hpp"
 #include "cmdbench/host/run_request_check.hpp"
+#include "cmdbench/report/report.hpp"
+#include "machine/cpu_usage.hpp"
+#include "run/crash_context.hpp"
+#include "run/run_path.hpp"
 #include "serve/serve_clients.hpp"
 #include "serve/session_wait.hpp"
 
@@ -38,92 +38,126 @@ void log_line(const std::string &s) {
 // A failure already logged (or deliberately not): the session just ends.
 struct Quiet {};
 
+// What the server resolved of a RunRequest before running it.
+struct ServerRun {
+    control::RunRequest req;
+    const cmdbench_test *test = nullptr;
+    const cmdbench_transport *transport = nullptr;
+    std::map<std::string, ParamValue> params;
+    // The data plane meets where the client reached us: over the same
+    // address family and interface as the control connection.
+    std::string data_host;
+};
+
+// The request's test, transport and parameters, checked against this
+// server's plugins and limits: "" or why the run is refused.
+std::string resolve_request(ServerRun &run, const Registry &registry, const ServeOptions &opt,
+                            const Channel &ch) {
+    control::RunRequest &req = run.req;
+    if (auto problem = run_request_problem(req)) return *problem;
+    req.run_name = printable_text(req.run_name); // only ever shown
+    run.test = registry.find_test(req.test);
+    if (!run.test) return "the server has no test '" + req.test + "'";
+    if (!req.transport.empty()) {
+        run.transport = registry.find_transport(req.transport);
+        if (!run.transport) return "the server has no transport '" + req.transport + "'";
+    }
+    try {
+        run.params = params_from_wire(run.test, run.transport, req.params);
+    } catch (const std::exception &e) {
+        return std::string("the server refused the run: ") + e.what();
+    }
+    if (auto over = opt.limits.check(run.params, req.timeout_s)) {
+        log_line("refused run '" + req.run_name + "' of " + ch.peer_name() + ": " + *over);
+        return "the server refused the run: " + *over;
+    }
+    return {};
+}
+
+// Places this side before any hook of the plugin runs (the client checked
+// what it could; only we know what this machine has): "" or why not.
+std::string place_server(RoleRun &role, const ServerRun &run, const Registry &registry) {
+    if (run.req.placement.empty()) return {};
+    auto wanted = placement_from_wire(run.req.placement);
+    if (auto *bad = std::get_if<std::string>(&wanted)) return "the server refused the run: " + *bad;
+    const SidePlacement &p = std::get<SidePlacement>(wanted);
+    if (auto bad = placement_problem(p, local_topology(), "the server's machine"))
+        return "the server refused the run: " + *bad;
+    auto node =
+        placement_numa_node(p, registry, run.test, run.transport, run.params, run.data_host);
+    if (auto *why = std::get_if<std::string>(&node)) return "on the server: " + *why;
+    const std::string misplaced = role.place(p, std::get<int>(node));
+    return misplaced.empty() ? misplaced : "on the server: " + misplaced;
+}
+
+// The test's thread still runs and owns the data socket: tell the client,
+// then leave; nothing else can safely run in this process.
+[[noreturn]] void abandon(Channel &ch, const ServerRun &run, const Execution &ex) {
+    log_line("run '" + run.req.run_name + "': " + ex.error + "; exiting");
+    try {
+        ch.send(control::make_run_end({status_code(ex.status), ex.error}),
+                control::kHandshakeTimeoutMs);
+    } catch (const ControlError &) {
+    }
+    std::fflush(stdout);
+    _exit(1);
+}
+
+// This side's table of the run, for the server's own log.
+void print_server_side(const ServerRun &run, const Execution &ex, const RoleRun &role,
+                       const CpuTime &cpu, const SidePath &path) {
+    RunResult r;
+    r.name = run.req.run_name + " (server side)";
+    r.test = run.req.test;
+    r.transport = run.req.transport;
+    r.status = ex.status;
+    r.error = ex.error;
+    r.rows = role.rows();
+    r.cpu_server = cpu;
+    r.path.server = path;
+    write_table_run(std::cout, r);
+    std::cout.flush();
+}
+
 // One RunRequest: accept or refuse it, run the server role, close the run.
 // Returns false when the session cannot go on. `send_path`: the client reads
 // our data path in RunEnd (control::kFeaturePath).
 bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
                const Message &request, bool send_path, const std::atomic<bool> &interrupted) {
-    control::RunRequest req = control::parse_run_request(request);
+    ServerRun run;
+    run.req = control::parse_run_request(request);
     auto refuse = [&](RunStatus s, const std::string &why) {
         ch.send(control::make_run_end({status_code(s), why}), control::kHandshakeTimeoutMs);
         return true;
     };
-    if (auto problem = run_request_problem(req)) return refuse(RunStatus::Failed, *problem);
-    req.run_name = printable_text(req.run_name); // only ever shown
-    const cmdbench_test *test = registry.find_test(req.test);
-    if (!test) return refuse(RunStatus::Failed, "the server has no test '" + req.test + "'");
-    const cmdbench_transport *transport = nullptr;
-    if (!req.transport.empty()) {
-        transport = registry.find_transport(req.transport);
-        if (!transport)
-            return refuse(RunStatus::Failed, "the server has no transport '" + req.transport + "'");
-    }
+    const std::string refused = resolve_request(run, registry, opt, ch);
+    if (!refused.empty()) return refuse(RunStatus::Failed, refused);
+    run.data_host = ch.local_host();
+    if (run.data_host.empty()) run.data_host = opt.bind;
     RoleSetup setup;
-    setup.test = test;
-    setup.transport = transport;
-    try {
-        setup.params = params_from_wire(test, transport, req.params);
-    } catch (const std::exception &e) {
-        return refuse(RunStatus::Failed, std::string("the server refused the run: ") + e.what());
-    }
-    if (auto over = opt.limits.check(setup.params, req.timeout_s)) {
-        log_line("refused run '" + req.run_name + "' of " + ch.peer_name() + ": " + *over);
-        return refuse(RunStatus::Failed, "the server refused the run: " + *over);
-    }
-    // The data plane meets where the client reached us: over the same
-    // address family and interface as the control connection.
-    std::string data_host = ch.local_host();
-    if (data_host.empty()) data_host = opt.bind;
-    const std::map<std::string, ParamValue> params = setup.params;
+    setup.test = run.test;
+    setup.transport = run.transport;
+    setup.params = run.params;
     setup.interrupted = &interrupted;
     setup.log_prefix = "cmdbench serve: ";
     setup.registry = &registry;
-    setup.run_label = run_label(req.run_name, 1, 1);
+    setup.run_label = run_label(run.req.run_name, 1, 1);
     RoleRun role(std::move(setup));
-    // Placed before any hook of the plugin runs (the client checked what it
-    // could; only we know what this machine has).
-    if (!req.placement.empty()) {
-        auto wanted = placement_from_wire(req.placement);
-        if (auto *bad = std::get_if<std::string>(&wanted))
-            return refuse(RunStatus::Failed, "the server refused the run: " + *bad);
-        const SidePlacement &p = std::get<SidePlacement>(wanted);
-        if (auto bad = placement_problem(p, local_topology(), "the server's machine"))
-            return refuse(RunStatus::Failed, "the server refused the run: " + *bad);
-        int node = p.numa == SidePlacement::Numa::Node ? int(p.node) : -1;
-        if (p.numa == SidePlacement::Numa::Device) {
-            auto found =
-                device_numa_node(run_side_path(registry, test, transport, params, data_host));
-            if (auto *why = std::get_if<std::string>(&found))
-                return refuse(RunStatus::Failed, "on the server: " + *why);
-            node = std::get<int>(found);
-        }
-        const std::string misplaced = role.place(p, node);
-        if (!misplaced.empty()) return refuse(RunStatus::Failed, "on the server: " + misplaced);
-    }
+    const std::string misplaced = place_server(role, run, registry);
+    if (!misplaced.empty()) return refuse(RunStatus::Failed, misplaced);
     if (auto skipped = role.probe())
         return refuse(skipped->status, "on the server: " + skipped->error);
 
-    role.start_clock(req.timeout_s);
+    role.start_clock(run.req.timeout_s);
     ControlPeer peer(ch, "the client (" + ch.peer_name() + ")");
     ch.send(Message{MsgType::RunAccept, {}}, control::kHandshakeTimeoutMs);
 
-    Execution ex = role.run(CMDBENCH_ROLE_SERVER, data_host, &peer);
+    Execution ex = role.run(CMDBENCH_ROLE_SERVER, run.data_host, &peer);
     const CpuTime cpu = role.cpu();
-    if (ex.abandoned) {
-        // The test's thread still runs and owns the data socket: tell the
-        // client, then leave; nothing else can safely run in this process.
-        log_line("run '" + req.run_name + "': " + ex.error + "; exiting");
-        try {
-            ch.send(control::make_run_end({status_code(ex.status), ex.error}),
-                    control::kHandshakeTimeoutMs);
-        } catch (const ControlError &) {
-        }
-        std::fflush(stdout);
-        _exit(1);
-    }
+    if (ex.abandoned) abandon(ch, run, ex);
     const int wait = clamp_wait_ms(remaining_ms(role.ctx()) + int64_t(kGraceSeconds * 1000));
     // After the run, as on the client: nothing of it may slow the test.
-    SidePath path = run_side_path(registry, test, transport, params, data_host);
+    SidePath path = run_side_path(registry, run.test, run.transport, run.params, run.data_host);
     path.affinity = role.affinity();
     control::RunEnd ours{status_code(ex.status), ex.error, cpu_seconds_to_us(cpu.user_s),
                          cpu_seconds_to_us(cpu.sys_s)};
@@ -132,20 +166,8 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
                                               nlohmann::ordered_json::error_handler_t::replace);
     control::RunEnd theirs = peer.finish(ours, wait);
     (void)theirs;
-    if (!opt.quiet) {
-        RunResult r;
-        r.name = req.run_name + " (server side)";
-        r.test = req.test;
-        r.transport = req.transport;
-        r.status = ex.status;
-        r.error = ex.error;
-        r.rows = role.rows();
-        r.cpu_server = cpu;
-        r.path.server = path;
-        write_table_run(std::cout, r);
-        std::cout.flush();
-    }
-    if (ex.status != RunStatus::Ok) log_line("run '" + req.run_name + "': " + ex.error);
+    if (!opt.quiet) print_server_side(run, ex, role, cpu, path);
+    if (ex.status != RunStatus::Ok) log_line("run '" + run.req.run_name + "': " + ex.error);
     return true;
 }
 
