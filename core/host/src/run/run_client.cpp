@@ -26,7 +26,6 @@
 namespace cmdbench {
 namespace {
 
-using control::Channel;
 using control::ControlError;
 using control::Message;
 using control::MsgType;
@@ -54,8 +53,8 @@ void open_session(ClientSession &s, const Registry &registry, const std::string 
         port = hp.port;
         if (s.label.empty()) s.label = "server " + server;
     }
-    s.channel =
-        std::make_unique<Channel>(Channel::connect(s.host, port, control::kHandshakeTimeoutMs));
+    s.channel = std::make_unique<control::Channel>(
+        control::Channel::connect(s.host, port, control::kHandshakeTimeoutMs));
     // "+path": we read the server's data path from its RunEnd.
     s.software = control::open_handshake(
         *s.channel, s.local ? s.local->token() : s.token,

@@ -7,8 +7,9 @@
 #include "cmdbench/report/link_rate.hpp"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/report_format.hpp"
-#include "format/report_html_verdicts.hpp"
 #include "cmdbench/report/svg_plot.hpp"
+#include "format/html_style.hpp"
+#include "format/report_html_verdicts.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -23,10 +24,8 @@ namespace {
 
 using svg::escape;
 
-constexpr const char *kStyle = R"(
-body{font-family:sans-serif;color:#222;margin:16px auto;max-width:1320px;padding:0 16px}
-h1{font-size:24px;margin:0 0 8px}h2{font-size:20px;margin:28px 0 8px;border-bottom:1px solid #ccc}
-h3{font-size:16px;margin:20px 0 8px}
+// After kHtmlBaseStyle (html_style.hpp).
+constexpr const char *kStyle = R"(h3{font-size:16px;margin:20px 0 8px}
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(600px,1fr));gap:16px;align-items:start}
 figure.plot{margin:0;padding:8px;border:1px solid #ddd;border-radius:4px;background:#fff}
 svg.chart{display:block;max-width:100%;height:auto}
@@ -415,7 +414,7 @@ void write_html_report(std::ostream &out, const Comparison &c,
            "style-src 'unsafe-inline'\"/>\n"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>"
         << escape("cmdbench: " + (versus.empty() ? std::string("comparison") : versus))
-        << "</title>\n<style>" << kStyle << "</style>\n</head>\n<body>\n"
+        << "</title>\n<style>" << kHtmlBaseStyle << kStyle << "</style>\n</head>\n<body>\n"
         << "<h1>cmdbench comparison</h1>\n<p>Variants: ";
     for (size_t col = 0; col < c.columns.size(); ++col)
         out << (col ? ", " : "") << "<strong>" << escape(c.columns[col]) << "</strong>"

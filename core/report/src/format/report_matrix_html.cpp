@@ -6,6 +6,7 @@
 #include "cmdbench/report/matrix_view.hpp"
 #include "cmdbench/report/report_matrix.hpp"
 #include "cmdbench/report/svg_plot.hpp"
+#include "format/html_style.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,10 +17,8 @@ namespace {
 
 using svg::escape;
 
-constexpr const char *kStyle = R"(
-body{font-family:sans-serif;color:#222;margin:16px auto;max-width:1320px;padding:0 16px}
-h1{font-size:24px;margin:0 0 8px}h2{font-size:20px;margin:28px 0 8px;border-bottom:1px solid #ccc}
-table{border-collapse:collapse;margin:8px 0 20px;font-size:13px}
+// After kHtmlBaseStyle (html_style.hpp).
+constexpr const char *kStyle = R"(table{border-collapse:collapse;margin:8px 0 20px;font-size:13px}
 th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f3f3f3}
 table.heatmap td,table.heatmap th{padding:2px 4px;font-size:11px;min-width:28px}
 table.heatmap td.none{background:#fff;color:#bbb}table.heatmap td.fail{background:#222;color:#fff}
@@ -129,7 +128,8 @@ void write_matrix_html(std::ostream &out, const Report &report) {
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>"
         << escape("cmdbench matrix: " + m.pattern + ", " + std::to_string(m.ranks.size()) +
                   " ranks")
-        << "</title>\n<style>" << kStyle << "</style>\n</head>\n<body>\n<h1>cmdbench matrix</h1>\n"
+        << "</title>\n<style>" << kHtmlBaseStyle << kStyle
+        << "</style>\n</head>\n<body>\n<h1>cmdbench matrix</h1>\n"
         << "<p>Pattern <strong>" << escape(m.pattern) << "</strong>, " << m.ranks.size()
         << " ranks, " << m.rounds << " rounds per run"
         << (m.one_pair_at_a_time ? " (one pair at a time)" : "") << "; started "
