@@ -1,7 +1,7 @@
 // cmdbench cmtime under a launcher (see cmtime_launcher.hpp).
 #include "cmtime_launcher.hpp"
 
-#include "cm_engine.hpp"
+#include "cmdbench/cmtime/cm_engine.hpp"
 #include "cmtime_instance.hpp"
 #include "cmtime_job_report.hpp"
 #include "cmtime_node_address.hpp"

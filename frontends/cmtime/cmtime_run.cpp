@@ -2,10 +2,10 @@
 // mesh control plane and the shared CM / socket step engines.
 #include "cmtime_run.hpp"
 
-#include "cm_engine.hpp"
-#include "cm_steps_setup.hpp"
+#include "cmdbench/cmtime/cm_engine.hpp"
+#include "cmdbench/cmtime/cm_steps_setup.hpp"
+#include "cmdbench/cmtime/sock_engine.hpp"
 #include "cmtime_instance.hpp"
-#include "sock_engine.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -3,9 +3,9 @@
 // server listens on a free port of its own address (several servers may
 // share a node) and publishes it; each client makes -c connections to every
 // server, spread round-robin in rank order.
-#include "cm_steps_setup.hpp"
+#include "cmdbench/cmtime/cm_steps_setup.hpp"
+#include "cmdbench/cmtime/sock_engine.hpp"
 #include "cmtime_instance.hpp"
-#include "sock_engine.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

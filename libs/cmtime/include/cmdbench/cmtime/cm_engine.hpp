@@ -4,8 +4,8 @@
 // ABI: the caller supplies the barriers and the stop check (deadline,
 // cancel), so cm-steps and the cmdbench-cmtime front end share it.
 #pragma once
-#include "step_table.hpp"
-#include "work_queue.hpp"
+#include "cmdbench/cmtime/step_table.hpp"
+#include "cmdbench/cmtime/work_queue.hpp"
 
 #include <atomic>
 #include <functional>

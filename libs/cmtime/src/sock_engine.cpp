@@ -1,8 +1,8 @@
 // The -S TCP baseline steps (see sock_engine.hpp).
-#include "sock_engine.hpp"
+#include "cmdbench/cmtime/sock_engine.hpp"
 
 #include "async_call.hpp"
-#include "work_queue.hpp"
+#include "cmdbench/cmtime/work_queue.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -1,8 +1,8 @@
 // CmEngine: one client or server iteration, step by step, with cmtime's barriers 0, 7, 12 and 14
 // (and two of ours, see cm_engine.hpp).
 #include "async_call.hpp"
-#include "cm_engine.hpp"
 #include "cm_engine_state.hpp"
+#include "cmdbench/cmtime/cm_engine.hpp"
 
 #include <algorithm>
 #include <memory>
