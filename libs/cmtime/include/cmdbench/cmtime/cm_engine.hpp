@@ -85,6 +85,17 @@ class CmEngine {
     struct Conn;
     struct Iteration;
 
+    // The client's steps (cm_iteration.cpp), on the iteration under way.
+    void client_create_ids();
+    void client_bind_addrs();
+    void client_connect_all();
+    void client_disconnect_all();
+    // Runs op on every connection, in connection order, on the workers.
+    void on_every_conn(std::function<void(Conn &)> op);
+    // A step the workers run on every connection: `line` on the console,
+    // the step's total from now until the last connection is done.
+    void worker_step(int step, const char *line, const char *what, std::function<void(Conn &)> op);
+
     void event_loop();
     void handle_event(rdma_cm_event *event);
     void on_connect_request(rdma_cm_id *id);
