@@ -12,9 +12,11 @@
 #pragma once
 #include "control.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cmdbench {
@@ -84,6 +86,19 @@ class Mesh {
 
   private:
     Mesh() = default;
+    // The two wire-ups' common steps (mesh.cpp). A leaf: reach the
+    // controller at host:port, retrying until window_ms has passed, else
+    // MeshError "cannot reach WHO within N s (last error); HINT".
+    void reach_controller(const std::string &host, uint16_t port, int attempt_ms, int window_ms,
+                          const std::string &who, const std::string &hint);
+    // A leaf, once connected: Hello, then `intro` (an Exchange payload), and
+    // the controller's answer: our index and the number of peers.
+    std::pair<int, int> introduce(std::vector<uint8_t> intro);
+    // The controller, once every leaf is in: each its index and the number
+    // of peers.
+    void place_leaves();
+    // join_job's controller: accepts every other rank (mesh_job.cpp).
+    void accept_ranks(control::Listener &listener, const MeshOptions &o);
     control::Message recv_from(int index, control::MsgType want, const std::string &what);
     void send_to(int index, const control::Message &m);
     void send_blob(int index, const std::vector<uint8_t> &bytes);
