@@ -45,13 +45,13 @@ const NumberOption kNumberOptions[] = {
          o.peers = int(v);
          o.peers_given = true;
      }},
-    {'n', "-n", 1, 1024, [](Options &o, int64_t v) { o.threads = unsigned(v); }},
+    {'n', "-n", 1, 1024, [](Options &o, int64_t v) { o.engine.threads = unsigned(v); }},
     {'m', "-m", 0, 999999, [](Options &o, int64_t v) { o.mimic_us = v; }},
-    {'r', "-r", 0, 1000, [](Options &o, int64_t v) { o.retries = int(v); }},
-    {'t', "-t", 1, 3600000, [](Options &o, int64_t v) { o.timeout_ms = int(v); }},
+    {'r', "-r", 0, 1000, [](Options &o, int64_t v) { o.engine.retries = int(v); }},
+    {'t', "-t", 1, 3600000, [](Options &o, int64_t v) { o.engine.timeout_ms = int(v); }},
     {'T', "--timeout", 1, 86400, [](Options &o, int64_t v) { o.wait_s = int(v); }},
     {'M', "--max-pending", 0, kMaxPending,
-     [](Options &o, int64_t v) { o.max_pending = uint64_t(v); }},
+     [](Options &o, int64_t v) { o.engine.max_pending = uint64_t(v); }},
 };
 
 // True when `c` is one of kNumberOptions (its value checked and stored).

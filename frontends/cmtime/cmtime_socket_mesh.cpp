@@ -61,10 +61,10 @@ void run_socket_mesh(Instance &in, const BindAddress &bind) {
     } else {
         cmtime::SockClientConfig config;
         config.count = n;
-        config.threads = o.threads;
+        config.threads = o.engine.threads;
         report = cmtime::sock_client(config, targets, hooks);
     }
-    report.threads = o.threads;
+    report.threads = o.engine.threads;
     in.publish("sockets", report);
 }
 
