@@ -52,33 +52,32 @@ StepReport CmEngine::run_client(const std::vector<sockaddr_storage> &targets, Qp
     return r;
 }
 
-void CmEngine::client_create_ids() {
+template <typename Call>
+void CmEngine::main_thread_step(int step, int starts_too, const char *line, const char *call_name,
+                                Call call) {
     Iteration &it = *it_;
-    say("\tCreating IDs");
-    it.times.total[kCreateId].begin();
+    say(line);
+    it.times.total[step].begin();
     for (uint64_t i = 0; i < it.conns; ++i) {
         Conn &c = it.conn[i];
-        it.t(c, kFullConnect).begin();
-        it.t(c, kCreateId).begin();
-        const int rc = rdma_create_id(channel_, &c.id, &c, RDMA_PS_TCP);
-        it.t(c, kCreateId).finish();
-        if (rc) fail_call("rdma_create_id");
+        if (starts_too >= 0) it.t(c, starts_too).begin();
+        it.t(c, step).begin();
+        const int rc = call(c);
+        it.t(c, step).finish();
+        if (rc) fail_call(call_name);
     }
-    it.times.total[kCreateId].finish();
+    it.times.total[step].finish();
+}
+
+void CmEngine::client_create_ids() {
+    main_thread_step(kCreateId, kFullConnect, "\tCreating IDs", "rdma_create_id",
+                     [this](Conn &c) { return rdma_create_id(channel_, &c.id, &c, RDMA_PS_TCP); });
 }
 
 void CmEngine::client_bind_addrs() {
-    Iteration &it = *it_;
-    say("\tBinding addresses");
-    it.times.total[kBindAddr].begin();
-    for (uint64_t i = 0; i < it.conns; ++i) {
-        Conn &c = it.conn[i];
-        it.t(c, kBindAddr).begin();
-        const int rc = rdma_bind_addr(c.id, reinterpret_cast<sockaddr *>(&config_.bind));
-        it.t(c, kBindAddr).finish();
-        if (rc) fail_call("rdma_bind_addr");
-    }
-    it.times.total[kBindAddr].finish();
+    main_thread_step(kBindAddr, -1, "\tBinding addresses", "rdma_bind_addr", [this](Conn &c) {
+        return rdma_bind_addr(c.id, reinterpret_cast<sockaddr *>(&config_.bind));
+    });
 }
 
 // cmtime queues one item per connection. One queue entry per worker, each

@@ -90,6 +90,12 @@ class CmEngine {
     void client_bind_addrs();
     void client_connect_all();
     void client_disconnect_all();
+    // A step the main thread runs on every connection in turn: `call`
+    // returns the RDMA call's result (`call_name` in the error); the
+    // connection's `starts_too` step (-1: none) starts with it.
+    template <typename Call>
+    void main_thread_step(int step, int starts_too, const char *line, const char *call_name,
+                          Call call);
     // Runs op on every connection, in connection order, on the workers.
     void on_every_conn(std::function<void(Conn &)> op);
     // A step the workers run on every connection: `line` on the console,
