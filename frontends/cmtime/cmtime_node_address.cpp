@@ -1,15 +1,14 @@
 // Default per-node addresses (see cmtime_node_address.hpp).
 #include "cmtime_node_address.hpp"
 
+#include "matrix_interface.hpp"
+
 #include <algorithm>
-#include <arpa/inet.h>
 #include <climits>
 #include <cstdlib>
 #include <dirent.h>
 #include <fstream>
-#include <ifaddrs.h>
 #include <net/route.h>
-#include <netinet/in.h>
 #include <sstream>
 #include <vector>
 
@@ -40,27 +39,14 @@ std::string real_path(const std::string &path) {
 }
 
 // First IPv4 address of the interface, else its first IPv6 address that is
-// not link-local (those need a scope the peers do not know).
+// not link-local (those need a scope the peers do not know); "" for none.
+// The lookup is the one matrix mode's [matrix] interface uses.
 std::string interface_address(const std::string &ifname) {
-    ifaddrs *list = nullptr;
-    if (getifaddrs(&list) != 0) return "";
-    std::string v4, v6;
-    for (ifaddrs *i = list; i; i = i->ifa_next) {
-        if (!i->ifa_addr || ifname != i->ifa_name) continue;
-        char text[INET6_ADDRSTRLEN] = "";
-        if (i->ifa_addr->sa_family == AF_INET && v4.empty()) {
-            inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in *>(i->ifa_addr)->sin_addr, text,
-                      sizeof text);
-            v4 = text;
-        } else if (i->ifa_addr->sa_family == AF_INET6 && v6.empty()) {
-            const in6_addr &a = reinterpret_cast<sockaddr_in6 *>(i->ifa_addr)->sin6_addr;
-            if (IN6_IS_ADDR_LINKLOCAL(&a)) continue;
-            inet_ntop(AF_INET6, &a, text, sizeof text);
-            v6 = text;
-        }
+    try {
+        return cmdbench::interface_address(ifname);
+    } catch (const cmdbench::MatrixAddressError &) {
+        return "";
     }
-    freeifaddrs(list);
-    return v4.empty() ? v6 : v4;
 }
 
 // The network interfaces of one RDMA device, most specific first.
