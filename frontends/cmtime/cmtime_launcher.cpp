@@ -145,9 +145,10 @@ int run_cmtime_launched(const Options &o, cmdbench::Job &job) {
         mesh->farewell(kLeaveS * 1000);
         return 1;
     } catch (const std::exception &e) {
-        // The controller names us to everyone; it names itself.
-        mesh->abort(speaker ? mesh->peer_label(0) + " failed: " + e.what() : e.what());
-        say(me, e.what());
+        // Ours may be a symptom of another rank's loss (a server that left
+        // refuses our connects): report the controller's verdict, which
+        // names the first failure of the job.
+        say(me, mesh->failure_verdict(e.what(), kLeaveS * 1000));
         mesh->farewell(kLeaveS * 1000);
         return 1;
     }

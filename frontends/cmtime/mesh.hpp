@@ -78,6 +78,15 @@ class Mesh {
     std::vector<std::vector<uint8_t>> allgather(const std::vector<uint8_t> &mine);
     // Tells the other peers that this one failed (best effort, no wait).
     void abort(const std::string &why);
+    // This peer failed with `why` (a local error, not a MeshError): tells
+    // the others and returns what to report. The controller's verdict
+    // decides, since a leaf's error may only be a consequence of another
+    // peer's loss (a server that left once it heard of it refuses our
+    // connects): the controller names itself to everyone; a leaf sends
+    // `why` and waits up to ms for the controller's verdict, the first
+    // failure it saw. `why` as is when the verdict is this leaf's own
+    // failure, or when none comes.
+    std::string failure_verdict(const std::string &why, int ms);
     // After a failure has been reported, before the process exits: a
     // launcher ends the whole job once one rank exits with an error, so the
     // ranks leave in order. A leaf says Bye and waits for the controller to
