@@ -1,7 +1,7 @@
 // Bind address selection (see cmtime_bind.hpp).
 #include "cmtime_bind.hpp"
 
-#include "sock_engine.hpp"
+#include "cmdbench/cmtime/sock_engine.hpp"
 
 #include <cmdbench/rdma-util/net_address.hpp>
 #include <cstdio>

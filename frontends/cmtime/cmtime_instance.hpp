@@ -3,11 +3,11 @@
 // role; cmtime_run.cpp) and the start under a launcher (roles by rank;
 // cmtime_launcher.cpp).
 #pragma once
+#include "cmdbench/cmtime/sock_engine.hpp"
 #include "cmtime_bind.hpp"
 #include "cmtime_options.hpp"
 #include "cmtime_report.hpp"
 #include "mesh.hpp"
-#include "sock_engine.hpp"
 
 #include <cstdio>
 #include <mutex>

@@ -1,7 +1,7 @@
 // cmdbench cmtime under a launcher (see cmtime_launcher.hpp).
 #include "cmtime_launcher.hpp"
 
-#include "cm_engine.hpp"
+#include "cmdbench/cmtime/cm_engine.hpp"
 #include "cmtime_instance.hpp"
 #include "cmtime_job_report.hpp"
 #include "cmtime_node_address.hpp"
@@ -145,9 +145,10 @@ int run_cmtime_launched(const Options &o, cmdbench::Job &job) {
         mesh->farewell(kLeaveS * 1000);
         return 1;
     } catch (const std::exception &e) {
-        // The controller names us to everyone; it names itself.
-        mesh->abort(speaker ? mesh->peer_label(0) + " failed: " + e.what() : e.what());
-        say(me, e.what());
+        // Ours may be a symptom of another rank's loss (a server that left
+        // refuses our connects): report the controller's verdict, which
+        // names the first failure of the job.
+        say(me, mesh->failure_verdict(e.what(), kLeaveS * 1000));
         mesh->farewell(kLeaveS * 1000);
         return 1;
     }

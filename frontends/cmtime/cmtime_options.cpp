@@ -30,6 +30,132 @@ int64_t number(const char *opt, const char *text, int64_t lo, int64_t hi,
     return v;
 }
 
+// The options that take a number in a range and only store it.
+struct NumberOption {
+    int code; // getopt's
+    const char *name;
+    int64_t lo, hi;
+    void (*store)(Options &, int64_t);
+};
+
+const NumberOption kNumberOptions[] = {
+    {'c', "-c", 1, 1000000, [](Options &o, int64_t v) { o.conns = uint32_t(v); }},
+    {'P', "-P", 2, 1024,
+     [](Options &o, int64_t v) {
+         o.peers = int(v);
+         o.peers_given = true;
+     }},
+    {'n', "-n", 1, 1024, [](Options &o, int64_t v) { o.engine.threads = unsigned(v); }},
+    {'m', "-m", 0, 999999, [](Options &o, int64_t v) { o.mimic_us = v; }},
+    {'r', "-r", 0, 1000, [](Options &o, int64_t v) { o.engine.retries = int(v); }},
+    {'t', "-t", 1, 3600000, [](Options &o, int64_t v) { o.engine.timeout_ms = int(v); }},
+    {'T', "--timeout", 1, 86400, [](Options &o, int64_t v) { o.wait_s = int(v); }},
+    {'M', "--max-pending", 0, kMaxPending,
+     [](Options &o, int64_t v) { o.engine.max_pending = uint64_t(v); }},
+};
+
+// True when `c` is one of kNumberOptions (its value checked and stored).
+bool take_number(Options &o, int c, const char *text) {
+    for (const NumberOption &n : kNumberOptions)
+        if (n.code == c) {
+            n.store(o, number(n.name, text, n.lo, n.hi));
+            return true;
+        }
+    return false;
+}
+
+// What the checks after the last option need to know of the command line.
+struct Given {
+    bool b = false, B = false, q = false;
+    std::string q_text; // -q is checked last: its range message depends on -m
+};
+
+void take_format(Options &o, const char *text) {
+    try {
+        o.json = cmdbench::parse_output_format(
+                     text, {cmdbench::OutputFormat::Table, cmdbench::OutputFormat::Json}) ==
+                 cmdbench::OutputFormat::Json;
+    } catch (const std::invalid_argument &e) {
+        throw UsageError(e.what());
+    }
+}
+
+// Every option but kNumberOptions.
+void take_option(Options &o, Given &given, int c, char **argv) {
+    const bool launcher = o.launcher;
+    switch (c) {
+    case 'C':
+        o.controller = optarg;
+        if (launcher)
+            o.ignored.push_back("-C " + o.controller +
+                                " is ignored under a launcher: rank 0 is the controller");
+        break;
+    case 'b':
+    case 'B':
+        if (given.b || given.B)
+            throw UsageError("give one of -b or -B, once (a bind address or an interface)");
+        (c == 'b' ? given.b : given.B) = true;
+        (c == 'b' ? o.bind : o.bind_interface) = optarg;
+        break;
+    case 'L':
+        if (launcher)
+            throw UsageError("-L cannot pick roles under a launcher (every rank gets the same "
+                             "options): use --servers M, ranks 0..M-1 serve and the rest "
+                             "connect");
+        o.server = true;
+        break;
+    case 'p':
+        o.port = optarg;
+        number("-p", optarg, 1, 65535);
+        if (launcher)
+            o.ignored.push_back("-p " + o.port +
+                                " is ignored under a launcher: every listener takes a free "
+                                "port and the ranks learn it through the launcher");
+        break;
+    case 'q':
+        given.q = true;
+        given.q_text = optarg;
+        break;
+    case 'S':
+        o.sockets = true;
+        break;
+    case 'F':
+        take_format(o, optarg);
+        break;
+    case 'V':
+        if (!launcher)
+            throw UsageError("--servers picks roles by rank under a launcher (mpirun, srun "
+                             "--mpi=pmix); without one, start each server with -L");
+        // The range depends on the job's size: checked once it is known.
+        o.servers = int(number("--servers", optarg, 0, 1 << 20));
+        break;
+    case 'h':
+        throw UsageError("");
+    default:
+        throw UsageError(optopt ? std::string("unknown option or missing value: -") + char(optopt)
+                                : std::string("unknown option: ") + argv[optind - 1]);
+    }
+}
+
+// The rules between options, once all are read.
+void check_together(Options &o, const Given &given) {
+    if (o.launcher) {
+        // -b / -B optional (each rank's default: cmtime_node_address.hpp);
+        // -S meshes any number of ranks; -P is checked against the job.
+    } else if (o.controller.empty()) {
+        throw UsageError("-C controller_address is required");
+    } else if (!given.b && !given.B) {
+        throw UsageError("one of -b bind_address or -B interface is required");
+    }
+    if (o.sockets && o.peers != 2 && !o.launcher)
+        throw UsageError("-S runs between exactly 2 peers: -P must be 2 with -S, got " +
+                         std::to_string(o.peers));
+    if (given.q)
+        // 0 would mean "real QPs" in the simulated tests (cmtime's quirk).
+        o.base_qpn = uint32_t(
+            number("-q", given.q_text.c_str(), 1, kMaxQpn, o.mimic_us >= 0 ? " with -m" : ""));
+}
+
 } // namespace
 
 std::string usage_text() {
@@ -57,8 +183,7 @@ std::string usage_text() {
 Options parse_options(int argc, char **argv, bool launcher) {
     Options o;
     o.launcher = launcher;
-    bool have_b = false, have_B = false, have_q = false;
-    std::string q_text;
+    Given given;
     static const option longs[] = {{"format", required_argument, nullptr, 'F'},
                                    {"timeout", required_argument, nullptr, 'T'},
                                    {"max-pending", required_argument, nullptr, 'M'},
@@ -68,108 +193,10 @@ Options parse_options(int argc, char **argv, bool launcher) {
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "C:B:b:Lc:P:p:q:n:m:r:t:S", longs, nullptr)) != -1) {
-        switch (c) {
-        case 'C':
-            o.controller = optarg;
-            if (launcher)
-                o.ignored.push_back("-C " + o.controller +
-                                    " is ignored under a launcher: rank 0 is the controller");
-            break;
-        case 'b':
-        case 'B':
-            if (have_b || have_B)
-                throw UsageError("give one of -b or -B, once (a bind address or an interface)");
-            (c == 'b' ? have_b : have_B) = true;
-            (c == 'b' ? o.bind : o.bind_interface) = optarg;
-            break;
-        case 'L':
-            if (launcher)
-                throw UsageError("-L cannot pick roles under a launcher (every rank gets the same "
-                                 "options): use --servers M, ranks 0..M-1 serve and the rest "
-                                 "connect");
-            o.server = true;
-            break;
-        case 'c':
-            o.conns = uint32_t(number("-c", optarg, 1, 1000000));
-            break;
-        case 'P':
-            o.peers = int(number("-P", optarg, 2, 1024));
-            o.peers_given = true;
-            break;
-        case 'p':
-            o.port = optarg;
-            number("-p", optarg, 1, 65535);
-            if (launcher)
-                o.ignored.push_back("-p " + o.port +
-                                    " is ignored under a launcher: every listener takes a free "
-                                    "port and the ranks learn it through the launcher");
-            break;
-        case 'q':
-            have_q = true;
-            q_text = optarg;
-            break;
-        case 'n':
-            o.threads = unsigned(number("-n", optarg, 1, 1024));
-            break;
-        case 'm':
-            o.mimic_us = number("-m", optarg, 0, 999999);
-            break;
-        case 'r':
-            o.retries = int(number("-r", optarg, 0, 1000));
-            break;
-        case 't':
-            o.timeout_ms = int(number("-t", optarg, 1, 3600000));
-            break;
-        case 'S':
-            o.sockets = true;
-            break;
-        case 'F':
-            try {
-                o.json = cmdbench::parse_output_format(optarg, {cmdbench::OutputFormat::Table,
-                                                                cmdbench::OutputFormat::Json}) ==
-                         cmdbench::OutputFormat::Json;
-            } catch (const std::invalid_argument &e) {
-                throw UsageError(e.what());
-            }
-            break;
-        case 'T':
-            o.wait_s = int(number("--timeout", optarg, 1, 86400));
-            break;
-        case 'M':
-            o.max_pending = uint64_t(number("--max-pending", optarg, 0, kMaxPending));
-            break;
-        case 'V':
-            if (!launcher)
-                throw UsageError("--servers picks roles by rank under a launcher (mpirun, srun "
-                                 "--mpi=pmix); without one, start each server with -L");
-            // The range depends on the job's size: checked once it is known.
-            o.servers = int(number("--servers", optarg, 0, 1 << 20));
-            break;
-        case 'h':
-            throw UsageError("");
-        default:
-            throw UsageError(optopt
-                                 ? std::string("unknown option or missing value: -") + char(optopt)
-                                 : std::string("unknown option: ") + argv[optind - 1]);
-        }
-    }
+    while ((c = getopt_long(argc, argv, "C:B:b:Lc:P:p:q:n:m:r:t:S", longs, nullptr)) != -1)
+        if (!take_number(o, c, optarg)) take_option(o, given, c, argv);
     if (optind < argc) throw UsageError(std::string("unexpected argument '") + argv[optind] + "'");
-    if (launcher) {
-        // -b / -B optional (each rank's default: cmtime_node_address.hpp);
-        // -S meshes any number of ranks; -P is checked against the job.
-    } else if (o.controller.empty()) {
-        throw UsageError("-C controller_address is required");
-    } else if (!have_b && !have_B) {
-        throw UsageError("one of -b bind_address or -B interface is required");
-    }
-    if (o.sockets && o.peers != 2 && !launcher)
-        throw UsageError("-S runs between exactly 2 peers: -P must be 2 with -S, got " +
-                         std::to_string(o.peers));
-    if (have_q)
-        // 0 would mean "real QPs" in the simulated tests (cmtime's quirk).
-        o.base_qpn =
-            uint32_t(number("-q", q_text.c_str(), 1, kMaxQpn, o.mimic_us >= 0 ? " with -m" : ""));
+    check_together(o, given);
     return o;
 }
 

@@ -1,6 +1,8 @@
 // cmtime's command line with cmdbench's validation: every
 // bad value is refused with the option and its allowed range.
 #pragma once
+#include "cmdbench/cmtime/cm_engine.hpp"
+
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -17,17 +19,15 @@ struct Options {
     int peers = 2;              // -P
     std::string port = "7471";  // -p
     uint32_t base_qpn = 1000;   // -q
-    unsigned threads = 1;       // -n
     int64_t mimic_us = -1;      // -m; -1 = off
-    int retries = 2;            // -r
-    int timeout_ms = 2000;      // -t
     bool sockets = false;       // -S
     bool json = false;          // --format json
     int wait_s = 300;           // --timeout: bound of every wait
-    // --max-pending (cmdbench's, not cmtime's): a client's most connects
-    // (disconnects) waiting for the server's answer; 0 = all at once, as
-    // cmtime. Bursts of tens of thousands outrun an emulated server.
-    uint64_t max_pending = 0;
+    // -n (threads), -r (retries), -t (timeout_ms) and --max-pending
+    // (cmdbench's, not cmtime's: a client's most connects (disconnects)
+    // waiting for the server's answer; 0 = all at once, as cmtime), as the
+    // engines take them; the bind address is set once it is known.
+    cmtime::EngineConfig engine;
     // Under a launcher (mpirun, srun --mpi=pmix; cmtime_launcher.hpp): every
     // rank gets the same options, so roles go by rank: ranks 0..servers-1
     // serve (--servers; its range, 1 .. ranks-1, is checked against the job).

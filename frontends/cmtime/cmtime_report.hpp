@@ -2,7 +2,7 @@
 // controller the mesh's aggregated tables (every peer's connections, with
 // p50/p99 per step from a histogram) or one JSON document.
 #pragma once
-#include "step_table.hpp"
+#include "cmdbench/cmtime/step_table.hpp"
 
 #include <string>
 #include <vector>

@@ -2,10 +2,10 @@
 // mesh control plane and the shared CM / socket step engines.
 #include "cmtime_run.hpp"
 
-#include "cm_engine.hpp"
-#include "cm_steps_setup.hpp"
+#include "cmdbench/cmtime/cm_engine.hpp"
+#include "cmdbench/cmtime/cm_steps_setup.hpp"
+#include "cmdbench/cmtime/sock_engine.hpp"
 #include "cmtime_instance.hpp"
-#include "sock_engine.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -46,11 +46,7 @@ void Instance::publish(const std::string &name, const cmtime::StepReport &mine) 
 
 void run_rdma(Instance &in, const BindAddress &bind) {
     const Options &o = in.o;
-    cmtime::EngineConfig config;
-    config.threads = o.threads;
-    config.retries = o.retries;
-    config.timeout_ms = o.timeout_ms;
-    config.max_pending = o.max_pending;
+    cmtime::EngineConfig config = o.engine;
     config.have_bind = true;
     config.bind = bind.addr;
     cmtime::EngineHooks hooks;
@@ -108,13 +104,13 @@ void run_rdma(Instance &in, const BindAddress &bind) {
         in.console.line(std::string(verb) + " (" + std::to_string(n) + ") QPs test");
     }
     cmtime::StepReport main_report = iteration(n, main_mode);
-    main_report.threads = o.threads;
+    main_report.threads = o.engine.threads;
     in.publish("main", main_report);
 
     if (P == 2) {
         in.console.line(std::string(verb) + " (" + std::to_string(n) + ") test - no QPs");
         cmtime::StepReport noqp = iteration(n, cmtime::QpMode{base, 0});
-        noqp.threads = o.threads;
+        noqp.threads = o.engine.threads;
         in.publish("no-qp", noqp);
     }
 }
@@ -155,7 +151,7 @@ void run_sockets(Instance &in, const BindAddress &bind) {
             cmtime::resolve_tcp(o.controller.c_str(), o.port, false, len);
         cmtime::SockClientConfig config;
         config.count = o.conns;
-        config.threads = o.threads;
+        config.threads = o.engine.threads;
         in.mesh.barrier("sockets listening");
         in.console.line("Creating sockets");
         in.console.line("Connecting sockets");
@@ -163,7 +159,7 @@ void run_sockets(Instance &in, const BindAddress &bind) {
         in.console.line("Closing sockets");
         in.console.line("Client baseline socket results:");
     }
-    report.threads = o.threads;
+    report.threads = o.engine.threads;
     in.publish("sockets", report);
 }
 

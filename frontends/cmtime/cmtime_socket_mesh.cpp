@@ -3,9 +3,9 @@
 // server listens on a free port of its own address (several servers may
 // share a node) and publishes it; each client makes -c connections to every
 // server, spread round-robin in rank order.
-#include "cm_steps_setup.hpp"
+#include "cmdbench/cmtime/cm_steps_setup.hpp"
+#include "cmdbench/cmtime/sock_engine.hpp"
 #include "cmtime_instance.hpp"
-#include "sock_engine.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -61,10 +61,10 @@ void run_socket_mesh(Instance &in, const BindAddress &bind) {
     } else {
         cmtime::SockClientConfig config;
         config.count = n;
-        config.threads = o.threads;
+        config.threads = o.engine.threads;
         report = cmtime::sock_client(config, targets, hooks);
     }
-    report.threads = o.threads;
+    report.threads = o.engine.threads;
     in.publish("sockets", report);
 }
 

@@ -2,6 +2,7 @@
 #include "mesh.hpp"
 
 #include "cmdbench/control/host_port.hpp"
+#include "mesh_detail.hpp"
 
 #include <cerrno>
 #include <chrono>
@@ -13,23 +14,17 @@
 #include <sstream>
 #include <sys/socket.h>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 
 namespace cmdbench {
 namespace {
 
-using control::Channel;
-using control::ControlError;
-using control::Message;
-using control::MsgType;
+using namespace mesh_detail;
 
 constexpr size_t kChunk = 512 * 1024; // well below the channel's frame limit
 constexpr int kAbortMs = 1000;
-
-int64_t now_ms() {
-    using namespace std::chrono;
-    return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
-}
+constexpr int kConnectRetryMs = 100; // a leaf's pause between tries to reach the controller
 
 std::map<std::string, std::string> parse_terms(const std::string &terms) {
     std::map<std::string, std::string> out;
@@ -148,45 +143,60 @@ std::unique_ptr<Mesh> Mesh::join(const MeshOptions &o) {
             throw;
         }
         close(listener); // a further leaf is refused, as cmtime's
-        for (int i = 1; i < o.peers; ++i) {
-            control::Writer w;
-            w.u32(uint32_t(i)).u32(uint32_t(o.peers));
-            m->send_to(i, Message{MsgType::Exchange, w.take()});
-        }
+        m->place_leaves();
         return m;
     }
     // A leaf: reach the controller within the window (cmtime tries once).
-    const int64_t window_end = now_ms() + o.connect_window_ms;
-    std::string last;
     uint16_t port = 0;
     if (const std::string bad = parse_port(o.port, port); !bad.empty())
         throw MeshError("controller port: " + bad + " (expected a number in [1, 65535])");
-    for (;;) {
-        try {
-            m->links_.push_back(std::make_unique<Channel>(Channel::connect(o.host, port, 2000)));
-            break;
-        } catch (const ControlError &e) {
-            last = e.what();
-        }
-        if (now_ms() >= window_end)
-            throw MeshError("cannot reach the controller at " + m->controller_name_ + " within " +
-                            std::to_string(o.connect_window_ms / 1000) + " s (" + last +
-                            "); is it started, and is -C an address of the controller's host?");
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    m->send_to(0, control::make_hello(MsgType::Hello, {control::kProtocolVersion, "cmtime"}));
+    m->reach_controller(o.host, port, 2000, o.connect_window_ms,
+                        "the controller at " + m->controller_name_,
+                        "is it started, and is -C an address of the controller's host?");
     control::Writer terms;
     terms.str(o.terms);
-    m->send_to(0, Message{MsgType::Exchange, terms.take()});
-    const Message placed = m->recv_from(0, MsgType::Exchange, "the peer index");
-    control::Reader r(placed.payload);
-    m->index_ = int(r.u32());
-    const int peers = int(r.u32());
-    r.finish();
+    int peers = 0;
+    std::tie(m->index_, peers) = m->introduce(terms.take());
     if (peers != o.peers)
         throw MeshError("the controller runs with -P " + std::to_string(peers) + ", we with -P " +
                         std::to_string(o.peers));
     return m;
+}
+
+void Mesh::reach_controller(const std::string &host, uint16_t port, int attempt_ms, int window_ms,
+                            const std::string &who, const std::string &hint) {
+    const int64_t window_end = now_ms() + window_ms;
+    std::string last;
+    for (;;) {
+        try {
+            links_.push_back(std::make_unique<Channel>(Channel::connect(host, port, attempt_ms)));
+            return;
+        } catch (const ControlError &e) {
+            last = e.what();
+        }
+        if (now_ms() >= window_end)
+            throw MeshError("cannot reach " + who + " within " + std::to_string(window_ms / 1000) +
+                            " s (" + last + "); " + hint);
+        std::this_thread::sleep_for(std::chrono::milliseconds(kConnectRetryMs));
+    }
+}
+
+std::pair<int, int> Mesh::introduce(std::vector<uint8_t> intro) {
+    send_to(0, control::make_hello(MsgType::Hello, {control::kProtocolVersion, "cmtime"}));
+    send_to(0, Message{MsgType::Exchange, std::move(intro)});
+    const Message placed = recv_from(0, MsgType::Exchange, "the peer index");
+    control::Reader r(placed.payload);
+    const int index = int(r.u32()), peers = int(r.u32());
+    r.finish();
+    return {index, peers};
+}
+
+void Mesh::place_leaves() {
+    for (int i = 1; i < peers_; ++i) {
+        control::Writer w;
+        w.u32(uint32_t(i)).u32(uint32_t(peers_));
+        send_to(i, Message{MsgType::Exchange, w.take()});
+    }
 }
 
 std::string Mesh::peer_label(int index) const {

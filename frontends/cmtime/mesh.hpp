@@ -12,9 +12,11 @@
 #pragma once
 #include "cmdbench/control/control.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cmdbench {
@@ -76,6 +78,15 @@ class Mesh {
     std::vector<std::vector<uint8_t>> allgather(const std::vector<uint8_t> &mine);
     // Tells the other peers that this one failed (best effort, no wait).
     void abort(const std::string &why);
+    // This peer failed with `why` (a local error, not a MeshError): tells
+    // the others and returns what to report. The controller's verdict
+    // decides, since a leaf's error may only be a consequence of another
+    // peer's loss (a server that left once it heard of it refuses our
+    // connects): the controller names itself to everyone; a leaf sends
+    // `why` and waits up to ms for the controller's verdict, the first
+    // failure it saw. `why` as is when the verdict is this leaf's own
+    // failure, or when none comes.
+    std::string failure_verdict(const std::string &why, int ms);
     // After a failure has been reported, before the process exits: a
     // launcher ends the whole job once one rank exits with an error, so the
     // ranks leave in order. A leaf says Bye and waits for the controller to
@@ -84,6 +95,19 @@ class Mesh {
 
   private:
     Mesh() = default;
+    // The two wire-ups' common steps (mesh.cpp). A leaf: reach the
+    // controller at host:port, retrying until window_ms has passed, else
+    // MeshError "cannot reach WHO within N s (last error); HINT".
+    void reach_controller(const std::string &host, uint16_t port, int attempt_ms, int window_ms,
+                          const std::string &who, const std::string &hint);
+    // A leaf, once connected: Hello, then `intro` (an Exchange payload), and
+    // the controller's answer: our index and the number of peers.
+    std::pair<int, int> introduce(std::vector<uint8_t> intro);
+    // The controller, once every leaf is in: each its index and the number
+    // of peers.
+    void place_leaves();
+    // join_job's controller: accepts every other rank (mesh_job.cpp).
+    void accept_ranks(control::Listener &listener, const MeshOptions &o);
     control::Message recv_from(int index, control::MsgType want, const std::string &what);
     void send_to(int index, const control::Message &m);
     void send_blob(int index, const std::vector<uint8_t> &bytes);

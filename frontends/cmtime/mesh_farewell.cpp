@@ -2,16 +2,12 @@
 // job leave, so that every rank's error is printed before the launcher ends
 // the job (Open MPI does so as soon as one rank exits with an error).
 #include "mesh.hpp"
-
-#include <chrono>
+#include "mesh_detail.hpp"
 
 namespace cmdbench {
 namespace {
 
-int64_t now_ms() {
-    using namespace std::chrono;
-    return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
-}
+using mesh_detail::now_ms;
 
 // Reads and drops what `ch` still brings until its peer says Bye or leaves,
 // or the deadline passes.

@@ -5,25 +5,17 @@
 #include "cmdbench/control/host_port.hpp"
 #include "cmdbench/host/job.hpp"
 #include "mesh.hpp"
+#include "mesh_detail.hpp"
 
-#include <chrono>
 #include <optional>
 #include <sstream>
-#include <thread>
 
 namespace cmdbench {
 namespace {
 
-using control::Channel;
-using control::Message;
-using control::MsgType;
+using namespace mesh_detail;
 
 constexpr const char *kWireKey = "cmtime.mesh"; // the job adds "cmdbench."
-
-int64_t now_ms() {
-    using namespace std::chrono;
-    return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
-}
 
 // What one rank publishes: one line per field (PMIx strings end at a NUL,
 // so no binary encoding).
@@ -71,12 +63,12 @@ std::string failures_text(const std::vector<RankCard> &cards) {
 
 // "rank 2 on n2, rank 3 on n2" for the ranks whose links are still missing.
 std::string missing_ranks(const std::vector<std::unique_ptr<Channel>> &links,
-                          const std::vector<RankCard> &cards) {
+                          const std::vector<std::string> &nodes) {
     std::string out;
     for (size_t i = 0; i < links.size(); ++i)
         if (!links[i])
-            out += (out.empty() ? "rank " : ", rank ") + std::to_string(i + 1) + " on " +
-                   cards[i + 1].node;
+            out +=
+                (out.empty() ? "rank " : ", rank ") + std::to_string(i + 1) + " on " + nodes[i + 1];
     return out;
 }
 
@@ -97,6 +89,33 @@ std::optional<std::pair<std::string, int>> read_introduction(Channel &ch) {
     }
 }
 
+// Rank 0's listener for the other ranks, on an ephemeral port of its
+// address (published in `mine`); nullptr, and `mine.failure` set, when it
+// cannot listen.
+std::unique_ptr<control::Listener> listen_for_ranks(const std::string &host, RankCard &mine) {
+    try {
+        auto listener = std::make_unique<control::Listener>(host, 0);
+        mine.port = std::to_string(listener->port());
+        return listener;
+    } catch (const std::exception &e) {
+        mine.failure = "cannot listen for the other ranks on " + host + ": " + e.what();
+        return nullptr;
+    }
+}
+
+// Every rank's card, by rank, through the launcher.
+std::vector<RankCard> exchange_cards(Job &job, const RankCard &mine, int timeout_ms) {
+    const std::vector<std::string> all =
+        job.allgather(kWireKey, encode(mine), double(timeout_ms) / 1000.0);
+    if (all.size() != size_t(job.size()))
+        throw MeshError("the launcher's allgather returned " + std::to_string(all.size()) +
+                        " records for " + std::to_string(job.size()) + " ranks");
+    std::vector<RankCard> cards;
+    for (size_t r = 0; r < all.size(); ++r)
+        cards.push_back(decode(all[r], int(r)));
+    return cards;
+}
+
 } // namespace
 
 std::unique_ptr<Mesh> Mesh::join_job(Job &job, const MeshOptions &o,
@@ -111,95 +130,62 @@ std::unique_ptr<Mesh> Mesh::join_job(Job &job, const MeshOptions &o,
 
     RankCard mine{job.node(), o.host, "", local_failure};
     std::unique_ptr<control::Listener> listener;
-    if (rank == 0 && mine.failure.empty()) {
-        try {
-            listener = std::make_unique<control::Listener>(o.host, 0);
-            mine.port = std::to_string(listener->port());
-        } catch (const std::exception &e) {
-            mine.failure = "cannot listen for the other ranks on " + o.host + ": " + e.what();
-        }
-    }
-    const std::vector<std::string> all =
-        job.allgather(kWireKey, encode(mine), double(o.timeout_ms) / 1000.0);
-    if (all.size() != size_t(size))
-        throw MeshError("the launcher's allgather returned " + std::to_string(all.size()) +
-                        " records for " + std::to_string(size) + " ranks");
-    std::vector<RankCard> cards;
-    for (int r = 0; r < size; ++r) {
-        cards.push_back(decode(all[size_t(r)], r));
-        m->nodes_.push_back(cards.back().node);
-        m->addresses_.push_back(cards.back().address);
+    if (rank == 0 && mine.failure.empty()) listener = listen_for_ranks(o.host, mine);
+    const std::vector<RankCard> cards = exchange_cards(job, mine, o.timeout_ms);
+    for (const RankCard &c : cards) {
+        m->nodes_.push_back(c.node);
+        m->addresses_.push_back(c.address);
     }
     if (const std::string failed = failures_text(cards); !failed.empty()) throw MeshError(failed);
-    const std::string endpoint = cards[0].address + ":" + cards[0].port;
-    m->controller_name_ = endpoint;
+    m->controller_name_ = cards[0].address + ":" + cards[0].port;
 
     if (m->controller_) {
-        m->links_.resize(size_t(size - 1));
-        const int64_t deadline = now_ms() + o.timeout_ms;
-        for (int joined = 0; joined < size - 1;) {
-            const int64_t left = deadline - now_ms();
-            std::optional<Channel> ch =
-                left > 0 ? listener->accept_within(int(left)) : std::optional<Channel>();
-            if (!ch)
-                m->fail_everyone("timed out after " + std::to_string(o.timeout_ms / 1000) +
-                                 " s (--timeout) waiting for " + missing_ranks(m->links_, cards) +
-                                 " to connect to the controller at " + endpoint);
-            const auto intro = read_introduction(*ch);
-            if (!intro) continue; // not one of our ranks
-            const int r = intro->second;
-            if (r < 1 || r >= size || m->links_[size_t(r - 1)])
-                m->fail_everyone("a peer at " + ch->peer_name() + " claims rank " +
-                                 std::to_string(r) + ", which is " +
-                                 (r < 1 || r >= size ? "outside the job" : "already connected"));
-            m->links_[size_t(r - 1)] = std::make_unique<Channel>(std::move(*ch));
-            ++joined;
-            if (intro->first != o.terms)
-                m->fail_everyone(m->peer_label(r) + " runs with other options (" + intro->first +
-                                 ") than the controller (" + o.terms + ")");
-        }
-        listener->close();
-        for (int i = 1; i < size; ++i) {
-            control::Writer w;
-            w.u32(uint32_t(i)).u32(uint32_t(size));
-            m->send_to(i, Message{MsgType::Exchange, w.take()});
-        }
+        m->accept_ranks(*listener, o);
         return m;
     }
-
-    const int64_t window_end = now_ms() + o.connect_window_ms;
     uint16_t port = 0;
     if (const std::string bad = parse_port(cards[0].port, port); !bad.empty())
         throw MeshError(m->peer_label(0) + " published no usable port (" + bad + ")");
-    std::string last;
-    for (;;) {
-        try {
-            m->links_.push_back(std::make_unique<Channel>(
-                Channel::connect(cards[0].address, port, control::kHandshakeTimeoutMs)));
-            break;
-        } catch (const control::ControlError &e) {
-            last = e.what();
-        }
-        if (now_ms() >= window_end)
-            throw MeshError("cannot reach " + m->peer_label(0) + " at " + endpoint + " within " +
-                            std::to_string(o.connect_window_ms / 1000) + " s (" + last +
-                            "); is that address reachable from " + mine.node +
+    m->reach_controller(cards[0].address, port, control::kHandshakeTimeoutMs, o.connect_window_ms,
+                        m->peer_label(0) + " at " + m->controller_name_,
+                        "is that address reachable from " + mine.node +
                             "? Give each node's address with -B interface (or -b)");
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    m->send_to(0, control::make_hello(MsgType::Hello, {control::kProtocolVersion, "cmtime"}));
     control::Writer intro;
     intro.str(o.terms).u32(uint32_t(rank));
-    m->send_to(0, Message{MsgType::Exchange, intro.take()});
-    const Message placed = m->recv_from(0, MsgType::Exchange, "the peer index");
-    control::Reader r(placed.payload);
-    const int index = int(r.u32()), peers = int(r.u32());
-    r.finish();
+    const auto [index, peers] = m->introduce(intro.take());
     if (index != rank || peers != size)
         throw MeshError("the controller placed us as peer " + std::to_string(index) + " of " +
                         std::to_string(peers) + ", we are rank " + std::to_string(rank) + " of " +
                         std::to_string(size));
     return m;
+}
+
+void Mesh::accept_ranks(control::Listener &listener, const MeshOptions &o) {
+    links_.resize(size_t(peers_ - 1));
+    const int64_t deadline = now_ms() + o.timeout_ms;
+    for (int joined = 0; joined < peers_ - 1;) {
+        const int64_t left = deadline - now_ms();
+        std::optional<Channel> ch =
+            left > 0 ? listener.accept_within(int(left)) : std::optional<Channel>();
+        if (!ch)
+            fail_everyone("timed out after " + std::to_string(o.timeout_ms / 1000) +
+                          " s (--timeout) waiting for " + missing_ranks(links_, nodes_) +
+                          " to connect to the controller at " + controller_name_);
+        const auto intro = read_introduction(*ch);
+        if (!intro) continue; // not one of our ranks
+        const int r = intro->second;
+        if (r < 1 || r >= peers_ || links_[size_t(r - 1)])
+            fail_everyone("a peer at " + ch->peer_name() + " claims rank " + std::to_string(r) +
+                          ", which is " +
+                          (r < 1 || r >= peers_ ? "outside the job" : "already connected"));
+        links_[size_t(r - 1)] = std::make_unique<Channel>(std::move(*ch));
+        ++joined;
+        if (intro->first != o.terms)
+            fail_everyone(peer_label(r) + " runs with other options (" + intro->first +
+                          ") than the controller (" + o.terms + ")");
+    }
+    listener.close();
+    place_leaves();
 }
 
 } // namespace cmdbench

@@ -4,9 +4,9 @@
 // ended peer shows as end-of-file, an error as a complete Error frame at
 // the head of the link.
 #include "mesh.hpp"
+#include "mesh_detail.hpp"
 
 #include <cerrno>
-#include <chrono>
 #include <cstring>
 #include <poll.h>
 #include <sys/socket.h>
@@ -14,13 +14,10 @@
 namespace cmdbench {
 namespace {
 
+using mesh_detail::now_ms;
+
 constexpr int64_t kCheckEveryMs = 50;
 constexpr size_t kPeekBytes = 16 * 1024; // an Error frame is a short sentence
-
-int64_t now_ms() {
-    using namespace std::chrono;
-    return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
-}
 
 // What waits at the head of a readable link: "" = nothing to act on
 // (ordinary data, or a frame not complete yet); else why the run must end.

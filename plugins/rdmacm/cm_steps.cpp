@@ -6,9 +6,9 @@
 // reports both tables.
 #include "cm_steps.hpp"
 
-#include "cm_engine.hpp"
-#include "cm_steps_setup.hpp"
-#include "step_host.hpp"
+#include "cmdbench/cmtime/cm_engine.hpp"
+#include "cmdbench/cmtime/cm_steps_setup.hpp"
+#include "cmdbench/cmtime/step_host.hpp"
 
 #include <cmdbench/plugin-support/descriptors.hpp>
 #include <cmdbench/plugin-support/param_reader.hpp>

@@ -10,8 +10,8 @@
 // figures travel to the client, which reports both tables.
 #include "sock_steps.hpp"
 
-#include "sock_engine.hpp"
-#include "step_host.hpp"
+#include "cmdbench/cmtime/sock_engine.hpp"
+#include "cmdbench/cmtime/step_host.hpp"
 
 #include <cmdbench/plugin-support/byte_order.hpp>
 #include <cmdbench/plugin-support/descriptors.hpp>

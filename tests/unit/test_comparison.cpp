@@ -76,7 +76,7 @@ bool has_row(const Comparison &c, const std::string &item, CompareMetric m) {
     return false;
 }
 
-// A step row as cmtime's tables report it (plugins/rdmacm/step_host.cpp).
+// A step row as cmtime's tables report it (libs/cmtime/src/step_host.cpp).
 Row step_row(const std::string &name, double total_us, double us_per_conn, uint64_t timed,
              double conns = 100) {
     Row r;

@@ -1,7 +1,7 @@
-// cmtime's step completion (libs/cmtime-steps/step_table.hpp): the last arrival
+// cmtime's step completion (cmdbench/cmtime/step_table.hpp): the last arrival
 // stamps the step's end and wakes the waiting thread; waits end on stop.
-#include "step_table.hpp"
-#include "work_queue.hpp"
+#include "cmdbench/cmtime/step_table.hpp"
+#include "cmdbench/cmtime/work_queue.hpp"
 
 #include <catch2/catch.hpp>
 #include <chrono>

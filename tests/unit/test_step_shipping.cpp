@@ -3,7 +3,7 @@
 // host's exchange and hist_send/hist_recv on a real TCP control channel).
 // The client's "server ..." rows must equal what report_rows made from the
 // raw samples that used to travel: same rows, keys, values and percentiles.
-#include "../../libs/cmtime-steps/step_host.hpp"
+#include "cmdbench/cmtime/step_host.hpp"
 #include "cmdbench/control/control.hpp"
 #include "cmdbench/host/control_peer.hpp"
 #include "cmdbench/report/histogram_wire.hpp"

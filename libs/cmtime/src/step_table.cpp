@@ -1,5 +1,5 @@
 // Statistics and table layout of cmtime's steps.
-#include "step_table.hpp"
+#include "cmdbench/cmtime/step_table.hpp"
 
 #include <algorithm>
 #include <cmdbench/plugin-support/byte_order.hpp>

@@ -2,7 +2,7 @@
 // by `threads` workers. Each item is its own node, so one connection may be
 // queued more than once at a time (upstream's embedded link forbids that).
 #pragma once
-#include "step_table.hpp"
+#include "cmdbench/cmtime/step_table.hpp"
 
 #include <atomic>
 #include <condition_variable>

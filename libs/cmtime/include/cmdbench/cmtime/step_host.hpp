@@ -2,7 +2,7 @@
 // (cmtime's columns plus a per-step histogram) and ship the server's report
 // to the client over the host's exchange and hist_send/hist_recv services.
 #pragma once
-#include "step_table.hpp"
+#include "cmdbench/cmtime/step_table.hpp"
 
 #include <cmdbench/plugin-support/run_error.hpp>
 #include <cmdbench/plugin-support/run_guard.hpp>

@@ -4,8 +4,8 @@
 // ABI: the caller supplies the barriers and the stop check (deadline,
 // cancel), so cm-steps and the cmdbench-cmtime front end share it.
 #pragma once
-#include "step_table.hpp"
-#include "work_queue.hpp"
+#include "cmdbench/cmtime/step_table.hpp"
+#include "cmdbench/cmtime/work_queue.hpp"
 
 #include <atomic>
 #include <functional>
@@ -84,6 +84,23 @@ class CmEngine {
   private:
     struct Conn;
     struct Iteration;
+
+    // The client's steps (cm_iteration.cpp), on the iteration under way.
+    void client_create_ids();
+    void client_bind_addrs();
+    void client_connect_all();
+    void client_disconnect_all();
+    // A step the main thread runs on every connection in turn: `call`
+    // returns the RDMA call's result (`call_name` in the error); the
+    // connection's `starts_too` step (-1: none) starts with it.
+    template <typename Call>
+    void main_thread_step(int step, int starts_too, const char *line, const char *call_name,
+                          Call call);
+    // Runs op on every connection, in connection order, on the workers.
+    void on_every_conn(std::function<void(Conn &)> op);
+    // A step the workers run on every connection: `line` on the console,
+    // the step's total from now until the last connection is done.
+    void worker_step(int step, const char *line, const char *what, std::function<void(Conn &)> op);
 
     void event_loop();
     void handle_event(rdma_cm_event *event);

@@ -1,5 +1,5 @@
 // Encoding of the cm-steps set-up message (see cm_steps_setup.hpp).
-#include "cm_steps_setup.hpp"
+#include "cmdbench/cmtime/cm_steps_setup.hpp"
 
 #include <arpa/inet.h>
 #include <cmdbench/plugin-support/byte_order.hpp>

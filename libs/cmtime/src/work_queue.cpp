@@ -1,7 +1,7 @@
 // Work queue and bounded completion waits (see work_queue.hpp).
-#include "work_queue.hpp"
+#include "cmdbench/cmtime/work_queue.hpp"
 
-#include "step_table.hpp"
+#include "cmdbench/cmtime/step_table.hpp"
 
 #include <algorithm>
 #include <exception>

@@ -1,8 +1,8 @@
 // CmEngine: set-up, the CM event thread and bounded waits.
-#include "cm_engine.hpp"
+#include "cmdbench/cmtime/cm_engine.hpp"
 
 #include "cm_engine_state.hpp"
-#include "cm_steps_setup.hpp"
+#include "cmdbench/cmtime/cm_steps_setup.hpp"
 
 #include <cerrno>
 #include <cmdbench/plugin-support/run_error.hpp>

@@ -4,7 +4,7 @@
 // (plugin tcp-socket) and the cmdbench-cmtime front end, which supply the
 // synchronisation and the stop check.
 #pragma once
-#include "step_table.hpp"
+#include "cmdbench/cmtime/step_table.hpp"
 
 #include <functional>
 #include <string>

@@ -1,8 +1,8 @@
 // The -S TCP baseline steps (see sock_engine.hpp).
-#include "sock_engine.hpp"
+#include "cmdbench/cmtime/sock_engine.hpp"
 
 #include "async_call.hpp"
-#include "work_queue.hpp"
+#include "cmdbench/cmtime/work_queue.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -36,6 +36,19 @@ struct Sockets {
 };
 
 constexpr long kShortSleepNs = 100000;
+
+// The "destroy id" step: closes the first `count` sockets, timing each.
+void close_all(Sockets &socks, uint64_t count, StepTimes &times) {
+    times.total[kDestroyId].begin();
+    for (uint64_t i = 0; i < count; ++i) {
+        Interval &t = times.conn[i].step[kDestroyId];
+        t.begin();
+        ::close(socks.fd[i]);
+        t.finish();
+        socks.fd[i] = -1;
+    }
+    times.total[kDestroyId].finish();
+}
 
 // Runs item(0) .. item(n-1) on the queue's workers in connection order: one
 // queue entry per worker, each claiming the next index, so the queue's
@@ -222,15 +235,7 @@ StepReport sock_client(const SockClientConfig &p, const std::vector<SockTarget> 
     }
     hooks.connected_barrier();
 
-    times.total[kDestroyId].begin();
-    for (uint64_t i = 0; i < p.count; ++i) {
-        Interval &t = times.conn[i].step[kDestroyId];
-        t.begin();
-        ::close(socks.fd[i]);
-        t.finish();
-        socks.fd[i] = -1;
-    }
-    times.total[kDestroyId].finish();
+    close_all(socks, p.count, times);
     return compute_report(times, p.threads, false);
 }
 
@@ -251,15 +256,7 @@ StepReport sock_server(int listener, uint64_t count, const SockHooks &hooks) {
         times.total[kConnect] = times.total[kFullConnect];
         client_done.finish();
     }
-    times.total[kDestroyId].begin();
-    for (uint64_t i = 0; i < count; ++i) {
-        Interval &t = times.conn[i].step[kDestroyId];
-        t.begin();
-        ::close(socks.fd[i]);
-        t.finish();
-        socks.fd[i] = -1;
-    }
-    times.total[kDestroyId].finish();
+    close_all(socks, count, times);
     return compute_report(times, 1, false);
 }
 

@@ -1,5 +1,5 @@
 // Result rows and report exchange for the step tests (see step_host.hpp).
-#include "step_host.hpp"
+#include "cmdbench/cmtime/step_host.hpp"
 
 #include <algorithm>
 #include <cmdbench/plugin-support/byte_order.hpp>

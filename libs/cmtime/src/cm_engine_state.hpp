@@ -1,6 +1,6 @@
 // Private state of CmEngine: one connection slot and one test iteration.
 #pragma once
-#include "cm_engine.hpp"
+#include "cmdbench/cmtime/cm_engine.hpp"
 
 #include <cerrno>
 #include <cmdbench/plugin-support/run_error.hpp>

@@ -1,8 +1,8 @@
 // CmEngine: one client or server iteration, step by step, with cmtime's barriers 0, 7, 12 and 14
 // (and two of ours, see cm_engine.hpp).
 #include "async_call.hpp"
-#include "cm_engine.hpp"
 #include "cm_engine_state.hpp"
+#include "cmdbench/cmtime/cm_engine.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -20,81 +20,99 @@ StepReport CmEngine::run_client(const std::vector<sockaddr_storage> &targets, Qp
     live_ = &it;
     hooks_.barrier(0);
 
-    StepTimes &T = it.times;
-    T.total[kFullConnect].begin();
-    say("\tCreating IDs");
-    T.total[kCreateId].begin();
-    for (uint64_t i = 0; i < n; ++i) {
-        Conn &c = it.conn[i];
-        it.t(c, kFullConnect).begin();
-        it.t(c, kCreateId).begin();
-        const int rc = rdma_create_id(channel_, &c.id, &c, RDMA_PS_TCP);
-        it.t(c, kCreateId).finish();
-        if (rc) fail_call("rdma_create_id");
-    }
-    T.total[kCreateId].finish();
-
-    if (config_.have_bind) {
-        say("\tBinding addresses");
-        T.total[kBindAddr].begin();
-        for (uint64_t i = 0; i < n; ++i) {
-            Conn &c = it.conn[i];
-            it.t(c, kBindAddr).begin();
-            const int rc = rdma_bind_addr(c.id, reinterpret_cast<sockaddr *>(&config_.bind));
-            it.t(c, kBindAddr).finish();
-            if (rc) fail_call("rdma_bind_addr");
-        }
-        T.total[kBindAddr].finish();
-    }
-
-    // Runs op on every connection, in connection order, on the workers
-    // (cmtime queues one item per connection). One queue entry per worker,
-    // each claiming the next connection, spares a queue node, a lock and a
-    // wake-up per connection.
-    auto each = [&](std::function<void(Conn &)> op) {
-        auto next = std::make_shared<std::atomic<uint64_t>>(0);
-        const uint64_t workers = std::min<uint64_t>(config_.threads, n);
-        for (uint64_t w = 0; w < workers; ++w)
-            queue_->push([this, next, op, &it, n] {
-                for (uint64_t i; !queue_->failed() && (i = next->fetch_add(1)) < n;)
-                    op(it.conn[i]);
-            });
-    };
-    say("\tResolving addresses");
-    T.total[kResolveAddr].begin();
-    each([this](Conn &c) { resolve_addr(c); });
-    wait_step(kResolveAddr, "resolving addresses");
-
-    say("\tResolving routes");
-    T.total[kResolveRoute].begin();
-    each([this](Conn &c) { resolve_route(c); });
-    wait_step(kResolveRoute, "resolving routes");
-
-    say("\tCreating QPs");
-    T.total[kCreateQp].begin();
-    each([this, &it](Conn &c) {
+    it.times.total[kFullConnect].begin();
+    client_create_ids();
+    if (config_.have_bind) client_bind_addrs();
+    worker_step(kResolveAddr, "\tResolving addresses", "resolving addresses",
+                [this](Conn &c) { resolve_addr(c); });
+    worker_step(kResolveRoute, "\tResolving routes", "resolving routes",
+                [this](Conn &c) { resolve_route(c); });
+    worker_step(kCreateQp, "\tCreating QPs", "creating QPs", [this, &it](Conn &c) {
         create_qp(c);
         it.complete(kCreateQp);
     });
-    wait_step(kCreateQp, "creating QPs");
-
-    say("\tModify QPs to INIT");
-    T.total[kInitQp].begin();
-    each([this, &it](Conn &c) {
+    worker_step(kInitQp, "\tModify QPs to INIT", "modifying QPs to INIT", [this, &it](Conn &c) {
         modify_qp(c, IBV_QPS_INIT, kInitQpAttr, kInitQp);
         it.complete(kInitQp);
     });
-    wait_step(kInitQp, "modifying QPs to INIT");
 
     hooks_.barrier(7);
+    client_connect_all();
+    hooks_.barrier(kBarrierClientsConnected);
+    hooks_.barrier(12);
+    client_disconnect_all();
+    hooks_.barrier(kBarrierClientsDisconnected);
+    hooks_.barrier(14);
+    say("\tDestroying QPs");
+    say("\tDestroying IDs");
+    destroy_all();
+    live_ = nullptr;
+    StepReport r = compute_report(it.times, config_.threads, mode.fake_qpn == 0);
+    it_.reset();
+    return r;
+}
+
+template <typename Call>
+void CmEngine::main_thread_step(int step, int starts_too, const char *line, const char *call_name,
+                                Call call) {
+    Iteration &it = *it_;
+    say(line);
+    it.times.total[step].begin();
+    for (uint64_t i = 0; i < it.conns; ++i) {
+        Conn &c = it.conn[i];
+        if (starts_too >= 0) it.t(c, starts_too).begin();
+        it.t(c, step).begin();
+        const int rc = call(c);
+        it.t(c, step).finish();
+        if (rc) fail_call(call_name);
+    }
+    it.times.total[step].finish();
+}
+
+void CmEngine::client_create_ids() {
+    main_thread_step(kCreateId, kFullConnect, "\tCreating IDs", "rdma_create_id",
+                     [this](Conn &c) { return rdma_create_id(channel_, &c.id, &c, RDMA_PS_TCP); });
+}
+
+void CmEngine::client_bind_addrs() {
+    main_thread_step(kBindAddr, -1, "\tBinding addresses", "rdma_bind_addr", [this](Conn &c) {
+        return rdma_bind_addr(c.id, reinterpret_cast<sockaddr *>(&config_.bind));
+    });
+}
+
+// cmtime queues one item per connection. One queue entry per worker, each
+// claiming the next connection, spares a queue node, a lock and a wake-up
+// per connection.
+void CmEngine::on_every_conn(std::function<void(Conn &)> op) {
+    Iteration &it = *it_;
+    const uint64_t n = it.conns;
+    auto next = std::make_shared<std::atomic<uint64_t>>(0);
+    const uint64_t workers = std::min<uint64_t>(config_.threads, n);
+    for (uint64_t w = 0; w < workers; ++w)
+        queue_->push([this, next, op, &it, n] {
+            for (uint64_t i; !queue_->failed() && (i = next->fetch_add(1)) < n;)
+                op(it.conn[i]);
+        });
+}
+
+void CmEngine::worker_step(int step, const char *line, const char *what,
+                           std::function<void(Conn &)> op) {
+    say(line);
+    it_->times.total[step].begin();
+    on_every_conn(std::move(op));
+    wait_step(step, what);
+}
+
+void CmEngine::client_connect_all() {
+    Iteration &it = *it_;
     say("\tConnecting");
-    T.total[kConnect].begin();
+    it.times.total[kConnect].begin();
     // cmtime issues every connect at once. With max_pending set, at most
     // that many are outstanding (issued, CONNECT_RESPONSE not yet handled):
     // the per-connection "cm connect" intervals start at rdma_connect, so
     // they then leave out the wait for a free slot.
     const uint64_t window = config_.max_pending;
-    for (uint64_t i = 0; i < n; ++i) {
+    for (uint64_t i = 0; i < it.conns; ++i) {
         if (window && i >= window)
             wait(it.completed(kConnect), i - window + 1, "connecting");
         else if (i % 256 == 0)
@@ -105,34 +123,26 @@ StepReport CmEngine::run_client(const std::vector<sockaddr_storage> &targets, Qp
         if (rdma_connect(c.id, &p)) fail_call("rdma_connect");
     }
     wait_step(kConnect, "connecting");
+}
 
-    hooks_.barrier(kBarrierClientsConnected);
-    hooks_.barrier(12);
+void CmEngine::client_disconnect_all() {
+    Iteration &it = *it_;
     say("\tDisconnecting");
-    T.total[kDisconnect].begin();
+    it.times.total[kDisconnect].begin();
+    const uint64_t window = config_.max_pending;
     if (!window) {
-        each([this](Conn &c) { client_disconnect(c); });
+        on_every_conn([this](Conn &c) { client_disconnect(c); });
     } else {
         // At most max_pending disconnects without the server's reply (our
         // DISCONNECTED event). The step still ends with the last call, as
         // cmtime's, not with the replies.
-        for (uint64_t i = 0; i < n; ++i) {
+        for (uint64_t i = 0; i < it.conns; ++i) {
             if (i >= window) wait(it.disconnect_events, i - window + 1, "disconnecting");
             Conn *c = &it.conn[i];
             queue_->push([this, c] { client_disconnect(*c); });
         }
     }
     wait_step(kDisconnect, "disconnecting");
-
-    hooks_.barrier(kBarrierClientsDisconnected);
-    hooks_.barrier(14);
-    say("\tDestroying QPs");
-    say("\tDestroying IDs");
-    destroy_all();
-    live_ = nullptr;
-    StepReport r = compute_report(T, config_.threads, mode.fake_qpn == 0);
-    it_.reset();
-    return r;
 }
 
 StepReport CmEngine::run_server(uint64_t n, QpMode mode) {

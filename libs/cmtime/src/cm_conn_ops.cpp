@@ -1,7 +1,7 @@
 // CmEngine: the per-connection work items,
 // each stamping its own step intervals.
-#include "cm_engine.hpp"
 #include "cm_engine_state.hpp"
+#include "cmdbench/cmtime/cm_engine.hpp"
 
 #include <infiniband/verbs.h>
 #include <time.h>
