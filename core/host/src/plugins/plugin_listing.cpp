@@ -47,6 +47,16 @@ nlohmann::ordered_json params_json(const cmdbench_param *params, uint32_t count)
     return arr;
 }
 
+// One transport or test of a plugin: name, what its flags say, description
+// and parameters.
+void entry_text(std::ostream &out, const char *kind, const char *name, const char *flag_note,
+                const char *description, const cmdbench_param *params, uint32_t param_count) {
+    out << "  " << kind << " " << name << flag_note;
+    if (description) out << ": " << description;
+    out << "\n";
+    params_text(out, params, param_count);
+}
+
 } // namespace
 
 void list_plugins_text(std::ostream &out, const Registry &registry,
@@ -57,19 +67,15 @@ void list_plugins_text(std::ostream &out, const Registry &registry,
         if (p.description) out << "  " << p.description << "\n";
         for (uint32_t i = 0; i < p.transport_count; ++i) {
             const cmdbench_transport &t = *p.transports[i];
-            out << "  transport " << t.name;
-            if (t.flags & CMDBENCH_TRANSPORT_NEEDS_RDMA) out << " [needs an RDMA device]";
-            if (t.description) out << ": " << t.description;
-            out << "\n";
-            params_text(out, t.params, t.param_count);
+            const bool rdma = t.flags & CMDBENCH_TRANSPORT_NEEDS_RDMA;
+            entry_text(out, "transport", t.name, rdma ? " [needs an RDMA device]" : "",
+                       t.description, t.params, t.param_count);
         }
         for (uint32_t i = 0; i < p.test_count; ++i) {
             const cmdbench_test &t = *p.tests[i];
-            out << "  test " << t.name;
-            if (t.flags & CMDBENCH_TEST_USES_TRANSPORT) out << " [over a transport]";
-            if (t.description) out << ": " << t.description;
-            out << "\n";
-            params_text(out, t.params, t.param_count);
+            const bool over = t.flags & CMDBENCH_TEST_USES_TRANSPORT;
+            entry_text(out, "test", t.name, over ? " [over a transport]" : "", t.description,
+                       t.params, t.param_count);
         }
     }
     for (const auto &f : failures)
