@@ -1,11 +1,12 @@
 #include "cmdbench/host/plugin_loader.hpp"
 
+#include "cmdbench/host/params.hpp"
 #include "plugins/dl_checks.hpp"
 #include "plugins/elf_exports.hpp"
 #include "plugins/libc_socket_hooks.hpp"
-#include "cmdbench/host/params.hpp"
 #include "plugins/shipped_names.hpp"
 #include "plugins/sock_ops_routing.hpp"
+#include "scenario/run_keys.hpp"
 
 #include <algorithm>
 #include <boost/dll/runtime_symbol_info.hpp>
@@ -90,11 +91,8 @@ std::vector<cmdbench_param> copy_params(const std::string &file, const std::stri
         std::string what = owner + " param " +
                            (p.name ? "'" + std::string(p.name) + "'" : "#" + std::to_string(i));
         if (!valid_name(p.name)) refuse(file, what + " has no valid name ([a-z0-9_-])");
-        for (const char *reserved :
-             {"test", "transport", "name", "timeout", "server", "group", "variant", "repeat",
-              "compare", "rails", "expect", "cpus", "numa"})
-            if (std::strcmp(p.name, reserved) == 0)
-                refuse(file, what + " uses a name reserved for scenario run keys");
+        if (kReservedRunKeys.count(p.name))
+            refuse(file, what + " uses a name reserved for scenario run keys");
         if (p.type < CMDBENCH_PARAM_BOOL || p.type > CMDBENCH_PARAM_INT_LIST)
             refuse(file, what + " has unknown type " + std::to_string(p.type));
         if (p.default_value) {

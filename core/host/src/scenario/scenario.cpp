@@ -5,16 +5,17 @@
 #include "cmdbench/host/scenario.hpp"
 
 #include "cmdbench/control/host_port.hpp"
+#include "cmdbench/host/toml_shape.hpp"
 #include "cmdbench/report/input_file.hpp"
 #include "run/run_limits.hpp"
 #include "run/run_path.hpp"
+#include "scenario/run_keys.hpp"
 #include "scenario/scenario_comparison.hpp"
 #include "scenario/scenario_expect.hpp"
 #include "scenario/scenario_matrix.hpp"
 #include "scenario/scenario_placement.hpp"
 #include "scenario/scenario_rails.hpp"
 #include "scenario/toml_kind.hpp"
-#include "cmdbench/host/toml_shape.hpp"
 #include "scenario/toml_text.hpp"
 
 #include <algorithm>
@@ -36,10 +37,6 @@ constexpr const char *kCompareFamilies =
     "latency|bandwidth|connections|steps|cpu|rate|count|bytes|duration|other";
 const std::set<std::string> kTopLevelKeys = {"name", "description", "plugins", "defaults",
                                              "run",  "baseline",    "matrix",  "comparison"};
-// Keys of every run, whatever its test; `transport` only for a test that takes one.
-const std::set<std::string> kRunKeys = {"name",    "test",  "transport", "timeout",
-                                        "server",  "group", "variant",   "repeat",
-                                        "compare", "rails", "cpus",      "numa"};
 
 [[noreturn]] void fail(const std::string &where, const std::string &message) {
     throw ScenarioError(where + ": " + message);
@@ -382,9 +379,9 @@ RunSpec resolve_run(Context &cx, const toml::table &table) {
                                    " (registered: " + registered_tests(cx.registry) + ")");
     const std::string test_label = "test " + in_quotes(spec.test);
 
-    std::set<std::string> allowed = kRunKeys;
+    // `transport` only for a test that takes one.
+    std::set<std::string> allowed = kReservedRunKeys;
     allowed.erase("transport");
-    allowed.insert("expect");
     const cmdbench_transport *transport = nullptr;
     if (test->flags & CMDBENCH_TEST_USES_TRANSPORT) {
         allowed.insert("transport");
@@ -598,7 +595,7 @@ Scenario parse_scenario(const std::string &text, const std::string &path, const 
         s.runs.push_back(resolve_run(cx, *run.as_table()));
 
     for (const Setting &d : cx.defaults)
-        if (!kRunKeys.count(d.key) && d.key != "expect" && !cx.declared_somewhere.count(d.key))
+        if (!kReservedRunKeys.count(d.key) && !cx.declared_somewhere.count(d.key))
             fail(d.key_at, "key " + in_quotes(d.key) +
                                " in [defaults] is not a parameter of any run's test or "
                                "transport" +

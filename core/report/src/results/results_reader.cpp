@@ -5,10 +5,10 @@
 
 #include "cmdbench/plugin.h"
 #include "cmdbench/report/input_file.hpp"
-#include "results/metric_meaning.hpp"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/report_format.hpp"
 #include "cmdbench/report/verdict.hpp"
+#include "results/metric_meaning.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -412,7 +412,7 @@ Report parse_results(const std::string &text, const std::string &name) {
 
     Report report;
     report.context = read_context(root.at("context"));
-    report.baseline = root.str_or("baseline", "tcp");
+    report.baseline = root.str_or("baseline", kDefaultBaseline);
     if (root.has("matrix")) report.matrix = read_matrix(root.child("matrix"));
     if (root.has("comparison")) {
         const Node cmp = root.child("comparison");
