@@ -364,6 +364,43 @@ void fill_params(const Context &cx, const std::vector<Setting> &run, const std::
     }
 }
 
+// The run's transport, for a test that takes one (else none, and a
+// `transport` key is an error).
+const cmdbench_transport *resolve_transport(Context &cx, const std::vector<Setting> &run,
+                                            const std::string &header, const cmdbench_test *test,
+                                            const std::string &test_label, RunSpec &spec) {
+    if (!(test->flags & CMDBENCH_TEST_USES_TRANSPORT)) {
+        if (const Setting *s = find_setting(run, "transport"))
+            fail(s->key_at, test_label + " takes no transport");
+        return nullptr;
+    }
+    const Setting *s = lookup(cx, run, "transport");
+    if (!s)
+        fail(header, "missing 'transport' for " + test_label +
+                         " (registered: " + registered_transports(cx.registry) + ")");
+    spec.transport = string_setting(*s);
+    const cmdbench_transport *transport = cx.registry.find_transport(spec.transport);
+    if (!transport)
+        fail(s->value_at, "unknown transport " + in_quotes(spec.transport) +
+                              " (registered: " + registered_transports(cx.registry) + ")");
+    return transport;
+}
+
+// `name`, `group` and `variant`, by default from the test and transport.
+void resolve_labels(Context &cx, const std::vector<Setting> &run, RunSpec &spec) {
+    const Setting *name = find_setting(run, "name");
+    if (!name) name = find_setting(cx.defaults, "name");
+    if (name)
+        spec.name = string_setting(*name);
+    else
+        spec.name = spec.transport.empty() ? spec.test : spec.test + "/" + spec.transport;
+    const Setting *group = lookup(cx, run, "group");
+    spec.group = group ? label_setting(*group) : spec.test;
+    const Setting *variant = lookup(cx, run, "variant");
+    spec.variant =
+        variant ? label_setting(*variant) : (spec.transport.empty() ? spec.test : spec.transport);
+}
+
 RunSpec resolve_run(Context &cx, const toml::table &table) {
     const std::string header = at(cx.path, table.source().begin);
     const std::vector<Setting> run = settings_of(table, cx.path);
@@ -381,22 +418,9 @@ RunSpec resolve_run(Context &cx, const toml::table &table) {
 
     // `transport` only for a test that takes one.
     std::set<std::string> allowed = kReservedRunKeys;
-    allowed.erase("transport");
-    const cmdbench_transport *transport = nullptr;
-    if (test->flags & CMDBENCH_TEST_USES_TRANSPORT) {
-        allowed.insert("transport");
-        const Setting *s = lookup(cx, run, "transport");
-        if (!s)
-            fail(header, "missing 'transport' for " + test_label +
-                             " (registered: " + registered_transports(cx.registry) + ")");
-        spec.transport = string_setting(*s);
-        transport = cx.registry.find_transport(spec.transport);
-        if (!transport)
-            fail(s->value_at, "unknown transport " + in_quotes(spec.transport) +
-                                  " (registered: " + registered_transports(cx.registry) + ")");
-    } else if (const Setting *s = find_setting(run, "transport")) {
-        fail(s->key_at, test_label + " takes no transport");
-    }
+    if (!(test->flags & CMDBENCH_TEST_USES_TRANSPORT)) allowed.erase("transport");
+    const cmdbench_transport *transport =
+        resolve_transport(cx, run, header, test, test_label, spec);
 
     auto test_params = declared_params(test->params, test->param_count);
     auto transport_params = transport ? declared_params(transport->params, transport->param_count)
@@ -422,17 +446,7 @@ RunSpec resolve_run(Context &cx, const toml::table &table) {
     const Setting *timeout = lookup(cx, run, "timeout");
     spec.timeout_s = timeout ? timeout_setting(*timeout) : kDefaultTimeout;
     if (const Setting *s = lookup(cx, run, "server")) spec.server = server_setting(*s);
-    const Setting *name = find_setting(run, "name");
-    if (!name) name = find_setting(cx.defaults, "name");
-    if (name)
-        spec.name = string_setting(*name);
-    else
-        spec.name = spec.transport.empty() ? spec.test : spec.test + "/" + spec.transport;
-    const Setting *group = lookup(cx, run, "group");
-    spec.group = group ? label_setting(*group) : spec.test;
-    const Setting *variant = lookup(cx, run, "variant");
-    spec.variant =
-        variant ? label_setting(*variant) : (spec.transport.empty() ? spec.test : spec.transport);
+    resolve_labels(cx, run, spec);
     if (const Setting *s = lookup(cx, run, "repeat")) spec.repeat = repeat_setting(*s);
     if (const Setting *s = lookup(cx, run, "compare")) spec.compare = compare_setting(*s);
     if (const toml::node *rails = table.get("rails")) {
