@@ -7,12 +7,6 @@
 namespace cmdbench {
 namespace {
 
-double metric_or_zero(const Row &row, const char *key) {
-    for (const auto &m : row.metrics)
-        if (m.key == key) return m.value;
-    return 0;
-}
-
 // Formats are the layout's own constants, never input.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
@@ -27,7 +21,8 @@ template <typename Arg> std::string formatted(const char *format, Arg arg) {
 #pragma GCC diagnostic pop
 
 std::string cell(const FixedColumn &c, const Row &row, const std::string &name) {
-    const double v = metric_or_zero(row, c.key);
+    const Metric *m = find_metric(row, c.key);
+    const double v = m ? m->value : 0;
     switch (c.text) {
     case CellText::Name:
         return formatted(c.cell_format, name.c_str());

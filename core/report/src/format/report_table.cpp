@@ -27,18 +27,6 @@ struct KeyUnit {
     uint32_t unit;
 };
 
-const Metric *find_metric(const Row &row, const std::string &key) {
-    for (const auto &m : row.metrics)
-        if (m.key == key) return &m;
-    return nullptr;
-}
-
-const HistMetric *find_hist(const Row &row, const std::string &key) {
-    for (const auto &h : row.hists)
-        if (h.key == key) return &h;
-    return nullptr;
-}
-
 // Metric keys (with the unit of their first appearance) and histogram keys,
 // in first-appearance order across the rows.
 struct RunKeys {

@@ -5,6 +5,7 @@
 
 #include "cmdbench/plugin.h"
 #include "cmdbench/report/input_file.hpp"
+#include "cmdbench/report/old_metric_names.hpp"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/report_format.hpp"
 #include "cmdbench/report/verdict.hpp"
@@ -191,6 +192,7 @@ Row read_row(const Node &n) {
             row.hists.push_back({item.key(), read_hist(h), read_meaning(h)});
         }
     }
+    give_old_name_meanings(row); // results of a plugin that declared none
     return row;
 }
 
