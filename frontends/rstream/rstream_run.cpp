@@ -7,10 +7,10 @@
 #include "cmdbench/host/params.hpp"
 #include "cmdbench/host/plugin_loader.hpp"
 #include "cmdbench/host/role_run.hpp"
-#include "rstream_status.hpp"
-#include "rstream_table.hpp"
-#include "rstream_transport.hpp"
 #include "cmdbench/host/run_params.hpp"
+#include "cmdbench/report/fixed_columns.hpp"
+#include "rstream_status.hpp"
+#include "rstream_transport.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <cerrno>
@@ -171,7 +171,9 @@ int run_rstream(const Options &o) {
     additions.plain_socket_calls = tname == "tcp";
     const cmdbench_transport *transport = rstream_transport(plugin_transport, additions);
 
-    std::printf("%s", table_header().c_str());
+    // rstream's table, as the console table prints the stream plugin's rows.
+    const cmdbench::FixedLayout &layout = cmdbench::rstream_layout();
+    std::printf("%s\n", cmdbench::fixed_header(layout).c_str());
     std::fflush(stdout);
     if (int rc = check_resolvable(o)) return rc;
 
@@ -188,8 +190,9 @@ int run_rstream(const Options &o) {
     setup.interrupted = &interrupted;
     setup.log_prefix = "cmdbench rstream: ";
     const bool custom = o.custom;
-    setup.on_row = [custom](const cmdbench::Row &row) {
-        std::printf("%s", table_row(row, custom ? "custom" : row.name).c_str());
+    // rstream calls a custom run "custom".
+    setup.on_row = [custom, &layout](const cmdbench::Row &row) {
+        std::printf("%s\n", cmdbench::fixed_row(layout, row, custom ? "custom" : row.name).c_str());
         std::fflush(stdout);
     };
     cmdbench::RoleRun role(std::move(setup));

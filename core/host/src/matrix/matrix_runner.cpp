@@ -15,7 +15,7 @@
 #include "cmdbench/host/test_executor.hpp"
 #include "cmdbench/report/output_file.hpp"
 #include "cmdbench/report/report.hpp"
-#include "cmdbench/report/report_matrix.hpp"
+#include "cmdbench/report/matrix/report_matrix.hpp"
 #include "cmdbench/report/result_sink.hpp"
 #include "cmdbench/report/results_reader.hpp"
 #include "matrix/matrix_address.hpp"

@@ -1,6 +1,7 @@
 #include "cmdbench/host/host_services.hpp"
 
 #include "cmdbench/host/cpu_list.hpp"
+#include "cmdbench/report/old_metric_names.hpp"
 #include "plugins/host_hist_exchange.hpp"
 #include "serve/service_guard.hpp"
 
@@ -196,6 +197,9 @@ void row_end(cmdbench_row *row) {
     cmdbench_ctx *ctx = row->ctx;
     note_cpu(*ctx);
     Row done = std::move(row->row);
+    // What a 1.0/1.1 plugin's metrics (or any reported without a meaning)
+    // mean, by their names.
+    give_old_name_meanings(done);
     {
         std::lock_guard<std::mutex> lock(ctx->mu);
         for (auto it = ctx->open_rows.begin(); it != ctx->open_rows.end(); ++it)

@@ -1,11 +1,12 @@
 #include "cmdbench/host/plugin_loader.hpp"
 
+#include "cmdbench/host/params.hpp"
 #include "plugins/dl_checks.hpp"
 #include "plugins/elf_exports.hpp"
 #include "plugins/libc_socket_hooks.hpp"
-#include "cmdbench/host/params.hpp"
 #include "plugins/shipped_names.hpp"
 #include "plugins/sock_ops_routing.hpp"
+#include "scenario/run_keys.hpp"
 
 #include <algorithm>
 #include <boost/dll/runtime_symbol_info.hpp>
@@ -90,11 +91,8 @@ std::vector<cmdbench_param> copy_params(const std::string &file, const std::stri
         std::string what = owner + " param " +
                            (p.name ? "'" + std::string(p.name) + "'" : "#" + std::to_string(i));
         if (!valid_name(p.name)) refuse(file, what + " has no valid name ([a-z0-9_-])");
-        for (const char *reserved :
-             {"test", "transport", "name", "timeout", "server", "group", "variant", "repeat",
-              "compare", "rails", "expect", "cpus", "numa"})
-            if (std::strcmp(p.name, reserved) == 0)
-                refuse(file, what + " uses a name reserved for scenario run keys");
+        if (kReservedRunKeys.count(p.name))
+            refuse(file, what + " uses a name reserved for scenario run keys");
         if (p.type < CMDBENCH_PARAM_BOOL || p.type > CMDBENCH_PARAM_INT_LIST)
             refuse(file, what + " has unknown type " + std::to_string(p.type));
         if (p.default_value) {
@@ -132,6 +130,25 @@ void complete_socket_hooks(const std::string &file, const std::string &owner, Ho
     h.routes.push_back(std::move(route));
 }
 
+// The version fields sit right after struct_size in every ABI, so they can
+// be read before the size is trusted.
+void check_abi_version(const std::string &path, const cmdbench_plugin *raw) {
+    if (raw->struct_size < offsetof(cmdbench_plugin, name))
+        refuse(path, "descriptor struct_size " + std::to_string(raw->struct_size) +
+                         " is too small to hold the ABI version");
+    std::string theirs = std::to_string(raw->abi_major) + "." + std::to_string(raw->abi_minor);
+    std::string ours =
+        std::to_string(CMDBENCH_ABI_MAJOR) + "." + std::to_string(CMDBENCH_ABI_MINOR);
+    if (raw->abi_major != CMDBENCH_ABI_MAJOR)
+        refuse(path, "built for plugin ABI " + theirs + ", this cmdbench supports ABI " +
+                         std::to_string(CMDBENCH_ABI_MAJOR) + ".0 to " + ours +
+                         " (a different major version is incompatible; rebuild the plugin)");
+    if (raw->abi_minor > CMDBENCH_ABI_MINOR)
+        refuse(path, "built for plugin ABI " + theirs + ", newer than this cmdbench's ABI " + ours +
+                         " (upgrade cmdbench or rebuild the plugin against ABI " + ours + ")");
+    check_size(path, "plugin descriptor", raw->struct_size, kRequiredPlugin);
+}
+
 } // namespace
 
 LoadedPlugin load_plugin(const std::string &path) {
@@ -153,22 +170,7 @@ LoadedPlugin load_plugin(const std::string &path) {
     const cmdbench_plugin *raw = entry();
     if (!raw) refuse(path, CMDBENCH_ENTRY_SYMBOL " returned no descriptor");
 
-    // The version fields sit right after struct_size in every ABI, so they
-    // can be read before the size is trusted.
-    if (raw->struct_size < offsetof(cmdbench_plugin, name))
-        refuse(path, "descriptor struct_size " + std::to_string(raw->struct_size) +
-                         " is too small to hold the ABI version");
-    std::string theirs = std::to_string(raw->abi_major) + "." + std::to_string(raw->abi_minor);
-    std::string ours =
-        std::to_string(CMDBENCH_ABI_MAJOR) + "." + std::to_string(CMDBENCH_ABI_MINOR);
-    if (raw->abi_major != CMDBENCH_ABI_MAJOR)
-        refuse(path, "built for plugin ABI " + theirs + ", this cmdbench supports ABI " +
-                         std::to_string(CMDBENCH_ABI_MAJOR) + ".0 to " + ours +
-                         " (a different major version is incompatible; rebuild the plugin)");
-    if (raw->abi_minor > CMDBENCH_ABI_MINOR)
-        refuse(path, "built for plugin ABI " + theirs + ", newer than this cmdbench's ABI " + ours +
-                         " (upgrade cmdbench or rebuild the plugin against ABI " + ours + ")");
-    check_size(path, "plugin descriptor", raw->struct_size, kRequiredPlugin);
+    check_abi_version(path, raw);
 
     Holder &h = *holder;
     h.desc = normalised(raw);

@@ -5,16 +5,17 @@
 #include "cmdbench/host/scenario.hpp"
 
 #include "cmdbench/control/host_port.hpp"
+#include "cmdbench/host/toml_shape.hpp"
 #include "cmdbench/report/input_file.hpp"
 #include "run/run_limits.hpp"
 #include "run/run_path.hpp"
+#include "scenario/run_keys.hpp"
 #include "scenario/scenario_comparison.hpp"
 #include "scenario/scenario_expect.hpp"
 #include "scenario/scenario_matrix.hpp"
 #include "scenario/scenario_placement.hpp"
 #include "scenario/scenario_rails.hpp"
 #include "scenario/toml_kind.hpp"
-#include "cmdbench/host/toml_shape.hpp"
 #include "scenario/toml_text.hpp"
 
 #include <algorithm>
@@ -36,10 +37,6 @@ constexpr const char *kCompareFamilies =
     "latency|bandwidth|connections|steps|cpu|rate|count|bytes|duration|other";
 const std::set<std::string> kTopLevelKeys = {"name", "description", "plugins", "defaults",
                                              "run",  "baseline",    "matrix",  "comparison"};
-// Keys of every run, whatever its test; `transport` only for a test that takes one.
-const std::set<std::string> kRunKeys = {"name",    "test",  "transport", "timeout",
-                                        "server",  "group", "variant",   "repeat",
-                                        "compare", "rails", "cpus",      "numa"};
 
 [[noreturn]] void fail(const std::string &where, const std::string &message) {
     throw ScenarioError(where + ": " + message);
@@ -367,6 +364,43 @@ void fill_params(const Context &cx, const std::vector<Setting> &run, const std::
     }
 }
 
+// The run's transport, for a test that takes one (else none, and a
+// `transport` key is an error).
+const cmdbench_transport *resolve_transport(Context &cx, const std::vector<Setting> &run,
+                                            const std::string &header, const cmdbench_test *test,
+                                            const std::string &test_label, RunSpec &spec) {
+    if (!(test->flags & CMDBENCH_TEST_USES_TRANSPORT)) {
+        if (const Setting *s = find_setting(run, "transport"))
+            fail(s->key_at, test_label + " takes no transport");
+        return nullptr;
+    }
+    const Setting *s = lookup(cx, run, "transport");
+    if (!s)
+        fail(header, "missing 'transport' for " + test_label +
+                         " (registered: " + registered_transports(cx.registry) + ")");
+    spec.transport = string_setting(*s);
+    const cmdbench_transport *transport = cx.registry.find_transport(spec.transport);
+    if (!transport)
+        fail(s->value_at, "unknown transport " + in_quotes(spec.transport) +
+                              " (registered: " + registered_transports(cx.registry) + ")");
+    return transport;
+}
+
+// `name`, `group` and `variant`, by default from the test and transport.
+void resolve_labels(Context &cx, const std::vector<Setting> &run, RunSpec &spec) {
+    const Setting *name = find_setting(run, "name");
+    if (!name) name = find_setting(cx.defaults, "name");
+    if (name)
+        spec.name = string_setting(*name);
+    else
+        spec.name = spec.transport.empty() ? spec.test : spec.test + "/" + spec.transport;
+    const Setting *group = lookup(cx, run, "group");
+    spec.group = group ? label_setting(*group) : spec.test;
+    const Setting *variant = lookup(cx, run, "variant");
+    spec.variant =
+        variant ? label_setting(*variant) : (spec.transport.empty() ? spec.test : spec.transport);
+}
+
 RunSpec resolve_run(Context &cx, const toml::table &table) {
     const std::string header = at(cx.path, table.source().begin);
     const std::vector<Setting> run = settings_of(table, cx.path);
@@ -382,24 +416,11 @@ RunSpec resolve_run(Context &cx, const toml::table &table) {
                                    " (registered: " + registered_tests(cx.registry) + ")");
     const std::string test_label = "test " + in_quotes(spec.test);
 
-    std::set<std::string> allowed = kRunKeys;
-    allowed.erase("transport");
-    allowed.insert("expect");
-    const cmdbench_transport *transport = nullptr;
-    if (test->flags & CMDBENCH_TEST_USES_TRANSPORT) {
-        allowed.insert("transport");
-        const Setting *s = lookup(cx, run, "transport");
-        if (!s)
-            fail(header, "missing 'transport' for " + test_label +
-                             " (registered: " + registered_transports(cx.registry) + ")");
-        spec.transport = string_setting(*s);
-        transport = cx.registry.find_transport(spec.transport);
-        if (!transport)
-            fail(s->value_at, "unknown transport " + in_quotes(spec.transport) +
-                                  " (registered: " + registered_transports(cx.registry) + ")");
-    } else if (const Setting *s = find_setting(run, "transport")) {
-        fail(s->key_at, test_label + " takes no transport");
-    }
+    // `transport` only for a test that takes one.
+    std::set<std::string> allowed = kReservedRunKeys;
+    if (!(test->flags & CMDBENCH_TEST_USES_TRANSPORT)) allowed.erase("transport");
+    const cmdbench_transport *transport =
+        resolve_transport(cx, run, header, test, test_label, spec);
 
     auto test_params = declared_params(test->params, test->param_count);
     auto transport_params = transport ? declared_params(transport->params, transport->param_count)
@@ -425,17 +446,7 @@ RunSpec resolve_run(Context &cx, const toml::table &table) {
     const Setting *timeout = lookup(cx, run, "timeout");
     spec.timeout_s = timeout ? timeout_setting(*timeout) : kDefaultTimeout;
     if (const Setting *s = lookup(cx, run, "server")) spec.server = server_setting(*s);
-    const Setting *name = find_setting(run, "name");
-    if (!name) name = find_setting(cx.defaults, "name");
-    if (name)
-        spec.name = string_setting(*name);
-    else
-        spec.name = spec.transport.empty() ? spec.test : spec.test + "/" + spec.transport;
-    const Setting *group = lookup(cx, run, "group");
-    spec.group = group ? label_setting(*group) : spec.test;
-    const Setting *variant = lookup(cx, run, "variant");
-    spec.variant =
-        variant ? label_setting(*variant) : (spec.transport.empty() ? spec.test : spec.transport);
+    resolve_labels(cx, run, spec);
     if (const Setting *s = lookup(cx, run, "repeat")) spec.repeat = repeat_setting(*s);
     if (const Setting *s = lookup(cx, run, "compare")) spec.compare = compare_setting(*s);
     if (const toml::node *rails = table.get("rails")) {
@@ -598,7 +609,7 @@ Scenario parse_scenario(const std::string &text, const std::string &path, const 
         s.runs.push_back(resolve_run(cx, *run.as_table()));
 
     for (const Setting &d : cx.defaults)
-        if (!kRunKeys.count(d.key) && d.key != "expect" && !cx.declared_somewhere.count(d.key))
+        if (!kReservedRunKeys.count(d.key) && !cx.declared_somewhere.count(d.key))
             fail(d.key_at, "key " + in_quotes(d.key) +
                                " in [defaults] is not a parameter of any run's test or "
                                "transport" +

@@ -1,8 +1,7 @@
 // Row -> comparison metric rules (docs/compare.md, "Rows and metrics"): by
-// what each metric means, declared by the plugin or given by metric_meaning.cpp.
+// what each metric means, as the plugin declared it or its old name gave it.
 #include "compare/comparison_samples.hpp"
 
-#include "results/metric_meaning.hpp"
 #include "cmdbench/report/report_format.hpp"
 #include "cmdbench/report/run_totals.hpp"
 
@@ -17,12 +16,12 @@ bool finite(const Metric &m) {
     return std::isfinite(m.value);
 }
 
-// The samples of one row, each metric by what it means (metric_meaning.hpp).
+// The samples of one row, each metric by what it means.
 class RowSamples {
   public:
     RowSamples(const Row &row, std::vector<CompareSample> &out) : row_(row), out_(out) {
         for (const auto &m : row.metrics)
-            if (finite(m) && meaning_of(row, m).has(CMDBENCH_METRIC_MESSAGE_SIZE)) {
+            if (finite(m) && m.meaning.has(CMDBENCH_METRIC_MESSAGE_SIZE)) {
                 size_ = m.value;
                 break;
             }
@@ -30,9 +29,9 @@ class RowSamples {
 
     void add_all() {
         for (const auto &h : row_.hists)
-            add_hist(h, meaning_of(row_, h));
+            add_hist(h, h.meaning);
         for (const auto &m : row_.metrics)
-            if (finite(m)) add_metric(m, meaning_of(row_, m));
+            if (finite(m)) add_metric(m, m.meaning);
         add_connection_rate();
     }
 
@@ -117,7 +116,7 @@ class RowSamples {
     void add_connection_rate() {
         const Metric *conns = nullptr, *elapsed = nullptr;
         for (const auto &m : row_.metrics) {
-            const MetricMeaning mean = meaning_of(row_, m);
+            const MetricMeaning mean = m.meaning;
             if (mean.kind == CMDBENCH_KIND_COUNT && mean.has(CMDBENCH_METRIC_PER_CONNECTION))
                 conns = conns ? conns : &m;
             if (mean.kind == CMDBENCH_KIND_DURATION && mean.has(CMDBENCH_METRIC_ELAPSED))

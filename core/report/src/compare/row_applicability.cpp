@@ -1,14 +1,13 @@
 #include "compare/row_applicability.hpp"
 
 #include "cmdbench/plugin.h"
-#include "results/metric_meaning.hpp"
 
 namespace cmdbench {
 
 bool row_measured_nothing(const Row &row) {
     bool unmeasured = false;
     for (const auto &m : row.metrics) {
-        const MetricMeaning mean = meaning_of(row, m);
+        const MetricMeaning mean = m.meaning;
         if (mean.has(CMDBENCH_METRIC_UNMEASURED)) {
             unmeasured = true;
             continue;

@@ -7,7 +7,7 @@
 namespace cmdbench {
 
 // True when the row's timed metric is flagged unmeasured (ABI 1.2, or the
-// pre-1.2 step rules of metric_meaning.cpp), none of its histograms has a
+// pre-1.2 step rules of old_metric_names.cpp), none of its histograms has a
 // sample, and its other values are all 0, counts (such as `conns`) aside.
 bool row_measured_nothing(const Row &row);
 

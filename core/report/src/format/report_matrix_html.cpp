@@ -2,9 +2,9 @@
 // client rank rows, server rank columns) and its slowest links. Like the
 // comparison page: self-contained, no script, a Content-Security-Policy that
 // forbids every load, well-formed XML.
-#include "cmdbench/report/matrix_heat.hpp"
-#include "cmdbench/report/matrix_view.hpp"
-#include "cmdbench/report/report_matrix.hpp"
+#include "cmdbench/report/matrix/matrix_heat.hpp"
+#include "cmdbench/report/matrix/matrix_view.hpp"
+#include "cmdbench/report/matrix/report_matrix.hpp"
 #include "cmdbench/report/svg_plot.hpp"
 #include "format/html_style.hpp"
 

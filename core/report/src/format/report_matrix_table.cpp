@@ -1,5 +1,5 @@
-#include "cmdbench/report/matrix_view.hpp"
-#include "cmdbench/report/report_matrix.hpp"
+#include "cmdbench/report/matrix/matrix_view.hpp"
+#include "cmdbench/report/matrix/report_matrix.hpp"
 #include "cmdbench/report/svg_plot.hpp"
 
 #include <algorithm>

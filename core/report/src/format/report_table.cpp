@@ -1,18 +1,16 @@
-// Console table. Rows whose metrics start with rstream's seven get rstream's
-// exact fixed-width layout for those columns so the
-// output reads like the tool it reproduces; everything else is laid out
+// Console table. A run whose rows lead with a known tool's metrics
+// (fixed_columns.hpp) gets that tool's exact layout for those columns, so
+// the output reads like the tool it reproduces; everything else is laid out
 // generically, one column per metric key and per histogram percentile.
-#include "cmdbench/plugin.h"
+#include "cmdbench/report/fixed_columns.hpp"
 #include "cmdbench/report/rail_rows.hpp"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/report_format.hpp"
-#include "compare/row_applicability.hpp"
 #include "cmdbench/report/run_totals.hpp"
 #include "cmdbench/report/verdict.hpp"
+#include "compare/row_applicability.hpp"
 
 #include <algorithm>
-#include <array>
-#include <cstdio>
 #include <set>
 
 namespace cmdbench {
@@ -28,28 +26,6 @@ struct KeyUnit {
     const char *key;
     uint32_t unit;
 };
-
-constexpr std::array<KeyUnit, 7> kRstreamMetrics{{
-    {"bytes", CMDBENCH_UNIT_BYTES},
-    {"xfers", CMDBENCH_UNIT_COUNT},
-    {"iters", CMDBENCH_UNIT_COUNT},
-    {"total", CMDBENCH_UNIT_BYTES},
-    {"time", CMDBENCH_UNIT_SECONDS},
-    {"Gb/sec", CMDBENCH_UNIT_GBPS},
-    {"usec/xfer", CMDBENCH_UNIT_USEC},
-}};
-
-const Metric *find_metric(const Row &row, const std::string &key) {
-    for (const auto &m : row.metrics)
-        if (m.key == key) return &m;
-    return nullptr;
-}
-
-const HistMetric *find_hist(const Row &row, const std::string &key) {
-    for (const auto &h : row.hists)
-        if (h.key == key) return &h;
-    return nullptr;
-}
 
 // Metric keys (with the unit of their first appearance) and histogram keys,
 // in first-appearance order across the rows.
@@ -73,34 +49,24 @@ RunKeys collect_keys(const RunResult &run) {
     return keys;
 }
 
-// True when every row carries rstream's metrics and they lead the key order.
-bool is_rstream_layout(const RunResult &run, const RunKeys &keys) {
-    if (keys.metrics.size() < kRstreamMetrics.size()) return false;
-    for (size_t i = 0; i < kRstreamMetrics.size(); ++i) {
-        if (std::string(keys.metrics[i].key) != kRstreamMetrics[i].key) return false;
-        if (keys.metrics[i].unit != kRstreamMetrics[i].unit) return false;
-    }
-    for (const auto &row : run.rows)
-        for (const auto &k : kRstreamMetrics)
-            if (find_metric(row, k.key) == nullptr) return false;
-    return true;
-}
-
-std::string rstream_header() {
-    char buf[128];
-    std::snprintf(buf, sizeof buf, "%-10s%-8s%-8s%-8s%-8s%8s %10s%13s", "name", "bytes", "xfers",
-                  "iters", "total", "time", "Gb/sec", "usec/xfer");
-    return buf;
-}
-
-std::string rstream_row(const Row &row) {
-    auto v = [&](const char *key) { return find_metric(row, key)->value; };
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "%-10s%-8s%-8s%-8s%-8s%8.2fs%10.2f%11.2f", row.name.c_str(),
-                  size_str(v("bytes")).c_str(), count_str(v("xfers")).c_str(),
-                  count_str(v("iters")).c_str(), size_str(v("total")).c_str(), v("time"),
-                  v("Gb/sec"), v("usec/xfer"));
-    return buf;
+// The fixed layout whose metrics every row carries and which lead the key
+// order, or none.
+const FixedLayout *leading_layout(const RunResult &run, const RunKeys &keys) {
+    const auto leads = [&](const FixedLayout &layout) {
+        const size_t metrics = layout.size() - 1; // after the name column
+        if (keys.metrics.size() < metrics) return false;
+        for (size_t i = 0; i < metrics; ++i) {
+            const FixedColumn &c = layout[i + 1];
+            if (std::string(keys.metrics[i].key) != c.key || keys.metrics[i].unit != c.unit)
+                return false;
+            for (const auto &row : run.rows)
+                if (find_metric(row, c.key) == nullptr) return false;
+        }
+        return true;
+    };
+    for (const FixedLayout *layout : fixed_layouts())
+        if (leads(*layout)) return layout;
+    return nullptr;
 }
 
 std::vector<Column> metric_columns(const RunResult &run, const RunKeys &keys, size_t first) {
@@ -323,28 +289,30 @@ void write_table_run(std::ostream &out, const RunResult &full) {
     }
 
     const RunKeys keys = collect_keys(run);
-    const bool rstream = is_rstream_layout(run, keys);
+    const FixedLayout *fixed = leading_layout(run, keys);
     std::vector<Column> cols;
-    if (!rstream) {
+    if (!fixed) {
         Column name{"name", true, {}};
         for (const auto &row : run.rows)
             name.cells.push_back(row.name);
         cols.push_back(std::move(name));
     }
-    for (auto &c : metric_columns(run, keys, rstream ? kRstreamMetrics.size() : 0))
+    for (auto &c : metric_columns(run, keys, fixed ? fixed->size() - 1 : 0))
         cols.push_back(std::move(c));
     for (auto &c : hist_columns(run, keys))
         cols.push_back(std::move(c));
     make_headers_unique(cols);
 
     const std::vector<std::string> extra = render(cols, run.rows.size());
+    const std::string header = fixed ? fixed_header(*fixed) : "";
     for (size_t r = 0; r <= run.rows.size(); ++r) {
         std::string line;
-        if (rstream) {
-            line = r == 0 ? rstream_header() : rstream_row(run.rows[r - 1]);
-            // rstream's rows end two columns before its header; pad them so
-            // any further columns line up under their headers.
-            if (!cols.empty()) line = pad(line, rstream_header().size(), true) + "  ";
+        if (fixed) {
+            line = r == 0 ? header : fixed_row(*fixed, run.rows[r - 1], run.rows[r - 1].name);
+            // A fixed layout's rows may end before its header (rstream's do,
+            // by two columns); pad them so any further columns line up under
+            // their headers.
+            if (!cols.empty()) line = pad(line, header.size(), true) + "  ";
         }
         out << rtrim(line + extra[r]) << '\n';
     }

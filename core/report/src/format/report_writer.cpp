@@ -1,6 +1,6 @@
 // One entry for every reporter of a whole Report, chosen by OutputFormat.
 #include "cmdbench/report/report.hpp"
-#include "cmdbench/report/report_matrix.hpp"
+#include "cmdbench/report/matrix/report_matrix.hpp"
 
 namespace cmdbench {
 

@@ -3,7 +3,7 @@
 #include "compare/comparison_samples.hpp"
 #include "cmdbench/report/output_file.hpp"
 #include "cmdbench/report/report.hpp"
-#include "cmdbench/report/report_matrix.hpp"
+#include "cmdbench/report/matrix/report_matrix.hpp"
 #include "cmdbench/report/verdict.hpp"
 
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "cmdbench/report/matrix_heat.hpp"
+#include "cmdbench/report/matrix/matrix_heat.hpp"
 
 #include <algorithm>
 #include <cmath>

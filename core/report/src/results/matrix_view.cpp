@@ -1,4 +1,4 @@
-#include "cmdbench/report/matrix_view.hpp"
+#include "cmdbench/report/matrix/matrix_view.hpp"
 
 #include "compare/comparison_samples.hpp"
 

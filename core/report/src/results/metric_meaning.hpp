@@ -1,20 +1,11 @@
-// What a row's metrics mean, whether the plugin declared it (ABI 1.2) or
-// not: the one place that knows the metric names the shipped plugins used
-// before 1.2 and gives them the meaning they are compared, charted and
-// totalled by (docs/plugin-abi.md, "Metric meaning").
+// The names a metric's meaning has in results files (docs/results.md).
 #pragma once
 #include "cmdbench/report/result.hpp"
 
-#include <optional>
 #include <string>
 #include <vector>
 
 namespace cmdbench {
-
-// The meaning of a metric or histogram of `row`: as declared, else by the
-// pre-1.2 name rules, else undeclared (shown, never compared).
-MetricMeaning meaning_of(const Row &row, const Metric &m);
-MetricMeaning meaning_of(const Row &row, const HistMetric &h);
 
 // Names in JSON results: "latency", "lower", ["round_trip", ...]. Codes
 // outside the tables read as undeclared / none.

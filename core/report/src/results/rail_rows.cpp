@@ -1,6 +1,6 @@
 #include "cmdbench/report/rail_rows.hpp"
 
-#include "results/metric_meaning.hpp"
+#include "cmdbench/report/old_metric_names.hpp"
 
 #include <algorithm>
 #include <cmdbench/plugin.h>
@@ -29,12 +29,6 @@ const Row *row_named(const std::vector<Row> &rows, const std::string &name) {
     return nullptr;
 }
 
-const Metric *metric_keyed(const Row &row, const std::string &key) {
-    for (const Metric &m : row.metrics)
-        if (m.key == key) return &m;
-    return nullptr;
-}
-
 } // namespace
 
 std::vector<Row> rail_rows(const std::vector<std::pair<std::string, std::vector<Row>>> &rails) {
@@ -42,6 +36,7 @@ std::vector<Row> rail_rows(const std::vector<std::pair<std::string, std::vector<
     for (const auto &[label, rows] : rails)
         for (Row r : rows) {
             r.name = label + "/" + r.name;
+            give_old_name_meanings(r); // the old names' rules read the row's name
             out.push_back(std::move(r));
         }
     if (rails.empty()) return out;
@@ -49,14 +44,15 @@ std::vector<Row> rail_rows(const std::vector<std::pair<std::string, std::vector<
         Row total;
         total.name = first.name;
         for (const Metric &m : first.metrics) {
-            const MetricMeaning meaning = meaning_of(first, m);
-            if (!adds_up(meaning)) continue;
+            if (!adds_up(m.meaning)) continue;
             Metric sum = m;
-            sum.meaning = meaning;
+            // The host says what its sum means: results keep it, even when
+            // the rails' rows had theirs from an old name.
+            sum.meaning.from_old_name = false;
             bool everywhere = true;
             for (size_t i = 1; i < rails.size() && everywhere; ++i) {
                 const Row *other = row_named(rails[i].second, first.name);
-                const Metric *same = other ? metric_keyed(*other, m.key) : nullptr;
+                const Metric *same = other ? find_metric(*other, m.key) : nullptr;
                 if (!same || same->unit != m.unit)
                     everywhere = false;
                 else

@@ -5,10 +5,11 @@
 
 #include "cmdbench/plugin.h"
 #include "cmdbench/report/input_file.hpp"
-#include "results/metric_meaning.hpp"
+#include "cmdbench/report/old_metric_names.hpp"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/report_format.hpp"
 #include "cmdbench/report/verdict.hpp"
+#include "results/metric_meaning.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -191,6 +192,7 @@ Row read_row(const Node &n) {
             row.hists.push_back({item.key(), read_hist(h), read_meaning(h)});
         }
     }
+    give_old_name_meanings(row); // results of a plugin that declared none
     return row;
 }
 
@@ -412,7 +414,7 @@ Report parse_results(const std::string &text, const std::string &name) {
 
     Report report;
     report.context = read_context(root.at("context"));
-    report.baseline = root.str_or("baseline", "tcp");
+    report.baseline = root.str_or("baseline", kDefaultBaseline);
     if (root.has("matrix")) report.matrix = read_matrix(root.child("matrix"));
     if (root.has("comparison")) {
         const Node cmp = root.child("comparison");

@@ -1,7 +1,5 @@
 #include "cmdbench/report/run_totals.hpp"
 
-#include "results/metric_meaning.hpp"
-
 #include <cmath>
 #include <cmdbench/plugin.h>
 
@@ -14,7 +12,7 @@ std::optional<double> run_bytes(const RunResult &r) {
     std::optional<double> sum;
     for (const Row &row : r.rows)
         for (const Metric &m : row.metrics)
-            if (std::isfinite(m.value) && meaning_of(row, m).has(CMDBENCH_METRIC_MOVED))
+            if (std::isfinite(m.value) && m.meaning.has(CMDBENCH_METRIC_MOVED))
                 sum = sum.value_or(0) + m.value;
     return sum;
 }
@@ -23,7 +21,7 @@ std::optional<double> run_connections(const RunResult &r) {
     std::optional<double> most;
     for (const Row &row : r.rows)
         for (const Metric &m : row.metrics) {
-            const MetricMeaning mean = meaning_of(row, m);
+            const MetricMeaning mean = m.meaning;
             if (mean.kind == CMDBENCH_KIND_COUNT && mean.has(CMDBENCH_METRIC_PER_CONNECTION) &&
                 std::isfinite(m.value) && (!most || m.value > *most))
                 most = m.value;

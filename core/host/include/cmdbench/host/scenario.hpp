@@ -66,7 +66,7 @@ struct Scenario {
     std::string name, description;
     std::vector<std::string> plugins; // `plugins = [...]`, relative to the file
     std::vector<RunSpec> runs;
-    std::string baseline = "tcp";  // `baseline`: the variant ratios are taken against
+    std::string baseline = kDefaultBaseline; // `baseline`: the variant ratios are taken against
     MatrixSpec matrix;             // `[matrix]`: pairing under a launcher (docs/matrix.md)
     ComparisonSettings comparison; // `[comparison]`: run order, spread limit
 };

@@ -21,6 +21,10 @@ constexpr double kDefaultSpreadLimit = 0.25;
 constexpr double kMinSpreadLimit = 0.01;
 constexpr double kMaxSpreadLimit = 10;
 
+// The variant ratios are taken against when a scenario (key `baseline`) or a
+// results file does not name one.
+constexpr const char *kDefaultBaseline = "tcp";
+
 struct ComparisonSettings {
     RunOrder order = RunOrder::Interleaved;
     double spread_limit = kDefaultSpreadLimit;

@@ -3,7 +3,7 @@
 #include "cmdbench/report/comparison_settings.hpp"
 #include "cmdbench/report/expectation.hpp"
 #include "cmdbench/report/histogram.hpp"
-#include "cmdbench/report/matrix_result.hpp"
+#include "cmdbench/report/matrix/matrix_result.hpp"
 #include "cmdbench/report/path_context.hpp"
 #include "cmdbench/report/run_conditions.hpp"
 
@@ -16,12 +16,15 @@
 namespace cmdbench {
 
 // What a metric measures (plugin.h, struct cmdbench_metric_meaning); kind 0
-// when the plugin did not say (metric_meaning.hpp fills in the old names).
+// when nobody said. Rows read from a plugin or a results file that did not
+// say get the meaning the shipped plugins' pre-1.2 names had
+// (old_metric_names.hpp), marked so results files still leave it out.
 struct MetricMeaning {
     uint32_t kind = 0;   // enum cmdbench_metric_kind
     uint32_t better = 0; // enum cmdbench_better
     uint32_t flags = 0;  // enum cmdbench_metric_flags
-    bool declared() const { return kind != 0; }
+    bool from_old_name = false;
+    bool declared() const { return kind != 0 && !from_old_name; }
     bool has(uint32_t flag) const { return (flags & flag) != 0; }
 };
 
@@ -43,6 +46,18 @@ struct Row {
     std::vector<Metric> metrics; // in the order the test set them
     std::vector<HistMetric> hists;
 };
+
+// The row's first metric or histogram named `key`, or nullptr.
+inline const Metric *find_metric(const Row &row, const std::string &key) {
+    for (const auto &m : row.metrics)
+        if (m.key == key) return &m;
+    return nullptr;
+}
+inline const HistMetric *find_hist(const Row &row, const std::string &key) {
+    for (const auto &h : row.hists)
+        if (h.key == key) return &h;
+    return nullptr;
+}
 
 enum class RunStatus { Ok, Failed, Skipped, TimedOut, Interrupted };
 
