@@ -1,6 +1,6 @@
 // What `cmdbench serve` accepts from a peer (run_request_check), how it
 // prints peer text (printable_text), and where its Listener listens.
-#include "../support/loopback_ipv6.hpp"
+#include "../../support/loopback_ipv6.hpp"
 #include "cmdbench/control/control.hpp"
 #include "cmdbench/control/printable_text.hpp"
 #include "cmdbench/host/run_request_check.hpp"
