@@ -549,18 +549,31 @@ wait_port() {
   return 1
 }
 
+# cm_resends: the CM's retransmitted and duplicate-received messages so far
+# (ib_cm's counters, every device and port): "TX_RETRIES RX_DUPLICATES". A
+# request the peer answers later than the CM's response timeout is sent
+# again, and the copies cost both sides; how connects are paced shows here.
+cm_resends() {
+  local r=0 d=0 f
+  for f in /sys/class/infiniband_cm/*/*/cm_tx_retries/*; do [ -r "$f" ] && r=$((r + $(cat "$f"))); done
+  for f in /sys/class/infiniband_cm/*/*/cm_rx_duplicates/*; do [ -r "$f" ] && d=$((d + $(cat "$f"))); done
+  echo "$r $d"
+}
+
 # peer_run TOOL N REP PORT DIR: one server (the controller) and K clients of
 # TOOL (cmdbench or upstream) with the issue's options; appends to DIR/runs
-# "TOOL N REP FULL_US CM_CONNECT_US NOQP_FULL_US CPU_S": the slowest client's
+# "TOOL N REP FULL_US CM_CONNECT_US NOQP_FULL_US CPU_S RETRIES DUPS": the slowest client's
 # full connect and cm connect totals of the simulated-QPs test, its no-QP
 # full connect (- with several clients: cmtime runs no no-QP test then), and
-# the CPU seconds (user + system) of all processes.
+# the CPU seconds (user + system) of all processes, and the CM's resends
+# during the run (cm_resends: retries, duplicates).
 peer_run() {
   local tool=$1 n=$2 rep=$3 port=$4 dir=$5 k per i srv pids=() rc=0 cmd
   k=${#peer_addrs[@]}
   per=$((n / k))
   if [ "$tool" = cmdbench ]; then cmd=("$bin" cmtime --timeout "${PEER_WAIT:-3000}"); else cmd=("$peer_bin"); fi
-  local common=(-C "$CMDBENCH_RDMA_ADDR" -P $((k + 1)) -c "$per" -m 0 -n 4 -p "$port")
+  local common=(-C "$CMDBENCH_RDMA_ADDR" -P $((k + 1)) -c "$per" -m 0 -n 4 -p "$port") resends
+  resends=$(cm_resends)
   /usr/bin/time -f "%U %S" -o "$dir/srv.time" "${cmd[@]}" "${common[@]}" -b "$CMDBENCH_RDMA_ADDR" -L \
     -q 100000 > "$dir/srv.log" 2>&1 &
   srv=$!
@@ -579,9 +592,10 @@ peer_run() {
     tail -n 3 "$dir"/cli*.log "$dir/srv.log" >&2
     return
   fi
-  python3 - "$tool" "$n" "$rep" "$dir" "$k" >> "$dir/runs" <<'PY'
+  python3 - "$tool" "$n" "$rep" "$dir" "$k" $resends $(cm_resends) >> "$dir/runs" <<'PY'
 import sys
 tool, n, rep, d, k = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
+r0, d0, r1, d1 = map(int, sys.argv[6:10])
 def rows(path):
     # {test: {step: total_us}}: the tables after cmtime's test headings.
     out, test = {}, None
@@ -598,7 +612,7 @@ cm = max(c["main"]["cm connect"] for c in cli)
 noqp = max(c["noqp"]["full connect"] for c in cli) if all("noqp" in c for c in cli) else "-"
 cpu = sum(sum(map(float, open(f"{d}/{f}.time").read().split()[-2:]))
           for f in ["srv"] + [f"cli{i}" for i in range(k)])
-print(tool, n, rep, full, cm, noqp, f"{cpu:.2f}")
+print(tool, n, rep, full, cm, noqp, f"{cpu:.2f}", r1 - r0, d1 - d0)
 PY
 }
 
@@ -626,7 +640,7 @@ bench_peer_inner() {
     done
     echo "$n connections ($k client(s)): $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.0f", b - a}') s for $repeat x 2 runs; guest load average $(cut -d' ' -f1-3 /proc/loadavg)"
   done
-  echo "--- raw: tool conns round full_connect_us cm_connect_us noqp_full_connect_us cpu_s"
+  echo "--- raw: tool conns round full_connect_us cm_connect_us noqp_full_connect_us cpu_s cm_retries cm_duplicates"
   cat "$dir/runs"
   python3 - "$dir/runs" "$here" <<'PY'
 import collections, statistics, sys
@@ -634,25 +648,32 @@ sys.path.insert(0, sys.argv[2])
 import report  # bench/report.py: the bootstrap interval
 d = collections.defaultdict(lambda: collections.defaultdict(list))
 for line in open(sys.argv[1]):
-    tool, n, rep, full, cm, noqp, cpu = line.split()
+    tool, n, rep, full, cm, noqp, cpu, retries, dups = line.split()
     n = int(n)
     d[(tool, n)]["full connect"].append(int(full) / n)
     d[(tool, n)]["cm connect"].append(int(cm) / n)
     if noqp != "-":
         d[(tool, n)]["no-QP full connect"].append(int(noqp) / n)
     d[(tool, n)]["CPU ms/conn"].append(float(cpu) * 1000 / n)
+    d[(tool, n)]["CM resends/run"].append(int(retries) + int(dups))
 def fmt(v):
     return f"{statistics.median(v):7.0f} ({min(v):.0f}-{max(v):.0f})" if v else "-"
 print("\nus/conn (total over N), median (min-max); ratio = cmdbench / upstream, < 1: cmdbench faster")
 for n in sorted({n for _, n in d}):
     U, C = d[("upstream", n)], d[("cmdbench", n)]
     print(f"\n{n} connections: {len(U['full connect'])} upstream and {len(C['full connect'])} cmdbench runs")
-    for row in ("full connect", "cm connect", "no-QP full connect", "CPU ms/conn"):
+    for row in ("full connect", "cm connect", "no-QP full connect", "CPU ms/conn", "CM resends/run"):
         u, c = U.get(row, []), C.get(row, [])
         if not u or not c:
             continue
+        if not statistics.median(u):
+            print(f"  {row:20s} upstream {fmt(u):>22s}  cmdbench {fmt(c):>22s}")
+            continue
         r = statistics.median(c) / statistics.median(u)
-        iv = report.ratio_interval(c, u)
+        try:
+            iv = report.ratio_interval(c, u)
+        except ZeroDivisionError:  # a resampled median of 0 resends
+            iv = None
         print(f"  {row:20s} upstream {fmt(u):>22s}  cmdbench {fmt(c):>22s}  ratio of medians "
               f"{r:.2f}, 90% interval {report.interval_text(iv)}")
 PY
