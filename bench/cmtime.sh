@@ -550,13 +550,18 @@ wait_port() {
 }
 
 # cm_resends: the CM's retransmitted and duplicate-received messages so far
-# (ib_cm's counters, every device and port): "TX_RETRIES RX_DUPLICATES". A
+# (ib_cm's counters, every device and port; under the port since Linux 5.14,
+# in infiniband_cm before): "TX_RETRIES RX_DUPLICATES". A
 # request the peer answers later than the CM's response timeout is sent
 # again, and the copies cost both sides; how connects are paced shows here.
 cm_resends() {
   local r=0 d=0 f
-  for f in /sys/class/infiniband_cm/*/*/cm_tx_retries/*; do [ -r "$f" ] && r=$((r + $(cat "$f"))); done
-  for f in /sys/class/infiniband_cm/*/*/cm_rx_duplicates/*; do [ -r "$f" ] && d=$((d + $(cat "$f"))); done
+  for f in /sys/class/infiniband/*/ports/*/cm_tx_retries/* /sys/class/infiniband_cm/*/*/cm_tx_retries/*; do
+    [ -r "$f" ] && r=$((r + $(cat "$f")))
+  done
+  for f in /sys/class/infiniband/*/ports/*/cm_rx_duplicates/* /sys/class/infiniband_cm/*/*/cm_rx_duplicates/*; do
+    [ -r "$f" ] && d=$((d + $(cat "$f")))
+  done
   echo "$r $d"
 }
 
