@@ -593,7 +593,8 @@ peer_run() {
   kill "$srv" 2> /dev/null
   wait "$srv" || rc=$?
   if [ "$rc" != 0 ]; then
-    echo "$tool n=$n rep $rep failed (exit $rc):" >&2
+    echo "$tool n=$n rep $rep failed (exit $rc; CM retries, duplicates: $(cm_resends | awk -v a="$resends" \
+      'BEGIN {split(a, b)} {print $1 - b[1] ", " $2 - b[2]}')):" >&2
     tail -n 3 "$dir"/cli*.log "$dir/srv.log" >&2
     return
   fi
