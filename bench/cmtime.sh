@@ -8,6 +8,11 @@
 #   bench/cmtime.sh lab-scale   boots the lab once per count in CMTIME_SCALE: mimic
 #                               mode, wall time and peak RSS per connection (one
 #                               client: cm-steps; several: a cmdbench cmtime mesh)
+#   bench/cmtime.sh peer [--reps N] [--conns "N ..."] [--peer PATH]
+#                               boots the lab once: cmdbench cmtime vs rdma-core's
+#                               current cmtime (CMTIME_PEER: its source directory
+#                               with build.sh, or a built binary), same options,
+#                               alternating; full connect us/conn and the ratio
 # Environment: CMDBENCH_BINARY_DIR (default build), REPEAT (default 5),
 # SOCK_COUNTS (default "1000 3000"), LAB_COUNTS (default "100 1000"),
 # CMTIME_SCALE (default "10000 25000 50000 100000"), CMTIME_CLIENTS (default:
@@ -511,8 +516,205 @@ for a, b in pairs:
 PY
 }
 
+# --- peer: cmdbench cmtime vs rdma-core's current cmtime -----------------------
+
+# The peer's binary, from CMTIME_PEER: a built cmtime binary, or its source
+# directory with a build.sh taking the output path (built into the build
+# directory, which the lab guest sees). Prints the binary's path.
+peer_binary() {
+  local p=${CMTIME_PEER:-} out=$bindir/bench/cmtime-peer
+  [ -n "$p" ] || { echo "peer: set CMTIME_PEER (or --peer) to rdma-core's cmtime: its source directory (with build.sh) or a built binary" >&2; return 2; }
+  if [ -f "$p" ] && [ -x "$p" ]; then
+    readlink -f "$p"
+  elif [ -d "$p" ] && [ -f "$p/build.sh" ]; then
+    mkdir -p "$bindir/bench" || return 2
+    sh "$p/build.sh" "$out" >&2 || { echo "peer: building $p failed" >&2; return 2; }
+    echo "$out"
+  else
+    echo "peer: CMTIME_PEER=$p is neither an executable nor a directory with build.sh" >&2
+    return 2
+  fi
+}
+
+# wait_port PORT: until something listens on TCP port PORT, any address (the
+# controller: a client started before it would become the controller).
+wait_port() {
+  local hex i
+  hex=$(printf ':%04X' "$1")
+  for ((i = 0; i < 300; i++)); do
+    awk -v h="$hex" 'substr($2, length($2) - 4) == h && $4 == "0A" {f = 1} END {exit !f}' \
+      /proc/net/tcp /proc/net/tcp6 2> /dev/null && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# cm_resends: the CM's retransmitted and duplicate-received messages so far
+# (ib_cm's counters, every device and port; under the port since Linux 5.14,
+# in infiniband_cm before): "TX_RETRIES RX_DUPLICATES". A
+# request the peer answers later than the CM's response timeout is sent
+# again, and the copies cost both sides; how connects are paced shows here.
+cm_resends() {
+  local r=0 d=0 f
+  for f in /sys/class/infiniband/*/ports/*/cm_tx_retries/* /sys/class/infiniband_cm/*/*/cm_tx_retries/*; do
+    [ -r "$f" ] && r=$((r + $(cat "$f")))
+  done
+  for f in /sys/class/infiniband/*/ports/*/cm_rx_duplicates/* /sys/class/infiniband_cm/*/*/cm_rx_duplicates/*; do
+    [ -r "$f" ] && d=$((d + $(cat "$f")))
+  done
+  echo "$r $d"
+}
+
+# peer_run TOOL N REP PORT DIR: one server (the controller) and K clients of
+# TOOL (cmdbench or upstream) with the issue's options; appends to DIR/runs
+# "TOOL N REP FULL_US CM_CONNECT_US NOQP_FULL_US CPU_S RETRIES DUPS": the slowest client's
+# full connect and cm connect totals of the simulated-QPs test, its no-QP
+# full connect (- with several clients: cmtime runs no no-QP test then), and
+# the CPU seconds (user + system) of all processes, and the CM's resends
+# during the run (cm_resends: retries, duplicates).
+peer_run() {
+  local tool=$1 n=$2 rep=$3 port=$4 dir=$5 k per i srv pids=() rc=0 cmd
+  k=${#peer_addrs[@]}
+  per=$((n / k))
+  if [ "$tool" = cmdbench ]; then cmd=("$bin" cmtime --timeout "${PEER_WAIT:-3000}"); else cmd=("$peer_bin"); fi
+  local common=(-C "$CMDBENCH_RDMA_ADDR" -P $((k + 1)) -c "$per" -m 0 -n 4 -p "$port") resends
+  resends=$(cm_resends)
+  /usr/bin/time -f "%U %S" -o "$dir/srv.time" "${cmd[@]}" "${common[@]}" -b "$CMDBENCH_RDMA_ADDR" -L \
+    -q 100000 > "$dir/srv.log" 2>&1 &
+  srv=$!
+  wait_port "$port" || echo "($tool: nothing listens on port $port after 30 s)" >&2
+  for ((i = 0; i < k; i++)); do
+    /usr/bin/time -f "%U %S" -o "$dir/cli$i.time" "${cmd[@]}" "${common[@]}" -b "${peer_addrs[i]}" \
+      -q 900000 > "$dir/cli$i.log" 2>&1 &
+    pids+=($!)
+  done
+  for i in "${pids[@]}"; do wait "$i" || rc=$?; done
+  for ((i = 0; i < 600; i++)); do kill -0 "$srv" 2> /dev/null || break; sleep 0.1; done
+  kill "$srv" 2> /dev/null
+  wait "$srv" || rc=$?
+  if [ "$rc" != 0 ]; then
+    echo "$tool n=$n rep $rep failed (exit $rc; CM retries, duplicates: $(cm_resends | awk -v a="$resends" \
+      'BEGIN {split(a, b)} {print $1 - b[1] ", " $2 - b[2]}')):" >&2
+    tail -n 3 "$dir"/cli*.log "$dir/srv.log" >&2
+    return
+  fi
+  python3 - "$tool" "$n" "$rep" "$dir" "$k" $resends $(cm_resends) >> "$dir/runs" <<'PY'
+import sys
+tool, n, rep, d, k = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
+r0, d0, r1, d1 = map(int, sys.argv[6:10])
+def rows(path):
+    # {test: {step: total_us}}: the tables after cmtime's test headings.
+    out, test = {}, None
+    for line in open(path, errors="replace"):
+        if "simulated QPs test" in line: test = "main"
+        elif "test - no QPs" in line: test = "noqp"
+        elif test and (line.startswith("full connect") or line.startswith("cm connect")):
+            f = line.split()
+            out.setdefault(test, {})[f[0] + " " + f[1]] = int(f[3])
+    return out
+cli = [rows(f"{d}/cli{i}.log") for i in range(k)]
+full = max(c["main"]["full connect"] for c in cli)
+cm = max(c["main"]["cm connect"] for c in cli)
+noqp = max(c["noqp"]["full connect"] for c in cli) if all("noqp" in c for c in cli) else "-"
+cpu = sum(sum(map(float, open(f"{d}/{f}.time").read().split()[-2:]))
+          for f in ["srv"] + [f"cli{i}" for i in range(k)])
+print(tool, n, rep, full, cm, noqp, f"{cpu:.2f}", r1 - r0, d1 - d0)
+PY
+}
+
+bench_peer_inner() {
+  local dir n rep k port=7800 t0 first second
+  dir=$(mktemp -d)
+  : > "$dir/runs"
+  echo "lab: $(nproc) CPUs, guest load average $(cut -d' ' -f1-3 /proc/loadavg), $repeat rounds, peer $peer_bin"
+  for n in $PEER_COUNTS; do
+    k=$(((n + per_client_max - 1) / per_client_max))
+    ((n % k == 0)) || { echo "peer $n conns: skipped: $k clients do not split $n evenly"; continue; }
+    widen_ports $((n / k))
+    peer_addrs=("$CMDBENCH_RDMA_ADDR")
+    if ((k > 1)) && [ "${#client_addrs[@]}" -lt $((k - 1)) ]; then
+      add_client_addrs $((k - 1 - ${#client_addrs[@]})) || { echo "peer $n conns: cannot add client addresses"; continue; }
+    fi
+    peer_addrs+=("${client_addrs[@]:0:$((k - 1))}")
+    t0=$EPOCHREALTIME
+    # Alternate which tool goes first, and let the kernel settle in between
+    # (the last run's CM ids are still in timewait).
+    for ((rep = 1; rep <= repeat; rep++)); do
+      if ((rep % 2)); then first=upstream second=cmdbench; else first=cmdbench second=upstream; fi
+      peer_run "$first" "$n" "$rep" $((port++)) "$dir"; sleep "${PEER_SETTLE:-5}"
+      peer_run "$second" "$n" "$rep" $((port++)) "$dir"; sleep "${PEER_SETTLE:-5}"
+    done
+    echo "$n connections ($k client(s)): $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.0f", b - a}') s for $repeat x 2 runs; guest load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  done
+  echo "--- raw: tool conns round full_connect_us cm_connect_us noqp_full_connect_us cpu_s cm_retries cm_duplicates"
+  cat "$dir/runs"
+  python3 - "$dir/runs" "$here" <<'PY'
+import collections, statistics, sys
+sys.path.insert(0, sys.argv[2])
+import report  # bench/report.py: the bootstrap interval
+d = collections.defaultdict(lambda: collections.defaultdict(list))
+for line in open(sys.argv[1]):
+    tool, n, rep, full, cm, noqp, cpu, retries, dups = line.split()
+    n = int(n)
+    d[(tool, n)]["full connect"].append(int(full) / n)
+    d[(tool, n)]["cm connect"].append(int(cm) / n)
+    if noqp != "-":
+        d[(tool, n)]["no-QP full connect"].append(int(noqp) / n)
+    d[(tool, n)]["CPU ms/conn"].append(float(cpu) * 1000 / n)
+    d[(tool, n)]["CM resends/run"].append(int(retries) + int(dups))
+def fmt(v):
+    return f"{statistics.median(v):7.0f} ({min(v):.0f}-{max(v):.0f})" if v else "-"
+print("\nus/conn (total over N), median (min-max); ratio = cmdbench / upstream, < 1: cmdbench faster")
+for n in sorted({n for _, n in d}):
+    U, C = d[("upstream", n)], d[("cmdbench", n)]
+    print(f"\n{n} connections: {len(U['full connect'])} upstream and {len(C['full connect'])} cmdbench runs")
+    for row in ("full connect", "cm connect", "no-QP full connect", "CPU ms/conn", "CM resends/run"):
+        u, c = U.get(row, []), C.get(row, [])
+        if not u or not c:
+            continue
+        if not statistics.median(u):
+            print(f"  {row:20s} upstream {fmt(u):>22s}  cmdbench {fmt(c):>22s}")
+            continue
+        r = statistics.median(c) / statistics.median(u)
+        try:
+            iv = report.ratio_interval(c, u)
+        except ZeroDivisionError:  # a resampled median of 0 resends
+            iv = None
+        print(f"  {row:20s} upstream {fmt(u):>22s}  cmdbench {fmt(c):>22s}  ratio of medians "
+              f"{r:.2f}, 90% interval {report.interval_text(iv)}")
+PY
+  rm -rf "$dir"
+}
+
 case ${1:-host} in
   host) bench_host ;;
+  peer)
+    shift
+    while [ $# -gt 0 ]; do
+      case $1 in
+        --reps) [[ ${2:-} =~ ^[1-9][0-9]?$ ]] || { echo "--reps needs a number in [1, 99], got '${2:-}'" >&2; exit 2; }
+                repeat=$2; shift ;;
+        --conns) [[ ${2:-} =~ ^[1-9][0-9]*( [1-9][0-9]*)*$ ]] || { echo "--conns needs counts, e.g. \"1000 10000\", got '${2:-}'" >&2; exit 2; }
+                 PEER_COUNTS=$2; shift ;;
+        --peer) [ -n "${2:-}" ] || { echo "--peer needs a path" >&2; exit 2; }
+                CMTIME_PEER=$2; shift ;;
+        *) echo "peer: unknown option '$1' (--reps N, --conns \"N ...\", --peer PATH)" >&2; exit 2 ;;
+      esac
+      shift
+    done
+    for n in ${PEER_COUNTS:=10000}; do
+      ((n <= 1000000)) || { echo "--conns: $n is over 1,000,000" >&2; exit 2; }
+    done
+    peer_bin=$(peer_binary) || exit 2
+    t0=$EPOCHREALTIME
+    l0=$(cut -d' ' -f1-3 /proc/loadavg)
+    lab "${LAB_TIMEOUT:-3600}" env CMDBENCH_BINARY_DIR="$bindir" REPEAT="$repeat" PEER_COUNTS="$PEER_COUNTS" \
+      PEER_BIN="$peer_bin" PEER_SETTLE="${PEER_SETTLE:-5}" "$here/cmtime.sh" peer-inner
+    rc=$?
+    awk -v a="$t0" -v b="$EPOCHREALTIME" -v l0="$l0" -v l1="$(cut -d' ' -f1-3 /proc/loadavg)" \
+      'BEGIN{printf "(lab boot and runs: %.0f s; host load average before %s, after %s)\n", b - a, l0, l1}'
+    exit $rc ;;
+  peer-inner) peer_bin=$PEER_BIN bench_peer_inner ;;
   lab)
     t0=$EPOCHREALTIME
     # ~25 s per repetition of both tools at 100 and 1,000 connections.
@@ -544,5 +746,5 @@ case ${1:-host} in
     rm -f "$lines" ;;
   lab-inner) bench_lab_inner ;;
   lab-scale-inner) bench_scale_inner "$2" ;;
-  *) echo "usage: $0 host|lab|lab-scale" >&2; exit 2 ;;
+  *) echo "usage: $0 host|lab|lab-scale|peer [--reps N] [--conns \"N ...\"] [--peer PATH]" >&2; exit 2 ;;
 esac

@@ -44,6 +44,7 @@ struct CmEngine::Iteration {
     Wakeup wake; // the main thread waits on one step at a time
     StepCompletion completion[kStepCount];
     std::atomic<uint64_t> next_slot{0};         // server: requests seen
+    std::atomic<uint64_t> late_requests{0};     // server: refused late copies
     std::atomic<uint64_t> disconnect_events{0}; // DISCONNECTED seen
     std::atomic<uint32_t> next_qpn{0};
     std::atomic<bool> accepting{false};

@@ -105,6 +105,9 @@ class CmEngine {
     void event_loop();
     void handle_event(rdma_cm_event *event);
     void on_connect_request(rdma_cm_id *id);
+    // Rejects a connection request; its id is destroyed once the event is
+    // acknowledged (event thread only).
+    void refuse(rdma_cm_id *id);
     void retry_or_fail(Conn &c, rdma_cm_event *event, bool addr);
 
     void resolve_addr(Conn &c);
@@ -146,6 +149,7 @@ class CmEngine {
     std::atomic<bool> stopping_{false};
     std::unique_ptr<WorkQueue> queue_;
     std::thread events_;
+    rdma_cm_id *refused_ = nullptr; // event thread only, see refuse()
 };
 
 // "no RDMA device" when ibv_get_device_list finds none, else empty.
