@@ -133,11 +133,13 @@ trap cleanup EXIT
 trap 'echo "interrupted" >&2; exit 130' INT TERM
 log() { printf '%s\n' "$*" >&2; }
 
-# bounded SECS OUT CMD...: CMD under timeout, stdout and stderr to OUT, its
-# status in $rc; waited for in the background so a signal reaches the trap.
+# bounded SECS OUT CMD...: CMD under timeout, stdout and stderr to OUT (or
+# stderr to $errout when set), its status in $rc; waited for in the
+# background so a signal reaches the trap.
+errout=""
 bounded() {
     local secs=$1 o=$2; shift 2
-    timeout "$secs" "$@" > "$o" 2>&1 &
+    timeout "$secs" "$@" > "$o" 2> "${errout:-$o}" &
     client=$!
     rc=0
     wait "$client" || rc=$?
@@ -205,10 +207,14 @@ cmdbench_one() {
         fi
         for kv in "$@"; do printf '%s\n' "$kv"; done
     } > "$f"
+    # The JSON alone on stdout: the plugin's log lines (verbs-bw's window)
+    # go to stderr, kept apart.
+    errout=$work/raw/cmdbench.$name.err
     bounded "$((client_timeout + 60))" "$work/raw/cmdbench.$name.out" \
         "$cb" run "$f" --format json -q
+    errout=""
     [ $rc = 0 ] || { log "  FAILED: cmdbench verbs $name (exit $rc)"
-                     tail -n 4 "$work/raw/cmdbench.$name.out" | sed 's/^/    /' >&2; }
+                     tail -q -n 4 "$work/raw/cmdbench.$name.err" "$work/raw/cmdbench.$name.out" | sed 's/^/    /' >&2; }
 }
 
 declare -A lat_tool=([send]=ib_send_lat [write]=ib_write_lat [read]=ib_read_lat)
@@ -239,17 +245,17 @@ measure_default() { # tool case rep
     local tool=$1 rep=$3 kind op size tag n
     IFS=: read -r kind op size tag n <<< "$2"
     local name=$kind-$op-$size$tag.$rep
-    local -a pt=(-s "$size" -n "$n") cb=()
+    local -a pt=(-s "$size" -n "$n") keys=() # cmdbench's (cb is its binary)
     case $tag in
-        -q2) pt+=(-q 2) cb+=("qps = 2") ;;
-        -event) pt+=(-e) cb+=('mode = "event"') ;;
+        -q2) pt+=(-q 2) keys+=("qps = 2") ;;
+        -event) pt+=(-e) keys+=('mode = "event"') ;;
     esac
     log "rep $rep/$reps: $tool $kind $op $size$tag (defaults)"
     if [ "$tool" = perftest ]; then
         if [ "$kind" = lat ]; then perftest_one "$name" "${lat_tool[$op]}" "${pt[@]}"
         else perftest_one "$name" "${bw_tool[$op]}" "${pt[@]}" --report_gbits; fi
     else
-        cmdbench_one "$name" "verbs-$kind" "$op" "$size" "$n" "${cb[@]}"
+        cmdbench_one "$name" "verbs-$kind" "$op" "$size" "$n" "${keys[@]}"
     fi
 }
 
