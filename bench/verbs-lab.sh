@@ -6,7 +6,7 @@ set -uo pipefail
 usage() {
     cat <<'EOF'
 Usage: tools/rdma-lab --timeout 1800 -- bench/verbs-lab.sh [--reps N] [--quick]
-           [--ops LIST] [--build-dir DIR] [-o FILE] [--keep]
+           [--defaults] [--ops LIST] [--build-dir DIR] [-o FILE] [--keep]
 
 Inside the lab (Soft-RoCE rxe0), for 64 B, 4 KiB and 64 KiB, the same
 measurement by both tools, alternating which goes first, every repetition:
@@ -33,6 +33,18 @@ cmdbench / perftest is bench/report.py's bootstrap. Targets: latency ratio
 <= 1.02, bandwidth ratio >= 0.98. Soft-RoCE under emulation is 100-1000x
 slower than hardware and swings between repetitions: read the ratios.
 
+--defaults: both tools at their own defaults instead, what a user running
+each without options sees. Neither gets a tuning flag (no -t, -Q, -I, no
+tx_depth, cq_mod, inline_size, warmup or mode): only the op, size,
+iterations, QPs and event mode each case needs:
+
+  bandwidth  RDMA WRITE 1 MiB (200 iterations); RDMA WRITE 64 KiB, 2 QPs
+             (-q 2 / qps = 2, 1000 iterations)
+  latency    SEND event mode (-e / mode = "event") 2 B and 4 KiB; RDMA WRITE
+             polling 2 B (1000 iterations)
+
+Targets there: latency ratio <= 1.00, bandwidth ratio >= 1.00.
+
 Exit status 0 whether or not a target is met (a measurement: missed targets
 print `*** MISSED`, misses within the interval `*** not met, within the
 noise`); 2 for a bad option, outside the lab, or a missing tool.
@@ -40,6 +52,7 @@ noise`); 2 for a bad option, outside the lab, or a missing tool.
 Options:
   --reps N         repetitions of every measurement, 1..99 (default 3; --quick: 1)
   --quick          fewer iterations and 1 repetition: a smoke test, not figures
+  --defaults       the cases above, both tools at their defaults (--ops unused)
   --ops LIST       comma-separated subset of send,write,read (default all three)
   --build-dir DIR  build tree with bin/cmdbench (default $CMDBENCH_BINARY_DIR,
                    else <repo>/build)
@@ -53,13 +66,14 @@ EOF
 die() { echo "bench/verbs-lab.sh: $*" >&2; exit 2; }
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-reps="" quick=0 out="" keep=0 ops_arg=send,write,read
+reps="" quick=0 defaults=0 out="" keep=0 ops_arg=send,write,read
 build=${CMDBENCH_BINARY_DIR:-$root/build}
 while [ $# -gt 0 ]; do
     case $1 in
         --reps) [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]?$ ]] || die "--reps needs a number in [1, 99], got '${2:-}'"
                 reps=$2; shift ;;
         --quick) quick=1 ;;
+        --defaults) defaults=1 ;;
         --ops) [ $# -ge 2 ] && [[ $2 =~ ^(send|write|read)(,(send|write|read))*$ ]] ||
                    die "--ops needs a comma-separated list of send, write, read; got '${2:-}'"
                ops_arg=$2; shift ;;
@@ -119,11 +133,13 @@ trap cleanup EXIT
 trap 'echo "interrupted" >&2; exit 130' INT TERM
 log() { printf '%s\n' "$*" >&2; }
 
-# bounded SECS OUT CMD...: CMD under timeout, stdout and stderr to OUT, its
-# status in $rc; waited for in the background so a signal reaches the trap.
+# bounded SECS OUT CMD...: CMD under timeout, stdout and stderr to OUT (or
+# stderr to $errout when set), its status in $rc; waited for in the
+# background so a signal reaches the trap.
+errout=""
 bounded() {
     local secs=$1 o=$2; shift 2
-    timeout "$secs" "$@" > "$o" 2>&1 &
+    timeout "$secs" "$@" > "$o" 2> "${errout:-$o}" &
     client=$!
     rc=0
     wait "$client" || rc=$?
@@ -183,15 +199,22 @@ cmdbench_one() {
     {
         printf '[defaults]\ntimeout = %s\n' "$client_timeout"
         printf '[[run]]\nname = "%s"\ntest = "%s"\nop = "%s"\nsizes = [%s]\n' "$name" "$test" "$op" "$size"
-        printf 'iterations = %s\nwarmup = 0\nmode = "poll"\nbind_address = "%s"\n' "$iters" "$addr"
-        # perftest finds no inline support on rxe and sends none; READs have none.
-        [ "$op" = read ] || printf 'inline_size = 0\n'
+        printf 'iterations = %s\nbind_address = "%s"\n' "$iters" "$addr"
+        if [ $defaults = 0 ]; then
+            printf 'warmup = 0\nmode = "poll"\n'
+            # perftest finds no inline support on rxe and sends none; READs have none.
+            [ "$op" = read ] || printf 'inline_size = 0\n'
+        fi
         for kv in "$@"; do printf '%s\n' "$kv"; done
     } > "$f"
+    # The JSON alone on stdout: the plugin's log lines (verbs-bw's window)
+    # go to stderr, kept apart.
+    errout=$work/raw/cmdbench.$name.err
     bounded "$((client_timeout + 60))" "$work/raw/cmdbench.$name.out" \
         "$cb" run "$f" --format json -q
+    errout=""
     [ $rc = 0 ] || { log "  FAILED: cmdbench verbs $name (exit $rc)"
-                     tail -n 4 "$work/raw/cmdbench.$name.out" | sed 's/^/    /' >&2; }
+                     tail -q -n 4 "$work/raw/cmdbench.$name.err" "$work/raw/cmdbench.$name.out" | sed 's/^/    /' >&2; }
 }
 
 declare -A lat_tool=([send]=ib_send_lat [write]=ib_write_lat [read]=ib_read_lat)
@@ -212,9 +235,39 @@ measure() { # tool kind op size rep
     fi
 }
 
+# --defaults: kind:op:size:tag:iterations (quick: fewer); the tag names the
+# case's one setting beyond op and size, and the files it writes.
+if [ $quick = 1 ]; then default_cases=(bw:write:1048576::50 bw:write:65536:-q2:200
+    lat:send:2:-event:100 lat:send:4096:-event:100 lat:write:2::100)
+else default_cases=(bw:write:1048576::200 bw:write:65536:-q2:1000
+    lat:send:2:-event:1000 lat:send:4096:-event:1000 lat:write:2::1000); fi
+measure_default() { # tool case rep
+    local tool=$1 rep=$3 kind op size tag n
+    IFS=: read -r kind op size tag n <<< "$2"
+    local name=$kind-$op-$size$tag.$rep
+    local -a pt=(-s "$size" -n "$n") keys=() # cmdbench's (cb is its binary)
+    case $tag in
+        -q2) pt+=(-q 2) keys+=("qps = 2") ;;
+        -event) pt+=(-e) keys+=('mode = "event"') ;;
+    esac
+    log "rep $rep/$reps: $tool $kind $op $size$tag (defaults)"
+    if [ "$tool" = perftest ]; then
+        if [ "$kind" = lat ]; then perftest_one "$name" "${lat_tool[$op]}" "${pt[@]}"
+        else perftest_one "$name" "${bw_tool[$op]}" "${pt[@]}" --report_gbits; fi
+    else
+        cmdbench_one "$name" "verbs-$kind" "$op" "$size" "$n" "${keys[@]}"
+    fi
+}
+
 start=$EPOCHREALTIME
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-for ((r = 1; r <= reps; r++)); do
+for ((r = 1; r <= reps && defaults; r++)); do
+    for c in "${default_cases[@]}"; do
+        if ((r % 2)); then order=(perftest cmdbench); else order=(cmdbench perftest); fi
+        for tool in "${order[@]}"; do measure_default "$tool" "$c" $r; done
+    done
+done
+for ((r = 1; r <= reps && !defaults; r++)); do
     for kind in lat bw; do
         for op in "${ops[@]}"; do
             for size in "${sizes[@]}"; do
@@ -233,8 +286,17 @@ if [ -z "$out" ]; then
 fi
 lat_list=$(for s in "${sizes[@]}"; do printf '%s=%s,' "$s" "${lat_iters[$s]}"; done)
 bw_list=$(for s in "${sizes[@]}"; do printf '%s=%s,' "$s" "${bw_iters[$s]}"; done)
+cases_arg=()
+if [ $defaults = 1 ]; then
+    cases=$(for c in "${default_cases[@]}"; do printf '%s,' "${c%:*}"; done)
+    cases_arg=(--cases "${cases%,}")
+    # The iterations by case, in the JSON's settings.
+    lat_list=$(for c in "${default_cases[@]}"; do [[ $c == lat* ]] && printf '%s,' "${c%:*}=${c##*:}"; done)
+    bw_list=$(for c in "${default_cases[@]}"; do [[ $c == bw* ]] && printf '%s,' "${c%:*}=${c##*:}"; done)
+fi
 python3 "$root/bench/verbs_report.py" --raw "$work/raw" --out "$out" --reps "$reps" \
     --quick "$quick" --ops "$ops_arg" --sizes "$(IFS=,; echo "${sizes[*]}")" \
     --lat-iters "${lat_list%,}" --bw-iters "${bw_list%,}" --seconds "$secs" \
-    --load "$load_before / $(cut -d' ' -f1-3 /proc/loadavg)" --cmdbench "$cb" --device "$dev"
+    --load "$load_before / $(cut -d' ' -f1-3 /proc/loadavg)" --cmdbench "$cb" --device "$dev" \
+    "${cases_arg[@]}"
 exit 0

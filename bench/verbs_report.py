@@ -2,7 +2,8 @@
 """Table and JSON for bench/verbs-lab.sh: cmdbench's verbs tests against
 perftest. Raw files: <tool>.<kind>-<op>-<size>.<rep>.out, kind lat or bw;
 cmdbench's are `cmdbench run --format json` documents, perftest's its text
-report. The statistics (median of the repetitions, bootstrap interval,
+report. With --cases (the script's --defaults) the measurements are a list
+of kind:op:size:tag, the tag (like -q2, -event) ending the file's name. The statistics (median of the repetitions, bootstrap interval,
 verdict) are bench/report.py's, imported, so both scripts judge alike."""
 
 import argparse
@@ -48,10 +49,15 @@ def perftest_gbps(size, bw_avg, msg_rate):
     return from_rate if digits(msg_rate) > digits(bw_avg) else float(bw_avg)
 
 
-def parse_perftest(raw, kind, op, size, rep):
+def case_name(c):
+    return f"{c['kind']}-{c['op']}-{c['size']}{c['tag']}"
+
+
+def parse_perftest(raw, c, rep):
     """lat: t_typical (the median) and t_avg, usec, as perftest reports them
     (half round trips for send/write, whole READs); bw: BW average, Gb/s."""
-    text = read(os.path.join(raw, f"perftest.{kind}-{op}-{size}.{rep}.out"))
+    kind, size = c["kind"], c["size"]
+    text = read(os.path.join(raw, f"perftest.{case_name(c)}.{rep}.out"))
     if kind == "lat":
         f = perftest_row(text, "t_typical")
         # bytes iters t_min t_max t_typical t_avg t_stdev p99 p99.9
@@ -63,10 +69,11 @@ def parse_perftest(raw, kind, op, size, rep):
     return {"gbps": perftest_gbps(size, f[3], f[4]) if ok else None}
 
 
-def parse_cmdbench(raw, kind, op, size, rep):
+def parse_cmdbench(raw, c, rep):
     """lat: rtt p50 in usec (halved for send/write, as perftest halves them)
     and usec/xfer; bw: Gb/sec at the sender."""
-    text = read(os.path.join(raw, f"cmdbench.{kind}-{op}-{size}.{rep}.out"))
+    kind, op = c["kind"], c["op"]
+    text = read(os.path.join(raw, f"cmdbench.{case_name(c)}.{rep}.out"))
     row = None
     try:
         doc = json.loads(text) if text else {}
@@ -97,44 +104,55 @@ def fmt(v, digits=None):
     return f"{v:.2f}" if abs(v) >= 100 else f"{v:.4g}"
 
 
-def collect(raw, reps, ops, sizes):
-    """{tool: {"lat-send-64": {"median_us": [per rep], ...}}}"""
-    out = {"cmdbench": {}, "perftest": {}}
-    for tool, parse in (("cmdbench", parse_cmdbench), ("perftest", parse_perftest)):
-        for kind in ("lat", "bw"):
-            for op in ops:
-                for size in sizes:
-                    figs = out[tool].setdefault(f"{kind}-{op}-{size}", {})
-                    for rep in range(1, reps + 1):
-                        for k, v in parse(raw, kind, op, size, rep).items():
-                            figs.setdefault(k, []).append(v)
+def all_cases(ops, sizes):
+    return [{"kind": kind, "op": op, "size": size, "tag": ""}
+            for kind in ("lat", "bw") for op in ops for size in sizes]
+
+
+def parse_cases(text):
+    """kind:op:size:tag,... as verbs-lab.sh --defaults passes them."""
+    out = []
+    for item in text.split(","):
+        kind, op, size, tag = item.split(":")
+        out.append({"kind": kind, "op": op, "size": int(size), "tag": tag})
     return out
 
 
-def compare(m, ops, sizes):
+def collect(raw, reps, cases):
+    """{tool: {"lat-send-64": {"median_us": [per rep], ...}}}"""
+    out = {"cmdbench": {}, "perftest": {}}
+    for tool, parse in (("cmdbench", parse_cmdbench), ("perftest", parse_perftest)):
+        for c in cases:
+            figs = out[tool].setdefault(case_name(c), {})
+            for rep in range(1, reps + 1):
+                for k, v in parse(raw, c, rep).items():
+                    figs.setdefault(k, []).append(v)
+    return out
+
+
+def compare(m, cases, lat_target, bw_target):
     rows = []
     perftest_name = {"lat": {"send": "ib_send_lat", "write": "ib_write_lat", "read": "ib_read_lat"},
                      "bw": {"send": "ib_send_bw", "write": "ib_write_bw", "read": "ib_read_bw"}}
-    items = [("lat", "median_us", "latency median", "us", True, LAT_TARGET),
-             ("lat", "avg_us", "latency average", "us", True, LAT_TARGET),
-             ("bw", "gbps", "bandwidth", "Gb/s", False, BW_TARGET)]
+    items = [("lat", "median_us", "latency median", "us", True, lat_target),
+             ("lat", "avg_us", "latency average", "us", True, lat_target),
+             ("bw", "gbps", "bandwidth", "Gb/s", False, bw_target)]
     for kind, key, metric, unit, lower, target in items:
-        for op in ops:
-            for size in sizes:
-                name = f"{kind}-{op}-{size}"
-                cv = m["cmdbench"][name][key]
-                pv = m["perftest"][name][key]
-                c, p = best(cv, lower), best(pv, lower)
-                ratio = c / p if c is not None and p else None
-                iv = ratio_interval(cv, pv) if ratio is not None else None
-                rows.append({
-                    "metric": metric, "op": op, "size": size, "unit": unit,
-                    "perftest_tool": perftest_name[kind][op],
-                    "cmdbench": c, "perftest": p, "ratio": ratio,
-                    "ratio_interval_90": list(iv) if iv else None,
-                    "target": f"<= {target}" if lower else f">= {target}",
-                    "result": verdict(ratio, iv, target, lower),
-                })
+        for case in (c for c in cases if c["kind"] == kind):
+            name = case_name(case)
+            cv = m["cmdbench"][name][key]
+            pv = m["perftest"][name][key]
+            c, p = best(cv, lower), best(pv, lower)
+            ratio = c / p if c is not None and p else None
+            iv = ratio_interval(cv, pv) if ratio is not None else None
+            rows.append({
+                "metric": metric, "op": case["op"] + case["tag"], "size": case["size"],
+                "unit": unit, "perftest_tool": perftest_name[kind][case["op"]],
+                "cmdbench": c, "perftest": p, "ratio": ratio,
+                "ratio_interval_90": list(iv) if iv else None,
+                "target": f"<= {target}" if lower else f">= {target}",
+                "result": verdict(ratio, iv, target, lower),
+            })
     return rows
 
 
@@ -155,18 +173,17 @@ def print_table(rows):
         show(line)
 
 
-def spread(m, ops, sizes):
+def spread(m, cases):
     print("\nrepetitions (min..max), perftest | cmdbench:")
     for kind, key in (("lat", "median_us"), ("lat", "avg_us"), ("bw", "gbps")):
-        for op in ops:
-            for size in sizes:
-                name = f"{kind}-{op}-{size}"
-                parts = []
-                for tool in ("perftest", "cmdbench"):
-                    v = [x for x in m[tool][name][key] if x is not None]
-                    parts.append(f"{fmt(min(v)) if v else '-'}..{fmt(max(v)) if v else '-'}"
-                                 f" ({len(v)} ok)")
-                print(f"  {key:<10} {op:<5} {size_label(size):>6}  " + " | ".join(parts))
+        for c in (c for c in cases if c["kind"] == kind):
+            parts = []
+            for tool in ("perftest", "cmdbench"):
+                v = [x for x in m[tool][case_name(c)][key] if x is not None]
+                parts.append(f"{fmt(min(v)) if v else '-'}..{fmt(max(v)) if v else '-'}"
+                             f" ({len(v)} ok)")
+            print(f"  {key:<10} {c['op'] + c['tag']:<11} {size_label(c['size']):>6}  "
+                  + " | ".join(parts))
 
 
 def parse_sizes(text):
@@ -187,12 +204,16 @@ def main():
     ap.add_argument("--load", default="")
     ap.add_argument("--cmdbench", default="")
     ap.add_argument("--device", default="")
+    ap.add_argument("--cases", default="", help="kind:op:size:tag,...: both tools at defaults")
     a = ap.parse_args()
     ops = a.ops.split(",")
     sizes = [int(s) for s in a.sizes.split(",")]
+    cases = parse_cases(a.cases) if a.cases else all_cases(ops, sizes)
+    # At their defaults cmdbench is to match or beat perftest outright.
+    lat_target, bw_target = (1.00, 1.00) if a.cases else (LAT_TARGET, BW_TARGET)
 
-    m = collect(a.raw, a.reps, ops, sizes)
-    rows = compare(m, ops, sizes)
+    m = collect(a.raw, a.reps, cases)
+    rows = compare(m, cases, lat_target, bw_target)
     print(f"\ncmdbench verbs vs perftest on {a.device} (Soft-RoCE under emulation: ratios, not"
           f" absolute times); median of {a.reps}, {a.seconds} s in all; guest load average"
           f" before / after: {a.load}\n")
@@ -200,7 +221,7 @@ def main():
     print("(latency: lower is better; send/write: half a round trip, read: one whole READ;"
           " bandwidth: higher is better, at the sender; ratio = cmdbench / perftest;"
           " 90% interval: bootstrap over the repetitions)")
-    spread(m, ops, sizes)
+    spread(m, cases)
     if a.quick:
         print("\n--quick: a smoke test; few iterations, one repetition. Not figures to quote.")
 
@@ -234,6 +255,10 @@ def main():
             "bandwidth_iterations": parse_sizes(a.bw_iters),
             "warmup": 0, "inline_size": 0, "mode": "poll", "tx_depth": 128,
             "cq_mod": "100 up to 8 KiB, 1 above", "seconds": a.seconds,
+        } if not a.cases else {
+            "quick": bool(a.quick), "repetitions": a.reps, "defaults": True,
+            "cases": [case_name(c) for c in cases],
+            "iterations": a.lat_iters + "," + a.bw_iters, "seconds": a.seconds,
         },
         "aggregation": "median of the repetitions",
         "units": {"*_us": "microseconds; send/write half a round trip, read a whole READ",

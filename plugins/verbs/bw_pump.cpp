@@ -1,6 +1,7 @@
 // verbs-bw's sender and receiver loops (see bw_pump.hpp).
 #include "bw_pump.hpp"
 
+#include "bw_window.hpp"
 #include "cq_wait.hpp"
 
 #include <algorithm>
@@ -19,7 +20,8 @@ void pump(Run &run, const Params &p, size_t size, std::vector<SendState> &qps, u
     const ibv_wr_opcode opcode = p.op == Op::Send    ? IBV_WR_SEND
                                  : p.op == Op::Write ? IBV_WR_RDMA_WRITE
                                                      : IBV_WR_RDMA_READ;
-    const uint64_t cq_mod = uint64_t(p.cq_mod), depth = uint64_t(p.tx_depth);
+    const BwWindow window = bw_window(p.tx_depth, p.cq_mod, int64_t(size), until_ns ? 0 : count);
+    const uint64_t cq_mod = window.cq_mod, depth = window.tx_depth;
     std::vector<Conn *> conns;
     for (SendState &s : qps) {
         s.posted = s.completed = 0;

@@ -41,7 +41,10 @@ void wait_for_event(const std::vector<Conn *> &conns, const Stopper &stop, const
     }
     if (newly_armed) return;
     stop.check(what);
-    std::vector<pollfd> fds;
+    // Reused: in event mode this runs once per message, and an allocation
+    // each time shows in latency.
+    thread_local std::vector<pollfd> fds;
+    fds.clear();
     for (Conn *c : conns)
         fds.push_back({c->channel()->fd, POLLIN, 0});
     const int64_t slice = std::min<int64_t>(stop.remaining_ms(), 100);

@@ -7,6 +7,7 @@
 // With bidirectional = true both sides do all of that at once
 // (verbs_bw_bidir.cpp).
 #include "bw_rows.hpp"
+#include "bw_window.hpp"
 #include "session.hpp"
 #include "verbs_bw_bidir.hpp"
 #include "workers.hpp"
@@ -74,6 +75,16 @@ void one_way(Run &run, const Params &p, Session &session, int64_t size) {
     if (run.is_client()) report(run, p, size, figures);
 }
 
+// Says which window a size runs with: the default cq_mod depends on the size.
+void log_window(const Run &run, const Params &p, int64_t size) {
+    const BwWindow w =
+        bw_window(p.tx_depth, p.cq_mod, size, p.duration > 0 ? 0 : uint64_t(p.iterations));
+    run.log(CMDBENCH_LOG_INFO, "verbs-bw " + cmdbench::support::size_label(size) + ": tx_depth " +
+                                   std::to_string(w.tx_depth) + ", cq_mod " +
+                                   std::to_string(w.cq_mod) +
+                                   (w.cq_mod_auto ? " (by message size)" : ""));
+}
+
 } // namespace
 
 void run_bw(Run &run) {
@@ -98,6 +109,7 @@ void run_bw(Run &run) {
     for (int64_t size : p.sizes) {
         run.barrier("bw " + std::to_string(size));
         run.check_stop("verbs-bw");
+        if (run.is_client()) log_window(run, p, size);
         if (p.bidirectional)
             both_ways(run, p, session, size);
         else

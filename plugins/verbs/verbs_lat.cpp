@@ -9,6 +9,7 @@
 #include "session.hpp"
 #include "workers.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cmdbench/plugin-support/result_rows.hpp>
 #include <cmdbench/plugin-support/size_label.hpp>
@@ -17,7 +18,12 @@ namespace verbs {
 namespace {
 
 constexpr int kSendDepth = 128; // sends in flight before we reap completions
-constexpr int kRecvDepth = 64;  // receives kept posted (op = send)
+// A send asks for a completion only this often (a READ always: its data is
+// the answer). A signalled send on every round trip costs a completion to
+// reap, and in event mode a wake-up of its own; the peer's answer already
+// says the message arrived, so its buffer is free for the next one.
+constexpr uint64_t kSignalEvery = 32;
+constexpr int kRecvDepth = 64; // receives kept posted (op = send)
 
 uint8_t pattern_byte(uint64_t seq, size_t i) {
     return uint8_t(seq * 131 + i * 7 + 1);
@@ -50,7 +56,7 @@ class LatPeer {
     void ping(size_t size) {
         if (p_.op == Op::Read) {
             post(IBV_WR_RDMA_READ, size);
-            while (outstanding_ > 0)
+            while (completed_ < posted_)
                 handle(wait_cq(conn_, p_.mode, wc_, kBatch, stop_, "RDMA READ"));
             if (p_.verify) check(size, 0);
             return;
@@ -65,9 +71,10 @@ class LatPeer {
         send(size);
     }
 
-    // Reaps the last completions before the next size.
+    // Reaps the completions of the signalled sends posted so far (those
+    // after the last one never complete on their own: their peer answered).
     void settle() {
-        while (outstanding_ > 0)
+        while (completed_ < last_signalled_)
             handle(wait_cq(conn_, p_.mode, wc_, kBatch, stop_, "send completions"));
     }
 
@@ -75,9 +82,12 @@ class LatPeer {
     static constexpr int kBatch = 16;
 
     void post(ibv_wr_opcode opcode, size_t size) {
-        if (outstanding_ >= kSendDepth - 1) settle();
-        conn_.post(opcode, uint32_t(size), true, 0);
-        ++outstanding_;
+        // Among kSendDepth - 1 sends one is signalled: settling frees the queue.
+        if (posted_ - completed_ >= kSendDepth - 1) settle();
+        const uint64_t k = ++posted_;
+        const bool signaled = opcode == IBV_WR_RDMA_READ || k % kSignalEvery == 0;
+        conn_.post(opcode, uint32_t(size), signaled, k);
+        if (signaled) last_signalled_ = k;
     }
 
     void send(size_t size) {
@@ -115,7 +125,8 @@ class LatPeer {
         for (unsigned spins = 0; __atomic_load_n(last, __ATOMIC_ACQUIRE) != want; ++spins) {
             if ((spins & 0xfff) != 0xfff) continue;
             stop_.check("waiting for the peer's RDMA WRITE");
-            if (outstanding_ > kSendDepth / 2) handle(poll_cq(conn_, wc_, kBatch, "RDMA WRITE"));
+            if (posted_ - completed_ > kSendDepth / 2)
+                handle(poll_cq(conn_, wc_, kBatch, "RDMA WRITE"));
         }
     }
 
@@ -126,7 +137,8 @@ class LatPeer {
                 last_len_ = wc_[i].byte_len;
                 conn_.post_recv(0);
             } else {
-                --outstanding_;
+                // A completion covers the unsignalled sends before it.
+                completed_ = std::max<uint64_t>(completed_, wc_[i].wr_id);
             }
         }
     }
@@ -144,7 +156,7 @@ class LatPeer {
     const Params &p_;
     const Stopper &stop_;
     ibv_wc wc_[kBatch];
-    int outstanding_ = 0;
+    uint64_t posted_ = 0, completed_ = 0, last_signalled_ = 0; // sends, by number
     int received_ = 0;
     size_t last_len_ = 0;
     uint64_t send_seq_ = 0, recv_seq_ = 0;

@@ -1,6 +1,8 @@
 // Parameter tables and cross-key checks of the verbs tests.
 #include "verbs_params.hpp"
 
+#include "bw_window.hpp"
+
 #include <algorithm>
 #include <cmdbench/plugin-support/descriptors.hpp>
 #include <cmdbench/plugin-support/param_reader.hpp>
@@ -61,8 +63,9 @@ const cmdbench_param kBwParams[] = {
     CMDBENCH_PARAM_INT_DECL("tx_depth", 128, 1, kMaxDepth,
                             "outstanding work requests per QP at the sender (perftest -t)"),
     CMDBENCH_PARAM_INT_DECL(
-        "cq_mod", 100, 1, kMaxDepth,
-        "one signalled completion every cq_mod work requests (perftest -Q); at most tx_depth"),
+        "cq_mod", 0, 0, kMaxDepth,
+        "one signalled completion every cq_mod work requests (perftest -Q), at most tx_depth; "
+        "0 = perftest's rule: 100 up to 8192-byte messages, 1 above, lowered to the depth"),
     CMDBENCH_PARAM_INT_DECL("rx_depth", 512, 1, kMaxDepth,
                             "op = send: receives kept posted per QP at the receiver (perftest -r)"),
     CMDBENCH_PARAM_BOOL_DECL(
@@ -124,7 +127,7 @@ Params read_params(const Run &run, bool bandwidth) {
     }
     if (p.threads > p.qps)
         in.out_of_range("threads", p.threads, "[1, qps]", "qps = " + std::to_string(p.qps));
-    if (bandwidth && p.cq_mod > p.tx_depth)
+    if (bandwidth && p.cq_mod != kCqModAuto && p.cq_mod > p.tx_depth)
         in.out_of_range("cq_mod", p.cq_mod, "[1, tx_depth]",
                         "tx_depth = " + std::to_string(p.tx_depth));
     if (p.op == Op::Read && p.inline_size > 0)

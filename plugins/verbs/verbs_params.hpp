@@ -31,7 +31,7 @@ struct Params {
     int qps = 1;
     int threads = 1;
     int tx_depth = 128;
-    int cq_mod = 100;
+    int cq_mod = 0; // 0: by size, perftest's rule (bw_window.hpp)
     int rx_depth = 512;
     bool bidirectional = false; // verbs-bw: both sides send at once (perftest -b)
     bool verify = false;

@@ -76,6 +76,7 @@ TEST_CASE("verbs: one bad key is refused before anything runs, with its range") 
         {"test = \"verbs-lat\"\nsizes = [64, 0]", "sizes", "[1, 1073741824]"},
         {"test = \"verbs-bw\"\ninline_size = 5000", "inline_size", "[-1, 4096]"},
         {"test = \"verbs-bw\"\ntx_depth = 0", "tx_depth", "[1, 16384]"},
+        {"test = \"verbs-bw\"\ncq_mod = -1", "cq_mod", "[0, 16384]"},
         {"test = \"verbs-lat\"\nqps = 0", "qps", "[1, 1024]"},
         {"test = \"verbs-lat\"\nop = \"atomic\"", "op", "send|write|read"},
         {"test = \"verbs-bw\"\nmode = \"spin\"", "mode", "poll|event"},
