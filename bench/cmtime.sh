@@ -8,11 +8,13 @@
 #   bench/cmtime.sh lab-scale   boots the lab once per count in CMTIME_SCALE: mimic
 #                               mode, wall time and peak RSS per connection (one
 #                               client: cm-steps; several: a cmdbench cmtime mesh)
-#   bench/cmtime.sh peer [--reps N] [--conns "N ..."] [--peer PATH]
+#   bench/cmtime.sh peer [--reps N] [--conns "N ..."] [--peer PATH] [--variant OPTS]...
 #                               boots the lab once: cmdbench cmtime vs rdma-core's
 #                               current cmtime (CMTIME_PEER: its source directory
 #                               with build.sh, or a built binary), same options,
-#                               alternating; full connect us/conn and the ratio
+#                               alternating; full connect us/conn and the ratio;
+#                               each --variant (e.g. --max-pending=0) adds a
+#                               cmdbench run with those options to every round
 # Environment: CMDBENCH_BINARY_DIR (default build), REPEAT (default 5),
 # SOCK_COUNTS (default "1000 3000"), LAB_COUNTS (default "100 1000"),
 # CMTIME_SCALE (default "10000 25000 50000 100000"), CMTIME_CLIENTS (default:
@@ -573,10 +575,13 @@ cm_resends() {
 # the CPU seconds (user + system) of all processes, and the CM's resends
 # during the run (cm_resends: retries, duplicates).
 peer_run() {
-  local tool=$1 n=$2 rep=$3 port=$4 dir=$5 k per i srv pids=() rc=0 cmd
+  local tool=$1 n=$2 rep=$3 port=$4 dir=$5 k per i srv pids=() rc=0 cmd extra=()
   k=${#peer_addrs[@]}
   per=$((n / k))
-  if [ "$tool" = cmdbench ]; then cmd=("$bin" cmtime --timeout "${PEER_WAIT:-3000}"); else cmd=("$peer_bin"); fi
+  # A variant "cmdbench:--flag=value,..." is cmdbench with those options.
+  [[ $tool == cmdbench:* ]] && IFS=, read -r -a extra <<< "${tool#cmdbench:}"
+  if [[ $tool == cmdbench* ]]; then cmd=("$bin" cmtime --timeout "${PEER_WAIT:-3000}" "${extra[@]}")
+  else cmd=("$peer_bin"); fi
   local common=(-C "$CMDBENCH_RDMA_ADDR" -P $((k + 1)) -c "$per" -m 0 -n 4 -p "$port") resends
   resends=$(cm_resends)
   /usr/bin/time -f "%U %S" -o "$dir/srv.time" "${cmd[@]}" "${common[@]}" -b "$CMDBENCH_RDMA_ADDR" -L \
@@ -639,12 +644,15 @@ bench_peer_inner() {
     t0=$EPOCHREALTIME
     # Alternate which tool goes first, and let the kernel settle in between
     # (the last run's CM ids are still in timewait).
+    # Rotate which tool goes first: each one leads in turn.
+    local -a tools=(upstream cmdbench $PEER_VARIANTS)
+    local nt=${#tools[@]} j
     for ((rep = 1; rep <= repeat; rep++)); do
-      if ((rep % 2)); then first=upstream second=cmdbench; else first=cmdbench second=upstream; fi
-      peer_run "$first" "$n" "$rep" $((port++)) "$dir"; sleep "${PEER_SETTLE:-5}"
-      peer_run "$second" "$n" "$rep" $((port++)) "$dir"; sleep "${PEER_SETTLE:-5}"
+      for ((j = 0; j < nt; j++)); do
+        peer_run "${tools[(rep - 1 + j) % nt]}" "$n" "$rep" $((port++)) "$dir"; sleep "${PEER_SETTLE:-5}"
+      done
     done
-    echo "$n connections ($k client(s)): $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.0f", b - a}') s for $repeat x 2 runs; guest load average $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "$n connections ($k client(s)): $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.0f", b - a}') s for $repeat x $nt runs; guest load average $(cut -d' ' -f1-3 /proc/loadavg)"
   done
   echo "--- raw: tool conns round full_connect_us cm_connect_us noqp_full_connect_us cpu_s cm_retries cm_duplicates"
   cat "$dir/runs"
@@ -665,22 +673,22 @@ for line in open(sys.argv[1]):
 def fmt(v):
     return f"{statistics.median(v):7.0f} ({min(v):.0f}-{max(v):.0f})" if v else "-"
 print("\nus/conn (total over N), median (min-max); ratio = cmdbench / upstream, < 1: cmdbench faster")
-for n in sorted({n for _, n in d}):
-    U, C = d[("upstream", n)], d[("cmdbench", n)]
-    print(f"\n{n} connections: {len(U['full connect'])} upstream and {len(C['full connect'])} cmdbench runs")
+for n, tool in sorted({(n, t) for t, n in d if t != "upstream"}):
+    U, C = d[("upstream", n)], d[(tool, n)]
+    print(f"\n{n} connections: {len(U['full connect'])} upstream and {len(C['full connect'])} {tool} runs")
     for row in ("full connect", "cm connect", "no-QP full connect", "CPU ms/conn", "CM resends/run"):
         u, c = U.get(row, []), C.get(row, [])
         if not u or not c:
             continue
         if not statistics.median(u):
-            print(f"  {row:20s} upstream {fmt(u):>22s}  cmdbench {fmt(c):>22s}")
+            print(f"  {row:20s} upstream {fmt(u):>22s}  {tool} {fmt(c):>22s}")
             continue
         r = statistics.median(c) / statistics.median(u)
         try:
             iv = report.ratio_interval(c, u)
         except ZeroDivisionError:  # a resampled median of 0 resends
             iv = None
-        print(f"  {row:20s} upstream {fmt(u):>22s}  cmdbench {fmt(c):>22s}  ratio of medians "
+        print(f"  {row:20s} upstream {fmt(u):>22s}  {tool} {fmt(c):>22s}  ratio of medians "
               f"{r:.2f}, 90% interval {report.interval_text(iv)}")
 PY
   rm -rf "$dir"
@@ -698,7 +706,10 @@ case ${1:-host} in
                  PEER_COUNTS=$2; shift ;;
         --peer) [ -n "${2:-}" ] || { echo "--peer needs a path" >&2; exit 2; }
                 CMTIME_PEER=$2; shift ;;
-        *) echo "peer: unknown option '$1' (--reps N, --conns \"N ...\", --peer PATH)" >&2; exit 2 ;;
+        --variant) [[ ${2:-} =~ ^--[a-z-]+(=[^,\ ]+)?(,--[a-z-]+(=[^,\ ]+)?)*$ ]] ||
+                     { echo "--variant needs cmdbench cmtime options, e.g. --max-pending=1000, got '${2:-}'" >&2; exit 2; }
+                   PEER_VARIANTS="${PEER_VARIANTS:-} cmdbench:$2"; shift ;;
+        *) echo "peer: unknown option '$1' (--reps N, --conns \"N ...\", --peer PATH, --variant OPTS)" >&2; exit 2 ;;
       esac
       shift
     done
@@ -709,7 +720,7 @@ case ${1:-host} in
     t0=$EPOCHREALTIME
     l0=$(cut -d' ' -f1-3 /proc/loadavg)
     lab "${LAB_TIMEOUT:-3600}" env CMDBENCH_BINARY_DIR="$bindir" REPEAT="$repeat" PEER_COUNTS="$PEER_COUNTS" \
-      PEER_BIN="$peer_bin" PEER_SETTLE="${PEER_SETTLE:-5}" "$here/cmtime.sh" peer-inner
+      PEER_VARIANTS="${PEER_VARIANTS:-}" PEER_BIN="$peer_bin" PEER_SETTLE="${PEER_SETTLE:-5}" "$here/cmtime.sh" peer-inner
     rc=$?
     awk -v a="$t0" -v b="$EPOCHREALTIME" -v l0="$l0" -v l1="$(cut -d' ' -f1-3 /proc/loadavg)" \
       'BEGIN{printf "(lab boot and runs: %.0f s; host load average before %s, after %s)\n", b - a, l0, l1}'
