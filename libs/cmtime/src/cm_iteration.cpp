@@ -110,13 +110,20 @@ void CmEngine::client_connect_all() {
     // cmtime issues every connect at once. With max_pending set, at most
     // that many are outstanding (issued, CONNECT_RESPONSE not yet handled):
     // the per-connection "cm connect" intervals start at rdma_connect, so
-    // they then leave out the wait for a free slot.
+    // they then leave out the wait for a free slot. A full window is
+    // refilled a quarter at a time: one wake-up per quarter, not per connect.
     const uint64_t window = config_.max_pending;
+    const uint64_t refill = std::max<uint64_t>(1, window / 4);
+    StepCompletion &connected = it.completion[kConnect];
     for (uint64_t i = 0; i < it.conns; ++i) {
-        if (window && i >= window)
-            wait(it.completed(kConnect), i - window + 1, "connecting");
-        else if (i % 256 == 0)
+        if (window && i >= window && connected.done.load() + window <= i) {
+            const uint64_t want = i - window + refill;
+            connected.wake_at.store(want);
+            wait_count(
+                connected.done, want, [&] { check_stop("connecting", {}); }, it.wake);
+        } else if (i % 256 == 0) {
             throw_if_failed();
+        }
         Conn &c = it.conn[i];
         rdma_conn_param p = conn_param(c);
         it.t(c, kConnect).begin();
@@ -136,8 +143,10 @@ void CmEngine::client_disconnect_all() {
         // At most max_pending disconnects without the server's reply (our
         // DISCONNECTED event). The step still ends with the last call, as
         // cmtime's, not with the replies.
+        const uint64_t refill = std::max<uint64_t>(1, window / 4);
         for (uint64_t i = 0; i < it.conns; ++i) {
-            if (i >= window) wait(it.disconnect_events, i - window + 1, "disconnecting");
+            if (i >= window && it.disconnect_events.load() + window <= i)
+                wait(it.disconnect_events, i - window + refill, "disconnecting");
             Conn *c = &it.conn[i];
             queue_->push([this, c] { client_disconnect(*c); });
         }

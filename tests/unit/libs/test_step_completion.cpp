@@ -75,3 +75,31 @@ TEST_CASE("wait_count with a Wakeup runs the stop check meanwhile and ends with 
     CHECK(Clock::now() - t0 >= std::chrono::milliseconds(40));
     CHECK(Clock::now() - t0 < std::chrono::seconds(10));
 }
+
+TEST_CASE("a waiter's smaller goal (wake_at) wakes it before the whole count is done") {
+    constexpr uint64_t n = 1000, goal = 10;
+    Wakeup wake;
+    StepCompletion c;
+    c.wake = &wake;
+    Interval end;
+    std::atomic<bool> waiter_back{false};
+    c.wake_at.store(goal);
+    std::thread worker([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50)); // the waiter sleeps first
+        for (uint64_t i = 0; i < goal; ++i)
+            c.complete(n, end);
+        // The rest only once the waiter is back: only the goal can wake it.
+        while (!waiter_back.load())
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        for (uint64_t i = goal; i < n; ++i)
+            c.complete(n, end);
+    });
+    const auto t0 = Clock::now();
+    const bool reached = wake.wait(c.done, goal, std::chrono::seconds(30));
+    const auto waited = Clock::now() - t0;
+    waiter_back = true;
+    worker.join();
+    CHECK(reached);
+    CHECK(waited < std::chrono::seconds(10));
+    CHECK(c.done.load() == n);
+}

@@ -60,8 +60,7 @@ class Wakeup {
     // True once done >= want; false after `timeout` without.
     bool wait(const std::atomic<uint64_t> &done, uint64_t want, std::chrono::nanoseconds timeout) {
         std::unique_lock<std::mutex> lock(mu_);
-        return cv_.wait_for(lock, timeout,
-                            [&] { return done.load(std::memory_order_acquire) >= want; });
+        return cv_.wait_for(lock, timeout, [&] { return done.load() >= want; });
     }
 
   private:
@@ -73,7 +72,8 @@ class Wakeup {
 // thread. The last to arrive stamps the step's end (and `also`'s, when
 // given) itself, so the step's total leaves out the waiting thread's
 // wake-up; `done`, what that thread waits for, counts it only after the
-// stamp, and the arrival that takes `done` to `n` notifies `wake` (if set).
+// stamp, and the arrival that takes `done` to `n` notifies `wake` (if set),
+// as does the one that takes it to `wake_at` (a waiter's smaller goal).
 struct StepCompletion {
     void complete(uint64_t n, Interval &end, Interval *also = nullptr) {
         if (arrived.fetch_add(1) + 1 == n) {
@@ -81,9 +81,13 @@ struct StepCompletion {
             end.end = now;
             if (also) also->end = now;
         }
-        if (done.fetch_add(1, std::memory_order_acq_rel) + 1 == n && wake) wake->notify();
+        // Sequentially consistent with the waiter's store of wake_at and its
+        // load of done: either this sees its goal, or it sees this count.
+        const uint64_t d = done.fetch_add(1) + 1;
+        if ((d == n || d == wake_at.load()) && wake) wake->notify();
     }
     std::atomic<uint64_t> arrived{0}, done{0};
+    std::atomic<uint64_t> wake_at{UINT64_MAX};
     Wakeup *wake = nullptr;
 };
 
