@@ -19,20 +19,25 @@ int poll_cq(Conn &conn, ibv_wc *wc, int max, const char *what) {
 }
 
 int wait_cq(Conn &conn, WaitMode mode, ibv_wc *wc, int max, const Stopper &stop, const char *what) {
-    const std::vector<Conn *> one{&conn};
+    Conn *const one[] = {&conn}; // no allocation: this runs once per message
     for (unsigned spins = 0;; ++spins) {
         const int n = poll_cq(conn, wc, max, what);
         if (n > 0) return n;
         if (mode == WaitMode::Event)
-            wait_for_event(one, stop, what);
+            wait_for_event(one, 1, stop, what);
         else if ((spins & 0xfff) == 0xfff)
             stop.check(what);
     }
 }
 
 void wait_for_event(const std::vector<Conn *> &conns, const Stopper &stop, const char *what) {
+    wait_for_event(conns.data(), conns.size(), stop, what);
+}
+
+void wait_for_event(Conn *const *conns, size_t count, const Stopper &stop, const char *what) {
     bool newly_armed = false;
-    for (Conn *c : conns) {
+    for (size_t i = 0; i < count; ++i) {
+        Conn *c = conns[i];
         if (c->armed) continue;
         const int rc = ibv_req_notify_cq(c->cq(), 0);
         if (rc != 0) fail_errno(std::string(what) + ": ibv_req_notify_cq", rc);
@@ -45,8 +50,8 @@ void wait_for_event(const std::vector<Conn *> &conns, const Stopper &stop, const
     // each time shows in latency.
     thread_local std::vector<pollfd> fds;
     fds.clear();
-    for (Conn *c : conns)
-        fds.push_back({c->channel()->fd, POLLIN, 0});
+    for (size_t i = 0; i < count; ++i)
+        fds.push_back({conns[i]->channel()->fd, POLLIN, 0});
     const int64_t slice = std::min<int64_t>(stop.remaining_ms(), 100);
     const int ready = poll(fds.data(), nfds_t(fds.size()), int(slice));
     if (ready < 0 && errno != EINTR) fail_errno(std::string(what) + ": poll", errno);

@@ -21,6 +21,7 @@ int wait_cq(Conn &conn, WaitMode mode, ibv_wc *wc, int max, const Stopper &stop,
 // all armed, sleeps until a completion channel fires (at most 100 ms) and
 // consumes its events. Checks the deadline.
 void wait_for_event(const std::vector<Conn *> &conns, const Stopper &stop, const char *what);
+void wait_for_event(Conn *const *conns, size_t count, const Stopper &stop, const char *what);
 
 } // namespace verbs
 
