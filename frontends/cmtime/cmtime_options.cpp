@@ -174,8 +174,9 @@ std::string usage_text() {
            "\t[-S]             TCP socket baseline (only with -P 2; a mesh under a launcher)\n"
            "\t[--format table|json] output (json: one document from the controller)\n"
            "\t[--timeout seconds] bound of every wait for a peer (default 300)\n"
-           "\t[--max-pending n] client: most connects (disconnects) awaiting the server's\n"
-           "\t                answer at a time; 0 = all at once, as cmtime (default 0)\n"
+           "\t[--max-pending n] client: most connects (disconnects) awaiting the servers'\n"
+           "\t                answer at a time; 0 = all at once, as cmtime (default 256 per\n"
+           "\t                server)\n"
            "\t[--servers M]   under mpirun / srun --mpi=pmix: ranks 0..M-1 serve, the rest\n"
            "\t                connect (default 1); no -C, -L or -p then, -P = ranks\n";
 }

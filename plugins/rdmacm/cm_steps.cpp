@@ -44,10 +44,10 @@ const cmdbench_param params[] = {
     CMDBENCH_PARAM_BOOL_DECL("no_qp_test", false,
                              "also run cmtime's no-QP test (rows prefixed \"no-qp \")"),
     CMDBENCH_PARAM_INT_DECL(
-        "max_pending", 0, 0, kMaxCount,
+        "max_pending", 256, 0, kMaxCount, // EngineConfig::kPendingPerServer: one server
         "client: most connects (and disconnects) waiting for the server's answer at a time; 0 = "
-        "all at once, as cmtime (a burst of tens of thousands can outrun a slow server: the CM "
-        "gives up after about 70 s)"),
+        "all at once, as cmtime (a burst outruns a slow server: the CM resends what the server "
+        "answers late, and gives up after about 70 s)"),
 };
 
 struct Params {

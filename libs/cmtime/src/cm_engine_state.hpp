@@ -47,6 +47,7 @@ struct CmEngine::Iteration {
     std::atomic<uint64_t> late_requests{0};     // server: refused late copies
     std::atomic<uint64_t> disconnect_events{0}; // DISCONNECTED seen
     std::atomic<uint32_t> next_qpn{0};
+    uint64_t window = 0; // client: most requests outstanding, 0 = no limit
     std::atomic<bool> accepting{false};
 };
 

@@ -3,9 +3,11 @@
 #include "async_call.hpp"
 #include "cm_engine_state.hpp"
 #include "cmdbench/cmtime/cm_engine.hpp"
+#include "cmdbench/cmtime/cm_steps_setup.hpp"
 
 #include <algorithm>
 #include <memory>
+#include <string>
 
 namespace cmtime {
 
@@ -17,6 +19,7 @@ StepReport CmEngine::run_client(const std::vector<sockaddr_storage> &targets, Qp
         it.conn[i].target = targets[i];
         it.conn[i].has_target = true;
     }
+    it.window = pending_window(targets);
     live_ = &it;
     hooks_.barrier(0);
 
@@ -103,16 +106,26 @@ void CmEngine::worker_step(int step, const char *line, const char *what,
     wait_step(step, what);
 }
 
+uint64_t CmEngine::pending_window(const std::vector<sockaddr_storage> &targets) const {
+    if (config_.max_pending != EngineConfig::kMaxPendingAuto) return config_.max_pending;
+    std::vector<std::string> servers;
+    for (const sockaddr_storage &t : targets)
+        servers.push_back(address_text(t));
+    std::sort(servers.begin(), servers.end());
+    const auto distinct = uint64_t(std::unique(servers.begin(), servers.end()) - servers.begin());
+    return EngineConfig::kPendingPerServer * std::max<uint64_t>(distinct, 1);
+}
+
 void CmEngine::client_connect_all() {
     Iteration &it = *it_;
     say("\tConnecting");
     it.times.total[kConnect].begin();
-    // cmtime issues every connect at once. With max_pending set, at most
+    // cmtime issues every connect at once. With a window (max_pending), at most
     // that many are outstanding (issued, CONNECT_RESPONSE not yet handled):
     // the per-connection "cm connect" intervals start at rdma_connect, so
     // they then leave out the wait for a free slot. A full window is
     // refilled a quarter at a time: one wake-up per quarter, not per connect.
-    const uint64_t window = config_.max_pending;
+    const uint64_t window = it.window;
     const uint64_t refill = std::max<uint64_t>(1, window / 4);
     StepCompletion &connected = it.completion[kConnect];
     for (uint64_t i = 0; i < it.conns; ++i) {
@@ -136,7 +149,7 @@ void CmEngine::client_disconnect_all() {
     Iteration &it = *it_;
     say("\tDisconnecting");
     it.times.total[kDisconnect].begin();
-    const uint64_t window = config_.max_pending;
+    const uint64_t window = it.window;
     if (!window) {
         on_every_conn([this](Conn &c) { client_disconnect(c); });
     } else {

@@ -29,12 +29,19 @@ struct EngineConfig {
     // disconnects the rest itself (cmtime: 60 s).
     int disconnect_guard_ms = 60000;
     // Client: most connects (disconnects) outstanding at a time, that is
-    // issued and not yet answered by the server; 0 = no limit (cmtime). The
-    // CM gives up on a request the server has not answered within about 70 s
-    // (REQ, DREQ retries): a burst of tens of thousands outruns a slow
-    // (emulated) server. Connect: RDMA_CM_EVENT_UNREACHABLE, -110;
-    // disconnect: the server's 60 s guard.
-    uint64_t max_pending = 0;
+    // issued and not yet answered by the server; 0 = no limit (cmtime);
+    // kMaxPendingAuto = kPendingPerServer for every server the client
+    // connects to. A request the server answers later than the CM's
+    // response timeout (about 4 s) is sent again, and the copies cost both
+    // sides: a burst of 10,000 at an emulated server took twice as long as
+    // a window of 256, with thousands of resends, and the CM gives up on a
+    // request unanswered after its retries (about 70 s). Connect:
+    // RDMA_CM_EVENT_UNREACHABLE, -110; disconnect: the server's 60 s guard.
+    // A server's CM answers one request at a time, so a few in flight per
+    // server keep it busy; 256 leaves ample room on fast links.
+    uint64_t max_pending = kMaxPendingAuto;
+    static constexpr uint64_t kMaxPendingAuto = UINT64_MAX;
+    static constexpr uint64_t kPendingPerServer = 256;
 };
 
 // What one iteration uses for QPs: real ones (fake_qpn == 0), or simulated
@@ -88,6 +95,8 @@ class CmEngine {
     // The client's steps (cm_iteration.cpp), on the iteration under way.
     void client_create_ids();
     void client_bind_addrs();
+    // The client's window of outstanding requests for `targets` (0: none).
+    uint64_t pending_window(const std::vector<sockaddr_storage> &targets) const;
     void client_connect_all();
     void client_disconnect_all();
     // A step the main thread runs on every connection in turn: `call`
