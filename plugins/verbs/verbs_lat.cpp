@@ -241,8 +241,7 @@ void run_lat(Run &run) {
                     const int64_t rounds = p.warmup + p.iterations;
                     // One clock read per round trip, as perftest's: a round
                     // trip ends where the next begins, so the loop's own work
-                    // counts once, and a second read (a system call where
-                    // the clock source is not the TSC) is not paid.
+                    // counts once and a second read is not paid (docs/verbs.md).
                     uint64_t t0 = client ? run.host().now_ns() : 0;
                     for (int64_t k = 0; k < rounds; ++k) {
                         if (!client) {
