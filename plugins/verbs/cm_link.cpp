@@ -41,6 +41,11 @@ CmEvent CmChannel::next(const Stopper &stop, const char *what) {
         if (data && (event->event == RDMA_CM_EVENT_CONNECT_REQUEST ||
                      event->event == RDMA_CM_EVENT_ESTABLISHED))
             out.private_data.assign(data, data + event->param.conn.private_data_len);
+        if (event->event == RDMA_CM_EVENT_ESTABLISHED && event->id &&
+            event->id->ps == RDMA_PS_UDP) {
+            out.ud = event->param.ud;
+            out.ud.private_data = nullptr;
+        }
         rdma_ack_cm_event(event);
         return out;
     }

@@ -18,6 +18,9 @@ struct CmEvent {
     rdma_cm_id *id;
     int status;
     std::vector<uint8_t> private_data;
+    // UD (RDMA_PS_UDP) ESTABLISHED: the server QP's address, number and qkey
+    // (private_data pointer cleared: it dies with the event).
+    rdma_ud_param ud{};
 };
 
 class CmChannel {

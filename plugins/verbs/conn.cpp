@@ -201,8 +201,8 @@ rdma_cm_id *listen_for_clients(CmChannel &channel, const Run &run, const Params 
     }
     sockaddr_storage addr = resolve_ip(where, uint16_t(p.port), true);
     rdma_cm_id *id = nullptr;
-    if (rdma_create_id(channel.get(), &id, nullptr, RDMA_PS_TCP) != 0)
-        fail_errno("rdma_create_id", errno);
+    const rdma_port_space ps = p.qp_type == QpType::Ud ? RDMA_PS_UDP : RDMA_PS_TCP;
+    if (rdma_create_id(channel.get(), &id, nullptr, ps) != 0) fail_errno("rdma_create_id", errno);
     if (rdma_bind_addr(id, reinterpret_cast<sockaddr *>(&addr)) != 0) {
         const int err = errno;
         rdma_destroy_id(id);

@@ -89,6 +89,7 @@ void log_window(const Run &run, const Params &p, int64_t size) {
 
 void run_bw(Run &run) {
     const Params p = read_params(run, true);
+    if (p.qp_type == QpType::Ud) return run_ud_bw(run, p);
     ConnSpec spec;
     spec.region = region_for(p);
     spec.send_depth = p.tx_depth;

@@ -203,6 +203,7 @@ void report(Run &run, const Params &p, int64_t size, const std::vector<ThreadTim
 
 void run_lat(Run &run) {
     const Params p = read_params(run, false);
+    if (p.qp_type == QpType::Ud) return run_ud_lat(run, p);
     ConnSpec spec;
     spec.region = region_for(p);
     spec.send_depth = kSendDepth;

@@ -44,6 +44,9 @@ constexpr int64_t kMaxDepth = 16384;
             "bind_address", "\"\"", nullptr,                                                       \
             "address of the RDMA device to use (perftest -F/--bind_source_ip); \"\" = the server " \
             "binds the address the client reached it at"),                                         \
+        CMDBENCH_PARAM_STRING_DECL("qp_type", "\"rc\"", "rc|ud",                                   \
+                                   "rc: reliable connected QPs; ud: unreliable datagram QPs "      \
+                                   "(perftest -c UD), op = \"send\" only"),                        \
         CMDBENCH_PARAM_INT_DECL(                                                                   \
             "port", 0, 0, 65535,                                                                   \
             "rdma_cm port of the server; 0 = ephemeral, announced over the control channel")
@@ -74,6 +77,17 @@ const cmdbench_param kBwParams[] = {
         "\"<size> c2s\", \"<size> s2c\" and their sum \"<size> bidir\""),
 };
 #undef VERBS_COMMON_PARAMS
+
+// UD carries SENDs only, each one packet, in one direction per run.
+void check_ud(const cmdbench::support::ParamReader &in, const Params &p) {
+    if (p.op != Op::Send)
+        in.bad(std::string("qp_type = \"ud\" needs op = \"send\" (a UD QP has no RDMA WRITE, "
+                           "READ or atomics): op = \"") +
+               op_name(p.op) + "\" is not available with it");
+    if (p.bidirectional)
+        in.bad("bidirectional = true is not available with qp_type = \"ud\": use qp_type = "
+               "\"rc\", or run one direction");
+}
 
 } // namespace
 
@@ -112,6 +126,7 @@ Params read_params(const Run &run, bool bandwidth) {
     p.warmup = in.integer("warmup");
     p.inline_size = in.integer("inline_size");
     p.mode = in.text("mode") == "event" ? WaitMode::Event : WaitMode::Poll;
+    p.qp_type = in.text("qp_type") == "ud" ? QpType::Ud : QpType::Rc;
     p.qps = in.small_int("qps");
     p.threads = in.small_int("threads");
     p.bind_address = in.text("bind_address");
@@ -133,6 +148,7 @@ Params read_params(const Run &run, bool bandwidth) {
     if (p.op == Op::Read && p.inline_size > 0)
         in.bad("inline_size = " + std::to_string(p.inline_size) +
                " does not apply to op = \"read\" (RDMA READ carries no data out): use -1 or 0");
+    if (p.qp_type == QpType::Ud) check_ud(in, p);
     if (p.inline_size < 0) {
         p.inline_explicit = false;
         p.inline_size = p.op == Op::Read ? 0 : p.default_inline();

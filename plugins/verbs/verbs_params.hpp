@@ -15,12 +15,14 @@ namespace verbs {
 
 enum class Op { Send, Write, Read };
 enum class WaitMode { Poll, Event };
+enum class QpType { Rc, Ud };
 
 const char *op_name(Op op);
 
 struct Params {
     bool bandwidth = false; // verbs-bw, else verbs-lat
     Op op = Op::Send;
+    QpType qp_type = QpType::Rc; // ud: datagrams, op = send only (ud_conn.hpp)
     std::vector<int64_t> sizes;
     int64_t iterations = 0;
     int64_t warmup = 0;
@@ -39,8 +41,8 @@ struct Params {
     int port = 0;
 
     // The test's default inline size (perftest's): 236 for latency (send and
-    // write), 0 for bandwidth.
-    int64_t default_inline() const { return bandwidth ? 0 : 236; }
+    // write; 188 over UD), 0 for bandwidth.
+    int64_t default_inline() const { return bandwidth ? 0 : qp_type == QpType::Ud ? 188 : 236; }
     int64_t largest_size() const;
 };
 
@@ -51,6 +53,9 @@ cmdbench_test verbs_test_descriptor(bool bandwidth, const char *description,
 // The tests' bodies (verbs_lat.cpp, verbs_bw.cpp), for their descriptors.
 void run_lat(Run &run);
 void run_bw(Run &run);
+// qp_type = "ud" (ud_lat.cpp, ud_bw.cpp), called by run_lat / run_bw.
+void run_ud_lat(Run &run, const Params &p);
+void run_ud_bw(Run &run, const Params &p);
 
 // Reads the run's parameters and checks the combinations; a bad one throws
 // RunError naming the keys and the allowed range.

@@ -80,6 +80,7 @@ TEST_CASE("verbs: one bad key is refused before anything runs, with its range") 
         {"test = \"verbs-lat\"\nqps = 0", "qps", "[1, 1024]"},
         {"test = \"verbs-lat\"\nop = \"atomic\"", "op", "send|write|read"},
         {"test = \"verbs-bw\"\nmode = \"spin\"", "mode", "poll|event"},
+        {"test = \"verbs-lat\"\nqp_type = \"uc\"", "qp_type", "rc|ud"},
         {"test = \"verbs-lat\"\niterations = 0", "iterations", "[1, 1000000000]"},
     };
     for (const Case &c : cases) {
@@ -99,6 +100,12 @@ TEST_CASE("verbs: bad combinations fail the run naming both keys, device or not"
         {"test = \"verbs-lat\"\nqps = 2\nthreads = 3", "threads = 3", "[1, qps] (qps = 2)"},
         {"test = \"verbs-lat\"\nop = \"read\"\ninline_size = 64", "inline_size = 64",
          "op = \"read\""},
+        {"test = \"verbs-lat\"\nqp_type = \"ud\"\nop = \"write\"",
+         "qp_type = \"ud\" needs op = \"send\"", "op = \"write\""},
+        {"test = \"verbs-bw\"\nqp_type = \"ud\"\nop = \"read\"",
+         "qp_type = \"ud\" needs op = \"send\"", "op = \"read\""},
+        {"test = \"verbs-bw\"\nqp_type = \"ud\"\nbidirectional = true", "bidirectional = true",
+         "qp_type = \"ud\""},
     };
     for (const Case &c : cases) {
         auto r = run_scenario(std::string("[[run]]\n") + c.scenario + "\n");
@@ -116,6 +123,6 @@ TEST_CASE("verbs: cmdbench plugins lists both tests and their keys") {
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     for (const char *word : {"verbs-lat", "verbs-bw", "tx_depth", "cq_mod", "inline_size",
-                             "send|write|read", "poll|event"})
+                             "send|write|read", "poll|event", "rc|ud"})
         CHECK_THAT(r.out, Catch::Contains(word));
 }

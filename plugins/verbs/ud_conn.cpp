@@ -1,0 +1,373 @@
+// UD QPs over rdma_cm's UDP port space (see ud_conn.hpp).
+#include "ud_conn.hpp"
+
+#include "conn.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmdbench/plugin-support/byte_order.hpp>
+#include <cmdbench/rdma-util/rdma_device.hpp>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+
+namespace verbs {
+namespace {
+
+constexpr uint32_t kMagic = 0x56554450; // "VUDP"
+constexpr size_t kPrivateLen = 12;
+constexpr int kResolveMs = 2000;
+
+uint32_t mtu_bytes(ibv_mtu mtu) {
+    return 128u << unsigned(mtu); // IBV_MTU_256 is 1
+}
+
+} // namespace
+
+UdConn::UdConn(rdma_cm_id *id, const UdSpec &spec, uint32_t index)
+    : id_(id), index_(index), region_(spec.region) {
+    try {
+        if (!id->verbs) fail("verbs: the rdma_cm UD id has no RDMA device");
+        ibv_port_attr port{};
+        if (ibv_query_port(id->verbs, id->port_num, &port) != 0)
+            fail_errno("ibv_query_port", errno);
+        mtu_ = mtu_bytes(port.active_mtu);
+        pd_ = ibv_alloc_pd(id->verbs);
+        if (!pd_) fail_errno("ibv_alloc_pd", errno);
+        channel_ = ibv_create_comp_channel(id->verbs);
+        if (!channel_) fail_errno("ibv_create_comp_channel", errno);
+        const int flags = fcntl(channel_->fd, F_GETFL);
+        if (flags < 0 || fcntl(channel_->fd, F_SETFL, flags | O_NONBLOCK) < 0)
+            fail_errno("fcntl O_NONBLOCK on the completion channel", errno);
+        const int cqe = spec.send_depth + spec.recv_depth + 16;
+        cq_ = ibv_create_cq(id->verbs, cqe, nullptr, channel_, 0);
+        if (!cq_) fail_errno("ibv_create_cq (" + std::to_string(cqe) + " entries)", errno);
+        const size_t bytes = 2 * region_ + kGrhBytes;
+        void *mem = nullptr;
+        if (posix_memalign(&mem, 4096, bytes) != 0) fail("verbs: out of memory for buffers");
+        buf_ = static_cast<uint8_t *>(mem);
+        std::memset(buf_, 0, bytes);
+        mr_ = ibv_reg_mr(pd_, buf_, bytes, IBV_ACCESS_LOCAL_WRITE);
+        if (!mr_) fail_errno("ibv_reg_mr (" + std::to_string(bytes) + " bytes)", errno);
+        create_qp(spec);
+    } catch (...) {
+        id_ = nullptr; // the caller still owns the id
+        release();
+        throw;
+    }
+}
+
+UdConn::~UdConn() {
+    release();
+}
+
+void UdConn::release() {
+    if (ah_) ibv_destroy_ah(ah_);
+    if (id_ && id_->qp) rdma_destroy_qp(id_);
+    if (mr_) ibv_dereg_mr(mr_);
+    if (cq_) ibv_destroy_cq(cq_);
+    if (channel_) ibv_destroy_comp_channel(channel_);
+    if (pd_) ibv_dealloc_pd(pd_);
+    std::free(buf_);
+    if (id_) rdma_destroy_id(id_);
+    ah_ = nullptr, mr_ = nullptr, cq_ = nullptr, channel_ = nullptr, pd_ = nullptr;
+    buf_ = nullptr, id_ = nullptr;
+}
+
+void UdConn::create_qp(const UdSpec &spec) {
+    // rdma_create_qp on a UDP-port-space id also brings the QP to RTS with
+    // the port space's qkey.
+    auto attempt = [&](uint32_t inline_bytes) {
+        ibv_qp_init_attr attr{};
+        attr.send_cq = cq_;
+        attr.recv_cq = cq_;
+        attr.qp_type = IBV_QPT_UD;
+        attr.cap.max_send_wr = uint32_t(spec.send_depth);
+        attr.cap.max_recv_wr = uint32_t(spec.recv_depth);
+        attr.cap.max_send_sge = 1;
+        attr.cap.max_recv_sge = 1;
+        attr.cap.max_inline_data = inline_bytes;
+        return rdma_create_qp(id_, pd_, &attr) == 0;
+    };
+    const uint32_t want = uint32_t(spec.inline_size);
+    if (attempt(want)) {
+        inline_max_ = want;
+        return;
+    }
+    const int err = errno;
+    if (want == 0 || !attempt(0))
+        fail_errno("rdma_create_qp (UD, send_wr " + std::to_string(spec.send_depth) + ", recv_wr " +
+                       std::to_string(spec.recv_depth) + ", inline " + std::to_string(want) + ")",
+                   err);
+    rdma_destroy_qp(id_);
+    uint32_t lo = 0, hi = want; // lo accepted, hi refused
+    while (hi - lo > 1) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (attempt(mid)) {
+            rdma_destroy_qp(id_);
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    if (spec.inline_explicit)
+        fail("verbs: inline_size = " + std::to_string(want) +
+             " is more than this UD QP accepts on " + ibv_get_device_name(id_->verbs->device) +
+             ": inline_size must be in [0, " + std::to_string(lo) +
+             "] (or -1 for the most it accepts)");
+    if (!attempt(lo)) fail_errno("rdma_create_qp", errno);
+    inline_max_ = lo;
+}
+
+std::vector<uint8_t> UdConn::private_data() const {
+    ibv_qp_attr attr{};
+    ibv_qp_init_attr init{};
+    if (ibv_query_qp(id_->qp, &attr, IBV_QP_QKEY, &init) != 0) fail_errno("ibv_query_qp", errno);
+    std::vector<uint8_t> out;
+    cmdbench::support::append_be(out, kMagic, 4);
+    cmdbench::support::append_be(out, index_, 4);
+    cmdbench::support::append_be(out, attr.qkey, 4);
+    return out;
+}
+
+void UdConn::set_peer(const rdma_ud_param &ud) {
+    ibv_ah_attr attr = ud.ah_attr;
+    ah_ = ibv_create_ah(pd_, &attr);
+    if (!ah_) fail_errno("ibv_create_ah (the server's UD QP)", errno);
+    remote_qpn_ = ud.qp_num;
+    remote_qkey_ = ud.qkey;
+}
+
+// The server's way back to the client: the SIDR request brings no address
+// vector of the client's QP, only the CM's path to it. ibv_create_ah_from_wc
+// builds the return path from the received packet itself (its GRH: GIDs,
+// RoCE v1 or v2, hop limit) and the completion's source QP, which is right on
+// InfiniBand and RoCE alike without rebuilding an address vector by hand.
+// The server only sends after it received, so the first ping is enough.
+void UdConn::learn_peer(const ibv_wc &wc) {
+    if (ah_) return;
+    ah_ = ibv_create_ah_from_wc(pd_, const_cast<ibv_wc *>(&wc),
+                                reinterpret_cast<ibv_grh *>(buf_ + region_), id_->port_num);
+    if (!ah_) fail_errno("ibv_create_ah_from_wc (the client's UD QP)", errno);
+    remote_qpn_ = wc.src_qp;
+}
+
+void UdConn::post_send(uint32_t len, bool signaled, uint64_t wr_id) {
+    if (!ah_) fail("verbs: UD QP " + std::to_string(index_) + " has no address of its peer yet");
+    ibv_sge sge{reinterpret_cast<uintptr_t>(buf_), len, mr_->lkey};
+    ibv_send_wr wr{};
+    wr.wr_id = wr_id;
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    wr.opcode = IBV_WR_SEND;
+    wr.send_flags = signaled ? IBV_SEND_SIGNALED : 0;
+    if (len <= inline_max_) wr.send_flags |= IBV_SEND_INLINE;
+    wr.wr.ud.ah = ah_;
+    wr.wr.ud.remote_qpn = remote_qpn_;
+    wr.wr.ud.remote_qkey = remote_qkey_;
+    ibv_send_wr *bad = nullptr;
+    const int rc = ibv_post_send(id_->qp, &wr, &bad);
+    if (rc != 0) fail_errno("ibv_post_send (UD)", rc);
+}
+
+void UdConn::post_recv(uint64_t wr_id) {
+    // Every receive shares one buffer: the GRH, then the payload.
+    ibv_sge sge{reinterpret_cast<uintptr_t>(buf_ + region_), uint32_t(region_ + kGrhBytes),
+                mr_->lkey};
+    ibv_recv_wr wr{};
+    wr.wr_id = wr_id;
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    ibv_recv_wr *bad = nullptr;
+    const int rc = ibv_post_recv(id_->qp, &wr, &bad);
+    if (rc != 0) fail_errno("ibv_post_recv (UD)", rc);
+}
+
+UdSession::UdSession(Run &run, const Params &p, const UdSpec &spec) {
+    const std::string problem = cmdbench::rdma::rdma_device_problem();
+    if (!problem.empty()) skip_no_device(problem);
+    channel_ = std::make_unique<CmChannel>();
+    if (!run.is_client()) {
+        listener_ = listen_for_clients(*channel_, run, p); // RDMA_PS_UDP for qp_type ud
+        sockaddr_storage mine{};
+        std::memcpy(&mine, rdma_get_local_addr(listener_), sizeof(sockaddr_in6));
+        run.exchange(encode_address(mine), "the server's rdma_cm address");
+        accept(run, p, spec);
+    } else {
+        sockaddr_storage server = decode_address(run.exchange({}, "the server's rdma_cm address"));
+        if (is_any_address(server)) {
+            const uint16_t port = ntohs(reinterpret_cast<sockaddr_in &>(server).sin_port);
+            server = resolve_ip(run.peer_host() ? run.peer_host() : "127.0.0.1", port, false);
+        }
+        connect(run, p, server, spec);
+    }
+    run.barrier("connected");
+}
+
+UdSession::~UdSession() {
+    conns_.clear();
+    if (listener_) rdma_destroy_id(listener_);
+    if (channel_) channel_->drain();
+}
+
+void UdSession::finish(Run &run) {
+    run.barrier("done");
+    conns_.clear(); // UD has no connection to take down
+    channel_->drain();
+}
+
+uint32_t UdSession::mtu() const {
+    uint32_t mtu = 0;
+    for (const auto &c : conns_)
+        mtu = mtu == 0 ? c->mtu() : std::min(mtu, c->mtu());
+    return mtu;
+}
+
+void UdSession::connect(Run &run, const Params &p, const sockaddr_storage &server,
+                        const UdSpec &spec) {
+    sockaddr_storage source{};
+    const bool bind = !p.bind_address.empty();
+    if (bind) source = resolve_ip(p.bind_address, 0, true);
+    sockaddr_storage target = server;
+    const std::string to = address_text(target);
+    Stopper &stop = run.stopper();
+    for (int i = 0; i < p.qps; ++i) {
+        rdma_cm_id *id = nullptr;
+        if (rdma_create_id(channel_->get(), &id, nullptr, RDMA_PS_UDP) != 0)
+            fail_errno("rdma_create_id (UDP port space)", errno);
+        std::unique_ptr<UdConn> conn;
+        try {
+            if (rdma_resolve_addr(id, bind ? reinterpret_cast<sockaddr *>(&source) : nullptr,
+                                  reinterpret_cast<sockaddr *>(&target), kResolveMs) != 0) {
+                const int err = errno;
+                const std::string what =
+                    "rdma_resolve_addr " + to + ": " + cmdbench::support::errno_text(err);
+                if (err == ENODEV || err == EADDRNOTAVAIL || err == ENOENT) skip_no_device(what);
+                fail(what);
+            }
+            channel_->expect(RDMA_CM_EVENT_ADDR_RESOLVED, id, stop, ("resolving " + to).c_str());
+            if (rdma_resolve_route(id, kResolveMs) != 0)
+                fail_errno("rdma_resolve_route " + to, errno);
+            channel_->expect(RDMA_CM_EVENT_ROUTE_RESOLVED, id, stop, ("route to " + to).c_str());
+            conn = std::make_unique<UdConn>(id, spec, uint32_t(i));
+        } catch (...) {
+            if (!conn) rdma_destroy_id(id);
+            throw;
+        }
+        const std::vector<uint8_t> data = conn->private_data();
+        rdma_conn_param param{};
+        param.private_data = data.data();
+        param.private_data_len = uint8_t(data.size());
+        UdConn &c = *conn;
+        conns_.push_back(std::move(conn));
+        if (rdma_connect(id, &param) != 0) fail_errno("rdma_connect (UD) " + to, errno);
+        const CmEvent e = channel_->expect(RDMA_CM_EVENT_ESTABLISHED, id, stop,
+                                           ("UD address of QP " + std::to_string(i)).c_str());
+        c.set_peer(e.ud);
+    }
+}
+
+void UdSession::accept(Run &run, const Params &p, const UdSpec &spec) {
+    Stopper &stop = run.stopper();
+    conns_.resize(size_t(p.qps));
+    // A SIDR exchange has no ESTABLISHED at the server: the accept is all.
+    for (int accepted = 0; accepted < p.qps; ++accepted) {
+        const CmEvent e = channel_->next(stop, "waiting for the client's UD QPs");
+        if (e.type != RDMA_CM_EVENT_CONNECT_REQUEST)
+            fail(std::string("verbs: while accepting UD QPs: unexpected rdma_cm event ") +
+                 rdma_event_str(e.type) + " (status " + std::to_string(e.status) + ")");
+        std::unique_ptr<UdConn> conn;
+        try {
+            const uint8_t *d = e.private_data.data();
+            if (e.private_data.size() < kPrivateLen || cmdbench::support::take_be(d, 4) != kMagic)
+                fail("verbs: the UD connect request is not from a verbs-lat / verbs-bw peer "
+                     "with qp_type = \"ud\"");
+            const auto index = uint32_t(cmdbench::support::take_be(d, 4));
+            if (index >= uint32_t(p.qps) || conns_[index])
+                fail("verbs: the client sent UD QP index " + std::to_string(index) +
+                     " twice or out of [0, qps)");
+            const auto qkey = uint32_t(cmdbench::support::take_be(d, 4));
+            conn = std::make_unique<UdConn>(e.id, spec, index);
+            conn->set_peer_qkey(qkey);
+        } catch (...) {
+            rdma_reject(e.id, nullptr, 0);
+            if (!conn) rdma_destroy_id(e.id);
+            throw;
+        }
+        const std::vector<uint8_t> data = conn->private_data();
+        rdma_conn_param param{};
+        param.private_data = data.data();
+        param.private_data_len = uint8_t(data.size());
+        const uint32_t index = conn->index();
+        conns_[index] = std::move(conn);
+        if (rdma_accept(e.id, &param) != 0) fail_errno("rdma_accept (UD)", errno);
+    }
+}
+
+std::vector<int64_t> ud_sizes(const Params &p, uint32_t mtu, const char *test) {
+    std::vector<int64_t> sizes = p.sizes;
+    if (p.bandwidth && sizes == std::vector<int64_t>{65536}) sizes = {int64_t(mtu)};
+    for (int64_t s : sizes)
+        if (s > int64_t(mtu))
+            fail(std::string(test) + ": sizes: " + std::to_string(s) +
+                 " bytes is more than the path MTU, " + std::to_string(mtu) +
+                 " bytes, and a UD message is one packet: with qp_type = \"ud\" sizes must be "
+                 "in [1, " +
+                 std::to_string(mtu) + "]");
+    return sizes;
+}
+
+std::vector<UdConn *> ud_conns_of_thread(const UdConns &conns, int thread, int threads) {
+    std::vector<UdConn *> out;
+    for (size_t i = size_t(thread); i < conns.size(); i += size_t(threads))
+        out.push_back(conns[i].get());
+    return out;
+}
+
+int ud_poll(UdConn &conn, ibv_wc *wc, int max, const char *what) {
+    const int n = ibv_poll_cq(conn.cq(), max, wc);
+    if (n < 0) fail(std::string(what) + ": ibv_poll_cq failed");
+    for (int i = 0; i < n; ++i)
+        if (wc[i].status != IBV_WC_SUCCESS)
+            fail(std::string(what) + ": UD QP " + std::to_string(conn.index()) +
+                 ": work completion " + ibv_wc_status_str(wc[i].status) + " (opcode " +
+                 std::to_string(wc[i].opcode) + ", vendor error " +
+                 std::to_string(wc[i].vendor_err) + ")");
+    return n;
+}
+
+void ud_wait_for_event(const std::vector<UdConn *> &conns, const Stopper &stop, const char *what) {
+    bool newly_armed = false;
+    for (UdConn *c : conns) {
+        if (c->armed) continue;
+        const int rc = ibv_req_notify_cq(c->cq(), 0);
+        if (rc != 0) fail_errno(std::string(what) + ": ibv_req_notify_cq", rc);
+        c->armed = true;
+        newly_armed = true;
+    }
+    if (newly_armed) return;
+    stop.check(what);
+    thread_local std::vector<pollfd> fds;
+    fds.clear();
+    for (UdConn *c : conns)
+        fds.push_back({c->channel()->fd, POLLIN, 0});
+    const int64_t slice = std::min<int64_t>(stop.remaining_ms(), 100);
+    const int ready = poll(fds.data(), nfds_t(fds.size()), int(slice));
+    if (ready < 0 && errno != EINTR) fail_errno(std::string(what) + ": poll", errno);
+    if (ready <= 0) return;
+    for (size_t i = 0; i < fds.size(); ++i) {
+        if (!(fds[i].revents & POLLIN)) continue;
+        ibv_cq *cq = nullptr;
+        void *context = nullptr;
+        if (ibv_get_cq_event(conns[i]->channel(), &cq, &context) != 0) {
+            if (errno == EAGAIN) continue;
+            fail_errno(std::string(what) + ": ibv_get_cq_event", errno);
+        }
+        ibv_ack_cq_events(cq, 1);
+        conns[i]->armed = false;
+    }
+}
+
+} // namespace verbs

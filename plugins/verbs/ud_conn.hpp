@@ -1,0 +1,119 @@
+// UD QPs for qp_type = "ud" (perftest's -c UD): addressed through rdma_cm's
+// UDP port space. The client resolves the server's address and route and
+// rdma_connect()s (a SIDR request carrying its QP index and qkey); the server
+// makes a UD QP for each request and rdma_accept()s, and the client's
+// ESTABLISHED event carries the server QP's address vector, number and qkey.
+// Every receive lands behind the 40-byte GRH, so receive buffers are
+// size + 40 and the payload starts at payload().
+#ifndef CMDBENCH_VERBS_UD_CONN_HPP
+#define CMDBENCH_VERBS_UD_CONN_HPP
+
+#include "cm_link.hpp"
+#include "verbs_params.hpp"
+
+#include <infiniband/verbs.h>
+#include <memory>
+#include <rdma/rdma_cma.h>
+#include <vector>
+
+namespace verbs {
+
+constexpr size_t kGrhBytes = 40;
+
+struct UdSpec {
+    size_t region = 0;  // largest payload (send buffer; the receive one is this + GRH)
+    int send_depth = 0; // max_send_wr
+    int recv_depth = 0; // max_recv_wr
+    int64_t inline_size = 0;
+    bool inline_explicit = false;
+};
+
+class UdConn {
+  public:
+    UdConn(rdma_cm_id *id, const UdSpec &spec, uint32_t index);
+    ~UdConn();
+    UdConn(const UdConn &) = delete;
+    UdConn &operator=(const UdConn &) = delete;
+
+    uint32_t index() const { return index_; }
+    rdma_cm_id *id() const { return id_; }
+    ibv_cq *cq() const { return cq_; }
+    ibv_comp_channel *channel() const { return channel_; }
+    uint8_t *send_buf() const { return buf_; }
+    const uint8_t *payload() const { return buf_ + region_ + kGrhBytes; }
+    // Bytes of the port's active MTU: the most one UD message can carry.
+    uint32_t mtu() const { return mtu_; }
+    bool armed = false; // the CQ was armed with ibv_req_notify_cq (event mode)
+
+    // Our QP's index and qkey, for the SIDR request.
+    std::vector<uint8_t> private_data() const;
+    bool has_peer() const { return ah_ != nullptr; }
+    // Client: the server QP from the ESTABLISHED event.
+    void set_peer(const rdma_ud_param &ud);
+    // Server: the client QP's qkey from its request, then its address from a
+    // receive completion (the GRH is in our buffer).
+    void set_peer_qkey(uint32_t qkey) { remote_qkey_ = qkey; }
+    void learn_peer(const ibv_wc &wc);
+
+    void post_send(uint32_t len, bool signaled, uint64_t wr_id);
+    void post_recv(uint64_t wr_id);
+
+  private:
+    void create_qp(const UdSpec &spec);
+    void release();
+
+    rdma_cm_id *id_;
+    uint32_t index_;
+    size_t region_;
+    ibv_pd *pd_ = nullptr;
+    ibv_comp_channel *channel_ = nullptr;
+    ibv_cq *cq_ = nullptr;
+    ibv_mr *mr_ = nullptr;
+    uint8_t *buf_ = nullptr; // send region, then GRH + receive region
+    uint32_t inline_max_ = 0;
+    uint32_t mtu_ = 0;
+    ibv_ah *ah_ = nullptr;
+    uint32_t remote_qpn_ = 0, remote_qkey_ = 0;
+};
+
+using UdConns = std::vector<std::unique_ptr<UdConn>>;
+
+// The QPs of one UD run, both roles (as Session for RC).
+class UdSession {
+  public:
+    UdSession(Run &run, const Params &p, const UdSpec &spec);
+    ~UdSession();
+    UdSession(const UdSession &) = delete;
+    UdSession &operator=(const UdSession &) = delete;
+
+    const UdConns &conns() const { return conns_; }
+    // The smallest MTU of our QPs' ports.
+    uint32_t mtu() const;
+    void finish(Run &run);
+
+  private:
+    void connect(Run &run, const Params &p, const sockaddr_storage &server, const UdSpec &spec);
+    void accept(Run &run, const Params &p, const UdSpec &spec);
+
+    std::unique_ptr<CmChannel> channel_;
+    rdma_cm_id *listener_ = nullptr;
+    UdConns conns_;
+};
+
+// The sizes a UD run measures: the default [65536] of verbs-bw becomes the
+// MTU (perftest caps its default the same way); any size above the MTU fails
+// the run naming it. `test` prefixes the message.
+std::vector<int64_t> ud_sizes(const Params &p, uint32_t mtu, const char *test);
+
+// Thread t's QPs: i % threads == t.
+std::vector<UdConn *> ud_conns_of_thread(const UdConns &conns, int thread, int threads);
+
+// Up to `max` completions, non-blocking; a completion in error fails the run.
+int ud_poll(UdConn &conn, ibv_wc *wc, int max, const char *what);
+// Event mode, nothing polled: arms the CQs not armed yet and returns, or
+// sleeps until a channel fires (at most 100 ms) and consumes its events.
+void ud_wait_for_event(const std::vector<UdConn *> &conns, const Stopper &stop, const char *what);
+
+} // namespace verbs
+
+#endif

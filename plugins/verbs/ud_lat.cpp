@@ -1,0 +1,228 @@
+// verbs-lat with qp_type = "ud" (perftest's ib_send_lat -c UD): SEND answered
+// by SEND over UD QPs, the rows and timing of the RC send ping-pong. UD does
+// not retransmit: a lost ping or pong would stall the ping-pong for good, so
+// a round trip that gets no answer within kLossTimeoutNs fails the run,
+// naming the QP and the message.
+#include "ud_conn.hpp"
+#include "workers.hpp"
+
+#include <algorithm>
+#include <cmdbench/plugin-support/result_rows.hpp>
+#include <cmdbench/plugin-support/size_label.hpp>
+
+namespace verbs {
+namespace {
+
+constexpr int kSendDepth = 128;
+constexpr uint64_t kSignalEvery = 32; // as RC latency: the answer proves arrival
+constexpr int kRecvDepth = 64;
+// Far above any round trip, even under emulation; the server waits twice as
+// long, so the client's message is the one reported.
+constexpr uint64_t kLossTimeoutNs = 5'000'000'000;
+
+uint8_t pattern_byte(uint64_t seq, size_t i) {
+    return uint8_t(seq * 131 + i * 7 + 1);
+}
+
+class UdLatPeer {
+  public:
+    UdLatPeer(UdConn &conn, const Params &p, Run &run, bool client)
+        : conn_(conn), p_(p), run_(run), client_(client) {}
+
+    void post_receives() {
+        for (int i = 0; i < kRecvDepth; ++i)
+            conn_.post_recv(0);
+    }
+
+    void ping(size_t size) {
+        send(size);
+        receive(size);
+    }
+
+    void pong(size_t size) {
+        receive(size);
+        send(size);
+    }
+
+    void settle() {
+        while (completed_ < last_signalled_)
+            handle(wait(kLossTimeoutNs, "UD send completions"));
+    }
+
+  private:
+    static constexpr int kBatch = 16;
+
+    void send(size_t size) {
+        uint8_t *buf = conn_.send_buf();
+        if (p_.verify)
+            for (size_t i = 0; i < size; ++i)
+                buf[i] = pattern_byte(send_seq_, i);
+        ++send_seq_;
+        if (posted_ - completed_ >= kSendDepth - 1) settle();
+        const uint64_t k = ++posted_;
+        const bool signaled = k % kSignalEvery == 0;
+        conn_.post_send(uint32_t(size), signaled, k);
+        if (signaled) last_signalled_ = k;
+    }
+
+    void receive(size_t size) {
+        const uint64_t limit = client_ ? kLossTimeoutNs : 2 * kLossTimeoutNs;
+        while (received_ == 0) {
+            const int n = wait(limit, "waiting for the peer's UD SEND");
+            if (n == 0)
+                fail(std::string("verbs-lat: qp_type = \"ud\": QP ") +
+                     std::to_string(conn_.index()) + ": " +
+                     (client_ ? "no answer to message " : "no message after message ") +
+                     std::to_string(recv_seq_) + " within " +
+                     std::to_string(limit / 1'000'000'000) +
+                     " s: a datagram was lost (UD does not retransmit)");
+            handle(n);
+        }
+        --received_;
+        if (last_len_ != size + kGrhBytes)
+            fail("verbs-lat: UD: received " + std::to_string(last_len_) + " bytes, want " +
+                 std::to_string(size) + " + the " + std::to_string(kGrhBytes) + "-byte GRH");
+        if (p_.verify) check(size, recv_seq_);
+        ++recv_seq_;
+    }
+
+    // Completions, or 0 after `limit_ns` without any (bounded by the run's
+    // deadline too).
+    int wait(uint64_t limit_ns, const char *what) {
+        const std::vector<UdConn *> one{&conn_};
+        const uint64_t start = run_.host().now_ns();
+        for (unsigned spins = 0;; ++spins) {
+            const int n = ud_poll(conn_, wc_, kBatch, what);
+            if (n > 0) return n;
+            if (p_.mode == WaitMode::Event)
+                ud_wait_for_event(one, run_.stopper(), what);
+            else if ((spins & 0xfff) != 0xfff)
+                continue;
+            run_.stopper().check(what);
+            if (run_.host().now_ns() - start > limit_ns) return 0;
+        }
+    }
+
+    void handle(int n) {
+        for (int i = 0; i < n; ++i) {
+            if (wc_[i].opcode & IBV_WC_RECV) {
+                ++received_;
+                last_len_ = wc_[i].byte_len;
+                if (!client_) conn_.learn_peer(wc_[i]);
+                conn_.post_recv(0);
+            } else {
+                completed_ = std::max<uint64_t>(completed_, wc_[i].wr_id);
+            }
+        }
+    }
+
+    void check(size_t size, uint64_t seq) const {
+        const uint8_t *buf = conn_.payload();
+        for (size_t i = 0; i < size; ++i)
+            if (buf[i] != pattern_byte(seq, i))
+                fail("verbs-lat: data verification failed: UD QP " + std::to_string(conn_.index()) +
+                     ", message " + std::to_string(seq) + ", byte " + std::to_string(i));
+    }
+
+    UdConn &conn_;
+    const Params &p_;
+    Run &run_;
+    bool client_;
+    ibv_wc wc_[kBatch];
+    uint64_t posted_ = 0, completed_ = 0, last_signalled_ = 0;
+    int received_ = 0;
+    size_t last_len_ = 0;
+    uint64_t send_seq_ = 0, recv_seq_ = 0;
+};
+
+struct alignas(64) ThreadTimes {
+    cmdbench_hist *rtt = nullptr;
+    uint64_t sum_ns = 0;
+    uint64_t count = 0;
+};
+
+// The RC send rows (verbs_lat.cpp): payload bytes, the GRH not counted.
+void report(Run &run, const Params &p, int64_t size, const std::vector<ThreadTimes> &times) {
+    const cmdbench_host &h = run.host();
+    cmdbench_hist *rtt = h.hist_create(run.ctx());
+    if (!rtt) fail("hist_create failed");
+    uint64_t sum = 0, count = 0;
+    for (const ThreadTimes &t : times) {
+        h.hist_merge(rtt, t.rtt);
+        sum += t.sum_ns;
+        count += t.count;
+    }
+    const double mean_us = count ? double(sum) / double(count) / 1000.0 : 0;
+    cmdbench_row *row =
+        cmdbench::support::begin_row(h, run.ctx(), cmdbench::support::size_label(size) + "_lat");
+    namespace m = cmdbench::support::meaning;
+    h.row_metric_ex(row, "bytes", double(size), CMDBENCH_UNIT_BYTES, &m::kMessageSize);
+    h.row_metric_ex(row, "xfers", 1, CMDBENCH_UNIT_COUNT, &m::kCount);
+    h.row_metric_ex(row, "iters", double(count), CMDBENCH_UNIT_COUNT, &m::kCount);
+    h.row_metric_ex(row, "total", double(size) * double(count) * 2.0, CMDBENCH_UNIT_BYTES,
+                    &m::kMoved);
+    h.row_metric_ex(row, "time", double(sum) / 1e9, CMDBENCH_UNIT_SECONDS, &m::kElapsed);
+    h.row_metric_ex(row, "usec/xfer", mean_us / 2, CMDBENCH_UNIT_USEC, &m::kPerTransfer);
+    h.row_metric_ex(row, "usec/rtt", mean_us, CMDBENCH_UNIT_USEC, &m::kPerTransfer);
+    h.row_metric_ex(row, "qps", double(p.qps), CMDBENCH_UNIT_COUNT, &m::kCount);
+    h.row_hist_ex(row, "rtt", rtt, &m::kRoundTrip);
+    h.row_end(row);
+}
+
+} // namespace
+
+void run_ud_lat(Run &run, const Params &p) {
+    UdSpec spec;
+    spec.region = (std::max<size_t>(size_t(p.largest_size()), 64) + 63) / 64 * 64;
+    spec.send_depth = kSendDepth;
+    spec.recv_depth = kRecvDepth;
+    spec.inline_size = p.inline_size;
+    spec.inline_explicit = p.inline_explicit;
+    UdSession session(run, p, spec);
+    const std::vector<int64_t> sizes = ud_sizes(p, session.mtu(), "verbs-lat");
+    const bool client = run.is_client();
+
+    std::vector<std::unique_ptr<UdLatPeer>> peers;
+    for (const auto &c : session.conns()) {
+        peers.push_back(std::make_unique<UdLatPeer>(*c, p, run, client));
+        peers.back()->post_receives();
+    }
+    run.barrier("receives posted");
+
+    size_t done = 0;
+    for (int64_t size : sizes) {
+        const size_t len = size_t(size);
+        std::vector<ThreadTimes> times(size_t(p.threads));
+        for (auto &t : times)
+            if (!(t.rtt = run.host().hist_create(run.ctx()))) fail("hist_create failed");
+        run.barrier("lat " + std::to_string(size));
+        run.check_stop("verbs-lat");
+        run_workers(run, p.threads, [&](int thread) {
+            ThreadTimes &mine = times[size_t(thread)];
+            for (UdConn *c : ud_conns_of_thread(session.conns(), thread, p.threads)) {
+                UdLatPeer &peer = *peers[c->index()];
+                const int64_t rounds = p.warmup + p.iterations;
+                for (int64_t k = 0; k < rounds; ++k) {
+                    if (!client) {
+                        peer.pong(len);
+                        continue;
+                    }
+                    const uint64_t t0 = run.host().now_ns();
+                    peer.ping(len);
+                    const uint64_t ns = run.host().now_ns() - t0;
+                    if (k < p.warmup) continue;
+                    run.host().hist_record(mine.rtt, ns);
+                    mine.sum_ns += ns;
+                    ++mine.count;
+                }
+                peer.settle();
+            }
+        });
+        run.barrier("lat " + std::to_string(size) + " done");
+        if (client) report(run, p, size, times);
+        run.host().progress(run.ctx(), ++done, sizes.size());
+    }
+    session.finish(run);
+}
+
+} // namespace verbs

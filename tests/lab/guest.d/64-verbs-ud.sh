@@ -1,0 +1,90 @@
+# Plugin verbs with qp_type = "ud" over rxe (perftest's -c UD): verbs-lat
+# (verified, 2 QPs on 2 threads in event mode) and verbs-bw (its default
+# size is the path MTU; 2 QPs; a tiny rx_depth that may drop messages must
+# still end, with `lost` in its row), then a size above the MTU, refused
+# with a message naming it.
+cb="$CMDBENCH_BINARY_DIR/bin/cmdbench"
+[ -x "$cb" ] || fail "no $cb: build first and set CMDBENCH_BINARY_DIR"
+mtu=$(ibv_devinfo -d "$dev" | awk '/active_mtu/ {print $2; exit}')
+[ -n "$mtu" ] || fail "no active_mtu for $dev"
+cat > ud.toml <<TOML
+name = "lab-verbs-ud"
+[defaults]
+timeout = 60
+bind_address = "$addr"
+qp_type = "ud"
+[[run]]
+name = "lat"
+test = "verbs-lat"
+sizes = [2, $mtu]
+iterations = 200
+verify = true
+[[run]]
+name = "lat-2qp-event"
+test = "verbs-lat"
+sizes = [64]
+iterations = 100
+qps = 2
+threads = 2
+mode = "event"
+verify = true
+[[run]]
+name = "bw"
+test = "verbs-bw"
+iterations = 1000
+[[run]]
+name = "bw-2qp"
+test = "verbs-bw"
+sizes = [1024]
+iterations = 500
+qps = 2
+threads = 2
+[[run]]
+name = "bw-tiny-rx"
+test = "verbs-bw"
+sizes = [1024]
+iterations = 2000
+rx_depth = 4
+[[run]]
+name = "lat-above-mtu"
+test = "verbs-lat"
+sizes = [$((mtu * 2))]
+iterations = 10
+TOML
+"$cb" run ud.toml --format json -o table.txt > out.json 2> err.txt
+rc=$?
+cat table.txt err.txt
+[ "$rc" = 1 ] || { head -c 4000 out.json; fail "cmdbench run exited $rc, want 1 (one run refused)"; }
+python3 - out.json "$mtu" <<'PY' || fail "results do not match"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+mtu = int(sys.argv[2])
+runs = {r["name"]: r for r in doc["runs"]}
+label = {1024: "1k", 2048: "2k", 4096: "4k"}[mtu]
+want = {"lat": ["2_lat", label + "_lat"], "lat-2qp-event": ["64_lat"], "bw": [label],
+        "bw-2qp": ["1k"], "bw-tiny-rx": ["1k"]}
+for name, rows in want.items():
+    r = runs[name]
+    assert r["status"] == "ok", (name, r["status"], r.get("error"))
+    assert [row["name"] for row in r["rows"]] == rows, (name, r["rows"])
+    for row in r["rows"]:
+        m = {k: v["value"] for k, v in row["metrics"].items()}
+        if name.startswith("lat"):
+            h = row["histograms"]["rtt"]
+            assert h["count"] == m["iters"] > 0 and 0 < h["p50"] <= h["max"], (name, h)
+            assert m["usec/xfer"] > 0, (name, m)
+            print(f"{name:14s} {row['name']:7s} p50 {h['p50']/1000:8.2f} us  "
+                  f"usec/xfer {m['usec/xfer']:8.2f}")
+        else:
+            assert m["Gb/sec"] > 0 and m["msgs/sec"] > 0 and m["lost"] >= 0, (name, m)
+            assert abs(m["total"] - m["xfers"] * m["bytes"]) < 1, (name, m)
+            if name != "bw-tiny-rx":  # receives for every message: nothing dropped
+                assert m["lost"] == 0, (name, m)
+            print(f"{name:14s} {row['name']:7s} {m['Gb/sec']:8.3f} Gb/s  "
+                  f"{m['msgs/sec']:9.0f} msgs/s  lost {m['lost']:.0f}")
+assert runs["bw"]["rows"][0]["metrics"]["bytes"]["value"] == mtu  # perftest: the MTU
+bad = runs["lat-above-mtu"]
+assert bad["status"] == "failed", bad["status"]
+assert f"path MTU, {mtu} bytes" in bad["error"] and f"[1, {mtu}]" in bad["error"], bad["error"]
+print("refused:", bad["error"])
+PY
