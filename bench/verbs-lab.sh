@@ -279,8 +279,9 @@ if [ $quick = 1 ]; then
         lat:send:2:-event:1000 lat:send:4096:-event:1000 lat:write:2::1000
         lat:fetch_add:8::1000 lat:send:2:-ud:1000)
 else
-    # One repetition is ~150 s in the lab (the 1 MiB case a quarter of it),
-    # so 8 fit in ~20 minutes; 5000 is perftest's bandwidth default.
+    # One repetition takes ~130 s in the lab (the two WRITE bandwidths a
+    # third of it), so 8 fit in ~20 minutes; 5000 is perftest's bandwidth
+    # default, 1000 its latency default.
     default_cases=(bw:write:1048576::200 bw:write:65536:-q2:1000 bw:write:2::5000 bw:send:2::5000
         bw:fetch_add:8::5000 "bw:send:$ud_bw_size:-ud:5000"
         lat:send:2:-event:1000 lat:send:4096:-event:1000 lat:write:2::1000
