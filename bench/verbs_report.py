@@ -326,6 +326,15 @@ def print_times(times, reps):
     print(f"  {'one repetition':<24} {total:7.1f}   (8 repetitions: ~{total * 8 / 60:.0f} min)")
 
 
+def case_iterations(text):
+    """{case name: iterations} from the script's kind:op:size:tag=N,..."""
+    out = {}
+    for item in (x for x in text.split(",") if x):
+        spec, n = item.split("=")
+        out[case_name(parse_cases(spec)[0])] = int(n)
+    return out
+
+
 def parse_sizes(text):
     return {int(k): int(v) for k, v in (p.split("=") for p in text.split(",") if p)}
 
@@ -406,7 +415,7 @@ def main():
         } if not a.cases else {
             "quick": bool(a.quick), "repetitions": a.reps, "defaults": True,
             "cases": [case_name(c) for c in cases],
-            "iterations": a.lat_iters + "," + a.bw_iters, "seconds": a.seconds,
+            "iterations": case_iterations(a.lat_iters + "," + a.bw_iters), "seconds": a.seconds,
         },
         "aggregation": "median of the repetitions",
         "units": {"*_us": "microseconds; send/write half a round trip, read and atomics"
