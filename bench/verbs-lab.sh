@@ -34,16 +34,36 @@ cmdbench / perftest is bench/report.py's bootstrap. Targets: latency ratio
 slower than hardware and swings between repetitions: read the ratios.
 
 --defaults: both tools at their own defaults instead, what a user running
-each without options sees. Neither gets a tuning flag (no -t, -Q, -I, no
-tx_depth, cq_mod, inline_size, warmup or mode): only the op, size,
-iterations, QPs and event mode each case needs:
+each without options sees, over perftest's whole ground. Neither gets a
+tuning flag (no -t, -Q, -I, no tx_depth, cq_mod, inline_size, warmup or
+mode): only the op, size, iterations, QPs, event mode and QP type each case
+needs. Cases (name: perftest | cmdbench, iterations; --quick fewer):
 
-  bandwidth  RDMA WRITE 1 MiB (200 iterations); RDMA WRITE 64 KiB, 2 QPs
-             (-q 2 / qps = 2, 1000 iterations)
-  latency    SEND event mode (-e / mode = "event") 2 B and 4 KiB; RDMA WRITE
-             polling 2 B (1000 iterations)
+  bw-write-1048576       ib_write_bw -s 1M | verbs-bw op=write, 200
+  bw-write-65536-q2      ib_write_bw -q 2 | qps = 2, 1000 per QP
+  bw-write-2, bw-send-2  ib_write_bw / ib_send_bw -s 2, 5000 (message rate)
+  bw-fetch_add-8         ib_atomic_bw | op = "fetch_add", 5000
+  bw-send-MTU-ud         ib_send_bw -c UD -s MTU | op = "send",
+                         qp_type = "ud", 5000 (MTU: rxe0's active MTU,
+                         the size perftest picks for UD by itself)
+  lat-send-2-event, lat-send-4096-event
+                         ib_send_lat -e | mode = "event", 1000
+  lat-write-2            ib_write_lat, 1000
+  lat-fetch_add-8        ib_atomic_lat | verbs-lat op = "fetch_add", 1000
+  lat-send-2-ud          ib_send_lat -c UD | op = "send", qp_type = "ud", 1000
 
-Targets there: latency ratio <= 1.00, bandwidth ratio >= 1.00.
+Groups for --only/--skip: base (the first five cases of issue 25: the two
+WRITE bandwidths and the three event/poll latencies), rate (the 2 B
+bandwidths), atomic (fetch_add), ud. Figures compared: latency median,
+average and p99.9 (perftest's `99.9% percentile`, against cmdbench's rtt
+p99_9, halved for send/write as perftest halves them, whole for READs and
+atomics; 1000 samples are needed); bandwidth (perftest's BW average, printed
+in MiB/s without --report_gbits) and message rate (MsgRate[Mpps] against
+cmdbench's msgs/sec), each figure from whichever printed value keeps more
+digits. Targets there: latency ratios (median, average, p99.9) <= 1.00,
+bandwidth and message rate >= 1.00. A case cmdbench refuses (exit 2, e.g. an
+op this build lacks) is not run again in later repetitions; its rows say
+`cmdbench failed: <its first line>` and the rest goes on.
 
 Exit status 0 whether or not a target is met (a measurement: missed targets
 print `*** MISSED`, misses within the interval `*** not met, within the
@@ -53,6 +73,8 @@ Options:
   --reps N         repetitions of every measurement, 1..99 (default 3; --quick: 1)
   --quick          fewer iterations and 1 repetition: a smoke test, not figures
   --defaults       the cases above, both tools at their defaults (--ops unused)
+  --only LIST      with --defaults: only these cases or groups (comma-separated)
+  --skip LIST      with --defaults: all cases but these cases or groups
   --ops LIST       comma-separated subset of send,write,read (default all three)
   --build-dir DIR  build tree with bin/cmdbench (default $CMDBENCH_BINARY_DIR,
                    else <repo>/build)
@@ -66,7 +88,7 @@ EOF
 die() { echo "bench/verbs-lab.sh: $*" >&2; exit 2; }
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-reps="" quick=0 defaults=0 out="" keep=0 ops_arg=send,write,read
+reps="" quick=0 defaults=0 out="" keep=0 ops_arg=send,write,read only="" skip=""
 build=${CMDBENCH_BINARY_DIR:-$root/build}
 while [ $# -gt 0 ]; do
     case $1 in
@@ -77,6 +99,9 @@ while [ $# -gt 0 ]; do
         --ops) [ $# -ge 2 ] && [[ $2 =~ ^(send|write|read)(,(send|write|read))*$ ]] ||
                    die "--ops needs a comma-separated list of send, write, read; got '${2:-}'"
                ops_arg=$2; shift ;;
+        --only|--skip) [ $# -ge 2 ] && [[ $2 =~ ^[a-z0-9_-]+(,[a-z0-9_-]+)*$ ]] ||
+                   die "$1 needs a comma-separated list of --defaults cases or groups; got '${2:-}'"
+               if [ "$1" = --only ]; then only=$2; else skip=$2; fi; shift ;;
         --build-dir) [ $# -ge 2 ] || die "--build-dir needs a directory"; build=$2; shift ;;
         -o) [ $# -ge 2 ] || die "-o needs a file"; out=$2; shift ;;
         --keep) keep=1 ;;
@@ -86,11 +111,13 @@ while [ $# -gt 0 ]; do
     shift
 done
 IFS=, read -r -a ops <<< "$ops_arg"
+[ $defaults = 1 ] || [ -z "$only$skip" ] || die "--only and --skip select --defaults cases: add --defaults"
 addr=${CMDBENCH_RDMA_ADDR:-}
 [ -n "$addr" ] || die "run me inside the lab: tools/rdma-lab --timeout 1800 -- $0"
 cb=$(realpath -m "$build")/bin/cmdbench
 [ -x "$cb" ] || die "no $cb (build first or pass --build-dir)"
-for tool in python3 timeout rdma ib_send_lat ib_write_lat ib_read_lat ib_write_bw ib_send_bw ib_read_bw; do
+for tool in python3 timeout rdma ib_send_lat ib_write_lat ib_read_lat ib_write_bw ib_send_bw ib_read_bw \
+            $( [ $defaults = 0 ] || echo ib_atomic_lat ib_atomic_bw ibv_devinfo); do
     command -v $tool > /dev/null || die "$tool not found (tools/install-deps.sh: perftest, iproute2)"
 done
 dev=$(rdma link show 2>/dev/null | awk '{split($2, a, "/"); print a[1]; exit}')
@@ -183,10 +210,12 @@ perftest_one() {
         # The server ends with its client; give it a moment, then end it.
         for ((i = 0; i < 100; i++)); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
         stop "$server"; server=""
-        [ $rc = 0 ] && return
+        [ $rc = 0 ] && break
         [ $rc = 124 ] && break # a hang, not a refused connect: no retry
         sleep 1
     done
+    echo "$rc" > "$work/raw/perftest.$name.rc"
+    [ $rc = 0 ] && return
     log "  FAILED: $tool ${args[*]}"; tail -n 4 "$o" 2>/dev/null | sed 's/^/    /' >&2
 }
 
@@ -213,12 +242,13 @@ cmdbench_one() {
     bounded "$((client_timeout + 60))" "$work/raw/cmdbench.$name.out" \
         "$cb" run "$f" --format json -q
     errout=""
+    echo "$rc" > "$work/raw/cmdbench.$name.rc"
     [ $rc = 0 ] || { log "  FAILED: cmdbench verbs $name (exit $rc)"
                      tail -q -n 4 "$work/raw/cmdbench.$name.err" "$work/raw/cmdbench.$name.out" | sed 's/^/    /' >&2; }
 }
 
-declare -A lat_tool=([send]=ib_send_lat [write]=ib_write_lat [read]=ib_read_lat)
-declare -A bw_tool=([send]=ib_send_bw [write]=ib_write_bw [read]=ib_read_bw)
+declare -A lat_tool=([send]=ib_send_lat [write]=ib_write_lat [read]=ib_read_lat [fetch_add]=ib_atomic_lat)
+declare -A bw_tool=([send]=ib_send_bw [write]=ib_write_bw [read]=ib_read_bw [fetch_add]=ib_atomic_bw)
 measure() { # tool kind op size rep
     local tool=$1 kind=$2 op=$3 size=$4 rep=$5 n q
     local name=$kind-$op-$size.$rep
@@ -236,27 +266,85 @@ measure() { # tool kind op size rep
 }
 
 # --defaults: kind:op:size:tag:iterations (quick: fewer); the tag names the
-# case's one setting beyond op and size, and the files it writes.
-if [ $quick = 1 ]; then default_cases=(bw:write:1048576::50 bw:write:65536:-q2:200
-    lat:send:2:-event:100 lat:send:4096:-event:100 lat:write:2::100)
-else default_cases=(bw:write:1048576::200 bw:write:65536:-q2:1000
-    lat:send:2:-event:1000 lat:send:4096:-event:1000 lat:write:2::1000); fi
+# case's settings beyond op and size, and the files it writes. UD messages
+# fit one MTU: perftest's ib_send_bw -c UD lowers its 64 KiB default to the
+# port's active MTU by itself, and both tools get that size.
+ud_bw_size=$( [ $defaults = 0 ] || ibv_devinfo -d "$dev" -i 1 | awk '/active_mtu:/ {print $2; exit}')
+[ $defaults = 0 ] || [[ $ud_bw_size =~ ^[0-9]+$ ]] || die "no active_mtu for $dev in ibv_devinfo"
+[ "${ud_bw_size:-0}" -le 65536 ] || ud_bw_size=65536
+if [ $quick = 1 ]; then
+    # Latency keeps 1000: p99.9 needs 1000 samples, and round trips are cheap.
+    default_cases=(bw:write:1048576::20 bw:write:65536:-q2:100 bw:write:2::1000 bw:send:2::1000
+        bw:fetch_add:8::1000 "bw:send:$ud_bw_size:-ud:500"
+        lat:send:2:-event:1000 lat:send:4096:-event:1000 lat:write:2::1000
+        lat:fetch_add:8::1000 lat:send:2:-ud:1000)
+else
+    # One repetition takes ~130 s in the lab (the two WRITE bandwidths a
+    # third of it), so 8 fit in ~20 minutes; 5000 is perftest's bandwidth
+    # default, 1000 its latency default.
+    default_cases=(bw:write:1048576::200 bw:write:65536:-q2:1000 bw:write:2::5000 bw:send:2::5000
+        bw:fetch_add:8::5000 "bw:send:$ud_bw_size:-ud:5000"
+        lat:send:2:-event:1000 lat:send:4096:-event:1000 lat:write:2::1000
+        lat:fetch_add:8::1000 lat:send:2:-ud:1000)
+fi
+case_name() { local kind op size tag n; IFS=: read -r kind op size tag n <<< "$1"; echo "$kind-$op-$size$tag"; }
+case_groups() { # the groups a case is in
+    case $(case_name "$1") in
+        bw-write-1048576|bw-write-65536-q2|lat-send-2-event|lat-send-4096-event|lat-write-2) echo base ;;
+        bw-write-2|bw-send-2) echo rate ;;
+        *fetch_add*) echo atomic ;;
+        *-ud) echo ud ;;
+    esac
+}
+in_list() { # case list: the case or one of its groups is named in list
+    local w
+    for w in ${2//,/ }; do
+        [ "$w" = "$(case_name "$1")" ] && return 0
+        [[ " $(case_groups "$1") " == *" $w "* ]] && return 0
+    done
+    return 1
+}
+if [ $defaults = 1 ]; then
+    known="base rate atomic ud $(for c in "${default_cases[@]}"; do printf '%s ' "$(case_name "$c")"; done)"
+    for w in ${only//,/ } ${skip//,/ }; do
+        [[ " $known" == *" $w "* ]] || die "--only/--skip: no case or group '$w' (one of: ${known% })"
+    done
+    picked=()
+    for c in "${default_cases[@]}"; do
+        { [ -z "$only" ] || in_list "$c" "$only"; } && ! in_list "$c" "$skip" && picked+=("$c")
+    done
+    [ ${#picked[@]} -gt 0 ] || die "--only/--skip leave no case to run"
+    default_cases=("${picked[@]}")
+fi
+declare -A refused=() # case name -> 1 once cmdbench refused its scenario (exit 2)
 measure_default() { # tool case rep
     local tool=$1 rep=$3 kind op size tag n
     IFS=: read -r kind op size tag n <<< "$2"
-    local name=$kind-$op-$size$tag.$rep
-    local -a pt=(-s "$size" -n "$n") keys=() # cmdbench's (cb is its binary)
+    local cname=$kind-$op-$size$tag
+    local name=$cname.$rep
+    # ib_atomic_* have no size option: an atomic is 8 bytes.
+    local -a pt=(-n "$n") keys=() # cmdbench's (cb is its binary)
+    [ "$op" = fetch_add ] || pt+=(-s "$size")
     case $tag in
         -q2) pt+=(-q 2) keys+=("qps = 2") ;;
         -event) pt+=(-e) keys+=('mode = "event"') ;;
+        -ud) pt+=(-c UD) keys+=('qp_type = "ud"') ;;
     esac
-    log "rep $rep/$reps: $tool $kind $op $size$tag (defaults)"
+    local t0=$EPOCHREALTIME
     if [ "$tool" = perftest ]; then
+        log "rep $rep/$reps: $tool $cname (defaults)"
         if [ "$kind" = lat ]; then perftest_one "$name" "${lat_tool[$op]}" "${pt[@]}"
-        else perftest_one "$name" "${bw_tool[$op]}" "${pt[@]}" --report_gbits; fi
+        else perftest_one "$name" "${bw_tool[$op]}" "${pt[@]}"; fi # MiB/s: more digits than Gb/s
+    elif [ -n "${refused[$cname]:-}" ]; then
+        log "rep $rep/$reps: cmdbench $cname skipped: refused in an earlier repetition"
+        return
     else
+        log "rep $rep/$reps: $tool $cname (defaults)"
         cmdbench_one "$name" "verbs-$kind" "$op" "$size" "$n" "${keys[@]}"
+        [ $rc != 2 ] || refused[$cname]=1
     fi
+    printf '%s\t%s\t%s\t%s\n' "$tool" "$cname" "$rep" \
+        "$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.1f", b-a}')" >> "$work/raw/times.tsv"
 }
 
 start=$EPOCHREALTIME
