@@ -27,7 +27,7 @@ uint8_t pattern_byte(uint64_t seq, size_t i) {
 class UdLatPeer {
   public:
     UdLatPeer(UdConn &conn, const Params &p, Run &run, bool client)
-        : conn_(conn), p_(p), run_(run), client_(client) {}
+        : conn_(conn), p_(p), run_(run), client_(client), one_{&conn} {}
 
     void post_receives() {
         for (int i = 0; i < kRecvDepth; ++i)
@@ -89,13 +89,12 @@ class UdLatPeer {
     // Completions, or 0 after `limit_ns` without any (bounded by the run's
     // deadline too).
     int wait(uint64_t limit_ns, const char *what) {
-        const std::vector<UdConn *> one{&conn_};
         const uint64_t start = run_.host().now_ns();
         for (unsigned spins = 0;; ++spins) {
             const int n = ud_poll(conn_, wc_, kBatch, what);
             if (n > 0) return n;
             if (p_.mode == WaitMode::Event)
-                ud_wait_for_event(one, run_.stopper(), what);
+                ud_wait_for_event(one_, run_.stopper(), what);
             else if ((spins & 0xfff) != 0xfff)
                 continue;
             run_.stopper().check(what);
@@ -128,6 +127,7 @@ class UdLatPeer {
     const Params &p_;
     Run &run_;
     bool client_;
+    const std::vector<UdConn *> one_; // this QP alone, for event waits (no allocation per wait)
     ibv_wc wc_[kBatch];
     uint64_t posted_ = 0, completed_ = 0, last_signalled_ = 0;
     int received_ = 0;
@@ -202,14 +202,17 @@ void run_ud_lat(Run &run, const Params &p) {
             for (UdConn *c : ud_conns_of_thread(session.conns(), thread, p.threads)) {
                 UdLatPeer &peer = *peers[c->index()];
                 const int64_t rounds = p.warmup + p.iterations;
+                // One clock read per round trip, as over RC (docs/verbs.md).
+                uint64_t t0 = client ? run.host().now_ns() : 0;
                 for (int64_t k = 0; k < rounds; ++k) {
                     if (!client) {
                         peer.pong(len);
                         continue;
                     }
-                    const uint64_t t0 = run.host().now_ns();
                     peer.ping(len);
-                    const uint64_t ns = run.host().now_ns() - t0;
+                    const uint64_t t1 = run.host().now_ns();
+                    const uint64_t ns = t1 - t0;
+                    t0 = t1;
                     if (k < p.warmup) continue;
                     run.host().hist_record(mine.rtt, ns);
                     mine.sum_ns += ns;
