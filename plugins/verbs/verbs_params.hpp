@@ -13,10 +13,14 @@
 
 namespace verbs {
 
-enum class Op { Send, Write, Read };
+enum class Op { Send, Write, Read, FetchAdd, CmpSwap };
 enum class WaitMode { Poll, Event };
 
 const char *op_name(Op op);
+// fetch_add and cmp_swap: 8-byte RDMA atomics (atomics.hpp).
+inline bool is_atomic(Op op) {
+    return op == Op::FetchAdd || op == Op::CmpSwap;
+}
 
 struct Params {
     bool bandwidth = false; // verbs-bw, else verbs-lat
