@@ -14,25 +14,25 @@ bind_address = "$addr"
 name = "lat-fetch_add"
 test = "verbs-lat"
 op = "fetch_add"
-iterations = 200
+iterations = 100
 qps = 2
 verify = true
 [[run]]
 name = "lat-cmp_swap"
 test = "verbs-lat"
 op = "cmp_swap"
-iterations = 200
+iterations = 100
 verify = true
 [[run]]
 name = "bw-fetch_add"
 test = "verbs-bw"
 op = "fetch_add"
-iterations = 1000
+iterations = 500
 [[run]]
 name = "bw-cmp_swap"
 test = "verbs-bw"
 op = "cmp_swap"
-iterations = 1000
+iterations = 500
 qps = 2
 TOML
 "$cb" run atomics.toml --format json -o table.txt > out.json 2> err.txt
@@ -42,8 +42,8 @@ cat table.txt err.txt
 python3 - out.json <<'PY' || fail "results do not match"
 import json, sys
 runs = {r["name"]: r for r in json.load(open(sys.argv[1]))["runs"]}
-want = {"lat-fetch_add": (200, 2), "lat-cmp_swap": (200, 1),
-        "bw-fetch_add": (1000, 1), "bw-cmp_swap": (1000, 2)}
+want = {"lat-fetch_add": (100, 2), "lat-cmp_swap": (100, 1),
+        "bw-fetch_add": (500, 1), "bw-cmp_swap": (500, 2)}
 assert set(runs) == set(want), sorted(runs)
 for name, (iterations, qps) in want.items():
     r = runs[name]
@@ -71,7 +71,7 @@ cat > corrupt.toml <<TOML
 [defaults]
 timeout = 60
 bind_address = "$addr"
-iterations = 20
+iterations = 5
 verify = true
 [[run]]
 name = "fetch_add"
