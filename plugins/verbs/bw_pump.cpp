@@ -1,6 +1,7 @@
 // verbs-bw's sender and receiver loops (see bw_pump.hpp).
 #include "bw_pump.hpp"
 
+#include "atomics.hpp"
 #include "bw_window.hpp"
 #include "cq_wait.hpp"
 
@@ -17,7 +18,8 @@ void pump(Run &run, const Params &p, size_t size, std::vector<SendState> &qps, u
           uint64_t until_ns, std::vector<uint64_t> *received) {
     const cmdbench_host &h = run.host();
     const Stopper &stop = run.stopper();
-    const ibv_wr_opcode opcode = p.op == Op::Send    ? IBV_WR_SEND
+    const ibv_wr_opcode opcode = is_atomic(p.op)     ? atomic_opcode(p.op)
+                                 : p.op == Op::Send  ? IBV_WR_SEND
                                  : p.op == Op::Write ? IBV_WR_RDMA_WRITE
                                                      : IBV_WR_RDMA_READ;
     const BwWindow window = bw_window(p.tx_depth, p.cq_mod, int64_t(size), until_ns ? 0 : count);

@@ -1,6 +1,8 @@
 // RC QPs over rdma_cm (see conn.hpp).
 #include "conn.hpp"
 
+#include "atomics.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmdbench/plugin-support/byte_order.hpp>
@@ -34,6 +36,10 @@ Conn::Conn(rdma_cm_id *id, const ConnSpec &spec, uint32_t index)
         ibv_device_attr attr{};
         if (ibv_query_device(id->verbs, &attr) != 0) fail_errno("ibv_query_device", errno);
         rd_atomic_ = uint8_t(std::min({attr.max_qp_rd_atom, attr.max_qp_init_rd_atom, 255}));
+        if (spec.atomics && attr.atomic_cap == IBV_ATOMIC_NONE)
+            throw RunError(CMDBENCH_ERR_SKIP, std::string("needs RDMA atomics: device ") +
+                                                  ibv_get_device_name(id->verbs->device) +
+                                                  " has none (atomic_cap = IBV_ATOMIC_NONE)");
         pd_ = ibv_alloc_pd(id->verbs);
         if (!pd_) fail_errno("ibv_alloc_pd", errno);
         channel_ = ibv_create_comp_channel(id->verbs);
@@ -49,7 +55,8 @@ Conn::Conn(rdma_cm_id *id, const ConnSpec &spec, uint32_t index)
         buf_ = static_cast<uint8_t *>(mem);
         std::memset(buf_, 0, 2 * region_);
         mr_ = ibv_reg_mr(pd_, buf_, 2 * region_,
-                         IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+                         IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+                             (spec.atomics ? IBV_ACCESS_REMOTE_ATOMIC : 0));
         if (!mr_) fail_errno("ibv_reg_mr (" + std::to_string(2 * region_) + " bytes)", errno);
         create_qp(spec);
     } catch (...) {
@@ -157,6 +164,9 @@ rdma_conn_param Conn::conn_param(const std::vector<uint8_t> &data) const {
 }
 
 void Conn::post(ibv_wr_opcode opcode, uint32_t len, bool signaled, uint64_t wr_id) {
+    if (opcode == IBV_WR_ATOMIC_FETCH_AND_ADD || opcode == IBV_WR_ATOMIC_CMP_AND_SWP)
+        return post_atomic(opcode, opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ? kAtomicAdd : 0, 0,
+                           signaled, wr_id);
     const bool read = opcode == IBV_WR_RDMA_READ;
     ibv_sge sge{reinterpret_cast<uintptr_t>(read ? recv_buf() : send_buf()), len, mr_->lkey};
     ibv_send_wr wr{};
@@ -173,6 +183,24 @@ void Conn::post(ibv_wr_opcode opcode, uint32_t len, bool signaled, uint64_t wr_i
     ibv_send_wr *bad = nullptr;
     const int rc = ibv_post_send(id_->qp, &wr, &bad);
     if (rc != 0) fail_errno("ibv_post_send", rc);
+}
+
+void Conn::post_atomic(ibv_wr_opcode opcode, uint64_t compare_add, uint64_t swap, bool signaled,
+                       uint64_t wr_id) {
+    ibv_sge sge{reinterpret_cast<uintptr_t>(recv_buf()), uint32_t(kAtomicSize), mr_->lkey};
+    ibv_send_wr wr{};
+    wr.wr_id = wr_id;
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    wr.opcode = opcode;
+    wr.send_flags = signaled ? IBV_SEND_SIGNALED : 0;
+    wr.wr.atomic.remote_addr = remote_.send_addr;
+    wr.wr.atomic.compare_add = compare_add;
+    wr.wr.atomic.swap = swap;
+    wr.wr.atomic.rkey = remote_.rkey;
+    ibv_send_wr *bad = nullptr;
+    const int rc = ibv_post_send(id_->qp, &wr, &bad);
+    if (rc != 0) fail_errno("ibv_post_send (atomic)", rc);
 }
 
 void Conn::post_recv(uint64_t wr_id) {

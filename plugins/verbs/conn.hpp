@@ -32,6 +32,7 @@ struct ConnSpec {
     int64_t inline_size = 0;
     bool inline_explicit = false;
     bool rdma_read = false; // ask for RDMA READ resources in the CM handshake
+    bool atomics = false;   // the peer may run RDMA atomics on our buffer
 };
 
 class Conn {
@@ -59,7 +60,13 @@ class Conn {
 
     // SEND / RDMA WRITE / RDMA READ of `len` bytes from (or, for READ, into)
     // this side's buffer; inline when len fits.
+    // An atomic opcode posts post_atomic's with the windowed test's
+    // operands (fetch_add adds kAtomicAdd; cmp_swap swaps 0 for 0).
     void post(ibv_wr_opcode opcode, uint32_t len, bool signaled, uint64_t wr_id);
+    // An 8-byte RDMA atomic on the peer's target (its send region); the
+    // value it returns lands at the start of our receive region.
+    void post_atomic(ibv_wr_opcode opcode, uint64_t compare_add, uint64_t swap, bool signaled,
+                     uint64_t wr_id);
     void post_recv(uint64_t wr_id);
 
   private:

@@ -3,7 +3,8 @@
 // keeps up to tx_depth work requests outstanding per QP and asks for a
 // completion every cq_mod of them (CQ moderation); for send the server keeps
 // rx_depth receives posted and counts arrivals until the client tells it how
-// many were sent; write and read are one-sided (the server stays passive).
+// many were sent; write, read and the atomics (fetch_add, cmp_swap on an
+// 8-byte target) are one-sided (the server stays passive).
 // With bidirectional = true both sides do all of that at once
 // (verbs_bw_bidir.cpp).
 #include "bw_rows.hpp"
@@ -96,7 +97,8 @@ void run_bw(Run &run) {
     spec.recv_depth = p.op == Op::Send ? p.rx_depth : 1;
     spec.inline_size = p.inline_size;
     spec.inline_explicit = p.inline_explicit;
-    spec.rdma_read = p.op == Op::Read;
+    spec.rdma_read = p.op == Op::Read || is_atomic(p.op);
+    spec.atomics = is_atomic(p.op);
     Session session(run, p, spec);
     // Receivers of SEND: the server, and with bidirectional the client too.
     const bool receives = p.op == Op::Send && (!run.is_client() || p.bidirectional);

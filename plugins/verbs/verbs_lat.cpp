@@ -3,8 +3,11 @@
 // receives posted; write: each side RDMA-WRITEs into the peer's receive
 // region and busy-reads the last byte of its own for the peer's write (the
 // ib_write_lat method); read: the client RDMA-READs the server's send region,
-// the server stays passive. The client times every round trip (one READ is
-// one round trip); QPs run one after another on their thread, threads at once.
+// the server stays passive; fetch_add, cmp_swap: as read, one 8-byte atomic
+// on the server's target (atomics.hpp). The client times every round trip
+// (one READ or atomic is one round trip); QPs run one after another on their
+// thread, threads at once.
+#include "atomics.hpp"
 #include "cq_wait.hpp"
 #include "session.hpp"
 #include "workers.hpp"
@@ -38,7 +41,8 @@ uint8_t tag_of(uint64_t seq) {
 // One QP's side of the ping-pong; counters run on across sizes.
 class LatPeer {
   public:
-    LatPeer(Conn &conn, const Params &p, const Stopper &stop) : conn_(conn), p_(p), stop_(stop) {}
+    LatPeer(Conn &conn, const Params &p, const Stopper &stop)
+        : conn_(conn), p_(p), stop_(stop), atomics_(p.op) {}
 
     void prepare(size_t size) {
         if (p_.op == Op::Write) conn_.recv_buf()[size - 1] = 0;
@@ -54,6 +58,17 @@ class LatPeer {
 
     // The client's round trip: ping, then wait for the pong.
     void ping(size_t size) {
+        if (is_atomic(p_.op)) {
+            const uint64_t k = ++posted_;
+            conn_.post_atomic(atomic_opcode(p_.op), atomics_.compare_add(), atomics_.swap(), true,
+                              k);
+            last_signalled_ = k;
+            while (completed_ < posted_)
+                handle(wait_cq(conn_, p_.mode, wc_, kBatch, stop_, op_name(p_.op)));
+            if (p_.verify) check_atomic_result(conn_, atomics_);
+            atomics_.next();
+            return;
+        }
         if (p_.op == Op::Read) {
             post(IBV_WR_RDMA_READ, size);
             while (completed_ < posted_)
@@ -160,6 +175,7 @@ class LatPeer {
     int received_ = 0;
     size_t last_len_ = 0;
     uint64_t send_seq_ = 0, recv_seq_ = 0;
+    AtomicSeq atomics_;
 };
 
 // One cache line per thread: the timed loops write these every round trip.
@@ -180,7 +196,8 @@ void report(Run &run, const Params &p, int64_t size, const std::vector<ThreadTim
         count += t.count;
     }
     const double mean_us = count ? double(sum) / double(count) / 1000.0 : 0;
-    const bool one_way = p.op != Op::Read; // perftest halves send/write, not read
+    // perftest halves send/write, not read or atomics
+    const bool one_way = p.op == Op::Send || p.op == Op::Write;
     const double moved = double(size) * double(count) * (one_way ? 2.0 : 1.0);
     cmdbench_row *row =
         cmdbench::support::begin_row(h, run.ctx(), cmdbench::support::size_label(size) + "_lat");
@@ -210,7 +227,8 @@ void run_lat(Run &run) {
     spec.recv_depth = p.op == Op::Send ? kRecvDepth : 1;
     spec.inline_size = p.inline_size;
     spec.inline_explicit = p.inline_explicit;
-    spec.rdma_read = p.op == Op::Read;
+    spec.rdma_read = p.op == Op::Read || is_atomic(p.op);
+    spec.atomics = is_atomic(p.op);
     Session session(run, p, spec);
     Stopper &stop = run.stopper();
 
@@ -223,7 +241,9 @@ void run_lat(Run &run) {
     run.barrier("receives posted");
 
     const bool client = run.is_client();
-    const bool passive = !client && p.op == Op::Read;
+    const bool passive = !client && (p.op == Op::Read || is_atomic(p.op));
+    if (!client && is_atomic(p.op) && !session.conns().empty())
+        corrupt_target_for_test(run, session.conn(0));
     size_t done = 0;
     for (int64_t size : p.sizes) {
         const size_t len = size_t(size);

@@ -1,6 +1,7 @@
 // Parameter tables and cross-key checks of the verbs tests.
 #include "verbs_params.hpp"
 
+#include "atomics.hpp"
 #include "bw_window.hpp"
 
 #include <algorithm>
@@ -17,12 +18,14 @@ constexpr int64_t kMaxInline = 4096;
 constexpr int64_t kMaxDepth = 16384;
 // The keys both tests take; sizes and iterations default to perftest's.
 #define VERBS_COMMON_PARAMS(sizes, iterations, iterations_help)                                    \
-    CMDBENCH_PARAM_STRING_DECL("op", "\"send\"", "send|write|read",                                \
-                               "send: SEND/RECV; write: RDMA WRITE; read: RDMA READ (perftest's "  \
-                               "ib_send_*, ib_write_*, ib_read_*)"),                               \
+    CMDBENCH_PARAM_STRING_DECL("op", "\"send\"", "send|write|read|fetch_add|cmp_swap",             \
+                               "send: SEND/RECV; write: RDMA WRITE; read: RDMA READ; fetch_add, "  \
+                               "cmp_swap: 8-byte RDMA atomics (perftest's ib_send_*, "             \
+                               "ib_write_*, ib_read_*, ib_atomic_*)"),                             \
         CMDBENCH_PARAM_INT_LIST_DECL(                                                              \
             "sizes", sizes, 1, kMaxSize,                                                           \
-            "message sizes in bytes, one row each (perftest -s; default as perftest's)"),          \
+            "message sizes in bytes, one row each (perftest -s; default as perftest's); "          \
+            "fetch_add, cmp_swap: [8] only, and the default becomes [8]"),                         \
         CMDBENCH_PARAM_INT_DECL("iterations", iterations, 1, kMaxCount, iterations_help),          \
         CMDBENCH_PARAM_INT_DECL("warmup", 0, 0, kMaxCount,                                         \
                                 "untimed messages per QP before each size (perftest: none)"),      \
@@ -99,6 +102,10 @@ const char *op_name(Op op) {
         return "write";
     case Op::Read:
         return "read";
+    case Op::FetchAdd:
+        return "fetch_add";
+    case Op::CmpSwap:
+        return "cmp_swap";
     }
     return "?";
 }
@@ -119,7 +126,11 @@ Params read_params(const Run &run, bool bandwidth) {
     Params p;
     p.bandwidth = bandwidth;
     const std::string op = in.text("op");
-    p.op = op == "write" ? Op::Write : op == "read" ? Op::Read : Op::Send;
+    p.op = op == "write"       ? Op::Write
+           : op == "read"      ? Op::Read
+           : op == "fetch_add" ? Op::FetchAdd
+           : op == "cmp_swap"  ? Op::CmpSwap
+                               : Op::Send;
     p.sizes = in.int_list("sizes");
     if (p.sizes.empty()) in.bad("sizes must list at least one size");
     p.iterations = in.integer("iterations");
@@ -145,13 +156,14 @@ Params read_params(const Run &run, bool bandwidth) {
     if (bandwidth && p.cq_mod != kCqModAuto && p.cq_mod > p.tx_depth)
         in.out_of_range("cq_mod", p.cq_mod, "[1, tx_depth]",
                         "tx_depth = " + std::to_string(p.tx_depth));
+    if (is_atomic(p.op)) check_atomic_params(in, p);
     if (p.op == Op::Read && p.inline_size > 0)
         in.bad("inline_size = " + std::to_string(p.inline_size) +
                " does not apply to op = \"read\" (RDMA READ carries no data out): use -1 or 0");
     if (p.qp_type == QpType::Ud) check_ud(in, p);
     if (p.inline_size < 0) {
         p.inline_explicit = false;
-        p.inline_size = p.op == Op::Read ? 0 : p.default_inline();
+        p.inline_size = p.op == Op::Read || is_atomic(p.op) ? 0 : p.default_inline();
     }
     return p;
 }

@@ -13,11 +13,15 @@
 
 namespace verbs {
 
-enum class Op { Send, Write, Read };
+enum class Op { Send, Write, Read, FetchAdd, CmpSwap };
 enum class WaitMode { Poll, Event };
 enum class QpType { Rc, Ud };
 
 const char *op_name(Op op);
+// fetch_add and cmp_swap: 8-byte RDMA atomics (atomics.hpp).
+inline bool is_atomic(Op op) {
+    return op == Op::FetchAdd || op == Op::CmpSwap;
+}
 
 struct Params {
     bool bandwidth = false; // verbs-bw, else verbs-lat

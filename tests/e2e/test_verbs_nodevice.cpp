@@ -106,6 +106,16 @@ TEST_CASE("verbs: bad combinations fail the run naming both keys, device or not"
          "qp_type = \"ud\" needs op = \"send\"", "op = \"read\""},
         {"test = \"verbs-bw\"\nqp_type = \"ud\"\nbidirectional = true", "bidirectional = true",
          "qp_type = \"ud\""},
+        // Atomics move an 8-byte operand: any other size, inline data or both
+        // directions at once is refused.
+        {"test = \"verbs-lat\"\nop = \"fetch_add\"\nsizes = [16]", "sizes = [16]",
+         "sizes must be [8]"},
+        {"test = \"verbs-bw\"\nop = \"cmp_swap\"\nsizes = [8, 64]", "sizes = [8, 64]",
+         "op = \"cmp_swap\""},
+        {"test = \"verbs-lat\"\nop = \"cmp_swap\"\ninline_size = 8", "inline_size = 8",
+         "op = \"cmp_swap\""},
+        {"test = \"verbs-bw\"\nop = \"fetch_add\"\nbidirectional = true", "bidirectional = true",
+         "op = \"fetch_add\""},
     };
     for (const Case &c : cases) {
         auto r = run_scenario(std::string("[[run]]\n") + c.scenario + "\n");
@@ -123,6 +133,6 @@ TEST_CASE("verbs: cmdbench plugins lists both tests and their keys") {
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     for (const char *word : {"verbs-lat", "verbs-bw", "tx_depth", "cq_mod", "inline_size",
-                             "send|write|read", "poll|event", "rc|ud"})
+                             "send|write|read|fetch_add|cmp_swap", "poll|event", "rc|ud"})
         CHECK_THAT(r.out, Catch::Contains(word));
 }

@@ -1,0 +1,94 @@
+# Plugin verbs, RDMA atomics over rxe: verbs-lat and verbs-bw with
+# op = "fetch_add" and "cmp_swap" (verified, 2 QPs with a target each) must
+# be ok with one row of 8 bytes each and positive figures, latency not halved;
+# then the server corrupting QP 0's target (CMDBENCH_VERBS_TEST_CORRUPT_TARGET)
+# must fail a verified fetch_add naming the QP, the atomic, got and want
+# (cmp_swap's check is the same code: one run keeps the check short).
+cb="$CMDBENCH_BINARY_DIR/bin/cmdbench"
+[ -x "$cb" ] || fail "no $cb: build first and set CMDBENCH_BINARY_DIR"
+ibv_devinfo -v -d "$dev" | grep -i atomic_cap
+cat > atomics.toml <<TOML
+[defaults]
+timeout = 60
+bind_address = "$addr"
+[[run]]
+name = "lat-fetch_add"
+test = "verbs-lat"
+op = "fetch_add"
+iterations = 100
+qps = 2
+verify = true
+[[run]]
+name = "lat-cmp_swap"
+test = "verbs-lat"
+op = "cmp_swap"
+iterations = 100
+verify = true
+[[run]]
+name = "bw-fetch_add"
+test = "verbs-bw"
+op = "fetch_add"
+iterations = 500
+[[run]]
+name = "bw-cmp_swap"
+test = "verbs-bw"
+op = "cmp_swap"
+iterations = 500
+qps = 2
+TOML
+"$cb" run atomics.toml --format json -o table.txt > out.json 2> err.txt
+rc=$?
+cat table.txt err.txt
+[ "$rc" = 0 ] || { head -c 4000 out.json; fail "cmdbench run exited $rc"; }
+python3 - out.json <<'PY' || fail "results do not match"
+import json, sys
+runs = {r["name"]: r for r in json.load(open(sys.argv[1]))["runs"]}
+want = {"lat-fetch_add": (100, 2), "lat-cmp_swap": (100, 1),
+        "bw-fetch_add": (500, 1), "bw-cmp_swap": (500, 2)}
+assert set(runs) == set(want), sorted(runs)
+for name, (iterations, qps) in want.items():
+    r = runs[name]
+    assert r["status"] == "ok", (name, r["status"], r.get("error"))
+    rows = [row["name"] for row in r["rows"]]
+    assert rows == (["8_lat"] if name.startswith("lat") else ["8"]), (name, rows)
+    m = {k: v["value"] for k, v in r["rows"][0]["metrics"].items()}
+    assert m["bytes"] == 8 and m["qps"] == qps, (name, m)
+    if name.startswith("lat"):
+        h = r["rows"][0]["histograms"]["rtt"]
+        assert h["count"] == iterations * qps == m["iters"], (name, h["count"])
+        # One atomic is one round trip: not halved (perftest's ib_atomic_lat).
+        assert m["usec/xfer"] > 0 and m["usec/xfer"] == m["usec/rtt"], (name, m)
+        assert m["total"] == 8 * iterations * qps, (name, m)
+        print(f"{name:14s} p50 {h['p50']/1000:8.2f} us  usec/xfer {m['usec/xfer']:8.2f}")
+    else:
+        assert m["xfers"] == iterations * qps and m["total"] == 8 * m["xfers"], (name, m)
+        assert m["Gb/sec"] > 0 and m["msgs/sec"] > 0, (name, m)
+        # Gb/sec counts the 8-byte operand of every atomic, as ib_atomic_bw does.
+        assert abs(m["msgs/sec"] * 64 / 1e9 - m["Gb/sec"]) <= 1e-6 * m["Gb/sec"], (name, m)
+        print(f"{name:14s} {m['msgs/sec']:10.0f} msgs/s  {m['Gb/sec']:.4f} Gb/s")
+PY
+# A corrupted target: the first atomic of QP 0 returns the planted value.
+cat > corrupt.toml <<TOML
+[defaults]
+timeout = 60
+bind_address = "$addr"
+iterations = 5
+verify = true
+[[run]]
+name = "fetch_add"
+test = "verbs-lat"
+op = "fetch_add"
+TOML
+CMDBENCH_VERBS_TEST_CORRUPT_TARGET=0xc0ffee "$cb" run corrupt.toml --format json \
+    > corrupt.json 2> corrupt.err
+rc=$?
+[ "$rc" = 1 ] || { cat corrupt.err corrupt.json; fail "corrupt.toml: exit $rc, want 1"; }
+python3 - corrupt.json <<'PY' || fail "corruption was not caught as it should be"
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+assert len(runs) == 1, runs
+for r in runs:
+    print(r["name"], r["status"], r["error"])
+    assert r["status"] == "failed", r["status"]
+    assert "atomic verification failed: QP 0, atomic 0: got 0xc0ffee, want 0x0" in r["error"]
+PY
