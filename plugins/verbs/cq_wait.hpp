@@ -1,27 +1,74 @@
 // Completions of one thread's QPs, busy-polled or waited for through the
 // completion channels (ibv_req_notify_cq, then poll() on the channel fds),
-// every wait bounded by the run's deadline.
+// every wait bounded by the run's deadline. For RC (Conn) and UD (UdConn)
+// QPs alike: anything with cq(), channel(), index() and an `armed` flag.
 #ifndef CMDBENCH_VERBS_CQ_WAIT_HPP
 #define CMDBENCH_VERBS_CQ_WAIT_HPP
 
 #include "conn.hpp"
 
+#include <vector>
+
 namespace verbs {
 
-// Non-blocking: up to `max` completions of `conn` into wc; a completion in
-// error fails the run (naming its status and opcode).
-int poll_cq(Conn &conn, ibv_wc *wc, int max, const char *what);
+// Non-blocking: up to `max` completions of `cq` (QP number `qp`, for the
+// message) into wc; a completion in error fails the run (naming its status
+// and opcode).
+int poll_cq(ibv_cq *cq, uint32_t qp, ibv_wc *wc, int max, const char *what);
 
-// Blocks (busy poll or event wait per `mode`) until `conn` has completions,
-// then returns them as poll_cq does.
-int wait_cq(Conn &conn, WaitMode mode, ibv_wc *wc, int max, const Stopper &stop, const char *what);
+template <class QP> int poll_cq(QP &conn, ibv_wc *wc, int max, const char *what) {
+    return poll_cq(conn.cq(), conn.index(), wc, max, what);
+}
 
-// Event mode, when none of `conns` had a completion: arms the CQs not yet
+// Arms `cq` unless `armed`; true when it armed it now.
+bool arm_cq(ibv_cq *cq, bool &armed, const char *what);
+
+// Sleeps until one of `channels` fires (at most 100 ms, and the deadline),
+// consumes the events; fired[i] tells which did.
+void sleep_on_channels(const std::vector<ibv_comp_channel *> &channels, std::vector<char> &fired,
+                       const Stopper &stop, const char *what);
+
+// Event mode, when none of `qps` had a completion: arms the CQs not yet
 // armed and returns at once (the caller polls again: nothing is lost), or,
 // all armed, sleeps until a completion channel fires (at most 100 ms) and
 // consumes its events. Checks the deadline.
-void wait_for_event(const std::vector<Conn *> &conns, const Stopper &stop, const char *what);
-void wait_for_event(Conn *const *conns, size_t count, const Stopper &stop, const char *what);
+template <class QP>
+void wait_for_event(QP *const *qps, size_t count, const Stopper &stop, const char *what) {
+    bool newly_armed = false;
+    for (size_t i = 0; i < count; ++i)
+        newly_armed = arm_cq(qps[i]->cq(), qps[i]->armed, what) || newly_armed;
+    if (newly_armed) return;
+    // Reused: in event mode this runs once per message, and an allocation
+    // each time shows in latency.
+    thread_local std::vector<ibv_comp_channel *> channels;
+    thread_local std::vector<char> fired;
+    channels.clear();
+    for (size_t i = 0; i < count; ++i)
+        channels.push_back(qps[i]->channel());
+    sleep_on_channels(channels, fired, stop, what);
+    for (size_t i = 0; i < count; ++i)
+        if (fired[i]) qps[i]->armed = false;
+}
+
+template <class QP>
+void wait_for_event(const std::vector<QP *> &qps, const Stopper &stop, const char *what) {
+    wait_for_event(qps.data(), qps.size(), stop, what);
+}
+
+// Blocks (busy poll or event wait per `mode`) until `conn` has completions,
+// then returns them as poll_cq does.
+template <class QP>
+int wait_cq(QP &conn, WaitMode mode, ibv_wc *wc, int max, const Stopper &stop, const char *what) {
+    QP *const one[] = {&conn}; // no allocation: this runs once per message
+    for (unsigned spins = 0;; ++spins) {
+        const int n = poll_cq(conn, wc, max, what);
+        if (n > 0) return n;
+        if (mode == WaitMode::Event)
+            wait_for_event(one, 1, stop, what);
+        else if ((spins & 0xfff) == 0xfff)
+            stop.check(what);
+    }
+}
 
 } // namespace verbs
 

@@ -8,6 +8,7 @@
 // counts back; the row's `lost` is the difference.
 #include "bw_rows.hpp"
 #include "bw_window.hpp"
+#include "cq_wait.hpp"
 #include "ud_conn.hpp"
 #include "workers.hpp"
 
@@ -63,7 +64,7 @@ void pump(Run &run, const Params &p, size_t size, std::vector<UdSendState> &qps,
                 progress = true;
             }
             if (s.completed < s.posted) {
-                const int n = ud_poll(*s.conn, wc, kBatch, "verbs-bw UD sender");
+                const int n = poll_cq(*s.conn, wc, kBatch, "verbs-bw UD sender");
                 const uint64_t before = s.completed;
                 for (int i = 0; i < n; ++i)
                     s.completed = std::max<uint64_t>(s.completed, wc[i].wr_id);
@@ -75,7 +76,7 @@ void pump(Run &run, const Params &p, size_t size, std::vector<UdSendState> &qps,
         if (all_done) return;
         if ((loops & 0xfff) == 0xfff) run.stopper().check("verbs-bw UD sender");
         if (!progress && p.mode == WaitMode::Event)
-            ud_wait_for_event(conns, run.stopper(), "verbs-bw UD sender");
+            wait_for_event(conns, run.stopper(), "verbs-bw UD sender");
     }
 }
 
@@ -93,7 +94,7 @@ void receive(Run &run, const Params &p, const std::vector<UdConn *> &conns,
             const size_t i = c->index();
             const uint64_t want = expected[i].load();
             if (got[i] < want) {
-                const int n = ud_poll(*c, wc, kBatch, "verbs-bw UD receiver");
+                const int n = poll_cq(*c, wc, kBatch, "verbs-bw UD receiver");
                 for (int j = 0; j < n; ++j) {
                     if (!(wc[j].opcode & IBV_WC_RECV)) continue;
                     ++got[i];
@@ -110,7 +111,7 @@ void receive(Run &run, const Params &p, const std::vector<UdConn *> &conns,
         if (known && h.now_ns() - last_news > kQuietNs) return; // the rest was dropped
         if ((loops & 0xfff) == 0xfff) run.stopper().check("verbs-bw UD receiver");
         if (!progress && p.mode == WaitMode::Event)
-            ud_wait_for_event(conns, run.stopper(), "verbs-bw UD receiver");
+            wait_for_event(conns, run.stopper(), "verbs-bw UD receiver");
     }
 }
 

@@ -326,48 +326,4 @@ std::vector<UdConn *> ud_conns_of_thread(const UdConns &conns, int thread, int t
     return out;
 }
 
-int ud_poll(UdConn &conn, ibv_wc *wc, int max, const char *what) {
-    const int n = ibv_poll_cq(conn.cq(), max, wc);
-    if (n < 0) fail(std::string(what) + ": ibv_poll_cq failed");
-    for (int i = 0; i < n; ++i)
-        if (wc[i].status != IBV_WC_SUCCESS)
-            fail(std::string(what) + ": UD QP " + std::to_string(conn.index()) +
-                 ": work completion " + ibv_wc_status_str(wc[i].status) + " (opcode " +
-                 std::to_string(wc[i].opcode) + ", vendor error " +
-                 std::to_string(wc[i].vendor_err) + ")");
-    return n;
-}
-
-void ud_wait_for_event(const std::vector<UdConn *> &conns, const Stopper &stop, const char *what) {
-    bool newly_armed = false;
-    for (UdConn *c : conns) {
-        if (c->armed) continue;
-        const int rc = ibv_req_notify_cq(c->cq(), 0);
-        if (rc != 0) fail_errno(std::string(what) + ": ibv_req_notify_cq", rc);
-        c->armed = true;
-        newly_armed = true;
-    }
-    if (newly_armed) return;
-    stop.check(what);
-    thread_local std::vector<pollfd> fds;
-    fds.clear();
-    for (UdConn *c : conns)
-        fds.push_back({c->channel()->fd, POLLIN, 0});
-    const int64_t slice = std::min<int64_t>(stop.remaining_ms(), 100);
-    const int ready = poll(fds.data(), nfds_t(fds.size()), int(slice));
-    if (ready < 0 && errno != EINTR) fail_errno(std::string(what) + ": poll", errno);
-    if (ready <= 0) return;
-    for (size_t i = 0; i < fds.size(); ++i) {
-        if (!(fds[i].revents & POLLIN)) continue;
-        ibv_cq *cq = nullptr;
-        void *context = nullptr;
-        if (ibv_get_cq_event(conns[i]->channel(), &cq, &context) != 0) {
-            if (errno == EAGAIN) continue;
-            fail_errno(std::string(what) + ": ibv_get_cq_event", errno);
-        }
-        ibv_ack_cq_events(cq, 1);
-        conns[i]->armed = false;
-    }
-}
-
 } // namespace verbs

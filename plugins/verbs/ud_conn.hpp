@@ -108,12 +108,6 @@ std::vector<int64_t> ud_sizes(const Params &p, uint32_t mtu, const char *test);
 // Thread t's QPs: i % threads == t.
 std::vector<UdConn *> ud_conns_of_thread(const UdConns &conns, int thread, int threads);
 
-// Up to `max` completions, non-blocking; a completion in error fails the run.
-int ud_poll(UdConn &conn, ibv_wc *wc, int max, const char *what);
-// Event mode, nothing polled: arms the CQs not armed yet and returns, or
-// sleeps until a channel fires (at most 100 ms) and consumes its events.
-void ud_wait_for_event(const std::vector<UdConn *> &conns, const Stopper &stop, const char *what);
-
 } // namespace verbs
 
 #endif

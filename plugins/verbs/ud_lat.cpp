@@ -3,6 +3,7 @@
 // not retransmit: a lost ping or pong would stall the ping-pong for good, so
 // a round trip that gets no answer within kLossTimeoutNs fails the run,
 // naming the QP and the message.
+#include "cq_wait.hpp"
 #include "ud_conn.hpp"
 #include "workers.hpp"
 
@@ -91,10 +92,10 @@ class UdLatPeer {
     int wait(uint64_t limit_ns, const char *what) {
         const uint64_t start = run_.host().now_ns();
         for (unsigned spins = 0;; ++spins) {
-            const int n = ud_poll(conn_, wc_, kBatch, what);
+            const int n = poll_cq(conn_, wc_, kBatch, what);
             if (n > 0) return n;
             if (p_.mode == WaitMode::Event)
-                ud_wait_for_event(one_, run_.stopper(), what);
+                wait_for_event(one_, run_.stopper(), what);
             else if ((spins & 0xfff) != 0xfff)
                 continue;
             run_.stopper().check(what);
