@@ -4,6 +4,7 @@
 namespace verbs {
 
 void Stopper::check(const char *what) const {
+    if (watched_ && host_.cancelled(watched_)) aborted_ = true;
     if (aborted_) throw RunError(CMDBENCH_ERR_CANCELLED, std::string(what) + ": stopped");
     if (host_.now_ns() >= deadline_)
         throw RunError(CMDBENCH_ERR_TIMEOUT, std::string(what) + ": timed out");

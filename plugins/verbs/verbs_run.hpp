@@ -24,17 +24,23 @@ class Stopper {
   public:
     Stopper(const cmdbench_host &host, uint64_t deadline_ns)
         : host_(host), deadline_(deadline_ns) {}
-    // Throws TIMEOUT past the deadline, CANCELLED once abort() was called.
+    // Throws TIMEOUT past the deadline, CANCELLED once abort() was called
+    // (or, while watching a ctx, once the host cancelled the run).
     void check(const char *what) const;
     void abort() { aborted_ = true; }
     bool aborted() const { return aborted_; }
     // Milliseconds to the deadline, at least 0.
     int64_t remaining_ms() const;
+    // Also asks the host for a cancel at every check; only while the
+    // measuring thread is the test's own (run_workers with one thread), so
+    // that no other thread is in a host service with the same ctx.
+    void watch(cmdbench_ctx *ctx) { watched_ = ctx; }
 
   private:
     const cmdbench_host &host_;
     uint64_t deadline_;
-    std::atomic<bool> aborted_{false};
+    mutable std::atomic<bool> aborted_{false};
+    cmdbench_ctx *watched_ = nullptr;
 };
 
 class Run {

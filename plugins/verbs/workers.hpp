@@ -10,7 +10,8 @@
 
 namespace verbs {
 
-// Runs body(t) for t in [0, threads) on its own thread. `meanwhile`, when
+// Runs body(t) for t in [0, threads) on its own thread, or body(0) on the
+// calling thread when there is one and no `meanwhile`. `meanwhile`, when
 // given, runs on the calling thread while they work (the server's control
 // exchange); its failure stops the workers too.
 void run_workers(Run &run, int threads, const std::function<void(int)> &body,
