@@ -193,7 +193,8 @@ def ratio_interval(cmd, peer, draws=4000, seed=1):
     row's median can land either side of its target from one run to the
     next; the interval says how far the repetitions let the ratio move."""
     c = [v for v in cmd if v is not None]
-    p = [v for v in peer if v is not None]
+    # A peer figure of 0 is one printed below its precision: no divisor.
+    p = [v for v in peer if v is not None and v > 0]
     if len(c) < 2 or len(p) < 2:
         return None
     rng = random.Random(seed)

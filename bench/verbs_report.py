@@ -51,7 +51,9 @@ def finer(*candidates):
     most digits: perftest prints BW average with 2 decimals and MsgRate with
     6, so under emulation one of them is often a 5-50% step (0.10 Gb/s,
     0.000016 Mpps)."""
-    return max(candidates, key=lambda c: digits(c[0]))[1]
+    best = max(candidates, key=lambda c: digits(c[0]))
+    # "0.00" in every column: the figure is below what perftest prints, not 0.
+    return best[1] if digits(best[0]) > 0 else None
 
 
 def perftest_bw(header, size, bw_avg, msg_rate):
