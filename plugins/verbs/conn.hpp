@@ -68,6 +68,10 @@ class Conn {
     void post_atomic(ibv_wr_opcode opcode, uint64_t compare_add, uint64_t swap, bool signaled,
                      uint64_t wr_id);
     void post_recv(uint64_t wr_id);
+    // A receiver of SEND: lowers the QP's RNR wait (min_rnr_timer) to
+    // 0.64 ms if it is longer; returns the encoded value found (0 = 655 ms,
+    // the value rdma_cm gives a responder), or -1 if the QP refused.
+    int shorten_rnr_wait();
 
   private:
     void create_qp(const ConnSpec &spec);
