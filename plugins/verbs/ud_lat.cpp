@@ -4,12 +4,11 @@
 // a round trip that gets no answer within kLossTimeoutNs fails the run,
 // naming the QP and the message.
 #include "cq_wait.hpp"
+#include "lat_loop.hpp"
 #include "ud_conn.hpp"
 #include "workers.hpp"
 
 #include <algorithm>
-#include <cmdbench/plugin-support/result_rows.hpp>
-#include <cmdbench/plugin-support/size_label.hpp>
 
 namespace verbs {
 namespace {
@@ -136,40 +135,6 @@ class UdLatPeer {
     uint64_t send_seq_ = 0, recv_seq_ = 0;
 };
 
-struct alignas(64) ThreadTimes {
-    cmdbench_hist *rtt = nullptr;
-    uint64_t sum_ns = 0;
-    uint64_t count = 0;
-};
-
-// The RC send rows (verbs_lat.cpp): payload bytes, the GRH not counted.
-void report(Run &run, const Params &p, int64_t size, const std::vector<ThreadTimes> &times) {
-    const cmdbench_host &h = run.host();
-    cmdbench_hist *rtt = h.hist_create(run.ctx());
-    if (!rtt) fail("hist_create failed");
-    uint64_t sum = 0, count = 0;
-    for (const ThreadTimes &t : times) {
-        h.hist_merge(rtt, t.rtt);
-        sum += t.sum_ns;
-        count += t.count;
-    }
-    const double mean_us = count ? double(sum) / double(count) / 1000.0 : 0;
-    cmdbench_row *row =
-        cmdbench::support::begin_row(h, run.ctx(), cmdbench::support::size_label(size) + "_lat");
-    namespace m = cmdbench::support::meaning;
-    h.row_metric_ex(row, "bytes", double(size), CMDBENCH_UNIT_BYTES, &m::kMessageSize);
-    h.row_metric_ex(row, "xfers", 1, CMDBENCH_UNIT_COUNT, &m::kCount);
-    h.row_metric_ex(row, "iters", double(count), CMDBENCH_UNIT_COUNT, &m::kCount);
-    h.row_metric_ex(row, "total", double(size) * double(count) * 2.0, CMDBENCH_UNIT_BYTES,
-                    &m::kMoved);
-    h.row_metric_ex(row, "time", double(sum) / 1e9, CMDBENCH_UNIT_SECONDS, &m::kElapsed);
-    h.row_metric_ex(row, "usec/xfer", mean_us / 2, CMDBENCH_UNIT_USEC, &m::kPerTransfer);
-    h.row_metric_ex(row, "usec/rtt", mean_us, CMDBENCH_UNIT_USEC, &m::kPerTransfer);
-    h.row_metric_ex(row, "qps", double(p.qps), CMDBENCH_UNIT_COUNT, &m::kCount);
-    h.row_hist_ex(row, "rtt", rtt, &m::kRoundTrip);
-    h.row_end(row);
-}
-
 } // namespace
 
 void run_ud_lat(Run &run, const Params &p) {
@@ -193,37 +158,17 @@ void run_ud_lat(Run &run, const Params &p) {
     size_t done = 0;
     for (int64_t size : sizes) {
         const size_t len = size_t(size);
-        std::vector<ThreadTimes> times(size_t(p.threads));
-        for (auto &t : times)
-            if (!(t.rtt = run.host().hist_create(run.ctx()))) fail("hist_create failed");
+        std::vector<ThreadTimes> times = thread_times(run, p.threads);
         run.barrier("lat " + std::to_string(size));
         run.check_stop("verbs-lat");
+        if (!client) late_start_for_test(run);
         run_workers(run, p.threads, [&](int thread) {
-            ThreadTimes &mine = times[size_t(thread)];
-            for (UdConn *c : ud_conns_of_thread(session.conns(), thread, p.threads)) {
-                UdLatPeer &peer = *peers[c->index()];
-                const int64_t rounds = p.warmup + p.iterations;
-                // One clock read per round trip, as over RC (docs/verbs.md).
-                uint64_t t0 = client ? run.host().now_ns() : 0;
-                for (int64_t k = 0; k < rounds; ++k) {
-                    if (!client) {
-                        peer.pong(len);
-                        continue;
-                    }
-                    peer.ping(len);
-                    const uint64_t t1 = run.host().now_ns();
-                    const uint64_t ns = t1 - t0;
-                    t0 = t1;
-                    if (k < p.warmup) continue;
-                    run.host().hist_record(mine.rtt, ns);
-                    mine.sum_ns += ns;
-                    ++mine.count;
-                }
-                peer.settle();
-            }
+            for (UdConn *c : ud_conns_of_thread(session.conns(), thread, p.threads))
+                time_round_trips(run, p, *peers[c->index()], len, times[size_t(thread)]);
         });
         run.barrier("lat " + std::to_string(size) + " done");
-        if (client) report(run, p, size, times);
+        // The RC send row: payload bytes, the GRH not counted.
+        if (client) report_lat(run, p, size, times, true);
         run.host().progress(run.ctx(), ++done, sizes.size());
     }
     session.finish(run);

@@ -176,3 +176,34 @@ for name, r in runs.items():
 print("messages", messages, "packets", sent)
 assert sent >= messages, (sent, messages)
 PY
+
+# A server that leaves a size's barrier 1 s late (test hook): the start round
+# trip, never timed, absorbs the wait, so no sample of either size holds it.
+cat > late.toml <<TOML
+[defaults]
+timeout = 60
+bind_address = "$addr"
+[[run]]
+name = "lat-write-late"
+test = "verbs-lat"
+op = "write"
+sizes = [2, 64]
+iterations = 100
+TOML
+t0=$(date +%s%N)
+CMDBENCH_VERBS_TEST_LATE_START_MS=1000 "$cb" run late.toml --format json > late.json 2> late.err ||
+    { cat late.err; fail "late-start run exited $?"; }
+elapsed_ms=$((($(date +%s%N) - t0) / 1000000))
+[ "$elapsed_ms" -ge 2000 ] || fail "late-start run took $elapsed_ms ms: the server did not wait"
+python3 - late.json <<'PY' || fail "the late start shows in the samples"
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+assert r["status"] == "ok", r.get("error")
+assert [row["name"] for row in r["rows"]] == ["2_lat", "64_lat"], r["rows"]
+for row in r["rows"]:
+    h = row["histograms"]["rtt"]
+    assert h["count"] == 100, h
+    # 1 s late would be 1e9 ns; emulated round trips stay far below 0.5 s.
+    assert h["max"] < 500e6, (row["name"], h["max"])
+    print("late start", row["name"], "max", h["max"] / 1e6, "ms")
+PY

@@ -1,0 +1,57 @@
+#include "lat_loop.hpp"
+
+#include <cmdbench/plugin-support/result_rows.hpp>
+#include <cmdbench/plugin-support/size_label.hpp>
+#include <cstdlib>
+#include <thread>
+
+namespace verbs {
+
+std::vector<ThreadTimes> thread_times(Run &run, int threads) {
+    std::vector<ThreadTimes> times(static_cast<size_t>(threads));
+    for (auto &t : times)
+        if (!(t.rtt = run.host().hist_create(run.ctx()))) fail("hist_create failed");
+    return times;
+}
+
+void late_start_for_test(const Run &run) {
+    const char *value = std::getenv("CMDBENCH_VERBS_TEST_LATE_START_MS");
+    if (!value || !*value) return;
+    const long ms = std::strtol(value, nullptr, 10);
+    if (ms <= 0) return;
+    run.log(CMDBENCH_LOG_WARN,
+            "verbs: CMDBENCH_VERBS_TEST_LATE_START_MS: starting " + std::to_string(ms) + " ms late");
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+}
+
+void report_lat(Run &run, const Params &p, int64_t size, const std::vector<ThreadTimes> &times,
+                bool one_way) {
+    const cmdbench_host &h = run.host();
+    cmdbench_hist *rtt = h.hist_create(run.ctx());
+    if (!rtt) fail("hist_create failed");
+    uint64_t sum = 0, count = 0;
+    for (const ThreadTimes &t : times) {
+        h.hist_merge(rtt, t.rtt);
+        sum += t.sum_ns;
+        count += t.count;
+    }
+    const double mean_us = count ? double(sum) / double(count) / 1000.0 : 0;
+    const double moved = double(size) * double(count) * (one_way ? 2.0 : 1.0);
+    cmdbench_row *row =
+        cmdbench::support::begin_row(h, run.ctx(), cmdbench::support::size_label(size) + "_lat");
+    namespace m = cmdbench::support::meaning;
+    h.row_metric_ex(row, "bytes", double(size), CMDBENCH_UNIT_BYTES, &m::kMessageSize);
+    h.row_metric_ex(row, "xfers", 1, CMDBENCH_UNIT_COUNT, &m::kCount);
+    h.row_metric_ex(row, "iters", double(count), CMDBENCH_UNIT_COUNT, &m::kCount);
+    h.row_metric_ex(row, "total", moved, CMDBENCH_UNIT_BYTES, &m::kMoved);
+    h.row_metric_ex(row, "time", double(sum) / 1e9, CMDBENCH_UNIT_SECONDS, &m::kElapsed);
+    // The rtt histogram compares the same as the means.
+    h.row_metric_ex(row, "usec/xfer", one_way ? mean_us / 2 : mean_us, CMDBENCH_UNIT_USEC,
+                    &m::kPerTransfer);
+    h.row_metric_ex(row, "usec/rtt", mean_us, CMDBENCH_UNIT_USEC, &m::kPerTransfer);
+    h.row_metric_ex(row, "qps", double(p.qps), CMDBENCH_UNIT_COUNT, &m::kCount);
+    h.row_hist_ex(row, "rtt", rtt, &m::kRoundTrip);
+    h.row_end(row);
+}
+
+} // namespace verbs

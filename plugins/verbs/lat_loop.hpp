@@ -1,0 +1,69 @@
+// The latency tests' timed ping-pong and their row, one for RC
+// (verbs_lat.cpp) and UD (ud_lat.cpp) QPs alike: anything with ping(size),
+// pong(size) and settle().
+#ifndef CMDBENCH_VERBS_LAT_LOOP_HPP
+#define CMDBENCH_VERBS_LAT_LOOP_HPP
+
+#include "verbs_params.hpp"
+#include "verbs_run.hpp"
+
+#include <cstddef>
+#include <vector>
+
+namespace verbs {
+
+// One cache line per thread: the timed loops write these every round trip.
+struct alignas(64) ThreadTimes {
+    cmdbench_hist *rtt = nullptr;
+    uint64_t sum_ns = 0;
+    uint64_t count = 0;
+};
+
+// One empty ThreadTimes (with its host histogram) per thread.
+std::vector<ThreadTimes> thread_times(Run &run, int threads);
+
+// One QP's round trips of one size. Both sides run the same count: one
+// start round trip, `warmup`, then `iterations`; the client times the last
+// ones. The start round trip is never timed: it carries the peer's way out
+// of the barrier before it (a control-channel message and a wake-up, up to
+// milliseconds under emulation), which would otherwise be the first sample
+// and, at 1000 samples, the p99.9 (docs/verbs.md). One clock read per round
+// trip, as perftest's: a round trip ends where the next begins.
+template <class Peer>
+void time_round_trips(Run &run, const Params &p, Peer &peer, size_t len, ThreadTimes &mine) {
+    const int64_t rounds = 1 + p.warmup + p.iterations;
+    if (!run.is_client()) {
+        for (int64_t k = 0; k < rounds; ++k)
+            peer.pong(len);
+    } else {
+        peer.ping(len);
+        uint64_t t0 = run.host().now_ns();
+        for (int64_t k = 1; k < rounds; ++k) {
+            peer.ping(len);
+            const uint64_t t1 = run.host().now_ns();
+            const uint64_t ns = t1 - t0;
+            t0 = t1;
+            if (k <= p.warmup) continue;
+            run.host().hist_record(mine.rtt, ns);
+            mine.sum_ns += ns;
+            ++mine.count;
+        }
+    }
+    peer.settle();
+}
+
+// For tests only: the server sleeps CMDBENCH_VERBS_TEST_LATE_START_MS
+// after a size's barrier, before its first answer, so the lab can show that
+// the start round trip keeps that wait out of the samples.
+void late_start_for_test(const Run &run);
+
+// The client's row for one size, every thread's samples merged. `one_way`:
+// usec/xfer is half the round trip and both directions count as moved
+// (send, write; perftest halves those), else one READ or atomic is one
+// round trip.
+void report_lat(Run &run, const Params &p, int64_t size, const std::vector<ThreadTimes> &times,
+                bool one_way);
+
+} // namespace verbs
+
+#endif
