@@ -51,3 +51,42 @@ wait_server() {
   fi
   wait "$server_pid"
 }
+
+# need_cmdbench: sets $cb to the cmdbench under test, or fails.
+need_cmdbench() {
+  cb="$CMDBENCH_BINARY_DIR/bin/cmdbench"
+  [ -x "$cb" ] || fail "no $cb: build first and set CMDBENCH_BINARY_DIR"
+}
+
+# write_scenario FILE TIMEOUT [NAME] < TOML: FILE gets the scenario NAME (if
+# given), a [defaults] table with TIMEOUT and bind_address = the RDMA
+# address, then stdin (more defaults, the [[run]] tables).
+write_scenario() {
+  {
+    [ -z "${3:-}" ] || echo "name = \"$3\""
+    printf '[defaults]\ntimeout = %s\nbind_address = "%s"\n' "$2" "$addr"
+    cat
+  } > "$1"
+}
+
+# run_scenario FILE.toml [WANT_RC]: `cmdbench run` (after need_cmdbench), the
+# JSON in FILE.json, the table in FILE.txt and the log in FILE.err (both
+# printed); fails unless it exits WANT_RC (default 0).
+run_scenario() {
+  local base=${1%.toml} want=${2:-0} rc
+  "$cb" run "$1" --format json -o "$base.txt" > "$base.json" 2> "$base.err"
+  rc=$?
+  cat "$base.txt" "$base.err"
+  [ "$rc" = "$want" ] || { head -c 4000 "$base.json"; fail "cmdbench run $1 exited $rc, want $want"; }
+}
+
+# check_results FILE.json [ARG...] < PYTHON: runs the check on stdin with
+# `runs` (FILE's runs by name) and metrics(row) (a row's metric values) set;
+# sys.argv[1:] holds FILE.json and the ARGs.
+check_results() {
+  python3 -c 'import json, sys
+runs = {r["name"]: r for r in json.load(open(sys.argv[1]))["runs"]}
+def metrics(row):
+    return {k: v["value"] for k, v in row["metrics"].items()}
+'"$(cat)" "$@"
+}

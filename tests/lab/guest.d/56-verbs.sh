@@ -5,15 +5,10 @@
 # size and plausible figures, and rxe0's sent_pkts must grow by at least the
 # messages the runs moved: the traffic really went through the RDMA device.
 # verbs-bw at defaults logs cq_mod 100 at 4 KiB and 1 at 64 KiB; a set one is kept.
-cb="$CMDBENCH_BINARY_DIR/bin/cmdbench"
-[ -x "$cb" ] || fail "no $cb: build first and set CMDBENCH_BINARY_DIR"
+need_cmdbench
 counter=/sys/class/infiniband/$dev/ports/1/hw_counters/sent_pkts
 [ -r "$counter" ] || fail "no $counter"
-cat > verbs.toml <<TOML
-name = "lab-verbs"
-[defaults]
-timeout = 120
-bind_address = "$addr"
+write_scenario verbs.toml 120 lab-verbs <<TOML
 [[run]]
 name = "lat-send"
 test = "verbs-lat"
@@ -106,25 +101,19 @@ sizes = [65536]
 duration = 1.0
 TOML
 sent0=$(cat "$counter")
-"$cb" run verbs.toml --format json -o table.txt > out.json 2> err.txt
-rc=$?
+run_scenario verbs.toml
 sent1=$(cat "$counter")
-cat table.txt err.txt
-[ "$rc" = 0 ] || { head -c 4000 out.json; fail "cmdbench run exited $rc"; }
 echo "$dev sent $((sent1 - sent0)) packets"
 # The default CQ moderation follows the message size (perftest's rule); a
 # cq_mod the scenario sets is kept.
 for want in "4k: tx_depth 128, cq_mod 100 (by message size)" \
             "64k: tx_depth 128, cq_mod 1 (by message size)" \
             "64k: tx_depth 64, cq_mod 16"; do
-    grep -qF "verbs-bw $want" err.txt || fail "no 'verbs-bw $want' in the log"
+    grep -qF "verbs-bw $want" verbs.err || fail "no 'verbs-bw $want' in the log"
 done
-grep -q "verbs-bw 64k: tx_depth 64, cq_mod 16 (" err.txt && fail "a set cq_mod reported as chosen by size"
-python3 - out.json "$((sent1 - sent0))" <<'PY' || fail "results do not match"
-import json, sys
-doc = json.load(open(sys.argv[1]))
+grep -q "verbs-bw 64k: tx_depth 64, cq_mod 16 (" verbs.err && fail "a set cq_mod reported as chosen by size"
+check_results verbs.json "$((sent1 - sent0))" <<'PY' || fail "results do not match"
 sent = int(sys.argv[2])
-runs = {r["name"]: r for r in doc["runs"]}
 # run: (rows, op, iterations per QP or None for a duration, qps), as in verbs.toml
 lat = {"lat-send": (["64_lat", "4k_lat", "64k_lat"], "send", 300, 1),
        "lat-send-event": (["64_lat", "4k_lat"], "send", 300, 1),
@@ -144,7 +133,7 @@ for name, r in runs.items():
     got = [row["name"] for row in r["rows"]]
     assert got == want, (name, got, want)
     for row in r["rows"]:
-        m = {k: v["value"] for k, v in row["metrics"].items()}
+        m = metrics(row)
         assert m["bytes"] > 0 and m["total"] > 0 and m["qps"] == qps, (name, row["name"], m)
         if name in lat:
             h = row["histograms"]["rtt"]
@@ -179,10 +168,7 @@ PY
 
 # A server that leaves a size's barrier 1 s late (test hook): the start round
 # trip, never timed, absorbs the wait, so no sample of either size holds it.
-cat > late.toml <<TOML
-[defaults]
-timeout = 60
-bind_address = "$addr"
+write_scenario late.toml 60 <<TOML
 [[run]]
 name = "lat-write-late"
 test = "verbs-lat"
@@ -191,13 +177,11 @@ sizes = [2, 64]
 iterations = 100
 TOML
 t0=$(date +%s%N)
-CMDBENCH_VERBS_TEST_LATE_START_MS=1000 "$cb" run late.toml --format json > late.json 2> late.err ||
-    { cat late.err; fail "late-start run exited $?"; }
+CMDBENCH_VERBS_TEST_LATE_START_MS=1000 run_scenario late.toml
 elapsed_ms=$((($(date +%s%N) - t0) / 1000000))
 [ "$elapsed_ms" -ge 2000 ] || fail "late-start run took $elapsed_ms ms: the server did not wait"
-python3 - late.json <<'PY' || fail "the late start shows in the samples"
-import json, sys
-r = json.load(open(sys.argv[1]))["runs"][0]
+check_results late.json <<'PY' || fail "the late start shows in the samples"
+r = runs["lat-write-late"]
 assert r["status"] == "ok", r.get("error")
 assert [row["name"] for row in r["rows"]] == ["2_lat", "64_lat"], r["rows"]
 for row in r["rows"]:

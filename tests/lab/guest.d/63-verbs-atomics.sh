@@ -4,13 +4,9 @@
 # then the server corrupting QP 0's target (CMDBENCH_VERBS_TEST_CORRUPT_TARGET)
 # must fail a verified fetch_add naming the QP, the atomic, got and want
 # (cmp_swap's check is the same code: one run keeps the check short).
-cb="$CMDBENCH_BINARY_DIR/bin/cmdbench"
-[ -x "$cb" ] || fail "no $cb: build first and set CMDBENCH_BINARY_DIR"
+need_cmdbench
 ibv_devinfo -v -d "$dev" | grep -i atomic_cap
-cat > atomics.toml <<TOML
-[defaults]
-timeout = 60
-bind_address = "$addr"
+write_scenario atomics.toml 60 <<TOML
 [[run]]
 name = "lat-fetch_add"
 test = "verbs-lat"
@@ -36,13 +32,8 @@ op = "cmp_swap"
 iterations = 500
 qps = 2
 TOML
-"$cb" run atomics.toml --format json -o table.txt > out.json 2> err.txt
-rc=$?
-cat table.txt err.txt
-[ "$rc" = 0 ] || { head -c 4000 out.json; fail "cmdbench run exited $rc"; }
-python3 - out.json <<'PY' || fail "results do not match"
-import json, sys
-runs = {r["name"]: r for r in json.load(open(sys.argv[1]))["runs"]}
+run_scenario atomics.toml
+check_results atomics.json <<'PY' || fail "results do not match"
 want = {"lat-fetch_add": (100, 2), "lat-cmp_swap": (100, 1),
         "bw-fetch_add": (500, 1), "bw-cmp_swap": (500, 2)}
 assert set(runs) == set(want), sorted(runs)
@@ -51,7 +42,7 @@ for name, (iterations, qps) in want.items():
     assert r["status"] == "ok", (name, r["status"], r.get("error"))
     rows = [row["name"] for row in r["rows"]]
     assert rows == (["8_lat"] if name.startswith("lat") else ["8"]), (name, rows)
-    m = {k: v["value"] for k, v in r["rows"][0]["metrics"].items()}
+    m = metrics(r["rows"][0])
     assert m["bytes"] == 8 and m["qps"] == qps, (name, m)
     if name.startswith("lat"):
         h = r["rows"][0]["histograms"]["rtt"]
@@ -68,10 +59,7 @@ for name, (iterations, qps) in want.items():
         print(f"{name:14s} {m['msgs/sec']:10.0f} msgs/s  {m['Gb/sec']:.4f} Gb/s")
 PY
 # A corrupted target: the first atomic of QP 0 returns the planted value.
-cat > corrupt.toml <<TOML
-[defaults]
-timeout = 60
-bind_address = "$addr"
+write_scenario corrupt.toml 60 <<TOML
 iterations = 5
 verify = true
 [[run]]
@@ -79,15 +67,10 @@ name = "fetch_add"
 test = "verbs-lat"
 op = "fetch_add"
 TOML
-CMDBENCH_VERBS_TEST_CORRUPT_TARGET=0xc0ffee "$cb" run corrupt.toml --format json \
-    > corrupt.json 2> corrupt.err
-rc=$?
-[ "$rc" = 1 ] || { cat corrupt.err corrupt.json; fail "corrupt.toml: exit $rc, want 1"; }
-python3 - corrupt.json <<'PY' || fail "corruption was not caught as it should be"
-import json, sys
-runs = json.load(open(sys.argv[1]))["runs"]
+CMDBENCH_VERBS_TEST_CORRUPT_TARGET=0xc0ffee run_scenario corrupt.toml 1
+check_results corrupt.json <<'PY' || fail "corruption was not caught as it should be"
 assert len(runs) == 1, runs
-for r in runs:
+for r in runs.values():
     print(r["name"], r["status"], r["error"])
     assert r["status"] == "failed", r["status"]
     assert "atomic verification failed: QP 0, atomic 0: got 0xc0ffee, want 0x0" in r["error"]

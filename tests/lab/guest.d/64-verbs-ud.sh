@@ -3,15 +3,10 @@
 # size is the path MTU; 2 QPs; a tiny rx_depth that may drop messages must
 # still end, with `lost` in its row), then a size above the MTU, refused
 # with a message naming it.
-cb="$CMDBENCH_BINARY_DIR/bin/cmdbench"
-[ -x "$cb" ] || fail "no $cb: build first and set CMDBENCH_BINARY_DIR"
+need_cmdbench
 mtu=$(ibv_devinfo -d "$dev" | awk '/active_mtu/ {print $2; exit}')
 [ -n "$mtu" ] || fail "no active_mtu for $dev"
-cat > ud.toml <<TOML
-name = "lab-verbs-ud"
-[defaults]
-timeout = 60
-bind_address = "$addr"
+write_scenario ud.toml 60 lab-verbs-ud <<TOML
 qp_type = "ud"
 [[run]]
 name = "lat"
@@ -51,15 +46,9 @@ test = "verbs-lat"
 sizes = [$((mtu * 2))]
 iterations = 10
 TOML
-"$cb" run ud.toml --format json -o table.txt > out.json 2> err.txt
-rc=$?
-cat table.txt err.txt
-[ "$rc" = 1 ] || { head -c 4000 out.json; fail "cmdbench run exited $rc, want 1 (one run refused)"; }
-python3 - out.json "$mtu" <<'PY' || fail "results do not match"
-import json, sys
-doc = json.load(open(sys.argv[1]))
+run_scenario ud.toml 1 # lat-above-mtu is refused
+check_results ud.json "$mtu" <<'PY' || fail "results do not match"
 mtu = int(sys.argv[2])
-runs = {r["name"]: r for r in doc["runs"]}
 label = {1024: "1k", 2048: "2k", 4096: "4k"}[mtu]
 want = {"lat": ["2_lat", label + "_lat"], "lat-2qp-event": ["64_lat"], "bw": [label],
         "bw-2qp": ["1k"], "bw-tiny-rx": ["1k"]}
@@ -68,7 +57,7 @@ for name, rows in want.items():
     assert r["status"] == "ok", (name, r["status"], r.get("error"))
     assert [row["name"] for row in r["rows"]] == rows, (name, r["rows"])
     for row in r["rows"]:
-        m = {k: v["value"] for k, v in row["metrics"].items()}
+        m = metrics(row)
         if name.startswith("lat"):
             h = row["histograms"]["rtt"]
             assert h["count"] == m["iters"] > 0 and 0 < h["p50"] <= h["max"], (name, h)
