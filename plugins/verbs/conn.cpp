@@ -8,9 +8,6 @@
 #include <cmdbench/plugin-support/byte_order.hpp>
 #include <cmdbench/rdma-util/net_address.hpp>
 #include <cmdbench/rdma-util/rdma_device_address.hpp>
-#include <cstdlib>
-#include <cstring>
-#include <fcntl.h>
 
 namespace verbs {
 namespace {
@@ -30,7 +27,7 @@ bool no_device_errno(int err) {
 } // namespace
 
 Conn::Conn(rdma_cm_id *id, const ConnSpec &spec, uint32_t index)
-    : id_(id), index_(index), region_(spec.region) {
+    : QpResources(id, index, spec.region) {
     try {
         if (!id->verbs) fail("verbs: the rdma_cm connection has no RDMA device");
         ibv_device_attr attr{};
@@ -40,88 +37,13 @@ Conn::Conn(rdma_cm_id *id, const ConnSpec &spec, uint32_t index)
             throw RunError(CMDBENCH_ERR_SKIP, std::string("needs RDMA atomics: device ") +
                                                   ibv_get_device_name(id->verbs->device) +
                                                   " has none (atomic_cap = IBV_ATOMIC_NONE)");
-        pd_ = ibv_alloc_pd(id->verbs);
-        if (!pd_) fail_errno("ibv_alloc_pd", errno);
-        channel_ = ibv_create_comp_channel(id->verbs);
-        if (!channel_) fail_errno("ibv_create_comp_channel", errno);
-        const int flags = fcntl(channel_->fd, F_GETFL);
-        if (flags < 0 || fcntl(channel_->fd, F_SETFL, flags | O_NONBLOCK) < 0)
-            fail_errno("fcntl O_NONBLOCK on the completion channel", errno);
-        const int cqe = spec.send_depth + spec.recv_depth + 16;
-        cq_ = ibv_create_cq(id->verbs, cqe, nullptr, channel_, 0);
-        if (!cq_) fail_errno("ibv_create_cq (" + std::to_string(cqe) + " entries)", errno);
-        void *mem = nullptr;
-        if (posix_memalign(&mem, 4096, 2 * region_) != 0) fail("verbs: out of memory for buffers");
-        buf_ = static_cast<uint8_t *>(mem);
-        std::memset(buf_, 0, 2 * region_);
-        mr_ = ibv_reg_mr(pd_, buf_, 2 * region_,
-                         IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
-                             (spec.atomics ? IBV_ACCESS_REMOTE_ATOMIC : 0));
-        if (!mr_) fail_errno("ibv_reg_mr (" + std::to_string(2 * region_) + " bytes)", errno);
-        create_qp(spec);
+        open(spec, IBV_QPT_RC, 2 * region_,
+             IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+                 (spec.atomics ? IBV_ACCESS_REMOTE_ATOMIC : 0));
     } catch (...) {
-        id_ = nullptr; // the caller still owns the id
-        release();
+        id_ = nullptr; // the caller still owns the id; ~QpResources frees the rest
         throw;
     }
-}
-
-Conn::~Conn() {
-    release();
-}
-
-void Conn::release() {
-    if (id_ && id_->qp) rdma_destroy_qp(id_);
-    if (mr_) ibv_dereg_mr(mr_);
-    if (cq_) ibv_destroy_cq(cq_);
-    if (channel_) ibv_destroy_comp_channel(channel_);
-    if (pd_) ibv_dealloc_pd(pd_);
-    std::free(buf_);
-    if (id_) rdma_destroy_id(id_);
-    mr_ = nullptr, cq_ = nullptr, channel_ = nullptr, pd_ = nullptr, buf_ = nullptr, id_ = nullptr;
-}
-
-void Conn::create_qp(const ConnSpec &spec) {
-    auto attempt = [&](uint32_t inline_bytes) {
-        ibv_qp_init_attr attr{};
-        attr.send_cq = cq_;
-        attr.recv_cq = cq_;
-        attr.qp_type = IBV_QPT_RC;
-        attr.cap.max_send_wr = uint32_t(spec.send_depth);
-        attr.cap.max_recv_wr = uint32_t(spec.recv_depth);
-        attr.cap.max_send_sge = 1;
-        attr.cap.max_recv_sge = 1;
-        attr.cap.max_inline_data = inline_bytes;
-        return rdma_create_qp(id_, pd_, &attr) == 0;
-    };
-    const uint32_t want = uint32_t(spec.inline_size);
-    if (attempt(want)) {
-        inline_max_ = want;
-        return;
-    }
-    const int err = errno;
-    if (want == 0 || !attempt(0))
-        fail_errno("rdma_create_qp (send_wr " + std::to_string(spec.send_depth) + ", recv_wr " +
-                       std::to_string(spec.recv_depth) + ", inline " + std::to_string(want) + ")",
-                   err);
-    // The QP works without inline data: find the most it accepts.
-    rdma_destroy_qp(id_);
-    uint32_t lo = 0, hi = want; // lo accepted, hi refused
-    while (hi - lo > 1) {
-        const uint32_t mid = lo + (hi - lo) / 2;
-        if (attempt(mid)) {
-            rdma_destroy_qp(id_);
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    if (spec.inline_explicit)
-        fail("verbs: inline_size = " + std::to_string(want) + " is more than this QP accepts on " +
-             ibv_get_device_name(id_->verbs->device) + ": inline_size must be in [0, " +
-             std::to_string(lo) + "] (or -1 for the most it accepts)");
-    if (!attempt(lo)) fail_errno("rdma_create_qp", errno);
-    inline_max_ = lo;
 }
 
 std::vector<uint8_t> Conn::private_data() const {
@@ -168,50 +90,29 @@ void Conn::post(ibv_wr_opcode opcode, uint32_t len, bool signaled, uint64_t wr_i
         return post_atomic(opcode, opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ? kAtomicAdd : 0, 0,
                            signaled, wr_id);
     const bool read = opcode == IBV_WR_RDMA_READ;
-    ibv_sge sge{reinterpret_cast<uintptr_t>(read ? recv_buf() : send_buf()), len, mr_->lkey};
-    ibv_send_wr wr{};
-    wr.wr_id = wr_id;
-    wr.sg_list = &sge;
-    wr.num_sge = 1;
-    wr.opcode = opcode;
-    wr.send_flags = signaled ? IBV_SEND_SIGNALED : 0;
+    ibv_sge sge = sge_at(read ? region_ : 0, len);
+    ibv_send_wr wr = send_wr(sge, opcode, signaled, wr_id);
     if (!read && len <= inline_max_) wr.send_flags |= IBV_SEND_INLINE;
     if (opcode != IBV_WR_SEND) {
         wr.wr.rdma.remote_addr = read ? remote_.send_addr : remote_.recv_addr;
         wr.wr.rdma.rkey = remote_.rkey;
     }
-    ibv_send_wr *bad = nullptr;
-    const int rc = ibv_post_send(id_->qp, &wr, &bad);
-    if (rc != 0) fail_errno("ibv_post_send", rc);
+    submit(wr, "ibv_post_send");
 }
 
 void Conn::post_atomic(ibv_wr_opcode opcode, uint64_t compare_add, uint64_t swap, bool signaled,
                        uint64_t wr_id) {
-    ibv_sge sge{reinterpret_cast<uintptr_t>(recv_buf()), uint32_t(kAtomicSize), mr_->lkey};
-    ibv_send_wr wr{};
-    wr.wr_id = wr_id;
-    wr.sg_list = &sge;
-    wr.num_sge = 1;
-    wr.opcode = opcode;
-    wr.send_flags = signaled ? IBV_SEND_SIGNALED : 0;
+    ibv_sge sge = sge_at(region_, uint32_t(kAtomicSize));
+    ibv_send_wr wr = send_wr(sge, opcode, signaled, wr_id);
     wr.wr.atomic.remote_addr = remote_.send_addr;
     wr.wr.atomic.compare_add = compare_add;
     wr.wr.atomic.swap = swap;
     wr.wr.atomic.rkey = remote_.rkey;
-    ibv_send_wr *bad = nullptr;
-    const int rc = ibv_post_send(id_->qp, &wr, &bad);
-    if (rc != 0) fail_errno("ibv_post_send (atomic)", rc);
+    submit(wr, "ibv_post_send (atomic)");
 }
 
 void Conn::post_recv(uint64_t wr_id) {
-    ibv_sge sge{reinterpret_cast<uintptr_t>(recv_buf()), uint32_t(region_), mr_->lkey};
-    ibv_recv_wr wr{};
-    wr.wr_id = wr_id;
-    wr.sg_list = &sge;
-    wr.num_sge = 1;
-    ibv_recv_wr *bad = nullptr;
-    const int rc = ibv_post_recv(id_->qp, &wr, &bad);
-    if (rc != 0) fail_errno("ibv_post_recv", rc);
+    submit_recv(sge_at(region_, uint32_t(region_)), wr_id, "ibv_post_recv");
 }
 
 int Conn::shorten_rnr_wait() {

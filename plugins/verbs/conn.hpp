@@ -6,6 +6,7 @@
 #define CMDBENCH_VERBS_CONN_HPP
 
 #include "cm_link.hpp"
+#include "qp_resources.hpp"
 #include "verbs_params.hpp"
 
 #include <infiniband/verbs.h>
@@ -25,33 +26,18 @@ struct RemoteBuffer {
 };
 
 // What every QP of a run is made with.
-struct ConnSpec {
-    size_t region = 0;  // bytes per buffer region
-    int send_depth = 0; // max_send_wr
-    int recv_depth = 0; // max_recv_wr
-    int64_t inline_size = 0;
-    bool inline_explicit = false;
+struct ConnSpec : QpSpec {
     bool rdma_read = false; // ask for RDMA READ resources in the CM handshake
     bool atomics = false;   // the peer may run RDMA atomics on our buffer
 };
 
-class Conn {
+class Conn : public QpResources {
   public:
     Conn(rdma_cm_id *id, const ConnSpec &spec, uint32_t index);
-    ~Conn();
-    Conn(const Conn &) = delete;
-    Conn &operator=(const Conn &) = delete;
 
-    uint32_t index() const { return index_; }
-    rdma_cm_id *id() const { return id_; }
-    ibv_cq *cq() const { return cq_; }
-    ibv_comp_channel *channel() const { return channel_; }
-    uint8_t *send_buf() const { return buf_; }
     uint8_t *recv_buf() const { return buf_ + region_; }
-    uint32_t inline_max() const { return inline_max_; }
     const RemoteBuffer &remote() const { return remote_; }
     void set_remote(const RemoteBuffer &r) { remote_ = r; }
-    bool armed = false; // the CQ was armed with ibv_req_notify_cq (event mode)
 
     // Our private data for rdma_connect / rdma_accept.
     std::vector<uint8_t> private_data() const;
@@ -74,18 +60,6 @@ class Conn {
     int shorten_rnr_wait();
 
   private:
-    void create_qp(const ConnSpec &spec);
-    void release();
-
-    rdma_cm_id *id_;
-    uint32_t index_;
-    size_t region_;
-    ibv_pd *pd_ = nullptr;
-    ibv_comp_channel *channel_ = nullptr;
-    ibv_cq *cq_ = nullptr;
-    ibv_mr *mr_ = nullptr;
-    uint8_t *buf_ = nullptr;
-    uint32_t inline_max_ = 0;
     uint8_t rd_atomic_ = 0;
     RemoteBuffer remote_;
 };

@@ -7,9 +7,7 @@
 #include <cerrno>
 #include <cmdbench/plugin-support/byte_order.hpp>
 #include <cmdbench/rdma-util/rdma_device.hpp>
-#include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 
@@ -27,98 +25,24 @@ uint32_t mtu_bytes(ibv_mtu mtu) {
 } // namespace
 
 UdConn::UdConn(rdma_cm_id *id, const UdSpec &spec, uint32_t index)
-    : id_(id), index_(index), region_(spec.region) {
+    : QpResources(id, index, spec.region) {
     try {
         if (!id->verbs) fail("verbs: the rdma_cm UD id has no RDMA device");
         ibv_port_attr port{};
         if (ibv_query_port(id->verbs, id->port_num, &port) != 0)
             fail_errno("ibv_query_port", errno);
         mtu_ = mtu_bytes(port.active_mtu);
-        pd_ = ibv_alloc_pd(id->verbs);
-        if (!pd_) fail_errno("ibv_alloc_pd", errno);
-        channel_ = ibv_create_comp_channel(id->verbs);
-        if (!channel_) fail_errno("ibv_create_comp_channel", errno);
-        const int flags = fcntl(channel_->fd, F_GETFL);
-        if (flags < 0 || fcntl(channel_->fd, F_SETFL, flags | O_NONBLOCK) < 0)
-            fail_errno("fcntl O_NONBLOCK on the completion channel", errno);
-        const int cqe = spec.send_depth + spec.recv_depth + 16;
-        cq_ = ibv_create_cq(id->verbs, cqe, nullptr, channel_, 0);
-        if (!cq_) fail_errno("ibv_create_cq (" + std::to_string(cqe) + " entries)", errno);
-        const size_t bytes = 2 * region_ + kGrhBytes;
-        void *mem = nullptr;
-        if (posix_memalign(&mem, 4096, bytes) != 0) fail("verbs: out of memory for buffers");
-        buf_ = static_cast<uint8_t *>(mem);
-        std::memset(buf_, 0, bytes);
-        mr_ = ibv_reg_mr(pd_, buf_, bytes, IBV_ACCESS_LOCAL_WRITE);
-        if (!mr_) fail_errno("ibv_reg_mr (" + std::to_string(bytes) + " bytes)", errno);
-        create_qp(spec);
+        // rdma_create_qp on a UDP-port-space id also brings the QP to RTS
+        // with the port space's qkey.
+        open(spec, IBV_QPT_UD, 2 * region_ + kGrhBytes, IBV_ACCESS_LOCAL_WRITE);
     } catch (...) {
-        id_ = nullptr; // the caller still owns the id
-        release();
+        id_ = nullptr; // the caller still owns the id; ~QpResources frees the rest
         throw;
     }
 }
 
 UdConn::~UdConn() {
-    release();
-}
-
-void UdConn::release() {
     if (ah_) ibv_destroy_ah(ah_);
-    if (id_ && id_->qp) rdma_destroy_qp(id_);
-    if (mr_) ibv_dereg_mr(mr_);
-    if (cq_) ibv_destroy_cq(cq_);
-    if (channel_) ibv_destroy_comp_channel(channel_);
-    if (pd_) ibv_dealloc_pd(pd_);
-    std::free(buf_);
-    if (id_) rdma_destroy_id(id_);
-    ah_ = nullptr, mr_ = nullptr, cq_ = nullptr, channel_ = nullptr, pd_ = nullptr;
-    buf_ = nullptr, id_ = nullptr;
-}
-
-void UdConn::create_qp(const UdSpec &spec) {
-    // rdma_create_qp on a UDP-port-space id also brings the QP to RTS with
-    // the port space's qkey.
-    auto attempt = [&](uint32_t inline_bytes) {
-        ibv_qp_init_attr attr{};
-        attr.send_cq = cq_;
-        attr.recv_cq = cq_;
-        attr.qp_type = IBV_QPT_UD;
-        attr.cap.max_send_wr = uint32_t(spec.send_depth);
-        attr.cap.max_recv_wr = uint32_t(spec.recv_depth);
-        attr.cap.max_send_sge = 1;
-        attr.cap.max_recv_sge = 1;
-        attr.cap.max_inline_data = inline_bytes;
-        return rdma_create_qp(id_, pd_, &attr) == 0;
-    };
-    const uint32_t want = uint32_t(spec.inline_size);
-    if (attempt(want)) {
-        inline_max_ = want;
-        return;
-    }
-    const int err = errno;
-    if (want == 0 || !attempt(0))
-        fail_errno("rdma_create_qp (UD, send_wr " + std::to_string(spec.send_depth) + ", recv_wr " +
-                       std::to_string(spec.recv_depth) + ", inline " + std::to_string(want) + ")",
-                   err);
-    rdma_destroy_qp(id_);
-    uint32_t lo = 0, hi = want; // lo accepted, hi refused
-    while (hi - lo > 1) {
-        const uint32_t mid = lo + (hi - lo) / 2;
-        if (attempt(mid)) {
-            rdma_destroy_qp(id_);
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    if (spec.inline_explicit)
-        fail("verbs: inline_size = " + std::to_string(want) +
-             " is more than this UD QP accepts on " + ibv_get_device_name(id_->verbs->device) +
-             ": inline_size must be in [0, " + std::to_string(lo) +
-             "] (or -1 for the most it accepts)");
-    if (!attempt(lo)) fail_errno("rdma_create_qp", errno);
-    inline_max_ = lo;
 }
 
 std::vector<uint8_t> UdConn::private_data() const {
@@ -156,33 +80,18 @@ void UdConn::learn_peer(const ibv_wc &wc) {
 
 void UdConn::post_send(uint32_t len, bool signaled, uint64_t wr_id) {
     if (!ah_) fail("verbs: UD QP " + std::to_string(index_) + " has no address of its peer yet");
-    ibv_sge sge{reinterpret_cast<uintptr_t>(buf_), len, mr_->lkey};
-    ibv_send_wr wr{};
-    wr.wr_id = wr_id;
-    wr.sg_list = &sge;
-    wr.num_sge = 1;
-    wr.opcode = IBV_WR_SEND;
-    wr.send_flags = signaled ? IBV_SEND_SIGNALED : 0;
+    ibv_sge sge = sge_at(0, len);
+    ibv_send_wr wr = send_wr(sge, IBV_WR_SEND, signaled, wr_id);
     if (len <= inline_max_) wr.send_flags |= IBV_SEND_INLINE;
     wr.wr.ud.ah = ah_;
     wr.wr.ud.remote_qpn = remote_qpn_;
     wr.wr.ud.remote_qkey = remote_qkey_;
-    ibv_send_wr *bad = nullptr;
-    const int rc = ibv_post_send(id_->qp, &wr, &bad);
-    if (rc != 0) fail_errno("ibv_post_send (UD)", rc);
+    submit(wr, "ibv_post_send (UD)");
 }
 
 void UdConn::post_recv(uint64_t wr_id) {
     // Every receive shares one buffer: the GRH, then the payload.
-    ibv_sge sge{reinterpret_cast<uintptr_t>(buf_ + region_), uint32_t(region_ + kGrhBytes),
-                mr_->lkey};
-    ibv_recv_wr wr{};
-    wr.wr_id = wr_id;
-    wr.sg_list = &sge;
-    wr.num_sge = 1;
-    ibv_recv_wr *bad = nullptr;
-    const int rc = ibv_post_recv(id_->qp, &wr, &bad);
-    if (rc != 0) fail_errno("ibv_post_recv (UD)", rc);
+    submit_recv(sge_at(region_, uint32_t(region_ + kGrhBytes)), wr_id, "ibv_post_recv (UD)");
 }
 
 UdSession::UdSession(Run &run, const Params &p, const UdSpec &spec) {

@@ -9,6 +9,7 @@
 #define CMDBENCH_VERBS_UD_CONN_HPP
 
 #include "cm_link.hpp"
+#include "qp_resources.hpp"
 #include "verbs_params.hpp"
 
 #include <infiniband/verbs.h>
@@ -20,30 +21,17 @@ namespace verbs {
 
 constexpr size_t kGrhBytes = 40;
 
-struct UdSpec {
-    size_t region = 0;  // largest payload (send buffer; the receive one is this + GRH)
-    int send_depth = 0; // max_send_wr
-    int recv_depth = 0; // max_recv_wr
-    int64_t inline_size = 0;
-    bool inline_explicit = false;
-};
+// region: the largest payload (send buffer; the receive one is this + GRH).
+using UdSpec = QpSpec;
 
-class UdConn {
+class UdConn : public QpResources {
   public:
     UdConn(rdma_cm_id *id, const UdSpec &spec, uint32_t index);
     ~UdConn();
-    UdConn(const UdConn &) = delete;
-    UdConn &operator=(const UdConn &) = delete;
 
-    uint32_t index() const { return index_; }
-    rdma_cm_id *id() const { return id_; }
-    ibv_cq *cq() const { return cq_; }
-    ibv_comp_channel *channel() const { return channel_; }
-    uint8_t *send_buf() const { return buf_; }
     const uint8_t *payload() const { return buf_ + region_ + kGrhBytes; }
     // Bytes of the port's active MTU: the most one UD message can carry.
     uint32_t mtu() const { return mtu_; }
-    bool armed = false; // the CQ was armed with ibv_req_notify_cq (event mode)
 
     // Our QP's index and qkey, for the SIDR request.
     std::vector<uint8_t> private_data() const;
@@ -59,18 +47,7 @@ class UdConn {
     void post_recv(uint64_t wr_id);
 
   private:
-    void create_qp(const UdSpec &spec);
-    void release();
-
-    rdma_cm_id *id_;
-    uint32_t index_;
-    size_t region_;
-    ibv_pd *pd_ = nullptr;
-    ibv_comp_channel *channel_ = nullptr;
-    ibv_cq *cq_ = nullptr;
-    ibv_mr *mr_ = nullptr;
-    uint8_t *buf_ = nullptr; // send region, then GRH + receive region
-    uint32_t inline_max_ = 0;
+    // buf_: the send region, then GRH + receive region.
     uint32_t mtu_ = 0;
     ibv_ah *ah_ = nullptr;
     uint32_t remote_qpn_ = 0, remote_qkey_ = 0;

@@ -1,0 +1,56 @@
+// QP creation with the largest accepted inline size (see qp_create.hpp).
+#include "qp_create.hpp"
+
+#include "verbs_run.hpp"
+
+#include <cerrno>
+#include <string>
+
+namespace verbs {
+
+uint32_t create_qp_with_inline(rdma_cm_id *id, ibv_pd *pd, ibv_cq *cq, ibv_qp_type type,
+                               const QpSpec &spec) {
+    auto attempt = [&](uint32_t inline_bytes) {
+        ibv_qp_init_attr attr{};
+        attr.send_cq = cq;
+        attr.recv_cq = cq;
+        attr.qp_type = type;
+        attr.cap.max_send_wr = uint32_t(spec.send_depth);
+        attr.cap.max_recv_wr = uint32_t(spec.recv_depth);
+        attr.cap.max_send_sge = 1;
+        attr.cap.max_recv_sge = 1;
+        attr.cap.max_inline_data = inline_bytes;
+        return rdma_create_qp(id, pd, &attr) == 0;
+    };
+    // The messages name UD QPs; RC is the plain case.
+    const bool ud = type == IBV_QPT_UD;
+    const uint32_t want = uint32_t(spec.inline_size);
+    if (attempt(want)) return want;
+    const int err = errno;
+    if (want == 0 || !attempt(0))
+        fail_errno(std::string("rdma_create_qp (") + (ud ? "UD, " : "") + "send_wr " +
+                       std::to_string(spec.send_depth) + ", recv_wr " +
+                       std::to_string(spec.recv_depth) + ", inline " + std::to_string(want) + ")",
+                   err);
+    // The QP works without inline data: find the most it accepts.
+    rdma_destroy_qp(id);
+    uint32_t lo = 0, hi = want; // lo accepted, hi refused
+    while (hi - lo > 1) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (attempt(mid)) {
+            rdma_destroy_qp(id);
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    if (spec.inline_explicit)
+        fail("verbs: inline_size = " + std::to_string(want) + " is more than this " +
+             (ud ? "UD " : "") + "QP accepts on " + ibv_get_device_name(id->verbs->device) +
+             ": inline_size must be in [0, " + std::to_string(lo) +
+             "] (or -1 for the most it accepts)");
+    if (!attempt(lo)) fail_errno("rdma_create_qp", errno);
+    return lo;
+}
+
+} // namespace verbs

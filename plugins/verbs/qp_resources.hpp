@@ -1,0 +1,70 @@
+// What an RC QP (Conn) and a UD QP (UdConn) both hold: the rdma_cm id, a
+// protection domain, a non-blocking completion channel and the CQ, one
+// registered buffer that starts with the send region, and the QP made on
+// them; plus the one-SGE work requests both post.
+#ifndef CMDBENCH_VERBS_QP_RESOURCES_HPP
+#define CMDBENCH_VERBS_QP_RESOURCES_HPP
+
+#include "qp_create.hpp"
+
+#include <cstdint>
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+namespace verbs {
+
+class QpResources {
+  public:
+    QpResources(const QpResources &) = delete;
+    QpResources &operator=(const QpResources &) = delete;
+
+    uint32_t index() const { return index_; } // the QP's number in the run, 0 .. qps-1
+    rdma_cm_id *id() const { return id_; }
+    ibv_cq *cq() const { return cq_; }
+    ibv_comp_channel *channel() const { return channel_; }
+    uint8_t *send_buf() const { return buf_; }
+    uint32_t inline_max() const { return inline_max_; }
+    bool armed = false; // the CQ was armed with ibv_req_notify_cq (event mode)
+
+  protected:
+    // Owns `id` from here on; a derived constructor that fails sets id_ to
+    // nullptr first (its caller still owns the id) and this frees the rest.
+    QpResources(rdma_cm_id *id, uint32_t index, size_t region)
+        : id_(id), index_(index), region_(region) {}
+    ~QpResources();
+
+    // The PD, channel, CQ (both depths + 16 entries), a zeroed page-aligned
+    // buffer of `bytes` registered with `access`, then the QP of `type`.
+    void open(const QpSpec &spec, ibv_qp_type type, size_t bytes, int access);
+
+    // `len` bytes of our buffer from `offset`.
+    ibv_sge sge_at(size_t offset, uint32_t len) const {
+        return {reinterpret_cast<uintptr_t>(buf_ + offset), len, mr_->lkey};
+    }
+    static ibv_send_wr send_wr(ibv_sge &sge, ibv_wr_opcode opcode, bool signaled, uint64_t wr_id) {
+        ibv_send_wr wr{};
+        wr.wr_id = wr_id;
+        wr.sg_list = &sge;
+        wr.num_sge = 1;
+        wr.opcode = opcode;
+        wr.send_flags = signaled ? IBV_SEND_SIGNALED : 0;
+        return wr;
+    }
+    // ibv_post_send / ibv_post_recv; a refusal fails the run as `what`.
+    void submit(ibv_send_wr &wr, const char *what) const;
+    void submit_recv(ibv_sge sge, uint64_t wr_id, const char *what) const;
+
+    rdma_cm_id *id_;
+    uint32_t index_;
+    size_t region_;
+    ibv_pd *pd_ = nullptr;
+    ibv_comp_channel *channel_ = nullptr;
+    ibv_cq *cq_ = nullptr;
+    ibv_mr *mr_ = nullptr;
+    uint8_t *buf_ = nullptr;
+    uint32_t inline_max_ = 0;
+};
+
+} // namespace verbs
+
+#endif
