@@ -2,10 +2,7 @@
 #include "bw_pump.hpp"
 
 #include "atomics.hpp"
-#include "bw_window.hpp"
 #include "cq_wait.hpp"
-
-#include <algorithm>
 
 namespace verbs {
 namespace {
@@ -16,62 +13,19 @@ constexpr int kBatch = 32;
 
 void pump(Run &run, const Params &p, size_t size, std::vector<SendState> &qps, uint64_t count,
           uint64_t until_ns, std::vector<uint64_t> *received) {
-    const cmdbench_host &h = run.host();
-    const Stopper &stop = run.stopper();
     const ibv_wr_opcode opcode = is_atomic(p.op)     ? atomic_opcode(p.op)
                                  : p.op == Op::Send  ? IBV_WR_SEND
                                  : p.op == Op::Write ? IBV_WR_RDMA_WRITE
                                                      : IBV_WR_RDMA_READ;
-    const BwWindow window = bw_window(p.tx_depth, p.cq_mod, int64_t(size), until_ns ? 0 : count);
-    const uint64_t cq_mod = window.cq_mod, depth = window.tx_depth;
-    std::vector<Conn *> conns;
-    for (SendState &s : qps) {
-        s.posted = s.completed = 0;
-        s.target = until_ns ? kUnknown : count;
-        conns.push_back(s.conn);
-    }
-    bool closing = until_ns == 0;
-    ibv_wc wc[kBatch];
-    for (unsigned loops = 0;; ++loops) {
-        if (!closing && h.now_ns() >= until_ns) {
-            closing = true;
-            // A window drained to a signalled request at this instant is
-            // already complete: no completion will come to end it.
-            for (SendState &s : qps) {
-                s.target = (s.posted + cq_mod - 1) / cq_mod * cq_mod;
-                if (s.completed == s.target) s.end_ns = h.now_ns();
-            }
-        }
-        bool progress = false, all_done = true;
-        for (SendState &s : qps) {
-            while (s.posted < s.target && s.posted - s.completed < depth) {
-                const uint64_t k = s.posted + 1;
-                s.conn->post(opcode, uint32_t(size), k % cq_mod == 0 || k == s.target, k);
-                s.posted = k;
-                progress = true;
-            }
-            // A receiving side polls even with nothing of its own in flight:
-            // the peer's SENDs need their receives reposted.
-            if (s.completed < s.posted || received) {
-                const int n = poll_cq(*s.conn, wc, kBatch, "verbs-bw sender");
-                const uint64_t before = s.completed;
-                for (int i = 0; i < n; ++i) {
-                    if (received && (wc[i].opcode & IBV_WC_RECV)) {
-                        ++(*received)[s.conn->index()];
-                        s.conn->post_recv(0);
-                        continue;
-                    }
-                    s.completed = std::max<uint64_t>(s.completed, wc[i].wr_id);
-                }
-                if (s.completed != before && s.completed == s.target) s.end_ns = h.now_ns();
-                progress = progress || n > 0;
-            }
-            all_done = all_done && s.completed == s.target;
-        }
-        if (all_done) return;
-        if ((loops & 0xfff) == 0xfff) stop.check("verbs-bw sender");
-        if (!progress && p.mode == WaitMode::Event) wait_for_event(conns, stop, "verbs-bw sender");
-    }
+    pump_window(
+        run, p, size, qps, count, until_ns, "verbs-bw sender", received != nullptr,
+        [&](Conn &c, uint64_t k, bool signaled) { c.post(opcode, uint32_t(size), signaled, k); },
+        [&](Conn &c, const ibv_wc &wc) {
+            if (!received || !(wc.opcode & IBV_WC_RECV)) return false;
+            ++(*received)[c.index()];
+            c.post_recv(0);
+            return true;
+        });
 }
 
 void receive_all(Run &run, const Params &p, const std::vector<Conn *> &conns,

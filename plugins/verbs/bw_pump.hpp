@@ -5,35 +5,20 @@
 #ifndef CMDBENCH_VERBS_BW_PUMP_HPP
 #define CMDBENCH_VERBS_BW_PUMP_HPP
 
+#include "bw_sender.hpp"
 #include "conn.hpp"
 
 #include <atomic>
 #include <cstdint>
-#include <limits>
 #include <vector>
 
 namespace verbs {
 
-constexpr uint64_t kUnknown = std::numeric_limits<uint64_t>::max();
+using SendState = WindowState<Conn>;
 
-// One QP's timed messages, first post to last completion.
-struct QpFigures {
-    uint64_t msgs = 0;
-    uint64_t start_ns = 0, end_ns = 0;
-};
-
-// One QP at the sender, for one phase (warm-up or timed).
-struct SendState {
-    Conn *conn;
-    uint64_t posted = 0, completed = 0, target = 0;
-    uint64_t end_ns = 0;
-};
-
-// Posts and reaps on every QP of the thread until each reached its target
-// (`count`); with `until_ns` the targets close (rounded up to a signalled
-// request) once it passed. `received`, when given (a side that also
-// receives SENDs on these QPs), counts each receive completion by QP index
-// and reposts the receive.
+// pump_window (bw_sender.hpp) over RC QPs, posting p.op. `received`, when
+// given (a side that also receives SENDs on these QPs), counts each receive
+// completion by QP index and reposts the receive.
 void pump(Run &run, const Params &p, size_t size, std::vector<SendState> &qps, uint64_t count,
           uint64_t until_ns, std::vector<uint64_t> *received = nullptr);
 

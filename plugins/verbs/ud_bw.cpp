@@ -27,57 +27,17 @@ constexpr uint64_t kQuietNs = 1'000'000'000;
 constexpr int64_t kUdMaxRx = 16000;
 constexpr int kDefaultRxDepth = 512; // the table's default
 
-struct UdSendState {
-    UdConn *conn;
-    uint64_t posted = 0, completed = 0, target = 0;
-    uint64_t end_ns = 0;
-};
+using UdSendState = WindowState<UdConn>;
 
-// bw_pump.cpp's sender over UD QPs.
+// The RC sender's window over UD QPs: SEND only, and no receive completions
+// (the client posts none). A SEND that completed may still be dropped by the
+// receiver: the server's counts tell (`lost`).
 void pump(Run &run, const Params &p, size_t size, std::vector<UdSendState> &qps, uint64_t count,
           uint64_t until_ns) {
-    const cmdbench_host &h = run.host();
-    const BwWindow window = bw_window(p.tx_depth, p.cq_mod, int64_t(size), until_ns ? 0 : count);
-    const uint64_t cq_mod = window.cq_mod, depth = window.tx_depth;
-    std::vector<UdConn *> conns;
-    for (UdSendState &s : qps) {
-        s.posted = s.completed = 0;
-        s.target = until_ns ? kUnknown : count;
-        conns.push_back(s.conn);
-    }
-    bool closing = until_ns == 0;
-    ibv_wc wc[kBatch];
-    for (unsigned loops = 0;; ++loops) {
-        if (!closing && h.now_ns() >= until_ns) {
-            closing = true;
-            for (UdSendState &s : qps) {
-                s.target = (s.posted + cq_mod - 1) / cq_mod * cq_mod;
-                if (s.completed == s.target) s.end_ns = h.now_ns();
-            }
-        }
-        bool progress = false, all_done = true;
-        for (UdSendState &s : qps) {
-            while (s.posted < s.target && s.posted - s.completed < depth) {
-                const uint64_t k = s.posted + 1;
-                s.conn->post_send(uint32_t(size), k % cq_mod == 0 || k == s.target, k);
-                s.posted = k;
-                progress = true;
-            }
-            if (s.completed < s.posted) {
-                const int n = poll_cq(*s.conn, wc, kBatch, "verbs-bw UD sender");
-                const uint64_t before = s.completed;
-                for (int i = 0; i < n; ++i)
-                    s.completed = std::max<uint64_t>(s.completed, wc[i].wr_id);
-                if (s.completed != before && s.completed == s.target) s.end_ns = h.now_ns();
-                progress = progress || n > 0;
-            }
-            all_done = all_done && s.completed == s.target;
-        }
-        if (all_done) return;
-        if ((loops & 0xfff) == 0xfff) run.stopper().check("verbs-bw UD sender");
-        if (!progress && p.mode == WaitMode::Event)
-            wait_for_event(conns, run.stopper(), "verbs-bw UD sender");
-    }
+    pump_window(
+        run, p, size, qps, count, until_ns, "verbs-bw UD sender", false,
+        [&](UdConn &c, uint64_t k, bool signaled) { c.post_send(uint32_t(size), signaled, k); },
+        [](UdConn &, const ibv_wc &) { return false; });
 }
 
 // Counts arrivals (reposting each receive) until every QP got what the client
@@ -124,23 +84,10 @@ void one_size(Run &run, const Params &p, UdSession &session, int64_t size) {
         e = kUnknown;
     if (run.is_client()) {
         run_workers(run, p.threads, [&](int thread) {
-            std::vector<UdSendState> mine;
-            for (UdConn *c : ud_conns_of_thread(session.conns(), thread, p.threads))
-                mine.push_back({c});
-            if (p.warmup > 0) {
-                pump(run, p, size_t(size), mine, uint64_t(p.warmup), 0);
-                for (UdSendState &s : mine)
-                    sent[s.conn->index()] += s.completed;
-            }
-            const uint64_t start = run.host().now_ns();
-            const uint64_t until =
-                p.duration > 0 ? start + uint64_t(p.duration * 1e9) : uint64_t(0);
-            pump(run, p, size_t(size), mine, uint64_t(p.iterations), until);
-            for (UdSendState &s : mine) {
-                const size_t i = s.conn->index();
-                sent[i] += s.completed;
-                figures[i] = {s.completed, start, s.end_ns};
-            }
+            auto mine = window_states(ud_conns_of_thread(session.conns(), thread, p.threads));
+            send_phases(run, p, mine, sent, figures, [&](uint64_t count, uint64_t until) {
+                pump(run, p, size_t(size), mine, count, until);
+            });
         });
         run.exchange(encode_counts(sent), "verbs-bw UD message counts");
         got = decode_counts(run.exchange({}, "verbs-bw UD arrivals"), qps);

@@ -37,23 +37,10 @@ void one_way(Run &run, const Params &p, Session &session, int64_t size) {
         e = kUnknown;
     if (run.is_client()) {
         run_workers(run, p.threads, [&](int thread) {
-            std::vector<SendState> mine;
-            for (Conn *c : conns_of_thread(session.conns(), thread, p.threads))
-                mine.push_back({c});
-            if (p.warmup > 0) {
-                pump(run, p, size_t(size), mine, uint64_t(p.warmup), 0);
-                for (SendState &s : mine)
-                    sent[s.conn->index()] += s.completed;
-            }
-            const uint64_t start = run.host().now_ns();
-            const uint64_t until =
-                p.duration > 0 ? start + uint64_t(p.duration * 1e9) : uint64_t(0);
-            pump(run, p, size_t(size), mine, uint64_t(p.iterations), until);
-            for (SendState &s : mine) {
-                const size_t i = s.conn->index();
-                sent[i] += s.completed;
-                figures[i] = {s.completed, start, s.end_ns};
-            }
+            auto mine = window_states(conns_of_thread(session.conns(), thread, p.threads));
+            send_phases(run, p, mine, sent, figures, [&](uint64_t count, uint64_t until) {
+                pump(run, p, size_t(size), mine, count, until);
+            });
         });
         run.exchange(encode_counts(sent), "verbs-bw message counts");
     } else if (p.op == Op::Send) {

@@ -48,23 +48,10 @@ BwFigures send_and_receive(Run &run, const Params &p, Session &session, int64_t 
         run, p.threads,
         [&](int thread) {
             const std::vector<Conn *> conns = conns_of_thread(session.conns(), thread, p.threads);
-            std::vector<SendState> mine;
-            for (Conn *c : conns)
-                mine.push_back({c});
-            if (p.warmup > 0) {
-                pump(run, p, size_t(size), mine, uint64_t(p.warmup), 0, receiving);
-                for (SendState &s : mine)
-                    sent[s.conn->index()] += s.completed;
-            }
-            const uint64_t start = run.host().now_ns();
-            const uint64_t until =
-                p.duration > 0 ? start + uint64_t(p.duration * 1e9) : uint64_t(0);
-            pump(run, p, size_t(size), mine, uint64_t(p.iterations), until, receiving);
-            for (SendState &s : mine) {
-                const size_t i = s.conn->index();
-                sent[i] += s.completed;
-                figures[i] = {s.completed, start, s.end_ns};
-            }
+            std::vector<SendState> mine = window_states(conns);
+            send_phases(run, p, mine, sent, figures, [&](uint64_t count, uint64_t until) {
+                pump(run, p, size_t(size), mine, count, until, receiving);
+            });
             ++senders_done;
             if (receiving) receive_all(run, p, conns, expected, got);
         },
