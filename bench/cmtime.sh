@@ -588,9 +588,13 @@ peer_run() {
     -q 100000 > "$dir/srv.log" 2>&1 &
   srv=$!
   wait_port "$port" || echo "($tool: nothing listens on port $port after 30 s)" >&2
+  # Each client its own fake QP numbers (-q): clients share the device, and
+  # the CM rejects a second connection from the same QP number and device
+  # as stale (REJECTED 10). cmdbench's clients also offset theirs by rank;
+  # upstream's do not, so with one -q for all, its second client fails.
   for ((i = 0; i < k; i++)); do
     /usr/bin/time -f "%U %S" -o "$dir/cli$i.time" "${cmd[@]}" "${common[@]}" -b "${peer_addrs[i]}" \
-      -q 900000 > "$dir/cli$i.log" 2>&1 &
+      -q $((900000 + i * per)) > "$dir/cli$i.log" 2>&1 &
     pids+=($!)
   done
   for i in "${pids[@]}"; do wait "$i" || rc=$?; done
