@@ -261,11 +261,4 @@ void close_all(CmChannel &channel, Conns &conns) {
     conns.clear();
 }
 
-std::vector<Conn *> conns_of_thread(const Conns &conns, int thread, int threads) {
-    std::vector<Conn *> out;
-    for (size_t i = size_t(thread); i < conns.size(); i += size_t(threads))
-        out.push_back(conns[i].get());
-    return out;
-}
-
 } // namespace verbs

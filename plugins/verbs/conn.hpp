@@ -80,8 +80,6 @@ Conns accept_clients(CmChannel &channel, const Run &run, rdma_cm_id *listener, c
 // Disconnects every QP and frees them (no waiting for the peer).
 void close_all(CmChannel &channel, Conns &conns);
 
-// Thread t's QPs: i % threads == t.
-std::vector<Conn *> conns_of_thread(const Conns &conns, int thread, int threads);
 
 } // namespace verbs
 

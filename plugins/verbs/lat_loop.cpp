@@ -19,8 +19,8 @@ void late_start_for_test(const Run &run) {
     if (!value || !*value) return;
     const long ms = std::strtol(value, nullptr, 10);
     if (ms <= 0) return;
-    run.log(CMDBENCH_LOG_WARN,
-            "verbs: CMDBENCH_VERBS_TEST_LATE_START_MS: starting " + std::to_string(ms) + " ms late");
+    run.log(CMDBENCH_LOG_WARN, "verbs: CMDBENCH_VERBS_TEST_LATE_START_MS: starting " +
+                                   std::to_string(ms) + " ms late");
     std::this_thread::sleep_for(std::chrono::milliseconds(ms));
 }
 

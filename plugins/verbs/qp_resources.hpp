@@ -9,7 +9,9 @@
 
 #include <cstdint>
 #include <infiniband/verbs.h>
+#include <memory>
 #include <rdma/rdma_cma.h>
+#include <vector>
 
 namespace verbs {
 
@@ -64,6 +66,17 @@ class QpResources {
     uint8_t *buf_ = nullptr;
     uint32_t inline_max_ = 0;
 };
+
+// The QPs thread `thread` of `threads` runs: every threads-th, from its own
+// index (RC Conns and UD UdConns alike).
+template <class QP>
+std::vector<QP *> qps_of_thread(const std::vector<std::unique_ptr<QP>> &qps, int thread,
+                                int threads) {
+    std::vector<QP *> out;
+    for (size_t i = size_t(thread); i < qps.size(); i += size_t(threads))
+        out.push_back(qps[i].get());
+    return out;
+}
 
 } // namespace verbs
 

@@ -84,7 +84,7 @@ void one_size(Run &run, const Params &p, UdSession &session, int64_t size) {
         e = kUnknown;
     if (run.is_client()) {
         run_workers(run, p.threads, [&](int thread) {
-            auto mine = window_states(ud_conns_of_thread(session.conns(), thread, p.threads));
+            auto mine = window_states(qps_of_thread(session.conns(), thread, p.threads));
             send_phases(run, p, mine, sent, figures, [&](uint64_t count, uint64_t until) {
                 pump(run, p, size_t(size), mine, count, until);
             });
@@ -95,8 +95,7 @@ void one_size(Run &run, const Params &p, UdSession &session, int64_t size) {
         run_workers(
             run, p.threads,
             [&](int thread) {
-                receive(run, p, ud_conns_of_thread(session.conns(), thread, p.threads), expected,
-                        got);
+                receive(run, p, qps_of_thread(session.conns(), thread, p.threads), expected, got);
             },
             [&] {
                 const std::vector<uint64_t> counts =

@@ -228,11 +228,4 @@ std::vector<int64_t> ud_sizes(const Params &p, uint32_t mtu, const char *test) {
     return sizes;
 }
 
-std::vector<UdConn *> ud_conns_of_thread(const UdConns &conns, int thread, int threads) {
-    std::vector<UdConn *> out;
-    for (size_t i = size_t(thread); i < conns.size(); i += size_t(threads))
-        out.push_back(conns[i].get());
-    return out;
-}
-
 } // namespace verbs

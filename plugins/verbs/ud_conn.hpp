@@ -82,8 +82,6 @@ class UdSession {
 // the run naming it. `test` prefixes the message.
 std::vector<int64_t> ud_sizes(const Params &p, uint32_t mtu, const char *test);
 
-// Thread t's QPs: i % threads == t.
-std::vector<UdConn *> ud_conns_of_thread(const UdConns &conns, int thread, int threads);
 
 } // namespace verbs
 

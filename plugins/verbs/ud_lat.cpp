@@ -163,7 +163,7 @@ void run_ud_lat(Run &run, const Params &p) {
         run.check_stop("verbs-lat");
         if (!client) late_start_for_test(run);
         run_workers(run, p.threads, [&](int thread) {
-            for (UdConn *c : ud_conns_of_thread(session.conns(), thread, p.threads))
+            for (UdConn *c : qps_of_thread(session.conns(), thread, p.threads))
                 time_round_trips(run, p, *peers[c->index()], len, times[size_t(thread)]);
         });
         run.barrier("lat " + std::to_string(size) + " done");

@@ -37,7 +37,7 @@ void one_way(Run &run, const Params &p, Session &session, int64_t size) {
         e = kUnknown;
     if (run.is_client()) {
         run_workers(run, p.threads, [&](int thread) {
-            auto mine = window_states(conns_of_thread(session.conns(), thread, p.threads));
+            auto mine = window_states(qps_of_thread(session.conns(), thread, p.threads));
             send_phases(run, p, mine, sent, figures, [&](uint64_t count, uint64_t until) {
                 pump(run, p, size_t(size), mine, count, until);
             });
@@ -47,7 +47,7 @@ void one_way(Run &run, const Params &p, Session &session, int64_t size) {
         run_workers(
             run, p.threads,
             [&](int thread) {
-                receive_all(run, p, conns_of_thread(session.conns(), thread, p.threads), expected,
+                receive_all(run, p, qps_of_thread(session.conns(), thread, p.threads), expected,
                             got);
             },
             [&] {

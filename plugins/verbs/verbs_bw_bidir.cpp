@@ -47,7 +47,7 @@ BwFigures send_and_receive(Run &run, const Params &p, Session &session, int64_t 
     run_workers(
         run, p.threads,
         [&](int thread) {
-            const std::vector<Conn *> conns = conns_of_thread(session.conns(), thread, p.threads);
+            const std::vector<Conn *> conns = qps_of_thread(session.conns(), thread, p.threads);
             std::vector<SendState> mine = window_states(conns);
             send_phases(run, p, mine, sent, figures, [&](uint64_t count, uint64_t until) {
                 pump(run, p, size_t(size), mine, count, until, receiving);

@@ -216,7 +216,7 @@ void run_lat(Run &run) {
         if (!client && !passive) late_start_for_test(run);
         if (!passive) {
             run_workers(run, p.threads, [&](int thread) {
-                for (Conn *c : conns_of_thread(session.conns(), thread, p.threads))
+                for (Conn *c : qps_of_thread(session.conns(), thread, p.threads))
                     time_round_trips(run, p, *peers[c->index()], len, times[size_t(thread)]);
             });
         }
