@@ -43,10 +43,6 @@ void check_atomic_params(const cmdbench::support::ParamReader &in, Params &p) {
                ": the server stays passive (its target is the client's to change)");
 }
 
-ibv_wr_opcode atomic_opcode(Op op) {
-    return op == Op::CmpSwap ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
-}
-
 void check_atomic_result(const Conn &conn, const AtomicSeq &seq) {
     uint64_t got = 0;
     std::memcpy(&got, conn.recv_buf(), sizeof got);

@@ -27,7 +27,9 @@ constexpr uint64_t kAtomicAdd = 1;
 // [8], any other size fails; inline_size > 0 and bidirectional fail.
 void check_atomic_params(const cmdbench::support::ParamReader &in, Params &p);
 
-ibv_wr_opcode atomic_opcode(Op op);
+inline ibv_wr_opcode atomic_opcode(Op op) {
+    return op == Op::CmpSwap ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
+}
 
 // One QP's atomics, numbered from 0 over the whole run. The target starts at
 // 0; fetch_add k returns k * kAtomicAdd; cmp_swap k compares with value(k),

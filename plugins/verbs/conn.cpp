@@ -100,17 +100,6 @@ void Conn::post(ibv_wr_opcode opcode, uint32_t len, bool signaled, uint64_t wr_i
     submit(wr, "ibv_post_send");
 }
 
-void Conn::post_atomic(ibv_wr_opcode opcode, uint64_t compare_add, uint64_t swap, bool signaled,
-                       uint64_t wr_id) {
-    ibv_sge sge = sge_at(region_, uint32_t(kAtomicSize));
-    ibv_send_wr wr = send_wr(sge, opcode, signaled, wr_id);
-    wr.wr.atomic.remote_addr = remote_.send_addr;
-    wr.wr.atomic.compare_add = compare_add;
-    wr.wr.atomic.swap = swap;
-    wr.wr.atomic.rkey = remote_.rkey;
-    submit(wr, "ibv_post_send (atomic)");
-}
-
 void Conn::post_recv(uint64_t wr_id) {
     submit_recv(sge_at(region_, uint32_t(region_)), wr_id, "ibv_post_recv");
 }

@@ -5,6 +5,7 @@
 #ifndef CMDBENCH_VERBS_CONN_HPP
 #define CMDBENCH_VERBS_CONN_HPP
 
+#include "atomics.hpp"
 #include "cm_link.hpp"
 #include "qp_resources.hpp"
 #include "verbs_params.hpp"
@@ -51,8 +52,17 @@ class Conn : public QpResources {
     void post(ibv_wr_opcode opcode, uint32_t len, bool signaled, uint64_t wr_id);
     // An 8-byte RDMA atomic on the peer's target (its send region); the
     // value it returns lands at the start of our receive region.
+    // Inline: the atomic latency loop posts one per round trip.
     void post_atomic(ibv_wr_opcode opcode, uint64_t compare_add, uint64_t swap, bool signaled,
-                     uint64_t wr_id);
+                     uint64_t wr_id) {
+        ibv_sge sge = sge_at(region_, uint32_t(kAtomicSize));
+        ibv_send_wr wr = send_wr(sge, opcode, signaled, wr_id);
+        wr.wr.atomic.remote_addr = remote_.send_addr;
+        wr.wr.atomic.compare_add = compare_add;
+        wr.wr.atomic.swap = swap;
+        wr.wr.atomic.rkey = remote_.rkey;
+        submit(wr, "ibv_post_send (atomic)");
+    }
     void post_recv(uint64_t wr_id);
     // A receiver of SEND: lowers the QP's RNR wait (min_rnr_timer) to
     // 0.64 ms if it is longer; returns the encoded value found (0 = 655 ms,
@@ -79,7 +89,6 @@ Conns accept_clients(CmChannel &channel, const Run &run, rdma_cm_id *listener, c
                      const ConnSpec &spec);
 // Disconnects every QP and frees them (no waiting for the peer).
 void close_all(CmChannel &channel, Conns &conns);
-
 
 } // namespace verbs
 

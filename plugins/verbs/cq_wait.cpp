@@ -7,15 +7,14 @@
 
 namespace verbs {
 
-int poll_cq(ibv_cq *cq, uint32_t qp, ibv_wc *wc, int max, const char *what) {
-    const int n = ibv_poll_cq(cq, max, wc);
-    if (n < 0) fail(std::string(what) + ": ibv_poll_cq failed");
-    for (int i = 0; i < n; ++i)
-        if (wc[i].status != IBV_WC_SUCCESS)
-            fail(std::string(what) + ": QP " + std::to_string(qp) + ": work completion " +
-                 ibv_wc_status_str(wc[i].status) + " (opcode " + std::to_string(wc[i].opcode) +
-                 ", vendor error " + std::to_string(wc[i].vendor_err) + ")");
-    return n;
+void fail_poll(const char *what) {
+    fail(std::string(what) + ": ibv_poll_cq failed");
+}
+
+void fail_completion(const ibv_wc &wc, uint32_t qp, const char *what) {
+    fail(std::string(what) + ": QP " + std::to_string(qp) + ": work completion " +
+         ibv_wc_status_str(wc.status) + " (opcode " + std::to_string(wc.opcode) +
+         ", vendor error " + std::to_string(wc.vendor_err) + ")");
 }
 
 bool arm_cq(ibv_cq *cq, bool &armed, const char *what) {

@@ -11,10 +11,21 @@
 
 namespace verbs {
 
+// poll_cq's failures: ibv_poll_cq itself, or a completion in error.
+[[noreturn]] void fail_poll(const char *what);
+[[noreturn]] void fail_completion(const ibv_wc &wc, uint32_t qp, const char *what);
+
 // Non-blocking: up to `max` completions of `cq` (QP number `qp`, for the
 // message) into wc; a completion in error fails the run (naming its status
-// and opcode).
-int poll_cq(ibv_cq *cq, uint32_t qp, ibv_wc *wc, int max, const char *what);
+// and opcode). Inline: the latency loops poll once per round trip or more,
+// and a call costs time there (most under emulation).
+inline int poll_cq(ibv_cq *cq, uint32_t qp, ibv_wc *wc, int max, const char *what) {
+    const int n = ibv_poll_cq(cq, max, wc);
+    if (n < 0) fail_poll(what);
+    for (int i = 0; i < n; ++i)
+        if (wc[i].status != IBV_WC_SUCCESS) fail_completion(wc[i], qp, what);
+    return n;
+}
 
 template <class QP> int poll_cq(QP &conn, ibv_wc *wc, int max, const char *what) {
     return poll_cq(conn.cq(), conn.index(), wc, max, what);

@@ -41,10 +41,8 @@ void QpResources::open(const QpSpec &spec, ibv_qp_type type, size_t bytes, int a
     inline_max_ = create_qp_with_inline(id_, pd_, cq_, type, spec);
 }
 
-void QpResources::submit(ibv_send_wr &wr, const char *what) const {
-    ibv_send_wr *bad = nullptr;
-    const int rc = ibv_post_send(id_->qp, &wr, &bad);
-    if (rc != 0) fail_errno(what, rc);
+void QpResources::fail_post(const char *what, int rc) {
+    fail_errno(what, rc);
 }
 
 void QpResources::submit_recv(ibv_sge sge, uint64_t wr_id, const char *what) const {

@@ -53,8 +53,14 @@ class QpResources {
         return wr;
     }
     // ibv_post_send / ibv_post_recv; a refusal fails the run as `what`.
-    void submit(ibv_send_wr &wr, const char *what) const;
+    // Inline: the latency loops post once per round trip.
+    void submit(ibv_send_wr &wr, const char *what) const {
+        ibv_send_wr *bad = nullptr;
+        const int rc = ibv_post_send(id_->qp, &wr, &bad);
+        if (rc != 0) fail_post(what, rc);
+    }
     void submit_recv(ibv_sge sge, uint64_t wr_id, const char *what) const;
+    [[noreturn]] static void fail_post(const char *what, int rc);
 
     rdma_cm_id *id_;
     uint32_t index_;

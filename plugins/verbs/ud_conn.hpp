@@ -82,7 +82,6 @@ class UdSession {
 // the run naming it. `test` prefixes the message.
 std::vector<int64_t> ud_sizes(const Params &p, uint32_t mtu, const char *test);
 
-
 } // namespace verbs
 
 #endif

@@ -41,7 +41,7 @@ uint8_t tag_of(uint64_t seq) {
 class LatPeer {
   public:
     LatPeer(Conn &conn, const Params &p, const Stopper &stop)
-        : conn_(conn), p_(p), stop_(stop), atomics_(p.op) {}
+        : conn_(conn), p_(p), stop_(stop), op_what_(op_name(p.op)), atomics_(p.op) {}
 
     void prepare(size_t size) {
         if (p_.op == Op::Write) conn_.recv_buf()[size - 1] = 0;
@@ -63,7 +63,7 @@ class LatPeer {
                               k);
             last_signalled_ = k;
             while (completed_ < posted_)
-                handle(wait_cq(conn_, p_.mode, wc_, kBatch, stop_, op_name(p_.op)));
+                handle(wait_cq(conn_, p_.mode, wc_, kBatch, stop_, op_what_));
             if (p_.verify) check_atomic_result(conn_, atomics_);
             atomics_.next();
             return;
@@ -169,6 +169,7 @@ class LatPeer {
     Conn &conn_;
     const Params &p_;
     const Stopper &stop_;
+    const char *const op_what_; // op_name(p.op), looked up once
     ibv_wc wc_[kBatch];
     uint64_t posted_ = 0, completed_ = 0, last_signalled_ = 0; // sends, by number
     int received_ = 0;

@@ -200,7 +200,8 @@ struct cmdbench_host {
     uint32_t struct_size;
     uint16_t abi_major, abi_minor;
 
-    /* Monotonic clock in nanoseconds. */
+    /* Monotonic clock in nanoseconds: CLOCK_MONOTONIC, so a plugin's timed
+     * loop may read that clock itself and skip the call. */
     uint64_t (*now_ns)(void);
 
     /* Logging. A message is one line without its newline. */
