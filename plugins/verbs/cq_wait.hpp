@@ -69,7 +69,8 @@ void wait_for_event(const std::vector<QP *> &qps, const Stopper &stop, const cha
 // Blocks (busy poll or event wait per `mode`) until `conn` has completions,
 // then returns them as poll_cq does.
 template <class QP>
-int wait_cq(QP &conn, WaitMode mode, ibv_wc *wc, int max, const Stopper &stop, const char *what) {
+int wait_cq_loop(QP &conn, WaitMode mode, ibv_wc *wc, int max, const Stopper &stop,
+                 const char *what) {
     QP *const one[] = {&conn}; // no allocation: this runs once per message
     for (unsigned spins = 0;; ++spins) {
         const int n = poll_cq(conn, wc, max, what);
@@ -79,6 +80,15 @@ int wait_cq(QP &conn, WaitMode mode, ibv_wc *wc, int max, const Stopper &stop, c
         else if ((spins & 0xfff) == 0xfff)
             stop.check(what);
     }
+}
+
+// The first poll is inline, without a call: often the completion is there
+// already (on rxe an atomic completes inside its post).
+template <class QP>
+inline int wait_cq(QP &conn, WaitMode mode, ibv_wc *wc, int max, const Stopper &stop,
+                   const char *what) {
+    const int n = poll_cq(conn, wc, max, what);
+    return n > 0 ? n : wait_cq_loop(conn, mode, wc, max, stop, what);
 }
 
 } // namespace verbs
