@@ -1,0 +1,101 @@
+/* LD_PRELOAD probe for bench/verbs-split.sh: splits a one-sided verbs
+ * latency loop (READ, atomics) into the time spent inside the post and the
+ * time spent outside it.
+ *
+ * A user-space provider such as rxe's rings the doorbell of every
+ * ibv_post_send with one write() to the uverbs command file; on rxe the
+ * whole READ or atomic then runs inside that system call, and the next
+ * write() starts the next round trip. So the gap between two consecutive
+ * doorbells is one round trip as the tool's own clock sees it, split into
+ * "in write()" (the kernel: the same work for every tool) and "outside"
+ * (the tool's loop: polling, its clock, recording the sample).
+ *
+ * At exit, a process that rang at least 1000 doorbells prints one line:
+ *   post_split: pid P doorbells N in_post_us X outside_us Y period_us Z
+ * with the medians. Times are TSC ticks converted with the TSC rate the
+ * kernel reports (tsc_hz below); only the ratios between tools matter. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <x86intrin.h>
+
+enum { kMax = 1 << 21, kFds = 1024 };
+
+static uint64_t *begin_, *end_;
+static size_t count_;
+static signed char is_uverbs_[kFds]; /* 0 unknown, 1 yes, -1 no */
+static ssize_t (*real_write)(int, const void *, size_t);
+
+static int uverbs_fd(int fd) {
+    if (fd < 0 || fd >= kFds) return 0;
+    if (is_uverbs_[fd] == 0) {
+        char link[64], target[256];
+        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        const ssize_t n = readlink(link, target, sizeof target - 1);
+        if (n > 0) target[n] = 0;
+        is_uverbs_[fd] = n > 0 && strstr(target, "/dev/infiniband/uverbs") ? 1 : -1;
+    }
+    return is_uverbs_[fd] == 1;
+}
+
+ssize_t write(int fd, const void *buf, size_t len) {
+    if (!real_write) real_write = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+    if (!uverbs_fd(fd)) return real_write(fd, buf, len);
+    const uint64_t t0 = __rdtsc();
+    const ssize_t r = real_write(fd, buf, len);
+    const uint64_t t1 = __rdtsc();
+    if (!begin_) {
+        begin_ = malloc(kMax * sizeof *begin_);
+        end_ = malloc(kMax * sizeof *end_);
+    }
+    if (begin_ && end_ && count_ < kMax) {
+        begin_[count_] = t0;
+        end_[count_] = t1;
+        ++count_;
+    }
+    return r;
+}
+
+static int by_value(const void *a, const void *b) {
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median_us(uint64_t *v, size_t n, double tsc_hz) {
+    qsort(v, n, sizeof *v, by_value);
+    return (double)v[n / 2] / tsc_hz * 1e6;
+}
+
+/* TSC ticks per second, measured against CLOCK_MONOTONIC over 50 ms. */
+static double tsc_hz(void) {
+    struct timespec a, b, pause = {0, 50000000};
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    const uint64_t c0 = __rdtsc();
+    nanosleep(&pause, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    const uint64_t c1 = __rdtsc();
+    const double secs = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+    return (double)(c1 - c0) / secs;
+}
+
+__attribute__((destructor)) static void report(void) {
+    if (count_ < 1000) return;
+    const size_t n = count_ - 1;
+    uint64_t *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out),
+             *period = malloc(n * sizeof *period);
+    if (!in || !out || !period) return;
+    for (size_t i = 0; i < n; ++i) {
+        in[i] = end_[i] - begin_[i];
+        out[i] = begin_[i + 1] - end_[i];
+        period[i] = begin_[i + 1] - begin_[i];
+    }
+    const double hz = tsc_hz();
+    fprintf(stderr, "post_split: pid %d doorbells %zu in_post_us %.2f outside_us %.2f period_us %.2f\n",
+            (int)getpid(), count_, median_us(in, n, hz), median_us(out, n, hz),
+            median_us(period, n, hz));
+}

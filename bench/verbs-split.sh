@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Where a one-sided verbs round trip's time goes, cmdbench against perftest,
+# inside the RDMA lab: bench/post_split.c times every post's doorbell.
+set -uo pipefail
+
+usage() {
+    cat <<'EOF'
+Usage: tools/rdma-lab -- bench/verbs-split.sh [--op OP] [--reps N]
+           [--iterations N] [--build-dir DIR]
+
+Inside the lab (Soft-RoCE), runs perftest's latency tool and cmdbench's
+verbs-lat for one one-sided op, alternating, --reps times each, with
+bench/post_split.c preloaded into both clients. On rxe a READ or an atomic
+runs whole inside the system call that rings its post's doorbell, so each
+round trip splits into:
+
+  in_post   the doorbell's write(): the kernel's work, the same for both
+  outside   the rest of the loop: polling, the tool's clock, its sample
+  period    one doorbell to the next: the round trip as the tool times it
+
+Prints each run's medians, then the median of each column per tool and the
+ratio cmdbench / perftest.
+
+  --op OP          fetch_add (ib_atomic_lat, default), cmp_swap
+                   (ib_atomic_lat -A CMP_AND_SWAP) or read (ib_read_lat, 8 B)
+  --reps N         runs of each tool, 1..99 (default 5)
+  --iterations N   round trips per run, 1000..1000000 (default 40000)
+  --build-dir DIR  cmdbench build tree (default: $CMDBENCH_BINARY_DIR, else build)
+
+Both tools run at their defaults otherwise. Needs cc, perftest and python3.
+EOF
+}
+
+die() { echo "verbs-split.sh: $*" >&2; exit 2; }
+
+op=fetch_add reps=5 iters=40000 build=${CMDBENCH_BINARY_DIR:-build}
+while [ $# -gt 0 ]; do
+    case $1 in
+        --op) [ $# -ge 2 ] || die "--op needs a value"; op=$2; shift ;;
+        --reps) [[ ${2:-} =~ ^[1-9][0-9]?$ ]] || die "--reps needs a number in [1, 99], got '${2:-}'"
+                reps=$2; shift ;;
+        --iterations) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] && [ "$2" -ge 1000 ] && [ "$2" -le 1000000 ] ||
+                          die "--iterations needs a number in [1000, 1000000], got '${2:-}'"
+                      iters=$2; shift ;;
+        --build-dir) [ $# -ge 2 ] || die "--build-dir needs a directory"; build=$2; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) die "unknown option '$1' (--help lists them)" ;;
+    esac
+    shift
+done
+case $op in
+    fetch_add) tool=(ib_atomic_lat) size=8 ;;
+    cmp_swap) tool=(ib_atomic_lat -A CMP_AND_SWAP) size=8 ;;
+    read) tool=(ib_read_lat -s 8) size=8 ;;
+    *) die "--op: fetch_add, cmp_swap or read, got '$op'" ;;
+esac
+cmdbench=$build/bin/cmdbench
+[ -x "$cmdbench" ] || die "$cmdbench not found: build first, or give --build-dir"
+addr=${CMDBENCH_RDMA_ADDR:-}
+[ -n "$addr" ] || die "CMDBENCH_RDMA_ADDR is not set: run inside tools/rdma-lab"
+for t in cc python3 "${tool[0]}"; do
+    command -v "$t" > /dev/null || die "$t not found (tools/install-deps.sh)"
+done
+
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/verbs-split.XXXXXX")
+server=""
+cleanup() {
+    [ -z "$server" ] || kill "$server" 2> /dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+cc -O2 -Wall -Wextra -Werror -shared -fPIC -o "$work/post_split.so" "$here/post_split.c" -ldl ||
+    die "cannot build post_split.c"
+
+cat > "$work/run.toml" <<EOF
+[[run]]
+test = "verbs-lat"
+op = "$op"
+sizes = [$size]
+iterations = $iters
+bind_address = "$addr"
+EOF
+
+# split LINE: "in_post outside period" from a post_split line
+split() { awk '/^post_split:/ && $5 >= 1000 {print $7, $9, $11; exit}' "$1"; }
+
+port=19700
+: > "$work/rows"
+for ((rep = 1; rep <= reps; rep++)); do
+    for who in perftest cmdbench; do
+        # alternate which goes first
+        [ $((rep % 2)) = 0 ] && who=$([ $who = perftest ] && echo cmdbench || echo perftest)
+        if [ $who = perftest ]; then
+            port=$((port + 1))
+            timeout 300 "${tool[@]}" -R -F -n "$iters" -p $port > /dev/null 2>&1 &
+            server=$!
+            sleep 1 # perftest serves one client: no probe connection
+            LD_PRELOAD=$work/post_split.so timeout 300 "${tool[@]}" -R -F -n "$iters" -p $port "$addr" \
+                > /dev/null 2> "$work/err"
+            wait "$server" 2> /dev/null
+            server=""
+        else
+            LD_PRELOAD=$work/post_split.so timeout 300 "$cmdbench" run "$work/run.toml" -q \
+                > /dev/null 2> "$work/err"
+        fi
+        row=$(split "$work/err")
+        if [ -z "$row" ]; then
+            echo "rep $rep $who: no figures (the run failed?)" >&2
+            continue
+        fi
+        printf 'rep %d %-8s in_post %s us, outside %s us, period %s us\n' $rep $who $row
+        echo "$who $row" >> "$work/rows"
+    done
+done
+
+python3 - "$work/rows" <<'EOF'
+import statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    who, *vals = line.split()
+    rows.setdefault(who, []).append([float(v) for v in vals])
+print(f"{'median of runs':<10} {'in_post':>9} {'outside':>9} {'period':>9}")
+med = {}
+for who in ("perftest", "cmdbench"):
+    if who not in rows:
+        continue
+    med[who] = [statistics.median(col) for col in zip(*rows[who])]
+    print(f"{who:<10} " + " ".join(f"{v:9.2f}" for v in med[who]))
+if len(med) == 2:
+    print(f"{'ratio':<10} " + " ".join(f"{c / p:9.3f}" for c, p in zip(med["cmdbench"], med["perftest"])))
+EOF
