@@ -34,7 +34,8 @@ name = "lat-read"
 test = "verbs-lat"
 op = "read"
 sizes = [64, 4096]
-iterations = 300
+# over two of the loop's 512-sample batches, and a part of a third
+iterations = 1100
 verify = true
 [[run]]
 name = "lat-read-event"
@@ -118,7 +119,7 @@ sent = int(sys.argv[2])
 lat = {"lat-send": (["64_lat", "4k_lat", "64k_lat"], "send", 300, 1),
        "lat-send-event": (["64_lat", "4k_lat"], "send", 300, 1),
        "lat-write": (["64_lat", "4k_lat", "64k_lat"], "write", 300, 1),
-       "lat-read": (["64_lat", "4k_lat"], "read", 300, 1),
+       "lat-read": (["64_lat", "4k_lat"], "read", 1100, 1),
        "lat-read-event": (["64_lat"], "read", 300, 1),
        "lat-send-4qp": (["64_lat", "4k_lat"], "send", 200, 4)}
 bw = {"bw-send": (["4k", "64k"], "send", 1000, 1), "bw-write": (["4k", "64k"], "write", 1000, 1),
