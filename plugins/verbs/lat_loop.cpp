@@ -50,7 +50,9 @@ void report_lat(Run &run, const Params &p, int64_t size, const std::vector<Threa
                     &m::kPerTransfer);
     h.row_metric_ex(row, "usec/rtt", mean_us, CMDBENCH_UNIT_USEC, &m::kPerTransfer);
     h.row_metric_ex(row, "qps", double(p.qps), CMDBENCH_UNIT_COUNT, &m::kCount);
-    h.row_hist_ex(row, "rtt", rtt, &m::kRoundTrip);
+    // send, write: a message each way, which compare halves into one-way
+    // latency as for pingpong; a READ or atomic is compared whole.
+    h.row_hist_ex(row, "rtt", rtt, one_way ? &m::kRoundTrip : &m::kOpLatency);
     h.row_end(row);
 }
 

@@ -1,7 +1,7 @@
 # Plugin verbs, RDMA atomics over rxe: verbs-lat and verbs-bw with
 # op = "fetch_add" and "cmp_swap" (verified, 2 QPs with a target each) must
-# be ok with one row of 8 bytes each and positive figures, latency not halved;
-# then the server corrupting QP 0's target (CMDBENCH_VERBS_TEST_CORRUPT_TARGET)
+# be ok with one row of 8 bytes each and positive figures, latency not halved
+# (in the rows and in cmdbench compare); then the server corrupting QP 0's target (CMDBENCH_VERBS_TEST_CORRUPT_TARGET)
 # must fail a verified fetch_add naming the QP, the atomic, got and want
 # (cmp_swap's check is the same code: one run keeps the check short).
 need_cmdbench
@@ -57,6 +57,20 @@ for name, (iterations, qps) in want.items():
         # Gb/sec counts the 8-byte operand of every atomic, as ib_atomic_bw does.
         assert abs(m["msgs/sec"] * 64 / 1e9 - m["Gb/sec"]) <= 1e-6 * m["Gb/sec"], (name, m)
         print(f"{name:14s} {m['msgs/sec']:10.0f} msgs/s  {m['Gb/sec']:.4f} Gb/s")
+PY
+# cmdbench compare shows an atomic's latency whole, as `rtt p50`, like
+# perftest: not halved into the one-way `lat p50` of send and write.
+"$cb" compare atomics.json --format json > atomics-compare.json 2> atomics-compare.err ||
+  { cat atomics-compare.err; fail "cmdbench compare atomics.json failed"; }
+check_results atomics.json <<'PY' || fail "compare does not show atomics whole"
+import statistics
+cmp = json.load(open("atomics-compare.json"))
+lat = {r["metric"]: r["cells"][0]["median"] for r in cmp["rows"] if r["item"] == "8_lat"}
+# compare's cell is the median over the file's two latency runs
+p50s = [runs[n]["rows"][0]["histograms"]["rtt"]["p50"] / 1000 for n in ("lat-fetch_add", "lat-cmp_swap")]
+assert "latency_p50" not in lat and "rtt p50" in lat, lat
+assert abs(lat["rtt p50"] - statistics.median(p50s)) <= 1e-3 * lat["rtt p50"], (lat, p50s)
+print("compare rtt p50", lat["rtt p50"], "us, histograms", p50s)
 PY
 # A corrupted target: the first atomic of QP 0 returns the planted value.
 write_scenario corrupt.toml 60 <<TOML

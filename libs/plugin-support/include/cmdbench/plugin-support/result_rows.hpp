@@ -32,6 +32,10 @@ constexpr cmdbench_metric_meaning kBandwidthDetail =
 // A latency row's round trip is one message each way; a bandwidth row's is a
 // burst's, which is no message latency.
 constexpr cmdbench_metric_meaning kRoundTrip = CMDBENCH_MEANING_ROUND_TRIP;
+// One operation's whole latency that is no message each way (an RDMA READ or
+// atomic: request and answer, what perftest reports unhalved): compared as
+// it is, under its own name, never halved into one-way latency.
+constexpr cmdbench_metric_meaning kOpLatency = CMDBENCH_MEANING_LATENCY;
 constexpr cmdbench_metric_meaning kBurstRoundTrip =
     CMDBENCH_MEANING(CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER,
                      CMDBENCH_METRIC_ROUND_TRIP | CMDBENCH_METRIC_DETAIL);
