@@ -23,13 +23,6 @@ struct alignas(64) ThreadTimes {
 // One empty ThreadTimes (with its host histogram) per thread.
 std::vector<ThreadTimes> thread_times(Run &run, int threads);
 
-// One QP's round trips of one size. Both sides run the same count: one
-// start round trip, `warmup`, then `iterations`; the client times the last
-// ones. The start round trip is never timed: it carries the peer's way out
-// of the barrier before it (a control-channel message and a wake-up, up to
-// milliseconds under emulation), which would otherwise be the first sample
-// and, at 1000 samples, the p99.9 (docs/verbs.md). One clock read per round
-// trip, as perftest's: a round trip ends where the next begins.
 // A thread's samples on their way to its histogram: kept here and recorded
 // in batches, after the clock has been read, so that no round trip carries
 // the call into the host that records it.
