@@ -9,6 +9,8 @@
 #include "workers.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <limits>
 
 namespace verbs {
 namespace {
@@ -24,10 +26,26 @@ uint8_t pattern_byte(uint64_t seq, size_t i) {
     return uint8_t(seq * 131 + i * 7 + 1);
 }
 
+constexpr uint64_t kNoDrop = std::numeric_limits<uint64_t>::max();
+
+// Tests only: with CMDBENCH_VERBS_TEST_UD_DROP_ANSWER=N the server takes QP
+// 0's message N (counted from 0 over the run) and never answers it, as if
+// the answer were lost, so that the lab can show the loss timeout.
+uint64_t answer_to_drop_for_test(const Run &run) {
+    const char *value = std::getenv("CMDBENCH_VERBS_TEST_UD_DROP_ANSWER");
+    if (run.is_client() || !value || !*value) return kNoDrop;
+    const uint64_t n = std::strtoull(value, nullptr, 10);
+    run.log(CMDBENCH_LOG_WARN,
+            "verbs-lat: CMDBENCH_VERBS_TEST_UD_DROP_ANSWER: QP 0 leaves message " +
+                std::to_string(n) + " unanswered");
+    return n;
+}
+
 class UdLatPeer {
   public:
-    UdLatPeer(UdConn &conn, const Params &p, Run &run, bool client)
-        : conn_(conn), p_(p), run_(run), client_(client), one_{&conn} {}
+    UdLatPeer(UdConn &conn, const Params &p, Run &run, bool client, uint64_t drop)
+        : conn_(conn), p_(p), run_(run), client_(client), one_{&conn},
+          drop_(conn.index() == 0 ? drop : kNoDrop) {}
 
     void post_receives() {
         for (int i = 0; i < kRecvDepth; ++i)
@@ -41,6 +59,7 @@ class UdLatPeer {
 
     void pong(size_t size) {
         receive(size);
+        if (recv_seq_ - 1 == drop_) return; // the test hook's lost answer
         send(size);
     }
 
@@ -72,7 +91,7 @@ class UdLatPeer {
             if (n == 0)
                 fail(std::string("verbs-lat: qp_type = \"ud\": QP ") +
                      std::to_string(conn_.index()) + ": " +
-                     (client_ ? "no answer to message " : "no message after message ") +
+                     (client_ ? "no answer to message " : "no message ") +
                      std::to_string(recv_seq_) + " within " +
                      std::to_string(limit / 1'000'000'000) +
                      " s: a datagram was lost (UD does not retransmit)");
@@ -128,6 +147,7 @@ class UdLatPeer {
     Run &run_;
     bool client_;
     const std::vector<UdConn *> one_; // this QP alone, for event waits (no allocation per wait)
+    const uint64_t drop_;             // the message left unanswered (tests), or kNoDrop
     ibv_wc wc_[kBatch];
     uint64_t posted_ = 0, completed_ = 0, last_signalled_ = 0;
     int received_ = 0;
@@ -148,9 +168,10 @@ void run_ud_lat(Run &run, const Params &p) {
     const std::vector<int64_t> sizes = ud_sizes(p, session.mtu(), "verbs-lat");
     const bool client = run.is_client();
 
+    const uint64_t drop = answer_to_drop_for_test(run);
     std::vector<std::unique_ptr<UdLatPeer>> peers;
     for (const auto &c : session.conns()) {
-        peers.push_back(std::make_unique<UdLatPeer>(*c, p, run, client));
+        peers.push_back(std::make_unique<UdLatPeer>(*c, p, run, client, drop));
         peers.back()->post_receives();
     }
     run.barrier("receives posted");

@@ -2,7 +2,8 @@
 # (verified, 2 QPs on 2 threads in event mode) and verbs-bw (its default
 # size is the path MTU; 2 QPs; a tiny rx_depth that may drop messages must
 # still end, with `lost` in its row), then a size above the MTU, refused
-# with a message naming it.
+# with a message naming it; then a lost answer, which must fail the run after
+# the 5 s loss timeout.
 need_cmdbench
 mtu=$(ibv_devinfo -d "$dev" | awk '/active_mtu/ {print $2; exit}')
 [ -n "$mtu" ] || fail "no active_mtu for $dev"
@@ -76,4 +77,27 @@ bad = runs["lat-above-mtu"]
 assert bad["status"] == "failed", bad["status"]
 assert f"path MTU, {mtu} bytes" in bad["error"] and f"[1, {mtu}]" in bad["error"], bad["error"]
 print("refused:", bad["error"])
+PY
+# A lost datagram: the server leaves QP 0's message 20 unanswered
+# (CMDBENCH_VERBS_TEST_UD_DROP_ANSWER), so the client's round trip gets no
+# answer; the run must fail after the 5 s loss timeout, naming the QP and
+# the message, not wait for the run's 60 s timeout.
+write_scenario ud-drop.toml 60 <<TOML
+qp_type = "ud"
+[[run]]
+name = "lat-drop"
+test = "verbs-lat"
+sizes = [64]
+iterations = 50
+TOML
+started=$(date +%s%N)
+CMDBENCH_VERBS_TEST_UD_DROP_ANSWER=20 run_scenario ud-drop.toml 1
+elapsed_ms=$((($(date +%s%N) - started) / 1000000))
+check_results ud-drop.json "$elapsed_ms" <<'PY' || fail "a lost datagram was not reported as it should be"
+r = runs["lat-drop"]
+ms = int(sys.argv[2])
+print(r["status"], f"after {ms} ms:", r["error"])
+assert r["status"] == "failed", r["status"]
+assert "QP 0: no answer to message 20 within 5 s: a datagram was lost" in r["error"], r["error"]
+assert 5000 <= ms < 30000, ms
 PY
