@@ -41,10 +41,6 @@ void QpResources::open(const QpSpec &spec, ibv_qp_type type, size_t bytes, int a
     inline_max_ = create_qp_with_inline(id_, pd_, cq_, type, spec);
 }
 
-void QpResources::fail_post(const char *what, int rc) {
-    fail_errno(what, rc);
-}
-
 void QpResources::submit_recv(ibv_sge sge, uint64_t wr_id, const char *what) const {
     ibv_recv_wr wr{};
     wr.wr_id = wr_id;

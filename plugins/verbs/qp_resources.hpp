@@ -7,6 +7,7 @@
 
 #include "qp_create.hpp"
 
+#include <cmdbench/plugin-support/run_error.hpp>
 #include <cstdint>
 #include <infiniband/verbs.h>
 #include <memory>
@@ -57,10 +58,9 @@ class QpResources {
     void submit(ibv_send_wr &wr, const char *what) const {
         ibv_send_wr *bad = nullptr;
         const int rc = ibv_post_send(id_->qp, &wr, &bad);
-        if (rc != 0) fail_post(what, rc);
+        if (rc != 0) cmdbench::support::fail_errno(what, rc);
     }
     void submit_recv(ibv_sge sge, uint64_t wr_id, const char *what) const;
-    [[noreturn]] static void fail_post(const char *what, int rc);
 
     rdma_cm_id *id_;
     uint32_t index_;
