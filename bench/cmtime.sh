@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Speed and scale of cmtime's steps in cmdbench (issue 5). See bench/README.md.
+# Speed and scale of cmtime's steps in cmdbench. See bench/README.md.
 #   bench/cmtime.sh host        sock-steps vs a plain C connect/accept/close loop
 #                               (TCP loopback, no lab)
 #   bench/cmtime.sh lab         boots the RDMA lab once: cm-steps vs Debian's cmtime

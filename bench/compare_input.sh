@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # How `cmdbench compare`'s CPU time grows with the size of a results file it
-# must refuse or read (issue 22): files of N empty objects, in each shape the
+# must refuse or read: files of N empty objects, in each shape the
 # reader meets them. Parsing should be linear in the file size; a quadratic
 # step shows as the time quadrupling when N doubles. See bench/README.md.
 #   bench/compare_input.sh              N = 25000 50000 100000 400000

@@ -9,8 +9,8 @@
 // (the pessimistic case); "rtt" stays within 8..32 us like a loopback round
 // trip; "constant" is one value (best case). Tables are precomputed so the
 // generator stays out of the timing.
+#include "cmdbench/host/plugins/host_services.hpp"
 #include "cmdbench/report/histogram.hpp"
-#include "cmdbench/host/host_services.hpp"
 
 #include <benchmark/benchmark.h>
 #include <cstdint>
@@ -38,11 +38,14 @@ std::vector<uint64_t> rtt_values() {
     std::mt19937_64 rng(7);
     std::uniform_int_distribution<uint64_t> ns(8000, 32000);
     std::vector<uint64_t> values(kTableSize);
-    for (auto &v : values) v = ns(rng);
+    for (auto &v : values)
+        v = ns(rng);
     return values;
 }
 
-std::vector<uint64_t> constant_values() { return std::vector<uint64_t>(kTableSize, 12345); }
+std::vector<uint64_t> constant_values() {
+    return std::vector<uint64_t>(kTableSize, 12345);
+}
 
 // Histogram::record, called directly.
 struct Direct {
@@ -60,8 +63,7 @@ struct ViaHost {
     uint64_t count() const { return ctx.hists.back().count(); }
 };
 
-template <class Recorder, std::vector<uint64_t> (*Values)()>
-void record(benchmark::State &state) {
+template <class Recorder, std::vector<uint64_t> (*Values)()> void record(benchmark::State &state) {
     const std::vector<uint64_t> values = Values();
     Recorder r;
     size_t i = 0;

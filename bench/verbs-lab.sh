@@ -52,7 +52,7 @@ needs. Cases (name: perftest | cmdbench, iterations; --quick fewer):
   lat-fetch_add-8        ib_atomic_lat | verbs-lat op = "fetch_add", 1000
   lat-send-2-ud          ib_send_lat -c UD | op = "send", qp_type = "ud", 1000
 
-Groups for --only/--skip: base (the first five cases of issue 25: the two
+Groups for --only/--skip: base (the five headline cases: the two
 WRITE bandwidths and the three event/poll latencies), rate (the 2 B
 bandwidths), atomic (fetch_add), ud. Figures compared: latency median,
 average and p99.9 (perftest's `99.9% percentile`, against cmdbench's rtt

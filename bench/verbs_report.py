@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report import (  # noqa: E402
     best, interval_text, ratio_interval, read, size_label, verdict, write_figures)
 
-LAT_TARGET = 1.02  # cmdbench / perftest, at most (issue 14)
+LAT_TARGET = 1.02  # cmdbench / perftest, at most
 BW_TARGET = 0.98   # cmdbench / perftest, at least
 
 

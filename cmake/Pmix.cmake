@@ -28,13 +28,13 @@ else()
 endif()
 
 function(cmdbench_add_job_sources target)
-  target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/core/host/src/matrix/job_env.cpp)
+  target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/core/host/matrix/src/job_env.cpp)
   if(CMDBENCH_HAVE_PMIX)
-    target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/core/host/src/matrix/job_pmix.cpp)
+    target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/core/host/matrix/src/job_pmix.cpp)
     # An imported target: its headers are SYSTEM, so their warnings do not
     # meet -Werror.
     target_link_libraries(${target} PRIVATE PkgConfig::PMIX)
   else()
-    target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/core/host/src/matrix/job_none.cpp)
+    target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/core/host/matrix/src/job_none.cpp)
   endif()
 endfunction()

@@ -1,5 +1,5 @@
-#include "cmdbench/host/cli.hpp"
-#include "cmdbench/host/crash_report.hpp"
+#include "cmdbench/host/cli/cli.hpp"
+#include "cmdbench/host/run/crash_report.hpp"
 
 #include <csignal>
 

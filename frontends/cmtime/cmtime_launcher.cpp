@@ -2,10 +2,10 @@
 #include "cmtime_launcher.hpp"
 
 #include "cmdbench/cmtime/cm_engine.hpp"
+#include "cmdbench/host/matrix/job.hpp"
 #include "cmtime_instance.hpp"
 #include "cmtime_job_report.hpp"
 #include "cmtime_node_address.hpp"
-#include "cmdbench/host/job.hpp"
 
 #include <algorithm>
 #include <csignal>

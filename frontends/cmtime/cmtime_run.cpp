@@ -73,7 +73,8 @@ void run_rdma(Instance &in, const BindAddress &bind) {
     const uint64_t n = in.server ? uint64_t(o.conns) * C : uint64_t(o.conns) * L;
 
     // Peers share devices in the lab: each announces its own fake QP range,
-    // or the CM rejects one end as stale (spec appendix).
+    // or the CM rejects one end as stale (README.md, "Where cmdbench differs
+    // from cmtime on purpose").
     const uint64_t span = uint64_t(o.conns) * std::max(L, C);
     if (o.base_qpn + P * span > kMaxQpn)
         throw std::runtime_error("-q + -P x -c x max(clients, servers) must stay below 2^24 (" +

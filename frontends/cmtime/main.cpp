@@ -2,10 +2,10 @@
 // (controller/mesh generation) on cmdbench's engines and control plane;
 // under mpirun / srun --mpi=pmix, the mesh of the launcher's ranks
 // (cmtime_launcher.hpp).
+#include "cmdbench/host/matrix/job.hpp"
 #include "cmtime_launcher.hpp"
 #include "cmtime_options.hpp"
 #include "cmtime_run.hpp"
-#include "cmdbench/host/job.hpp"
 
 #include <cstdio>
 #include <exception>

@@ -3,7 +3,7 @@
 // its address; one Job::allgather tells every rank where that is, which node
 // each rank runs on (for messages) and whether any rank cannot take part.
 #include "cmdbench/control/host_port.hpp"
-#include "cmdbench/host/job.hpp"
+#include "cmdbench/host/matrix/job.hpp"
 #include "mesh.hpp"
 #include "mesh_detail.hpp"
 

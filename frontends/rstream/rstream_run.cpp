@@ -2,12 +2,12 @@
 // pingpong test's and the transport's parameters, and runs one role.
 #include "rstream_run.hpp"
 
-#include "cmdbench/host/host_services.hpp"
-#include "cmdbench/host/interrupt.hpp"
-#include "cmdbench/host/params.hpp"
-#include "cmdbench/host/plugin_loader.hpp"
-#include "cmdbench/host/role_run.hpp"
-#include "cmdbench/host/run_params.hpp"
+#include "cmdbench/host/cli/interrupt.hpp"
+#include "cmdbench/host/params/params.hpp"
+#include "cmdbench/host/plugins/host_services.hpp"
+#include "cmdbench/host/plugins/plugin_loader.hpp"
+#include "cmdbench/host/run/role_run.hpp"
+#include "cmdbench/host/run/run_params.hpp"
 #include "cmdbench/report/fixed_columns.hpp"
 #include "rstream_status.hpp"
 #include "rstream_transport.hpp"

@@ -87,7 +87,8 @@ Params read_params(const cmdbench_run_env &env) {
         p.engine.bind = resolve(where.c_str(), 0, true);
     }
     // Both peers share one device in the lab: disjoint fake QP ranges, or
-    // the CM rejects the second end as stale (spec appendix).
+    // the CM rejects the second end as stale (README.md, "Where cmdbench
+    // differs from cmtime on purpose").
     if (p.base_qpn + 2 * p.count > uint64_t(kMaxQpn))
         throw RunError(CMDBENCH_ERR, "cm-steps: base_qpn + 2 * count must stay below 2^24 (" +
                                          std::to_string(kMaxQpn) +

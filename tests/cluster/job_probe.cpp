@@ -1,5 +1,5 @@
-// job_probe: drives Job (core/host/include/cmdbench/host/job.hpp) under a real launcher for the
-// e2e tests, through what `cmdbench job` does not use.
+// job_probe: drives Job (core/host/matrix/include/cmdbench/host/matrix/job.hpp) under a real
+// launcher for the e2e tests, through what `cmdbench job` does not use.
 //   job_probe gather        allgather of values with NUL and newline bytes,
 //                           then a barrier; each rank prints "rank R/N ok"
 //   job_probe abort R       rank R aborts the job; the others wait in a
@@ -7,7 +7,7 @@
 //   job_probe late-barrier  rank 1 sleeps 8 s; the others' barrier(2 s) must
 //                           fail with a JobError instead of waiting
 // Exit 0 on success; 3 on a wrong value; 4 on a JobError (message on stderr).
-#include "cmdbench/host/job.hpp"
+#include "cmdbench/host/matrix/job.hpp"
 
 #include <cstdio>
 #include <string>

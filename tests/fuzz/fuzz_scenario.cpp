@@ -4,9 +4,9 @@
 // (TOML comments, so seeds stay valid scenarios) are passed as --set
 // overrides. A scenario that loads must load again from its own to_toml()
 // and print the same text.
-#include "cmdbench/host/plugin_loader.hpp"
-#include "cmdbench/host/registry.hpp"
-#include "cmdbench/host/scenario.hpp"
+#include "cmdbench/host/plugins/plugin_loader.hpp"
+#include "cmdbench/host/plugins/registry.hpp"
+#include "cmdbench/host/scenario/scenario.hpp"
 
 #include <cstddef>
 #include <cstdint>

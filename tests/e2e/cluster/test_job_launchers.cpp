@@ -1,8 +1,8 @@
 // End to end: cmdbench joins jobs of real launchers through PMIx (`cmdbench
-// job`, and core/host/include/cmdbench/host/job.hpp through tests/cluster/job_probe): mpirun on one
-// node, mpirun across two "nodes" through a fake ssh, srun --mpi=pmix
-// against a single-node Slurm the test starts and stops, and no launcher or
-// a broken one (exit 2, a clear message, no hang).
+// job`, and core/host/matrix/include/cmdbench/host/matrix/job.hpp through tests/cluster/job_probe):
+// mpirun on one node, mpirun across two "nodes" through a fake ssh, srun --mpi=pmix against a
+// single-node Slurm the test starts and stops, and no launcher or a broken one (exit 2, a clear
+// message, no hang).
 #include "launchers.hpp"
 #include "process.hpp"
 

@@ -3,7 +3,7 @@
 #include "../../support/loopback_ipv6.hpp"
 #include "cmdbench/control/control.hpp"
 #include "cmdbench/control/printable_text.hpp"
-#include "cmdbench/host/run_request_check.hpp"
+#include "cmdbench/host/serve/run_request_check.hpp"
 
 #include <catch2/catch.hpp>
 #include <climits>

@@ -1,7 +1,7 @@
 // UniqueFd and ChildProcess: descriptors closed by their owner, children
 // placed, waited for (bounded) and never left behind.
 #include "cmdbench/control/unique_fd.hpp"
-#include "cmdbench/host/child_process.hpp"
+#include "cmdbench/host/run/child_process.hpp"
 
 #include <catch2/catch.hpp>
 #include <cerrno>

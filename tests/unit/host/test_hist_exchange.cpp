@@ -3,9 +3,9 @@
 // the histogram arrives whole, misuse and hostile peers give a clear error,
 // and a silent peer costs no more than the run's timeout.
 #include "cmdbench/control/control.hpp"
-#include "cmdbench/host/control_peer.hpp"
+#include "cmdbench/host/plugins/host_services.hpp"
+#include "cmdbench/host/run/control_peer.hpp"
 #include "cmdbench/report/histogram_wire.hpp"
-#include "cmdbench/host/host_services.hpp"
 
 #include <catch2/catch.hpp>
 #include <future>

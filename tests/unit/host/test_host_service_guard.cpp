@@ -1,7 +1,7 @@
 // Host services never let a C++ exception into a (C) plugin: a service that
 // fails inside the host returns its failure value and records why.
-#include "cmdbench/host/host_services.hpp"
-#include "cmdbench/host/role_run.hpp"
+#include "cmdbench/host/plugins/host_services.hpp"
+#include "cmdbench/host/run/role_run.hpp"
 
 #include <catch2/catch.hpp>
 #include <stdexcept>

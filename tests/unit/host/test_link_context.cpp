@@ -1,9 +1,9 @@
 // The data path from sysfs (link_context), on fake sysfs trees laid out as
 // the kernel lays out a ConnectX port (mlx5), Soft-RoCE (rxe) and soft
 // iWARP (siw); and how the reports show it (path_context).
+#include "cmdbench/host/machine/link_context.hpp"
 #include "cmdbench/report/comparison.hpp"
 #include "cmdbench/report/comparison_json.hpp"
-#include "cmdbench/host/link_context.hpp"
 #include "cmdbench/report/path_context.hpp"
 #include "cmdbench/report/report.hpp"
 

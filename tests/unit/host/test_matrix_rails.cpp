@@ -2,7 +2,7 @@
 // the matrix runs for a run with rails (each rail, then all at once, named
 // after rank 0's devices), and where a pair meets on a rail.
 #include "cmdbench/host/matrix/matrix_rails.hpp"
-#include "cmdbench/host/run_params.hpp"
+#include "cmdbench/host/run/run_params.hpp"
 
 #include <catch2/catch.hpp>
 

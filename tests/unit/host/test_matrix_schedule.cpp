@@ -1,6 +1,6 @@
 // The rounds of a matrix run: which ordered pairs, how many rounds, and that
 // no rank is in two pairs of one round.
-#include "cmdbench/host/matrix/matrix_schedule.hpp"
+#include "cmdbench/host/scenario/matrix_schedule.hpp"
 
 #include <catch2/catch.hpp>
 #include <set>

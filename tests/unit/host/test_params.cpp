@@ -1,5 +1,5 @@
 // Typed parameters: parse_text, check, to_text and the help strings.
-#include "cmdbench/host/params.hpp"
+#include "cmdbench/host/params/params.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -1,8 +1,8 @@
 // CPU lists, the `cpus` and `numa` run keys, their checks against a
 // machine's topology, their wire form, and placing this process for real.
-#include "cmdbench/host/cpu_list.hpp"
-#include "cmdbench/host/placement.hpp"
-#include "cmdbench/host/scenario.hpp"
+#include "cmdbench/host/machine/cpu_list.hpp"
+#include "cmdbench/host/scenario/placement.hpp"
+#include "cmdbench/host/scenario/scenario.hpp"
 
 #include <catch2/catch.hpp>
 #include <fstream>

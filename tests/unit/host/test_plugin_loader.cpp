@@ -1,6 +1,6 @@
 // The loader refuses every ABI violation with the file and the reason, and
 // loads a good plugin. Fixtures: tests/fixtures/fixture_plugin.c.
-#include "cmdbench/host/plugin_loader.hpp"
+#include "cmdbench/host/plugins/plugin_loader.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstring>

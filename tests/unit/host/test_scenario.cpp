@@ -1,7 +1,7 @@
 // Scenario files and the name registry, against plugin descriptors declared
 // here. The bad-input catalogue lives in tests/scenarios/bad: each NAME.toml
 // has its exact error in NAME.expected and, optionally, --set lines in NAME.set.
-#include "cmdbench/host/scenario.hpp"
+#include "cmdbench/host/scenario/scenario.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
 // The policy `cmdbench serve` applies to what a client asks for.
-#include "cmdbench/host/serve_limits.hpp"
+#include "cmdbench/host/serve/serve_limits.hpp"
 
 #include <catch2/catch.hpp>
 

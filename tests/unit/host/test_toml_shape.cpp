@@ -1,7 +1,7 @@
 // The bounds checked on TOML text before it is parsed (toml_shape.hpp):
 // dotted keys, headers and nesting past them are refused with a position,
 // and the dots and brackets in strings, comments and numbers never count.
-#include "cmdbench/host/toml_shape.hpp"
+#include "cmdbench/host/params/toml_shape.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>

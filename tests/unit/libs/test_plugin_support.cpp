@@ -1,7 +1,7 @@
 // libs/plugin-support against the real host services: what a test's run
 // returns and reports for each kind of failure, typed parameter reading and
 // its errors, and the byte order, size names and errno text plugins share.
-#include "cmdbench/host/host_services.hpp"
+#include "cmdbench/host/plugins/host_services.hpp"
 
 #include <catch2/catch.hpp>
 #include <cerrno>

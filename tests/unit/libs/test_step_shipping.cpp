@@ -5,9 +5,9 @@
 // raw samples that used to travel: same rows, keys, values and percentiles.
 #include "cmdbench/cmtime/step_host.hpp"
 #include "cmdbench/control/control.hpp"
-#include "cmdbench/host/control_peer.hpp"
+#include "cmdbench/host/plugins/host_services.hpp"
+#include "cmdbench/host/run/control_peer.hpp"
 #include "cmdbench/report/histogram_wire.hpp"
-#include "cmdbench/host/host_services.hpp"
 
 #include <catch2/catch.hpp>
 #include <future>

@@ -1,6 +1,6 @@
 // One parser of --format for every command, one rule for the -o file's
 // format, and one exit-status rule for `run` alone and as a matrix job.
-#include "cmdbench/host/exit_status.hpp"
+#include "cmdbench/host/run/exit_status.hpp"
 #include "cmdbench/report/output_format.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
 // Reporters: rstream number formats, JSON, CSV and table output.
-#include "cmdbench/host/run_context.hpp"
+#include "cmdbench/host/machine/run_context.hpp"
 #include "cmdbench/plugin.h"
 #include "cmdbench/report/old_metric_names.hpp"
 #include "cmdbench/report/report.hpp"

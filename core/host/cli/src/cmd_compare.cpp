@@ -1,0 +1,117 @@
+// `cmdbench compare FILE.json...`: result files side by side.
+#include "cli_options.hpp"
+#include "cmdbench/control/printable_text.hpp"
+#include "cmdbench/host/run/exit_status.hpp"
+#include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/comparison_json.hpp"
+#include "cmdbench/report/output_file.hpp"
+#include "cmdbench/report/results_reader.hpp"
+#include "cmdbench/report/verdict.hpp"
+#include "commands.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+namespace cmdbench::cli {
+namespace {
+
+po::options_description compare_options() {
+    po::options_description d("Options of `cmdbench compare FILE.json...`");
+    d.add_options()("baseline", po::value<std::string>(),
+                    "the column ratios are taken against: a column label, or a variant (its "
+                    "first column); default: the first file's baseline, else the first column")(
+        "common", "compare only the groups and sizes every file has, instead of refusing files "
+                  "that do not line up")("format", po::value<std::string>()->default_value("table"),
+                                         "stdout format: table or json")(
+        "report", po::value<std::string>(), "FILE.html: also write the comparison as a web page");
+    return d;
+}
+
+// Exit 2 with the message: the inputs do not line up, or cannot be read.
+// Messages quote the files' text (a key, a variant, a status), so escaped.
+int compare_refused(const std::string &what, const std::vector<std::string> &files) {
+    std::fprintf(stderr, "cmdbench: cannot compare: %s\n", printable_text(what).c_str());
+    for (size_t i = 0; i < files.size() && files.size() > 1; ++i)
+        std::fprintf(stderr, "  input %zu: %s\n", i + 1, printable_text(files[i]).c_str());
+    return kExitUsage;
+}
+
+} // namespace
+
+void print_compare_help(std::ostream &out) {
+    out << "Usage: cmdbench compare FILE.json... [options]\n\n" << compare_options();
+}
+
+int cmd_compare(const std::vector<std::string> &args) {
+    po::positional_options_description pos;
+    pos.add("positional", -1);
+    auto desc = compare_options();
+    auto vm = parse(desc, args, &pos);
+    if (vm.count("help")) {
+        print_compare_help(std::cout);
+        return 0;
+    }
+    if (!vm.count("positional"))
+        throw UsageError("compare needs results files: cmdbench compare A.json B.json");
+    const auto files = vm["positional"].as<std::vector<std::string>>();
+    const OutputFormat format = format_option(vm, {OutputFormat::Table, OutputFormat::Json});
+    CompareOptions options;
+    if (vm.count("baseline")) options.baseline = vm["baseline"].as<std::string>();
+    options.common_only = vm.count("common") > 0;
+    if (vm.count("report") && !outputs_writable({{"--report", vm["report"].as<std::string>()}}))
+        return kExitUsage;
+
+    std::vector<Report> reports;
+    std::vector<const Report *> inputs;
+    Comparison c;
+    std::string reading; // the file being read, for an exception the reader lets through
+    try {
+        for (const auto &f : files) {
+            reading = f;
+            reports.push_back(read_results_file(f));
+        }
+        reading.clear();
+        for (const auto &r : reports)
+            inputs.push_back(&r);
+        c = build_comparison(inputs, options);
+    } catch (const ResultsError &e) {
+        return compare_refused(e.what(), {});
+    } catch (const CompareError &e) {
+        const std::string what = e.what();
+        compare_refused(what, files);
+        if (!options.common_only && what.rfind("unknown baseline", 0) != 0)
+            std::fprintf(stderr, "(--common compares only the groups and sizes every input has)\n");
+        return kExitUsage;
+    } catch (const std::exception &e) {
+        return compare_refused(reading.empty() ? e.what() : reading + ": " + e.what(), {});
+    }
+    // The saved expectations (runs[].expect), judged again on each file's
+    // own runs: the same verdicts `run` gave, kept with the files.
+    std::vector<ExpectVerdict> verdicts;
+    for (const auto &r : reports)
+        for (auto &v : evaluate_expectations(r))
+            verdicts.push_back(std::move(v));
+    if (format == OutputFormat::Json) {
+        write_comparison_json(std::cout, c, verdicts);
+    } else {
+        write_comparison_table(std::cout, c);
+        if (!verdicts.empty()) {
+            std::cout << '\n';
+            write_verdicts_table(std::cout, verdicts);
+        }
+    }
+    if (vm.count("report")) {
+        const std::string html = vm["report"].as<std::string>();
+        std::ostringstream page;
+        write_html_report(page, c, inputs);
+        const std::string why = write_output(html, page.str());
+        if (!why.empty()) {
+            std::fprintf(stderr, "cmdbench: cannot write %s: %s\n", html.c_str(), why.c_str());
+            return kExitRunFailed;
+        }
+    }
+    return all_held(verdicts) ? 0 : kExitExpectation;
+}
+
+} // namespace cmdbench::cli

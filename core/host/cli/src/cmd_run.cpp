@@ -1,0 +1,186 @@
+// `cmdbench run SCENARIO`: one pair, or matrix mode under a launcher.
+#include "cli_options.hpp"
+#include "cmdbench/control/host_port.hpp"
+#include "cmdbench/host/cli/interrupt.hpp"
+#include "cmdbench/host/machine/run_context.hpp"
+#include "cmdbench/host/matrix/job.hpp"
+#include "cmdbench/host/matrix/matrix_runner.hpp"
+#include "cmdbench/host/pipeline/runner.hpp"
+#include "cmdbench/host/run/control_port.hpp"
+#include "cmdbench/host/run/exit_status.hpp"
+#include "cmdbench/host/scenario/scenario.hpp"
+#include "cmdbench/report/output_file.hpp"
+#include "commands.hpp"
+#include "progress.hpp"
+
+#include <cstdio>
+#include <iostream>
+
+namespace cmdbench::cli {
+namespace {
+
+po::options_description run_options() {
+    po::options_description d("Options of `cmdbench run SCENARIO`");
+    d.add_options()("set", po::value<std::vector<std::string>>()->composing(),
+                    "KEY=VALUE: override a parameter in every run that has it (TOML value syntax, "
+                    "e.g. --set sizes=[64,4096] --set timeout=10); repeatable")(
+        "server", po::value<std::string>(),
+        "HOST[:PORT]: use a running `cmdbench serve` (default: start one on loopback)")(
+        "format", po::value<std::string>()->default_value("table"),
+        "stdout format: table, json or csv")(
+        "output,o", po::value<std::string>(),
+        "also write the results to FILE (JSON for *.json, CSV for *.csv, else a table), "
+        "rewritten after every run")("quiet,q", "no progress display")(
+        "allow-skip", "runs skipped for lack of a device do not make the exit status non-zero")(
+        "report", po::value<std::string>(),
+        "FILE.html: also write the comparison of the variants as a web page (under a launcher: "
+        "the matrix heatmaps)")("pattern", po::value<std::string>(),
+                                "under a launcher (mpirun, srun): pair the ranks as all-pairs, "
+                                "ring, one-to-all or bisection (overrides [matrix] pattern; "
+                                "docs/matrix.md)");
+    d.add(token_options("FILE: the token of the --server (default: CMDBENCH_TOKEN); the "
+                        "server started by run itself gets its own"));
+    d.add(plugin_options());
+    return d;
+}
+
+const char *kRunExitStatus = R"(
+Exit status: 0 every run succeeded and every expectation held; 1 a run
+failed, timed out or was skipped (without --allow-skip), or a results file
+could not be written; 2 bad command line, scenario file, plugin or output
+path (nothing ran); 3 every run ran, but an expectation of the scenario
+(`expect`, docs/scenarios.md) failed or could not be judged (the failing
+ones are named on stderr); 130 interrupted.
+)";
+
+// Checked before anything loads or runs: a bad port is a typo, not a run.
+std::string checked_server(const std::string &spec) {
+    HostPort hp;
+    const std::string bad = parse_host_port(spec, kDefaultControlPort, hp);
+    if (!bad.empty())
+        throw UsageError("--server expects " + std::string(kHostPortForms) + ", got '" + spec +
+                         "': " + bad);
+    return spec;
+}
+
+// --pattern NAME: the [matrix] pattern, as if the scenario said so.
+void apply_pattern_option(const std::string &name, Scenario &scenario) {
+    auto p = matrix_pattern_from(name);
+    if (!p)
+        throw UsageError("--pattern must be one of " + std::string(kMatrixPatternNames) +
+                         " (got '" + name + "')");
+    scenario.matrix.given = true;
+    scenario.matrix.pattern = *p;
+}
+
+// In matrix mode the ranks are the servers: a server named elsewhere has no place.
+bool matrix_usable(const RunOptions &opt, const Scenario &scenario) {
+    std::string why;
+    if (!opt.server.empty()) why = "--server cannot be used under a launcher (matrix mode)";
+    for (const RunSpec &r : scenario.runs)
+        if (why.empty() && !r.server.empty())
+            why = scenario.path + ": run '" + r.name + "' names server '" + r.server +
+                  "', which cannot be used under a launcher (matrix mode: the ranks serve)";
+    for (const RunSpec &r : scenario.runs) {
+        if (why.empty() && !r.rails.empty() && !r.rails_all)
+            why = scenario.path + ": run '" + r.name +
+                  "' lists its rails, which name one machine's addresses; under a launcher "
+                  "(matrix mode) use rails = \"all\": each rank's own RDMA devices";
+        if (why.empty() && !r.expect.empty())
+            why = scenario.path + ": run '" + r.name +
+                  "' has expectations (`expect`), which are not judged under a launcher "
+                  "(matrix mode); run the pairs one at a time for an acceptance run";
+    }
+    if (why.empty()) return true;
+    std::fprintf(stderr, "cmdbench: %s\n", why.c_str());
+    return false;
+}
+
+} // namespace
+
+void print_run_help(std::ostream &out) {
+    out << "Usage: cmdbench run SCENARIO [options]\n\n" << run_options() << kRunExitStatus;
+}
+
+int cmd_run(const std::vector<std::string> &args) {
+    po::positional_options_description pos;
+    pos.add("positional", -1);
+    auto desc = run_options();
+    auto vm = parse(desc, args, &pos);
+    if (vm.count("help")) {
+        print_run_help(std::cout);
+        return 0;
+    }
+    if (!vm.count("positional"))
+        throw UsageError("run needs a scenario file: cmdbench run SCENARIO.toml");
+    auto positional = vm["positional"].as<std::vector<std::string>>();
+    if (positional.size() != 1)
+        throw UsageError("run takes one scenario file, got " + std::to_string(positional.size()));
+    const std::string path = positional[0];
+
+    RunOptions opt;
+    opt.format = format_option(vm, {OutputFormat::Table, OutputFormat::Json, OutputFormat::Csv});
+    if (vm.count("server")) opt.server = checked_server(vm["server"].as<std::string>());
+    if (vm.count("output")) opt.output = vm["output"].as<std::string>();
+    if (vm.count("report")) opt.report = vm["report"].as<std::string>();
+    opt.quiet = vm.count("quiet") > 0;
+    opt.allow_skip = vm.count("allow-skip") > 0;
+    opt.token = token_of(vm);
+    std::vector<std::string> overrides;
+    if (vm.count("set")) overrides = vm["set"].as<std::vector<std::string>>();
+    // Before loading or running anything: an hour of runs must not end in
+    // "cannot write".
+    if (!outputs_writable({{"-o", opt.output}, {"--report", opt.report}})) return kExitUsage;
+
+    Registry registry;
+    Scenario scenario;
+    try {
+        // Read once: a scenario from a pipe has no second reading.
+        const std::string text = read_scenario_file(path);
+        auto failures = load_all(registry, vm, scenario_plugins_in(text, path));
+        if (report_failures(failures)) return kExitUsage;
+        scenario = parse_scenario(text, path, registry, overrides);
+    } catch (const ScenarioError &e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return kExitUsage;
+    } catch (const std::exception &e) { // anything the parsers let through: no abort
+        std::fprintf(stderr, "cmdbench: %s: cannot load: %s\n", path.c_str(), e.what());
+        return kExitUsage;
+    }
+    if (vm.count("pattern")) apply_pattern_option(vm["pattern"].as<std::string>(), scenario);
+    // Under a launcher with two or more ranks: matrix mode (docs/matrix.md).
+    std::unique_ptr<Job> job;
+    try {
+        job = join_job();
+    } catch (const JobError &e) {
+        std::fprintf(stderr, "cmdbench: %s\n", e.what());
+        return kExitUsage;
+    }
+    const bool matrix = job && job->size() >= 2;
+    if (matrix && !matrix_usable(opt, scenario)) return kExitUsage;
+    // A CPU or NUMA node this machine lacks is a scenario error, before
+    // anything runs; a named server checks its own side (server.cpp).
+    try {
+        check_placement_here(scenario, opt.server.empty() || matrix);
+    } catch (const ScenarioError &e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return kExitUsage;
+    }
+    if (!matrix && scenario.matrix.given)
+        std::fprintf(stderr, "cmdbench: note: [matrix] is ignored without a launcher of two or "
+                             "more ranks (single-pair run)\n");
+    const auto &interrupted = install_interrupt_handler();
+    RunContext context = collect_context();
+    context.cmdbench_version = CMDBENCH_VERSION;
+    context.scenario_path = path;
+    context.scenario_text = to_toml(scenario);
+    for (const auto &lp : registry.plugins())
+        context.plugins.push_back(
+            {lp.desc->name, lp.desc->version, lp.file, lp.desc->abi_major, lp.desc->abi_minor});
+    if (matrix) return run_matrix(*job, scenario, registry, context, opt, interrupted);
+    Progress progress(opt.quiet);
+    opt.progress = &progress;
+    return run_scenario(scenario, registry, context, opt, interrupted);
+}
+
+} // namespace cmdbench::cli

@@ -1,0 +1,269 @@
+// sysfs: /sys/class/net/IF for interfaces, /sys/class/infiniband/DEV for
+// RDMA devices (their GID tables map addresses to devices and ports).
+#include "cmdbench/host/machine/link_context.hpp"
+
+#include "cmdbench/host/machine/sysfs_files.hpp"
+#include "ibv_port_mtu.hpp"
+
+#include <algorithm>
+#include <arpa/inet.h>
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <optional>
+
+namespace cmdbench {
+namespace {
+
+namespace fs = std::filesystem;
+using Gid = std::array<uint8_t, 16>;
+
+// The first line of a sysfs file, trimmed; "unknown" when it cannot be
+// read or is empty (virtual devices refuse `speed` with EINVAL).
+std::string read_value(const fs::path &file) {
+    std::ifstream in(file);
+    std::string line;
+    if (!in || !std::getline(in, line)) return kUnknown;
+    const auto first = line.find_first_not_of(" \t");
+    const auto last = line.find_last_not_of(" \t\r\n");
+    if (first == std::string::npos || last == std::string::npos) return kUnknown;
+    return line.substr(first, last - first + 1);
+}
+
+// The last component of where a symlink points, or "unknown".
+std::string link_name(const fs::path &link) {
+    std::error_code ec;
+    const fs::path target = fs::read_symlink(link, ec);
+    if (ec || target.filename().empty()) return kUnknown;
+    return target.filename().string();
+}
+
+// "4: ACTIVE" -> "ACTIVE".
+std::string after_colon(const std::string &v) {
+    const auto colon = v.find(": ");
+    return colon == std::string::npos ? v : v.substr(colon + 2);
+}
+
+// The NUMA node and PCI address of a device directory's `device` link. A
+// virtio device (virtio-net) is not the PCI function itself but its child:
+// its node and address are its parent's.
+void bus_position(const fs::path &dir, std::string &numa, std::string &pci) {
+    fs::path dev = dir / "device";
+    if (link_name(dev / "subsystem") == "virtio") {
+        std::error_code ec;
+        const fs::path real = fs::canonical(dev, ec);
+        if (!ec) dev = real.parent_path();
+    }
+    numa = read_value(dev / "numa_node");
+    if (numa == "-1") numa = kUnknown; // the kernel's "no NUMA affinity"
+    std::error_code ec;
+    const fs::path real = fs::canonical(dev, ec);
+    pci = !ec && link_name(dev / "subsystem") == "pci" ? real.filename().string()
+                                                       : std::string(kUnknown);
+}
+
+NetInterface read_interface(const fs::path &root, const std::string &ifname) {
+    NetInterface i;
+    if (ifname.empty()) return i;
+    const fs::path dir = root / "class" / "net" / ifname;
+    i.name = ifname;
+    i.driver = link_name(dir / "device" / "driver");
+    const std::string speed = read_value(dir / "speed");
+    // -1: the link is down or the driver does not know.
+    if (speed != kUnknown && speed != "-1") i.speed = speed + " Mb/s";
+    i.mtu = read_value(dir / "mtu");
+    bus_position(dir, i.numa_node, i.pci_address);
+    return i;
+}
+
+std::optional<Gid> parse_gid(const std::string &text) {
+    std::string hex;
+    for (char c : text)
+        if (c != ':') hex += c;
+    if (hex.size() != 32) return std::nullopt;
+    Gid g{};
+    for (size_t i = 0; i < 16; ++i) {
+        unsigned v = 0;
+        if (std::sscanf(hex.c_str() + 2 * i, "%2x", &v) != 1) return std::nullopt;
+        g[i] = uint8_t(v);
+    }
+    return g;
+}
+
+// An address as the GID RoCE gives it: IPv4 mapped into IPv6. A scope
+// ("fe80::1%eth0") is not part of the GID.
+std::optional<Gid> address_gid(std::string address) {
+    address = address.substr(0, address.find('%'));
+    Gid g{};
+    in_addr v4{};
+    if (inet_pton(AF_INET, address.c_str(), &v4) == 1) {
+        g[10] = g[11] = 0xff;
+        std::memcpy(&g[12], &v4, 4);
+        return g;
+    }
+    in6_addr v6{};
+    if (inet_pton(AF_INET6, address.c_str(), &v6) == 1) {
+        std::memcpy(g.data(), &v6, 16);
+        return g;
+    }
+    return std::nullopt;
+}
+
+bool is_v4_mapped(const Gid &g) {
+    return std::all_of(g.begin(), g.begin() + 10, [](uint8_t b) { return b == 0; }) &&
+           g[10] == 0xff && g[11] == 0xff;
+}
+
+std::string gid_address(const Gid &g) {
+    char buf[INET6_ADDRSTRLEN] = {};
+    if (is_v4_mapped(g)) return inet_ntop(AF_INET, &g[12], buf, sizeof buf) ? buf : kUnknown;
+    return inet_ntop(AF_INET6, g.data(), buf, sizeof buf) ? buf : kUnknown;
+}
+
+// The numbered entries (ports, GID indexes), in numeric order.
+std::vector<std::string> numbered(const fs::path &dir) {
+    std::vector<std::string> names = dir_entries(dir);
+    names.erase(std::remove_if(names.begin(), names.end(),
+                               [](const std::string &n) {
+                                   return n.empty() || n.size() > 9 ||
+                                          n.find_first_not_of("0123456789") != std::string::npos;
+                               }),
+                names.end());
+    std::sort(names.begin(), names.end(), [](const std::string &a, const std::string &b) {
+        return a.size() != b.size() ? a.size() < b.size() : a < b;
+    });
+    return names;
+}
+
+struct GidMatch {
+    std::string device;
+    unsigned port = 0;
+    int index = -1;
+    std::string type, netdev, address;
+};
+
+// The GID that has `want` (or, without one, the first IP address of any
+// device: IPv4 before a global IPv6); RoCE v2 before v1.
+std::optional<GidMatch> find_gid(const fs::path &root, const std::optional<Gid> &want) {
+    std::optional<GidMatch> best;
+    int best_rank = -1;
+    const fs::path ib = root / "class" / "infiniband";
+    for (const auto &dev : dir_entries(ib))
+        for (const auto &port : numbered(ib / dev / "ports")) {
+            const fs::path p = ib / dev / "ports" / port;
+            for (const auto &idx : numbered(p / "gids")) {
+                const auto gid = parse_gid(read_value(p / "gids" / idx));
+                if (!gid || std::all_of(gid->begin(), gid->end(), [](uint8_t b) { return !b; }))
+                    continue;
+                int rank;
+                if (want) {
+                    if (*gid != *want) continue;
+                    rank = 1;
+                } else {
+                    if ((*gid)[0] == 0xfe && ((*gid)[1] & 0xc0) == 0x80) continue; // link-local
+                    rank = is_v4_mapped(*gid) ? 1 : 0;
+                }
+                const std::string type = read_value(p / "gid_attrs" / "types" / idx);
+                rank = rank * 2 + (type == "RoCE v2" ? 1 : 0);
+                if (rank <= best_rank) continue;
+                best_rank = rank;
+                best = GidMatch{dev,
+                                unsigned(std::stoul(port)),
+                                std::stoi(idx),
+                                type,
+                                read_value(p / "gid_attrs" / "ndevs" / idx),
+                                gid_address(*gid)};
+            }
+        }
+    return best;
+}
+
+RdmaDevice read_device(const fs::path &root, const GidMatch &m) {
+    const fs::path dir = root / "class" / "infiniband" / m.device;
+    const fs::path port = dir / "ports" / std::to_string(m.port);
+    RdmaDevice d;
+    d.name = m.device;
+    d.driver = link_name(dir / "device" / "driver");
+    // Software devices have no bus device, hence no driver link; they name
+    // their network interface in `parent`. siw is iWARP (an RNIC), rxe an
+    // InfiniBand CA over Ethernet.
+    if (d.driver == kUnknown && read_value(dir / "parent") != kUnknown)
+        d.driver = read_value(dir / "node_type").rfind("4:", 0) == 0 ? "siw" : "rxe";
+    d.firmware = read_value(dir / "fw_ver");
+    d.node_guid = read_value(dir / "node_guid");
+    d.port = m.port;
+    d.port_state = after_colon(read_value(port / "state"));
+    d.link_layer = read_value(port / "link_layer");
+    d.rate = read_value(port / "rate");
+    d.netdev = m.netdev != kUnknown ? m.netdev : read_value(dir / "parent");
+    bus_position(dir, d.numa_node, d.pci_address);
+    return d;
+}
+
+bool is_loopback(const std::optional<Gid> &g) {
+    if (!g) return false;
+    if (is_v4_mapped(*g)) return (*g)[12] == 127;
+    static const Gid v6_loopback = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+    return *g == v6_loopback;
+}
+
+} // namespace
+
+SidePath describe_path(const std::string &sysfs_root, const std::string &address,
+                       const std::string &ifname, bool rdma, ActiveMtu active_mtu) {
+    const fs::path root(sysfs_root);
+    SidePath s;
+    s.address = address.empty() ? kUnknown : address;
+    s.interface = read_interface(root, ifname);
+    s.rdma = rdma;
+    if (!rdma) return s;
+    const auto want = address_gid(address);
+    std::optional<GidMatch> m = find_gid(root, want);
+    if (!m && is_loopback(want)) {
+        m = find_gid(root, std::nullopt);
+        if (m) {
+            s.address = m->address;
+            s.interface = read_interface(root, m->netdev == kUnknown ? "" : m->netdev);
+        }
+    }
+    if (!m) return s;
+    s.gid_index = m->index;
+    s.gid_type = m->type;
+    s.devices.push_back(read_device(root, *m));
+    if (active_mtu) s.devices.back().active_mtu = active_mtu(m->device, m->port);
+    return s;
+}
+
+std::string interface_with_address(const std::string &address) {
+    const auto want = address_gid(address);
+    if (!want) return "";
+    ifaddrs *list = nullptr;
+    if (getifaddrs(&list) != 0) return "";
+    std::string name;
+    for (ifaddrs *a = list; a && name.empty(); a = a->ifa_next) {
+        if (!a->ifa_addr || !a->ifa_name) continue;
+        Gid g{};
+        if (a->ifa_addr->sa_family == AF_INET) {
+            g[10] = g[11] = 0xff;
+            std::memcpy(&g[12], &reinterpret_cast<sockaddr_in *>(a->ifa_addr)->sin_addr, 4);
+        } else if (a->ifa_addr->sa_family == AF_INET6) {
+            std::memcpy(g.data(), &reinterpret_cast<sockaddr_in6 *>(a->ifa_addr)->sin6_addr, 16);
+        } else {
+            continue;
+        }
+        if (g == *want) name = a->ifa_name;
+    }
+    freeifaddrs(list);
+    return name;
+}
+
+SidePath local_path(const std::string &address, bool rdma) {
+    return describe_path("/sys", address, interface_with_address(address), rdma, ibv_active_mtu);
+}
+
+} // namespace cmdbench

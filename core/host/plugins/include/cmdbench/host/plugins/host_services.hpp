@@ -1,0 +1,83 @@
+// The services table the host hands to plugins, and the per-run context
+// (cmdbench_ctx) those services act on.
+#pragma once
+#include "cmdbench/host/params/params.hpp"
+#include "cmdbench/report/histogram.hpp"
+#include "cmdbench/report/path_context.hpp"
+#include "cmdbench/report/result.hpp"
+
+#include <atomic>
+#include <cmdbench/plugin.h>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace cmdbench {
+
+// How a run talks to its peer(s) for barrier and exchange. The runner and the
+// server each provide one over the control channel.
+class PeerLink {
+  public:
+    virtual ~PeerLink() = default;
+    virtual int barrier(cmdbench_ctx *ctx, const std::string &name) = 0;
+    virtual int exchange(cmdbench_ctx *ctx, const void *data, uint32_t len, void *buf, uint32_t cap,
+                         uint32_t *got) = 0;
+};
+
+uint64_t monotonic_ns();
+
+// Called when a row ends, so results reach the reporters (and the disk) as
+// soon as they exist.
+using RowSink = std::function<void(const Row &)>;
+using ProgressSink = std::function<void(uint64_t done, uint64_t total)>;
+
+} // namespace cmdbench
+
+// The opaque handle of plugin.h. One per run per peer.
+struct cmdbench_ctx {
+    std::map<std::string, cmdbench::ParamValue> params; // test's and transport's
+    uint64_t deadline_ns = 0;
+    const std::atomic<bool> *interrupted = nullptr; // process-wide Ctrl-C
+    std::atomic<bool> cancelled{false};             // this run: timeout, peer gone
+    cmdbench::PeerLink *peer = nullptr;
+    const cmdbench_transport *transport = nullptr; // the plugin's own, for guarded hooks
+    cmdbench::RowSink on_row;
+    cmdbench::ProgressSink on_progress;
+    std::string log_prefix;
+
+    std::mutex mu; // rows and histograms may come from a test's own threads
+    std::string error;
+    // The first metric meaning reported that plugin.h does not define: the
+    // run fails with it (role_run.cpp), its metric is kept as undeclared.
+    std::string invalid_meaning;
+    std::deque<cmdbench::Histogram> hists;
+    std::deque<cmdbench_row *> open_rows;
+    std::vector<cmdbench::Row> rows;
+
+    // Where the run ran (placement.hpp): a bit per CPU a thread of the test
+    // was on when it called the host, and what the test's thread saw of its
+    // placement when the test returned (under mu).
+    std::atomic<uint64_t> cpus_seen[16]{};
+    cmdbench::SideAffinity seen;
+
+    ~cmdbench_ctx();
+};
+
+namespace cmdbench {
+
+// The one services table of this host (ABI major.minor of this build).
+const cmdbench_host *host_services();
+
+int64_t remaining_ms(const cmdbench_ctx &ctx);
+
+// Marks the CPU the calling thread is on in ctx.cpus_seen (cheap: a vDSO
+// call, and a write only the first time a CPU is seen).
+void note_cpu(cmdbench_ctx &ctx);
+// ctx.cpus_seen as a list ("0-1"), "unknown" when nothing was seen.
+std::string cpus_seen_text(const cmdbench_ctx &ctx);
+
+} // namespace cmdbench

@@ -1,0 +1,22 @@
+// What the command line says about how a scenario runs and where its
+// results go: shared by the single-pair runner and the matrix mode.
+#pragma once
+#include "cmdbench/host/run/progress_display.hpp"
+#include "cmdbench/report/output_format.hpp"
+
+#include <string>
+
+namespace cmdbench {
+
+struct RunOptions {
+    std::string server;                        // "host[:port]"; empty = start one on loopback
+    OutputFormat format = OutputFormat::Table; // stdout
+    std::string output;                        // -o FILE (format from .json/.csv, else table)
+    std::string report;                        // --report FILE.html: the comparison as a web page
+    bool quiet = false;                        // no progress display
+    bool allow_skip = false;                   // skipped runs do not make the exit status non-zero
+    std::string token; // proves us to a named server (token_source.hpp); "" = none
+    ProgressDisplay *progress = nullptr; // where the runs show how far they are; null = nowhere
+};
+
+} // namespace cmdbench

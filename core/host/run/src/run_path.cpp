@@ -1,0 +1,35 @@
+#include "cmdbench/host/run/run_path.hpp"
+
+#include "cmdbench/host/machine/link_context.hpp"
+
+namespace cmdbench {
+
+SidePath run_side_path(const Registry &registry, const cmdbench_test *test,
+                       const cmdbench_transport *transport,
+                       const std::map<std::string, ParamValue> &params,
+                       const std::string &meeting_host) {
+    std::string address = meeting_host;
+    const auto bind = params.find("bind_address");
+    if (bind != params.end())
+        if (const auto *text = std::get_if<std::string>(&bind->second); text && !text->empty())
+            address = *text;
+    return local_path(address, run_uses_rdma(registry, test, transport));
+}
+
+std::variant<int, std::string> placement_numa_node(const SidePlacement &placement,
+                                                   const Registry &registry,
+                                                   const cmdbench_test *test,
+                                                   const cmdbench_transport *transport,
+                                                   const std::map<std::string, ParamValue> &params,
+                                                   const std::string &meeting_host) {
+    switch (placement.numa) {
+    case SidePlacement::Numa::Node:
+        return int(placement.node);
+    case SidePlacement::Numa::Device:
+        return device_numa_node(run_side_path(registry, test, transport, params, meeting_host));
+    default:
+        return -1;
+    }
+}
+
+} // namespace cmdbench

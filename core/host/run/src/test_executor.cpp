@@ -1,0 +1,132 @@
+#include "cmdbench/host/run/test_executor.hpp"
+
+#include "cmdbench/host/plugins/transport_guard.hpp"
+#include "cmdbench/host/run/crash_report.hpp"
+#include "cmdbench/host/run/run_params.hpp"
+#include "cmdbench/host/scenario/placement.hpp"
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+namespace cmdbench {
+namespace {
+
+struct Shared {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    int status = CMDBENCH_OK;
+};
+
+// A test's return code, read in the light of why the run may have stopped.
+RunStatus status_of(int rc, const cmdbench_ctx &ctx) {
+    if (rc == CMDBENCH_OK || rc == CMDBENCH_ERR_SKIP || rc == CMDBENCH_ERR_TIMEOUT)
+        return status_from_code(rc);
+    if (rc == CMDBENCH_ERR_CANCELLED && ctx.interrupted && ctx.interrupted->load())
+        return RunStatus::Interrupted;
+    // A cancel or failure after the deadline is the deadline's doing.
+    if (ctx.deadline_ns && monotonic_ns() >= ctx.deadline_ns) return RunStatus::TimedOut;
+    return RunStatus::Failed;
+}
+
+std::string error_of(cmdbench_ctx &ctx) {
+    std::lock_guard<std::mutex> lock(ctx.mu);
+    return ctx.error;
+}
+
+} // namespace
+
+std::optional<Execution> probe_transport(const cmdbench_transport *transport,
+                                         const std::shared_ptr<cmdbench_ctx> &ctx) {
+    if (!transport || !transport->probe) return std::nullopt;
+    ctx->transport = transport;
+    int rc = guarded_probe(*transport, ctx.get());
+    if (rc == CMDBENCH_OK) return std::nullopt;
+    Execution ex;
+    ex.status = rc == CMDBENCH_ERR_SKIP ? RunStatus::Skipped : RunStatus::Failed;
+    ex.error = error_of(*ctx);
+    if (ex.error.empty())
+        ex.error = std::string("transport '") + transport->name + "' is not usable here";
+    return ex;
+}
+
+Execution execute_test(const cmdbench_test *test, const cmdbench_transport *transport,
+                       const std::shared_ptr<cmdbench_ctx> &ctx, uint32_t role,
+                       const std::string &peer_host) {
+    const cmdbench_host *host = host_services();
+    Execution ex;
+    auto shared = std::make_shared<Shared>();
+    auto peer = std::make_shared<std::string>(peer_host);
+    // The test calls the transport through the host's guard (transport_guard.hpp).
+    std::shared_ptr<cmdbench_transport> guarded;
+    if (transport) guarded = std::make_shared<cmdbench_transport>(guarded_transport(*transport));
+    ctx->transport = transport;
+    std::thread worker([test, guarded, ctx, role, peer, shared, host] {
+        crash_report::ThreadAltStack alt_stack; // a stack overflow still reports
+        cmdbench_run_env env{};
+        env.struct_size = sizeof env;
+        env.host = host;
+        env.ctx = ctx.get();
+        env.role = role;
+        env.transport = guarded.get();
+        env.peer_host = peer->empty() ? nullptr : peer->c_str();
+        note_cpu(*ctx);
+        int rc = test->run(&env);
+        // Where this thread ended up, and where its new memory goes.
+        note_cpu(*ctx);
+        SideAffinity seen;
+        note_thread_placement(seen);
+        {
+            std::lock_guard<std::mutex> seen_lock(ctx->mu);
+            ctx->seen = seen;
+        }
+        std::lock_guard<std::mutex> lock(shared->mu);
+        shared->status = rc;
+        shared->done = true;
+        shared->cv.notify_all();
+    });
+
+    // Wake up regularly to notice an interrupt; give up kGraceSeconds after
+    // the deadline or the interrupt.
+    using clock = std::chrono::steady_clock;
+    auto grace = std::chrono::milliseconds(int(kGraceSeconds * 1000));
+    clock::time_point give_up = clock::time_point::max();
+    std::unique_lock<std::mutex> lock(shared->mu);
+    while (!shared->done) {
+        shared->cv.wait_for(lock, std::chrono::milliseconds(100));
+        if (shared->done) break;
+        bool interrupted = ctx->interrupted && ctx->interrupted->load();
+        bool late = ctx->deadline_ns && monotonic_ns() >= ctx->deadline_ns;
+        if ((interrupted || late) && give_up == clock::time_point::max()) {
+            ctx->cancelled = true;
+            give_up = clock::now() + grace;
+        }
+        if (clock::now() >= give_up) break;
+    }
+    if (!shared->done) {
+        lock.unlock();
+        worker.detach(); // it keeps ctx and shared alive
+        ex.abandoned = true;
+        bool interrupted = ctx->interrupted && ctx->interrupted->load();
+        ex.status = interrupted ? RunStatus::Interrupted : RunStatus::TimedOut;
+        ex.error = std::string("test '") + test->name + "' did not stop within " +
+                   std::to_string(int(kGraceSeconds)) + " s of its " +
+                   (interrupted ? "interrupt" : "timeout");
+        return ex;
+    }
+    int rc = shared->status;
+    lock.unlock();
+    worker.join();
+    ex.status = status_of(rc, *ctx);
+    ex.error = error_of(*ctx);
+    if (ex.status == RunStatus::TimedOut && ex.error.empty()) ex.error = "timed out";
+    if (ex.status == RunStatus::Interrupted && ex.error.empty()) ex.error = "interrupted";
+    if (ex.status == RunStatus::Failed && ex.error.empty())
+        ex.error = std::string("test '") + test->name + "' failed without saying why";
+    if (ex.status == RunStatus::Ok) ex.error.clear();
+    return ex;
+}
+
+} // namespace cmdbench

@@ -1,0 +1,59 @@
+#include "cmdbench/host/run/token_source.hpp"
+
+#include "cmdbench/report/input_file.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <sys/stat.h>
+
+namespace cmdbench {
+namespace {
+
+// A token is a line of random text; anything near a KiB is not a token file.
+constexpr size_t kMaxTokenFileBytes = 4096;
+
+std::string read_token_file(const std::string &path) {
+    std::string token;
+    const std::string why = read_input_file(path, kMaxTokenFileBytes, token);
+    if (!why.empty()) throw std::invalid_argument("--token-file: '" + path + "': " + why);
+    // `echo secret > FILE` leaves a line end that is not part of the secret.
+    while (!token.empty() && (token.back() == '\n' || token.back() == '\r'))
+        token.pop_back();
+    if (token.empty()) throw std::invalid_argument("--token-file: '" + path + "' is empty");
+    struct stat st {};
+    if (stat(path.c_str(), &st) == 0 && (st.st_mode & (S_IRWXG | S_IRWXO)))
+        std::fprintf(stderr,
+                     "cmdbench: warning: token file %s can be read by other users "
+                     "(chmod 600 it)\n",
+                     path.c_str());
+    return token;
+}
+
+} // namespace
+
+std::string resolve_token(const std::optional<std::string> &token_option,
+                          const std::optional<std::string> &file_option) {
+    if (token_option && file_option)
+        throw std::invalid_argument("give either --token or --token-file, not both");
+    std::string token, source;
+    if (file_option) {
+        token = read_token_file(*file_option);
+        source = "the token in " + *file_option;
+    } else if (token_option) {
+        token = *token_option;
+        source = "--token";
+    } else if (const char *env = std::getenv(kTokenEnv)) {
+        token = env; // set but empty: no token
+        source = kTokenEnv;
+    }
+    if (!token.empty() && token.size() < kMinTokenLength)
+        throw std::invalid_argument(source + " has " + std::to_string(token.size()) +
+                                    " characters; use at least " + std::to_string(kMinTokenLength) +
+                                    " random ones, e.g. head -c 32 /dev/urandom | base64 > FILE");
+    if (token_option && token.empty()) throw std::invalid_argument("--token is empty");
+    return token;
+}
+
+} // namespace cmdbench

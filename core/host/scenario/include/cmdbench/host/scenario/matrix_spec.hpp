@@ -1,0 +1,34 @@
+// The `[matrix]` table of a scenario (docs/matrix.md): how a job started by
+// a launcher pairs its ranks. Ignored in single-pair mode.
+#pragma once
+#include "cmdbench/host/scenario/matrix_schedule.hpp"
+
+#include <string>
+
+namespace cmdbench {
+
+struct MatrixSpec {
+    bool given = false; // the scenario has a [matrix] table (or --pattern set one)
+    MatrixPattern pattern = MatrixPattern::AllPairs;
+    bool one_pair_at_a_time = false;
+    // Where each rank's server listens and what it publishes; empty = the
+    // rank's node name resolved (IPv4 first), else 127.0.0.1.
+    std::string address;
+    // Or: each rank's own address on this network interface ("ib0"), or on
+    // this RDMA device ("mlx5_0"), looked up on the rank's node. At most one
+    // of address, interface and device.
+    std::string interface;
+    std::string device;
+};
+
+// The table as TOML ("[matrix]\n..."), "" when not given: part of the
+// effective scenario text, whose digest every rank compares.
+std::string matrix_toml(const MatrixSpec &m);
+
+// What is wrong with `address` as a published server address, or "".
+std::string matrix_address_problem(const std::string &address);
+
+// What is wrong with `name` as a network interface or RDMA device name, or "".
+std::string matrix_name_problem(const std::string &name);
+
+} // namespace cmdbench

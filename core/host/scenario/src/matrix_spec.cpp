@@ -1,0 +1,47 @@
+#include "cmdbench/host/scenario/matrix_spec.hpp"
+
+#include "cmdbench/host/params/params.hpp"
+
+#include <cctype>
+
+namespace cmdbench {
+
+std::string matrix_toml(const MatrixSpec &m) {
+    if (!m.given) return "";
+    std::string out =
+        "[matrix]\npattern = " + to_text(ParamValue{std::string(to_string(m.pattern))}) +
+        "\none_pair_at_a_time = " + (m.one_pair_at_a_time ? "true" : "false") + "\n";
+    if (!m.address.empty()) out += "address = " + to_text(ParamValue{m.address}) + "\n";
+    if (!m.interface.empty()) out += "interface = " + to_text(ParamValue{m.interface}) + "\n";
+    if (!m.device.empty()) out += "device = " + to_text(ParamValue{m.device}) + "\n";
+    return out;
+}
+
+std::string matrix_address_problem(const std::string &address) {
+    if (address.empty()) return "must not be empty (leave it out for the node's own address)";
+    if (address.size() > 253) return "is longer than 253 characters";
+    for (char c : address)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == ':' ||
+              c == '_' || c == '%'))
+            return "expects one host name or IP address without a port, got '" + address + "'";
+    if (address == "0.0.0.0" || address == "::")
+        return "is published for the other ranks to connect to: give an address of this node, "
+               "not the wildcard '" +
+               address + "'";
+    return "";
+}
+
+std::string matrix_name_problem(const std::string &name) {
+    if (name.empty()) return "must not be empty";
+    // IFNAMSIZ - 1 for interfaces; RDMA device names are as short.
+    if (name.size() > 63) return "is longer than 63 characters";
+    if (name == "." || name == "..") return "expects a name, got '" + name + "'";
+    for (char c : name)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' ||
+              c == ':' || c == '@'))
+            return "expects an interface or device name (letters, digits, . - _ : @), got '" +
+                   name + "'";
+    return "";
+}
+
+} // namespace cmdbench

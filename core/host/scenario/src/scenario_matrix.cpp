@@ -1,0 +1,77 @@
+#include "scenario_matrix.hpp"
+
+#include "cmdbench/host/params/toml_kind.hpp"
+#include "cmdbench/host/scenario/scenario.hpp"
+
+#include <set>
+
+namespace cmdbench {
+namespace {
+
+const std::set<std::string> kMatrixKeys = {"pattern", "one_pair_at_a_time", "address", "interface",
+                                           "device"};
+
+std::string at(const std::string &path, const toml::source_position &pos) {
+    return path + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column);
+}
+
+[[noreturn]] void fail(const std::string &path, const toml::node &n, const std::string &what) {
+    throw ScenarioError(at(path, n.source().begin) + ": " + what);
+}
+
+std::string string_of(const std::string &path, const std::string &key, const toml::node &n) {
+    auto s = n.value_exact<std::string>();
+    if (!s) fail(path, n, "'" + key + "' expects a string, got " + node_kind(n));
+    return *s;
+}
+
+} // namespace
+
+MatrixSpec read_matrix_table(const toml::table &root, const std::string &path) {
+    MatrixSpec m;
+    const toml::node *node = root.get("matrix");
+    if (!node) return m;
+    const toml::table *table = node->as_table();
+    if (!table) fail(path, *node, "'matrix' expects a table ([matrix]), got " + node_kind(*node));
+    m.given = true;
+    std::string where_key; // the one of address, interface, device given
+    for (auto &&[key, value] : *table) {
+        const std::string k(key.str());
+        if (!kMatrixKeys.count(k))
+            throw ScenarioError(
+                at(path, key.source().begin) + ": unknown key '" + k +
+                "' in [matrix] (keys: pattern, one_pair_at_a_time, address, interface, "
+                "device)");
+        if (k == "pattern") {
+            const std::string name = string_of(path, k, value);
+            auto p = matrix_pattern_from(name);
+            if (!p)
+                fail(path, value,
+                     "'pattern' must be one of " + std::string(kMatrixPatternNames) + ", got '" +
+                         name + "'");
+            m.pattern = *p;
+        } else if (k == "one_pair_at_a_time") {
+            auto b = value.value_exact<bool>();
+            if (!b)
+                fail(path, value,
+                     "'one_pair_at_a_time' expects a boolean, got " + node_kind(value));
+            m.one_pair_at_a_time = *b;
+        } else {
+            // address, interface or device: where each rank's server listens.
+            if (!where_key.empty())
+                fail(path, value,
+                     "'" + k + "' and '" + where_key +
+                         "' both say where the servers listen: give one of address, interface, "
+                         "device");
+            where_key = k;
+            const std::string text = string_of(path, k, value);
+            const std::string bad =
+                k == "address" ? matrix_address_problem(text) : matrix_name_problem(text);
+            if (!bad.empty()) fail(path, value, "'" + k + "' " + bad);
+            (k == "address" ? m.address : k == "interface" ? m.interface : m.device) = text;
+        }
+    }
+    return m;
+}
+
+} // namespace cmdbench

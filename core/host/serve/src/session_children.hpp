@@ -1,0 +1,52 @@
+// The child processes of `cmdbench serve`, one per connection: who they
+// talk to, since when and their entry in the session table, reaped without
+// blocking; each entry is freed when its child has ended, however it ended.
+#pragma once
+#include "session_table.hpp"
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace cmdbench {
+
+class SessionChildren {
+  public:
+    explicit SessionChildren(SessionTable &table) : table_(table) {}
+    void add(pid_t pid, const std::string &peer, size_t entry);
+    size_t size() const { return children_.size(); }
+    // Collects every child that has ended; logs those a signal killed
+    // (unless the parent ended them itself).
+    void reap();
+    // The child in its handshake to end to make room for a connection from
+    // `newcomer`: the oldest of the address with the most handshakes. When
+    // that is the newcomer's own address, only if it is older than
+    // `same_host_age` (a burst from one address is refused for the cost of
+    // an accept, not made to fork a child per connection). Nothing when none is.
+    std::optional<pid_t> handshake_to_drop(const std::string &newcomer,
+                                           std::chrono::milliseconds same_host_age) const;
+    // Those in their handshake for longer than `limit`.
+    std::vector<pid_t> handshakes_older_than(std::chrono::milliseconds limit) const;
+    // Ends a child still in its handshake (SIGKILL); false when its client
+    // has authenticated meanwhile.
+    bool drop_handshake(pid_t pid);
+    std::string peer(pid_t pid) const;
+    // SIGTERM to every child, SIGKILL to those still there after grace_ms.
+    void stop_all(int grace_ms);
+
+  private:
+    struct Child {
+        std::string peer;
+        size_t entry;
+        std::chrono::steady_clock::time_point since;
+        bool dropped = false;
+    };
+    void ended(pid_t pid, int status);
+    SessionTable &table_;
+    std::map<pid_t, Child> children_;
+};
+
+} // namespace cmdbench
