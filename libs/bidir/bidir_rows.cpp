@@ -1,5 +1,5 @@
 // Bidirectional rows and their time line (see bidir_rows.hpp).
-#include "bidir_rows.hpp"
+#include "cmdbench/bidir/bidir_rows.hpp"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // Peer clock offset over the control channel (see peer_clock.hpp).
-#include "peer_clock.hpp"
+#include "cmdbench/bidir/peer_clock.hpp"
 
 namespace bidir {
 

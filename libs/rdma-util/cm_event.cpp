@@ -16,17 +16,16 @@ int take_event(rdma_event_channel *channel, rdma_cm_event **event) {
 
 } // namespace
 
-rdma_event_channel *open_event_channel(std::string &why, int &err) {
+rdma_event_channel *open_event_channel(ChannelFailure &failure) {
     rdma_event_channel *channel = rdma_create_event_channel();
     if (!channel) {
-        err = errno;
-        why = "rdma_create_event_channel";
+        failure = {ChannelFailure::Step::Create, "rdma_create_event_channel", errno};
         return nullptr;
     }
     const int flags = fcntl(channel->fd, F_GETFL);
     if (flags < 0 || fcntl(channel->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-        err = errno;
-        why = "fcntl O_NONBLOCK on the rdma_cm event channel";
+        failure = {ChannelFailure::Step::NonBlocking,
+                   "fcntl O_NONBLOCK on the rdma_cm event channel", errno};
         rdma_destroy_event_channel(channel);
         return nullptr;
     }

@@ -7,12 +7,12 @@
 // directions on one time line.
 #include "throughput_bidir.hpp"
 
-#include "bidir_rows.hpp"
-#include "peer_clock.hpp"
 #include "rate_row.hpp"
 #include "rstream_rules.hpp"
 
 #include <algorithm>
+#include <cmdbench/bidir/bidir_rows.hpp>
+#include <cmdbench/bidir/peer_clock.hpp>
 #include <cmdbench/plugin-support/result_rows.hpp>
 #include <string>
 #include <vector>

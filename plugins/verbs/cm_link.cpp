@@ -14,12 +14,11 @@ namespace verbs {
 
 CmChannel::CmChannel() {
     // Non-blocking, so every wait is a bounded poll().
-    std::string why;
-    int err = 0;
-    channel_ = cmdbench::rdma::open_event_channel(why, err);
-    if (!channel_ && why == "rdma_create_event_channel")
-        skip_no_device(why + ": " + cmdbench::support::errno_text(err));
-    if (!channel_) fail_errno(why, err);
+    cmdbench::rdma::ChannelFailure failure;
+    channel_ = cmdbench::rdma::open_event_channel(failure);
+    if (!channel_ && failure.step == cmdbench::rdma::ChannelFailure::Step::Create)
+        skip_no_device(failure.call + ": " + cmdbench::support::errno_text(failure.err));
+    if (!channel_) fail_errno(failure.call, failure.err);
 }
 
 CmChannel::~CmChannel() {

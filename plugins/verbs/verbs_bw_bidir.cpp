@@ -11,12 +11,12 @@
 // the data goes: for read, "c2s" is the server reading the client's buffer.
 #include "verbs_bw_bidir.hpp"
 
-#include "bidir_rows.hpp"
 #include "bw_rows.hpp"
-#include "peer_clock.hpp"
 #include "workers.hpp"
 
 #include <chrono>
+#include <cmdbench/bidir/bidir_rows.hpp>
+#include <cmdbench/bidir/peer_clock.hpp>
 #include <cmdbench/plugin-support/size_label.hpp>
 #include <thread>
 

@@ -20,12 +20,11 @@ std::string rdma_device_problem() {
 CmEngine::CmEngine(const EngineConfig &config, EngineHooks hooks)
     : config_(config), hooks_(std::move(hooks)) {
     // Non-blocking, so the event thread can notice the end of the run.
-    std::string why;
-    int err = 0;
-    channel_ = cmdbench::rdma::open_event_channel(why, err);
+    cmdbench::rdma::ChannelFailure failure;
+    channel_ = cmdbench::rdma::open_event_channel(failure);
     if (!channel_) {
-        errno = err;
-        fail_call(why.c_str());
+        errno = failure.err;
+        fail_call(failure.call.c_str());
     }
     queue_ = std::make_unique<WorkQueue>(config_.threads);
     events_ = std::thread([this] { event_loop(); });

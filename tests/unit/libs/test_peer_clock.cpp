@@ -1,7 +1,7 @@
 // libs/bidir: the peer-clock estimate between two "peers" in two threads
 // whose clocks differ by a known amount, and the time line of the rows.
-#include "bidir_rows.hpp"
-#include "peer_clock.hpp"
+#include "cmdbench/bidir/bidir_rows.hpp"
+#include "cmdbench/bidir/peer_clock.hpp"
 
 #include <catch2/catch.hpp>
 #include <chrono>

@@ -8,10 +8,18 @@
 
 namespace cmdbench::rdma {
 
-// A new non-blocking event channel, or nullptr with the failed call in
-// `why` and its errno in `err` (rdma_create_event_channel fails without an
-// rdma_cm device node).
-rdma_event_channel *open_event_channel(std::string &why, int &err);
+// Why open_event_channel failed: which step, the call that failed (for
+// messages) and its errno. A caller decides by `step`, never by the text.
+struct ChannelFailure {
+    // Create: rdma_create_event_channel, which fails without an rdma_cm
+    // device node (no RDMA device here). NonBlocking: setting O_NONBLOCK.
+    enum class Step { Create, NonBlocking } step = Step::Create;
+    std::string call;
+    int err = 0;
+};
+
+// A new non-blocking event channel, or nullptr with `failure` set.
+rdma_event_channel *open_event_channel(ChannelFailure &failure);
 
 // Waits at most timeout_ms for the channel's next event: 1 with *event set
 // (ack it with rdma_ack_cm_event), 0 when none came, -1 with errno set when

@@ -5,7 +5,7 @@
 #ifndef CMDBENCH_BIDIR_ROWS_HPP
 #define CMDBENCH_BIDIR_ROWS_HPP
 
-#include "peer_clock.hpp"
+#include "cmdbench/bidir/peer_clock.hpp"
 
 #include <cmdbench/plugin.h>
 #include <cstdint>
