@@ -1,6 +1,7 @@
 // cmtime's command line with cmdbench's validation: every
 // bad value is refused with the option and its allowed range.
 #pragma once
+#include "cmdbench/base/usage_error.hpp"
 #include "cmdbench/cmtime/cm_engine.hpp"
 
 #include <cstdint>
@@ -39,9 +40,7 @@ struct Options {
 };
 
 // A usage error: the message (may be empty) then the usage text, exit 1.
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
+using cmdbench::UsageError;
 
 // `launcher`: a launcher started this process (cmdbench::launched_by_pmix()):
 // no -C needed, -L refused, --servers allowed.

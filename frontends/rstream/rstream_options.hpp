@@ -3,6 +3,8 @@
 #ifndef CMDBENCH_RSTREAM_OPTIONS_HPP
 #define CMDBENCH_RSTREAM_OPTIONS_HPP
 
+#include "cmdbench/base/usage_error.hpp"
+
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -33,9 +35,7 @@ struct Options {
 };
 
 // A bad command line: print `message` (if any) and the usage, exit 1.
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
+using cmdbench::UsageError;
 
 // Throws UsageError. Writes "Warning: unknown address format" to stderr for
 // an -f value rstream does not know, as rstream does.

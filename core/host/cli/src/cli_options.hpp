@@ -1,6 +1,7 @@
 // What the subcommands of `cmdbench` share: the usage error, the plugin and
 // token options, parsing with range checks, and loading the plugins.
 #pragma once
+#include "cmdbench/base/usage_error.hpp"
 #include "cmdbench/host/plugins/plugin_loader.hpp"
 #include "cmdbench/report/output_format.hpp"
 
@@ -14,9 +15,7 @@ namespace cmdbench::cli {
 namespace po = boost::program_options;
 
 // A bad command line: cli_main prints it with a hint and exits 2.
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
+using cmdbench::UsageError;
 
 po::options_description plugin_options();
 po::options_description token_options(const char *what);

@@ -13,45 +13,45 @@ std::string trim(const std::string &s) {
 }
 
 // A number of at most `max`, else the reason.
-std::variant<unsigned, std::string> number(const std::string &text, const std::string &item,
-                                           unsigned max) {
-    if (text.empty()) return "'" + item + "' is not a CPU number or range (like 3 or 0-3)";
+Expected<unsigned> number(const std::string &text, const std::string &item, unsigned max) {
+    const auto not_a_cpu = [&] {
+        return unexpected("'" + item + "' is not a CPU number or range (like 3 or 0-3)");
+    };
+    if (text.empty()) return not_a_cpu();
     unsigned long v = 0;
     for (char c : text) {
-        if (!std::isdigit(static_cast<unsigned char>(c)))
-            return "'" + item + "' is not a CPU number or range (like 3 or 0-3)";
+        if (!std::isdigit(static_cast<unsigned char>(c))) return not_a_cpu();
         v = v * 10 + unsigned(c - '0');
         if (v > max) break;
     }
-    if (v > max) return "'" + item + "' goes above " + std::to_string(max);
+    if (v > max) return unexpected("'" + item + "' goes above " + std::to_string(max));
     return unsigned(v);
 }
 
 } // namespace
 
-std::variant<std::set<unsigned>, std::string> parse_cpu_list(const std::string &text,
-                                                             unsigned max) {
+Expected<std::set<unsigned>> parse_cpu_list(const std::string &text, unsigned max) {
     std::set<unsigned> out;
-    if (trim(text).empty()) return std::string("the list is empty");
+    if (trim(text).empty()) return unexpected("the list is empty");
     std::stringstream in(text);
     std::string raw;
     while (std::getline(in, raw, ',')) {
         const std::string item = trim(raw);
-        if (item.empty()) return std::string("an item of the list is empty");
+        if (item.empty()) return unexpected("an item of the list is empty");
         const size_t dash = item.find('-');
         auto first = number(trim(item.substr(0, dash)), item, max);
-        if (auto *err = std::get_if<std::string>(&first)) return *err;
-        unsigned lo = std::get<unsigned>(first), hi = lo;
+        if (!first) return unexpected(first.error());
+        unsigned lo = *first, hi = lo;
         if (dash != std::string::npos) {
             auto last = number(trim(item.substr(dash + 1)), item, max);
-            if (auto *err = std::get_if<std::string>(&last)) return *err;
-            hi = std::get<unsigned>(last);
-            if (hi < lo) return "'" + item + "' runs backwards";
+            if (!last) return unexpected(last.error());
+            hi = *last;
+            if (hi < lo) return unexpected("'" + item + "' runs backwards");
         }
         for (unsigned c = lo; c <= hi; ++c)
             out.insert(c);
     }
-    if (!text.empty() && text.back() == ',') return std::string("an item of the list is empty");
+    if (!text.empty() && text.back() == ',') return unexpected("an item of the list is empty");
     return out;
 }
 

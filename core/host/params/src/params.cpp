@@ -134,8 +134,10 @@ std::string choice_error(const cmdbench_param &decl, const std::string &v) {
 }
 
 // Converts a parsed TOML node to the declared type, or returns the error.
-std::variant<ParamValue, std::string> from_node(const cmdbench_param &decl, const toml::node &n) {
-    auto mismatch = [&] { return "expected " + wanted_kind(decl.type) + ", got " + node_kind(n); };
+Expected<ParamValue> from_node(const cmdbench_param &decl, const toml::node &n) {
+    auto mismatch = [&] {
+        return unexpected("expected " + wanted_kind(decl.type) + ", got " + node_kind(n));
+    };
     switch (decl.type) {
     case CMDBENCH_PARAM_BOOL:
         if (auto b = n.value_exact<bool>()) return ParamValue{*b};
@@ -158,14 +160,14 @@ std::variant<ParamValue, std::string> from_node(const cmdbench_param &decl, cons
         for (size_t k = 0; k < arr->size(); ++k) {
             auto i = (*arr)[k].value_exact<int64_t>();
             if (!i)
-                return "element " + std::to_string(k + 1) + " must be an integer, got " +
-                       node_kind((*arr)[k]);
+                return unexpected("element " + std::to_string(k + 1) + " must be an integer, got " +
+                                  node_kind((*arr)[k]));
             list.push_back(*i);
         }
         return ParamValue{std::move(list)};
     }
     default:
-        return "unknown parameter type " + std::to_string(decl.type);
+        return unexpected("unknown parameter type " + std::to_string(decl.type));
     }
 }
 
@@ -206,9 +208,8 @@ std::optional<std::string> value_text_error(const std::string &text) {
     return std::nullopt;
 }
 
-std::variant<ParamValue, std::string> parse_text_unchecked(const cmdbench_param &decl,
-                                                           const std::string &text) {
-    if (auto err = value_text_error(text)) return "the value " + *err;
+Expected<ParamValue> parse_text_unchecked(const cmdbench_param &decl, const std::string &text) {
+    if (auto err = value_text_error(text)) return unexpected("the value " + *err);
     std::string doc = "v = " + text;
     toml::table tbl;
     bool parsed = text.find_first_of("\r\n") == std::string::npos;
@@ -225,17 +226,15 @@ std::variant<ParamValue, std::string> parse_text_unchecked(const cmdbench_param 
     if (!parsed && bare && decl.type == CMDBENCH_PARAM_STRING) return ParamValue{text};
     if (!parsed) {
         std::string got = text.empty() ? "nothing" : "'" + text + "', which is not a TOML value";
-        return "expected " + wanted_kind(decl.type) + ", got " + got;
+        return unexpected("expected " + wanted_kind(decl.type) + ", got " + got);
     }
     return from_node(decl, *tbl.get("v"));
 }
 
-std::variant<ParamValue, std::string> parse_text(const cmdbench_param &decl,
-                                                 const std::string &text) {
+Expected<ParamValue> parse_text(const cmdbench_param &decl, const std::string &text) {
     auto converted = parse_text_unchecked(decl, text);
-    if (auto *v = std::get_if<ParamValue>(&converted)) {
-        if (auto err = check(decl, *v)) return *err;
-    }
+    if (converted)
+        if (auto err = check(decl, *converted)) return unexpected(*err);
     return converted;
 }
 

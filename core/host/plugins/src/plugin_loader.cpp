@@ -97,9 +97,9 @@ std::vector<cmdbench_param> copy_params(const std::string &file, const std::stri
             refuse(file, what + " has unknown type " + std::to_string(p.type));
         if (p.default_value) {
             auto parsed = parse_text(p, p.default_value);
-            if (auto *err = std::get_if<std::string>(&parsed))
-                refuse(file, what + " default \"" + p.default_value + "\": " + *err);
-            if (auto err = check(p, std::get<ParamValue>(parsed)))
+            if (!parsed)
+                refuse(file, what + " default \"" + p.default_value + "\": " + parsed.error());
+            if (auto err = check(p, *parsed))
                 refuse(file, what + " default \"" + p.default_value + "\": " + *err);
         }
         for (const auto &q : out)

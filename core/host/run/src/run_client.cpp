@@ -182,8 +182,8 @@ std::string place_client(RoleRun &role, const ClientRun &c) {
     const std::string address =
         p.numa == SidePlacement::Numa::Device ? client_address(c) : std::string();
     auto node = placement_numa_node(p, c.st.registry, c.test, c.transport, c.params, address);
-    if (auto *why = std::get_if<std::string>(&node)) return *why;
-    return role.place(p, std::get<int>(node));
+    if (!node) return node.error();
+    return role.place(p, *node);
 }
 
 RoleSetup client_setup(const ClientRun &c) {

@@ -21,7 +21,7 @@ void add_defaults(std::map<std::string, ParamValue> &out, const cmdbench_param *
         if (!p.default_value)
             throw std::runtime_error("missing required parameter '" + std::string(p.name) +
                                      "' for " + owner);
-        out[p.name] = std::get<ParamValue>(parse_text(p, p.default_value)); // checked at load
+        out[p.name] = parse_text(p, p.default_value).value(); // checked at load
     }
 }
 
@@ -50,11 +50,10 @@ std::map<std::string, ParamValue> params_from_wire(const cmdbench_test *test,
                 (transport ? std::string(" or transport '") + transport->name + "'" : "") +
                 " here (different plugin versions?)");
         auto parsed = parse_text(*decl, text);
-        if (auto *err = std::get_if<std::string>(&parsed))
-            throw std::runtime_error("parameter '" + key + "': " + *err);
-        if (auto err = check(*decl, std::get<ParamValue>(parsed)))
+        if (!parsed) throw std::runtime_error("parameter '" + key + "': " + parsed.error());
+        if (auto err = check(*decl, *parsed))
             throw std::runtime_error("parameter '" + key + "' " + *err);
-        out[key] = std::get<ParamValue>(parsed);
+        out[key] = *parsed;
     }
     add_defaults(out, test->params, test->param_count, std::string("test '") + test->name + "'");
     if (transport)

@@ -16,12 +16,10 @@ SidePath run_side_path(const Registry &registry, const cmdbench_test *test,
     return local_path(address, run_uses_rdma(registry, test, transport));
 }
 
-std::variant<int, std::string> placement_numa_node(const SidePlacement &placement,
-                                                   const Registry &registry,
-                                                   const cmdbench_test *test,
-                                                   const cmdbench_transport *transport,
-                                                   const std::map<std::string, ParamValue> &params,
-                                                   const std::string &meeting_host) {
+Expected<int> placement_numa_node(const SidePlacement &placement, const Registry &registry,
+                                  const cmdbench_test *test, const cmdbench_transport *transport,
+                                  const std::map<std::string, ParamValue> &params,
+                                  const std::string &meeting_host) {
     switch (placement.numa) {
     case SidePlacement::Numa::Node:
         return int(placement.node);

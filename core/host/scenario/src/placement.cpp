@@ -33,7 +33,7 @@ long get_mempolicy_call(int *mode, unsigned long *nodes, unsigned long bits, con
 
 std::set<unsigned> list_file(const std::string &path) {
     auto parsed = parse_cpu_list(first_line(path));
-    if (auto *cpus = std::get_if<std::set<unsigned>>(&parsed)) return *cpus;
+    if (parsed) return *parsed;
     return {};
 }
 
@@ -130,7 +130,7 @@ std::string placement_wire(const SidePlacement &p) {
     return out;
 }
 
-std::variant<SidePlacement, std::string> placement_from_wire(const std::string &text) {
+Expected<SidePlacement> placement_from_wire(const std::string &text) {
     SidePlacement p;
     size_t at = 0;
     while (at <= text.size()) {
@@ -141,23 +141,23 @@ std::variant<SidePlacement, std::string> placement_from_wire(const std::string &
                           value = eq == std::string::npos ? "" : item.substr(eq + 1);
         if (key == "cpus" && p.cpus.empty()) {
             auto cpus = parse_cpu_list(value);
-            if (auto *err = std::get_if<std::string>(&cpus)) return "placement cpus: " + *err;
-            p.cpus = std::get<std::set<unsigned>>(cpus);
+            if (!cpus) return unexpected("placement cpus: " + cpus.error());
+            p.cpus = *cpus;
         } else if (key == "numa" && p.numa == SidePlacement::Numa::Any) {
             if (value == "device") {
                 p.numa = SidePlacement::Numa::Device;
             } else {
                 auto node = parse_cpu_list(value);
-                const auto *one = std::get_if<std::set<unsigned>>(&node);
-                if (!one || one->size() != 1 ||
+                if (!node || node->size() != 1 ||
                     value.find_first_not_of("0123456789") != std::string::npos)
-                    return "placement numa: expected \"device\" or a node number, got '" + value +
-                           "'";
+                    return unexpected(
+                        "placement numa: expected \"device\" or a node number, got '" + value +
+                        "'");
                 p.numa = SidePlacement::Numa::Node;
-                p.node = *one->begin();
+                p.node = *node->begin();
             }
         } else {
-            return "placement: unexpected item '" + item + "'";
+            return unexpected("placement: unexpected item '" + item + "'");
         }
         at = end + 1;
     }
@@ -229,7 +229,7 @@ std::set<unsigned> placement_cpus(const SidePlacement &p, int node, const Topolo
     return out;
 }
 
-std::variant<int, std::string> device_numa_node(const SidePath &path) {
+Expected<int> device_numa_node(const SidePath &path) {
     std::string what, node;
     if (path.rdma && !path.devices.empty()) {
         const RdmaDevice &d = path.devices.front();
@@ -245,8 +245,8 @@ std::variant<int, std::string> device_numa_node(const SidePath &path) {
     if (what.empty()) what = "address " + path.address + " (no interface has it)";
     if (node.empty() || node == kUnknown || node == "-1" ||
         node.find_first_not_of("0123456789") != std::string::npos)
-        return "numa = \"device\": the system gives no NUMA node for " + what +
-               " (name the node instead, e.g. numa = 0)";
+        return unexpected("numa = \"device\": the system gives no NUMA node for " + what +
+                          " (name the node instead, e.g. numa = 0)");
     return std::stoi(node);
 }
 

@@ -144,9 +144,8 @@ std::string about(const std::string &label, const std::string &message) {
 
 ParamValue parse_setting(const cmdbench_param &decl, const Setting &s) {
     auto parsed = parse_text(decl, s.text);
-    if (const auto *err = std::get_if<std::string>(&parsed))
-        fail(s.value_at, about(in_quotes(s.key), *err));
-    return std::get<ParamValue>(parsed);
+    if (!parsed) fail(s.value_at, about(in_quotes(s.key), parsed.error()));
+    return *parsed;
 }
 
 cmdbench_param run_key_decl(const char *name, uint32_t type) {
@@ -174,9 +173,8 @@ std::string seconds_text(double t) {
 double timeout_setting(const Setting &s) {
     // Type only: the range check below names timeout's own range, NaN and inf included.
     auto parsed = parse_text_unchecked(run_key_decl("", CMDBENCH_PARAM_DOUBLE), s.text);
-    if (const auto *err = std::get_if<std::string>(&parsed))
-        fail(s.value_at, about(in_quotes(s.key), *err));
-    const double t = std::get<double>(std::get<ParamValue>(parsed));
+    if (!parsed) fail(s.value_at, about(in_quotes(s.key), parsed.error()));
+    const double t = std::get<double>(*parsed);
     if (!timeout_allowed(t))
         fail(s.value_at, "'timeout' must be > 0 and <= 86400 seconds, got " + seconds_text(t));
     return t;
@@ -357,10 +355,10 @@ void fill_params(const Context &cx, const std::vector<Setting> &run, const std::
         if (!decl.default_value)
             fail(header, "missing required parameter " + in_quotes(decl.name) + " for " + owner);
         auto parsed = parse_text(decl, decl.default_value);
-        if (const auto *err = std::get_if<std::string>(&parsed))
+        if (!parsed)
             fail(header, "invalid default of parameter " + in_quotes(decl.name) + " of " + owner +
-                             ": " + *err);
-        into[decl.name] = std::get<ParamValue>(parsed);
+                             ": " + parsed.error());
+        into[decl.name] = *parsed;
     }
 }
 

@@ -83,9 +83,8 @@ void read_cpus_setting(const std::string &text, const std::string &at, RunPlacem
                  else
                      fail(at, label + " expects " + expects + ", got " + node_kind(n));
                  auto cpus = parse_cpu_list(list);
-                 if (auto *err = std::get_if<std::string>(&cpus))
-                     fail(at, label + " is not a CPU list like \"0-3,8\": " + *err);
-                 side.cpus = std::get<std::set<unsigned>>(cpus);
+                 if (!cpus) fail(at, label + " is not a CPU list like \"0-3,8\": " + cpus.error());
+                 side.cpus = *cpus;
                  set_where(side, "cpus", at);
              });
 }

@@ -37,9 +37,8 @@ std::string names_of(const RailParams &p) {
 ParamValue parsed(const cmdbench_param &decl, const toml::node &value, const std::string &key,
                   const std::string &path) {
     auto v = parse_text(decl, node_text(value));
-    if (const auto *err = std::get_if<std::string>(&v))
-        fail(path, value.source(), "rail parameter '" + key + "': " + *err);
-    return std::get<ParamValue>(v);
+    if (!v) fail(path, value.source(), "rail parameter '" + key + "': " + v.error());
+    return *v;
 }
 
 // What a rail's address is on, for its label: the RDMA device whose GID

@@ -79,14 +79,14 @@ std::string resolve_request(ServerRun &run, const Registry &registry, const Serv
 std::string place_server(RoleRun &role, const ServerRun &run, const Registry &registry) {
     if (run.req.placement.empty()) return {};
     auto wanted = placement_from_wire(run.req.placement);
-    if (auto *bad = std::get_if<std::string>(&wanted)) return "the server refused the run: " + *bad;
-    const SidePlacement &p = std::get<SidePlacement>(wanted);
+    if (!wanted) return "the server refused the run: " + wanted.error();
+    const SidePlacement &p = *wanted;
     if (auto bad = placement_problem(p, local_topology(), "the server's machine"))
         return "the server refused the run: " + *bad;
     auto node =
         placement_numa_node(p, registry, run.test, run.transport, run.params, run.data_host);
-    if (auto *why = std::get_if<std::string>(&node)) return "on the server: " + *why;
-    const std::string misplaced = role.place(p, std::get<int>(node));
+    if (!node) return "on the server: " + node.error();
+    const std::string misplaced = role.place(p, *node);
     return misplaced.empty() ? misplaced : "on the server: " + misplaced;
 }
 

@@ -1,6 +1,8 @@
 // Typed parameter values: parsing, validation against a cmdbench_param
 // declaration, and the canonical text form used on the control channel.
 #pragma once
+#include "cmdbench/base/expected.hpp"
+
 #include <cmdbench/plugin.h>
 #include <cstdint>
 #include <optional>
@@ -17,12 +19,10 @@ std::string to_text(const ParamValue &v);
 // Parses TOML value syntax for the declared type (an INT is accepted where a
 // DOUBLE is declared; a single INT where an INT_LIST is). Returns the error
 // text ("expected an integer, got a string") or the value.
-std::variant<ParamValue, std::string> parse_text(const cmdbench_param &decl,
-                                                 const std::string &text);
+Expected<ParamValue> parse_text(const cmdbench_param &decl, const std::string &text);
 // The same without the range check (type only), for a caller whose range
 // cannot be written as a declaration (e.g. the open lower bound of `timeout`).
-std::variant<ParamValue, std::string> parse_text_unchecked(const cmdbench_param &decl,
-                                                           const std::string &text);
+Expected<ParamValue> parse_text_unchecked(const cmdbench_param &decl, const std::string &text);
 // The longest value text parse_text takes: lists of sizes are a few hundred
 // bytes, and a server parses what any client sends.
 constexpr size_t kMaxValueTextBytes = 65536;

@@ -1,6 +1,7 @@
 // What one side of a run records of its data path (runs[].path): the
 // address the data connection uses on this side, through link_context.
 #pragma once
+#include "cmdbench/base/expected.hpp"
 #include "cmdbench/host/params/params.hpp"
 #include "cmdbench/host/plugins/registry.hpp"
 #include "cmdbench/host/scenario/placement.hpp"
@@ -24,11 +25,9 @@ SidePath run_side_path(const Registry &registry, const cmdbench_test *test,
 // The NUMA node a side is placed on: the node `numa = N` names, the node of
 // the side's RDMA device for `numa = "device"` (its path through
 // meeting_host), -1 for none; or why the device has no node.
-std::variant<int, std::string> placement_numa_node(const SidePlacement &placement,
-                                                   const Registry &registry,
-                                                   const cmdbench_test *test,
-                                                   const cmdbench_transport *transport,
-                                                   const std::map<std::string, ParamValue> &params,
-                                                   const std::string &meeting_host);
+Expected<int> placement_numa_node(const SidePlacement &placement, const Registry &registry,
+                                  const cmdbench_test *test, const cmdbench_transport *transport,
+                                  const std::map<std::string, ParamValue> &params,
+                                  const std::string &meeting_host);
 
 } // namespace cmdbench

@@ -3,6 +3,7 @@
 // before a plugin's hooks run, and what the host saw of it afterwards
 // (runs[].path.*.affinity, docs/results.md).
 #pragma once
+#include "cmdbench/base/expected.hpp"
 #include "cmdbench/report/path_context.hpp"
 
 #include <map>
@@ -34,7 +35,7 @@ struct RunPlacement {
 
 // On the control channel (RunRequest.placement): "cpus=0-1;numa=device".
 std::string placement_wire(const SidePlacement &p);
-std::variant<SidePlacement, std::string> placement_from_wire(const std::string &text);
+Expected<SidePlacement> placement_from_wire(const std::string &text);
 
 // What this machine has.
 struct Topology {
@@ -87,7 +88,7 @@ void unplace_child();
 // The NUMA node of the run's device for `numa = "device"`: the first RDMA
 // device's node, else the interface's. Returns the node, or the reason the
 // system does not say ("rxe0 on dummy0: the system gives no NUMA node").
-std::variant<int, std::string> device_numa_node(const SidePath &path);
+Expected<int> device_numa_node(const SidePath &path);
 
 // What the calling thread sees of its placement now: its CPU mask, memory
 // policy and nodes, and the node of a page it allocates and touches.
