@@ -12,6 +12,7 @@
 
 #include <cmdbench/plugin-support/descriptors.hpp>
 #include <cmdbench/plugin-support/param_reader.hpp>
+#include <cmdbench/plugin-support/peer_protocol.hpp>
 #include <cmdbench/rdma-util/net_address.hpp>
 #include <netinet/in.h>
 #include <rdma/rdma_cma.h>
@@ -97,36 +98,19 @@ Params read_params(const cmdbench_run_env &env) {
     return p;
 }
 
-void barrier(const cmdbench_run_env &env, int value) {
-    const std::string name = "cm-steps " + std::to_string(value);
-    const int status = env.host->barrier(env.ctx, name.c_str());
-    if (status != CMDBENCH_OK)
-        throw RunError(status, "cm-steps: barrier " + std::to_string(value) + " with the " +
-                                   (env.role == CMDBENCH_ROLE_CLIENT ? "server" : "client") +
-                                   " failed");
-}
+// The set-up: both sides run the same count; the payload is this side's
+// PeerSetup as encode_setup writes it (its base QP number and the server's
+// listener). Version 3: the set-up swap of plugin-support (2 added the
+// barriers 112 and 114, cm_engine.hpp, before 12 and 14).
+constexpr cmdbench::support::SetupSwap kSetup{0x434d5354 /* "CMST" */, 3, "count", "cm-steps"};
 
-PeerSetup swap_setup(const cmdbench_run_env &env, const PeerSetup &mine) {
-    const std::vector<uint8_t> theirs = swap_blob(env, encode_setup(mine), "cm-steps: set-up");
-    PeerSetup peer;
+PeerSetup swap_setup(const cmdbench::support::Peer &peer, const PeerSetup &mine) {
+    const std::vector<uint8_t> theirs = kSetup.swap(peer, mine.count, encode_setup(mine));
     try {
-        peer = decode_setup(theirs);
+        return decode_setup(theirs);
     } catch (const std::exception &e) {
-        throw RunError(CMDBENCH_ERR, std::string("cm-steps: set-up: ") + e.what());
+        peer.fail(std::string("set-up: ") + e.what());
     }
-    const char *who = mine.server ? "the client" : "the server";
-    if (peer.version != mine.version)
-        throw RunError(CMDBENCH_ERR, std::string("cm-steps: ") + who + " speaks set-up version " +
-                                         std::to_string(peer.version) + ", we speak " +
-                                         std::to_string(mine.version));
-    if (peer.server == mine.server)
-        throw RunError(CMDBENCH_ERR, std::string("cm-steps: both peers are ") +
-                                         (mine.server ? "servers" : "clients"));
-    if (peer.count != mine.count)
-        throw RunError(CMDBENCH_ERR, std::string("cm-steps: count mismatch: ") + who +
-                                         " has count = " + std::to_string(peer.count) +
-                                         ", we have " + std::to_string(mine.count));
-    return peer;
 }
 
 // Where the client connects: the server's published listener, or the run's
@@ -152,7 +136,8 @@ void run_cm_steps(const cmdbench_run_env &env) {
     const Params p = read_params(env);
     const bool client = env.role == CMDBENCH_ROLE_CLIENT;
     EngineHooks hooks;
-    hooks.barrier = [&env](int v) { barrier(env, v); };
+    const cmdbench::support::Peer peer(env, "cm-steps");
+    hooks.barrier = [&peer](int v) { peer.barrier("cm-steps " + std::to_string(v)); };
     hooks.check_stop = [&env](const char *what) { check_stop(env, what); };
     hooks.progress = [&env](const std::string &line) {
         env.host->log(env.ctx, CMDBENCH_LOG_DEBUG, line.c_str());
@@ -164,10 +149,10 @@ void run_cm_steps(const cmdbench_run_env &env) {
     mine.count = uint32_t(p.count);
     mine.base_qpn = client ? p.base_qpn : p.base_qpn + uint32_t(p.count);
     if (!client) mine.listen = engine.listen();
-    const PeerSetup peer = swap_setup(env, mine);
+    const PeerSetup other = swap_setup(peer, mine);
 
     std::vector<sockaddr_storage> targets;
-    if (client) targets.assign(p.count, client_target(env, peer));
+    if (client) targets.assign(p.count, client_target(env, other));
     auto iteration = [&](uint64_t n, QpMode mode) {
         if (!client) return engine.run_server(n, mode);
         return engine.run_client(

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmdbench/plugin-support/byte_order.hpp>
+#include <cmdbench/plugin-support/peer_protocol.hpp>
 #include <cmdbench/plugin-support/run_guard.hpp>
 #include <cstdio>
 #include <cstring>
@@ -101,17 +102,6 @@ bool set_call_timeouts(const Session &s, int fd) {
            tp.setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) == 0;
 }
 
-const char *status_name(int status) {
-    switch (status) {
-    case CMDBENCH_ERR_TIMEOUT:
-        return "timed out";
-    case CMDBENCH_ERR_CANCELLED:
-        return "cancelled";
-    default:
-        return "failed";
-    }
-}
-
 } // namespace
 
 // ------------------------------------------------------------------ Session
@@ -140,18 +130,12 @@ int Session::wait_slice_ms(const char *what) const {
 }
 
 void Session::barrier(const char *name) const {
-    int status = host_->barrier(ctx_, name);
-    if (status != CMDBENCH_OK)
-        throw RunError(status, std::string("barrier ") + name + ": " + status_name(status));
+    cmdbench::support::Peer(*env_, "").barrier(name);
 }
 
 uint32_t Session::exchange(const void *data, uint32_t len, void *buf, uint32_t cap,
                            const char *what) const {
-    uint32_t got = 0;
-    int status = host_->exchange(ctx_, data, len, buf, cap, &got);
-    if (status != CMDBENCH_OK)
-        throw RunError(status, std::string(what) + ": " + status_name(status));
-    return got;
+    return cmdbench::support::Peer(*env_, "").exchange(data, len, buf, cap, what);
 }
 
 // ------------------------------------------------------------------- Socket

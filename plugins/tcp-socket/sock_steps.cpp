@@ -16,6 +16,7 @@
 #include <cmdbench/plugin-support/byte_order.hpp>
 #include <cmdbench/plugin-support/descriptors.hpp>
 #include <cmdbench/plugin-support/param_reader.hpp>
+#include <cmdbench/plugin-support/peer_protocol.hpp>
 #include <cstring>
 #include <string>
 #include <unistd.h>
@@ -25,13 +26,10 @@ namespace tcp_socket {
 namespace {
 
 using cmdbench::support::get_be;
-using cmdbench::support::put_be;
 using cmtime::RunError;
 
 constexpr int64_t kMaxCount = 1000000;
 constexpr int64_t kMaxThreads = 1024;
-constexpr uint32_t kSetupMagic = 0x534f434b; // "SOCK"
-constexpr uint32_t kSetupLen = 10;
 
 const cmdbench_param params[] = {
     CMDBENCH_PARAM_INT_DECL("count", 100, 1, kMaxCount, "connections to make (cmtime -c)"),
@@ -57,41 +55,24 @@ Params read_params(const cmdbench_run_env &env) {
             uint16_t(in.integer("port")), in.text("bind_address")};
 }
 
-// Setup message: magic u32, port u16, count u32 (big-endian). Returns the
-// peer's port after checking it runs the same count.
+// The set-up: both sides run the same count; the payload is the server's
+// port (u16, big-endian), empty from the client. 2: the set-up swap of
+// plugin-support.
+constexpr cmdbench::support::SetupSwap kSetup{0x534f434b /* "SOCK" */, 2, "count", "sock-steps"};
+
+// Returns the other side's port (0 from the client).
 uint16_t swap_setup(const cmdbench_run_env &env, uint16_t port, uint64_t count) {
-    uint8_t out[kSetupLen], in[kSetupLen] = {};
-    const uint32_t c = uint32_t(count);
-    put_be(out, kSetupMagic, 4);
-    put_be(out + 4, port, 2);
-    put_be(out + 6, c, 4);
-    uint32_t got = 0;
-    const int status = env.host->exchange(env.ctx, out, kSetupLen, in, kSetupLen, &got);
-    if (status != CMDBENCH_OK) throw RunError(status, "sock-steps: setup exchange failed");
-    const uint32_t magic = uint32_t(get_be(in, 4));
-    if (got != kSetupLen || magic != kSetupMagic)
-        throw RunError(CMDBENCH_ERR, "sock-steps: the peer is not running sock-steps");
-    const uint32_t theirs = uint32_t(get_be(in + 6, 4));
-    if (theirs != c) {
-        const bool client = env.role == CMDBENCH_ROLE_CLIENT;
-        throw RunError(CMDBENCH_ERR, std::string("sock-steps: count mismatch: the ") +
-                                         (client ? "server" : "client") +
-                                         " has count = " + std::to_string(theirs) + ", this " +
-                                         (client ? "client" : "server") + " has " +
-                                         std::to_string(c));
-    }
-    return uint16_t(get_be(in + 4, 2));
+    const cmdbench::support::Peer peer(env, "sock-steps");
+    std::vector<uint8_t> mine;
+    if (!peer.is_client()) cmdbench::support::append_be(mine, port, 2);
+    const std::vector<uint8_t> theirs = kSetup.swap(peer, count, mine);
+    if (theirs.size() != (peer.is_client() ? 2u : 0u))
+        peer.fail(std::string("the ") + peer.other() + " sent a set-up payload of " +
+                  std::to_string(theirs.size()) + " bytes");
+    return theirs.empty() ? 0 : uint16_t(get_be(theirs.data(), 2));
 }
 
 constexpr const char *kConnectedBarrier = "sock-steps connected";
-
-void barrier(const cmdbench_run_env &env, const char *name) {
-    const int status = env.host->barrier(env.ctx, name);
-    if (status != CMDBENCH_OK)
-        throw RunError(status, std::string("sock-steps: the ") +
-                                   (env.role == CMDBENCH_ROLE_CLIENT ? "server" : "client") +
-                                   " did not reach the barrier '" + name + "'");
-}
 
 cmtime::SockHooks hooks(const cmdbench_run_env &env) {
     cmtime::SockHooks h;
@@ -99,7 +80,9 @@ cmtime::SockHooks hooks(const cmdbench_run_env &env) {
         cmtime::check_stop(env, (std::string("sock-steps: ") + what).c_str());
     };
     h.remaining_ms = [&env] { return env.host->remaining_ms(env.ctx); };
-    h.connected_barrier = [&env] { barrier(env, kConnectedBarrier); };
+    h.connected_barrier = [&env] {
+        cmdbench::support::Peer(env, "sock-steps").barrier(kConnectedBarrier);
+    };
     return h;
 }
 

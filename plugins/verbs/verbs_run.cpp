@@ -1,6 +1,8 @@
 // Host glue of the verbs tests (see verbs_run.hpp).
 #include "verbs_run.hpp"
 
+#include <cmdbench/plugin-support/peer_protocol.hpp>
+
 namespace verbs {
 
 void Stopper::check(const char *what) const {
@@ -34,21 +36,11 @@ void Run::check_stop(const char *what) {
 }
 
 void Run::barrier(const std::string &name) const {
-    const int status = host().barrier(ctx(), ("verbs " + name).c_str());
-    if (status != CMDBENCH_OK)
-        throw RunError(status, "verbs: barrier \"" + name + "\" with the " +
-                                   (is_client() ? "server" : "client") + " failed");
+    cmdbench::support::Peer(env_, "verbs").barrier("verbs " + name);
 }
 
 std::vector<uint8_t> Run::exchange(const std::vector<uint8_t> &ours, const char *what) const {
-    std::vector<uint8_t> theirs(65536);
-    uint32_t got = 0;
-    const int status = host().exchange(ctx(), ours.data(), static_cast<uint32_t>(ours.size()),
-                                       theirs.data(), static_cast<uint32_t>(theirs.size()), &got);
-    if (status != CMDBENCH_OK)
-        throw RunError(status, std::string("verbs: ") + what + ": exchange with the peer failed");
-    theirs.resize(got);
-    return theirs;
+    return cmdbench::support::Peer(env_, "verbs").exchange(ours, what);
 }
 
 void Run::log(int level, const std::string &line) const {

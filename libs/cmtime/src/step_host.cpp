@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmdbench/plugin-support/byte_order.hpp>
+#include <cmdbench/plugin-support/peer_protocol.hpp>
 #include <cmdbench/plugin-support/result_rows.hpp>
 #include <string>
 
@@ -11,19 +12,6 @@ namespace {
 
 // Well below the control channel's 1 MiB frame limit.
 constexpr size_t kChunk = 512 * 1024;
-
-uint32_t exchange(const cmdbench_run_env &env, const void *data, uint32_t len, void *buf,
-                  uint32_t cap, const char *what) {
-    uint32_t got = 0;
-    const int status = env.host->exchange(env.ctx, data, len, buf, cap, &got);
-    if (status != CMDBENCH_OK)
-        throw RunError(status, std::string(what) + ": exchange with the peer failed");
-    return got;
-}
-
-} // namespace
-
-namespace {
 
 // What a step row's metrics mean (ABI 1.2): the step's time per connection
 // is compared; the client's "full connect" total over its connections gives
@@ -137,9 +125,10 @@ void report_peer_rows(const cmdbench_run_env &env, const std::string &prefix, co
 
 std::vector<uint8_t> swap_blob(const cmdbench_run_env &env, const std::vector<uint8_t> &ours,
                                const char *what) {
+    const cmdbench::support::Peer peer(env, "");
     uint8_t mine[8], theirs[8];
     cmdbench::support::put_be64(mine, ours.size());
-    if (exchange(env, mine, 8, theirs, 8, what) != 8)
+    if (peer.exchange(mine, 8, theirs, 8, what) != 8)
         throw RunError(CMDBENCH_ERR, std::string(what) + ": bad length message from the peer");
     const uint64_t want = cmdbench::support::get_be64(theirs);
     if (want > (uint64_t(1) << 32))
@@ -150,8 +139,8 @@ std::vector<uint8_t> swap_blob(const cmdbench_run_env &env, const std::vector<ui
     // Both sides take part in every round until both have moved everything.
     while (sent < ours.size() || received < got.size()) {
         const size_t len = std::min(kChunk, ours.size() - sent);
-        const uint32_t n = exchange(env, ours.data() + sent, static_cast<uint32_t>(len), buf.data(),
-                                    static_cast<uint32_t>(kChunk), what);
+        const uint32_t n = peer.exchange(ours.data() + sent, static_cast<uint32_t>(len), buf.data(),
+                                         static_cast<uint32_t>(kChunk), what);
         if (n > got.size() - received)
             throw RunError(CMDBENCH_ERR, std::string(what) + ": the peer sent too many bytes");
         std::copy(buf.begin(), buf.begin() + n, got.begin() + static_cast<long>(received));
