@@ -122,6 +122,10 @@ cmdbench_test verbs_test_descriptor(bool bandwidth, const char *description,
                                               spec.size(), spec.table(), run);
 }
 
+std::vector<int64_t> default_sizes(bool bandwidth) {
+    return (bandwidth ? bw_params() : lat_params()).defaults().sizes;
+}
+
 Params read_params(const Run &run, bool bandwidth) {
     const cmdbench::support::ParamReader in(run.env(), bandwidth ? "verbs-bw" : "verbs-lat");
     Params p = (bandwidth ? bw_params() : lat_params()).read(in);

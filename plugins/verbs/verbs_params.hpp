@@ -66,6 +66,9 @@ void run_bw(Run &run);
 void run_ud_lat(Run &run, const Params &p);
 void run_ud_bw(Run &run, const Params &p);
 
+// The table's default `sizes` of verbs-bw when `bandwidth`, else verbs-lat.
+std::vector<int64_t> default_sizes(bool bandwidth);
+
 // Reads the run's parameters and checks the combinations; a bad one throws
 // RunError naming the keys and the allowed range.
 Params read_params(const Run &run, bool bandwidth);
