@@ -177,7 +177,7 @@ void run_throughput(Session &s) {
     if (limits.duration <= 0 && limits.bytes == 0)
         fail("throughput: duration and bytes are both 0; set one of them");
     const bool both_ways = p.bidirectional;
-    if (both_ways) check_bidir_params(s);
+    if (both_ways) check_bidir_params(mode);
 
     const int64_t largest = *std::max_element(sizes.begin(), sizes.end());
     std::vector<uint8_t> buf(static_cast<size_t>(largest));
