@@ -10,6 +10,9 @@ namespace cmdbench::support {
 ParamReader::ParamReader(const cmdbench_run_env &env, std::string owner)
     : host_(env.host), ctx_(env.ctx), owner_(std::move(owner)) {}
 
+ParamReader::ParamReader(const cmdbench_host *host, cmdbench_ctx *ctx, std::string owner)
+    : host_(host), ctx_(ctx), owner_(std::move(owner)) {}
+
 void ParamReader::bad(const std::string &message) const {
     fail(owner_.empty() ? message : owner_ + ": " + message);
 }

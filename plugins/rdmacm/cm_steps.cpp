@@ -11,7 +11,7 @@
 #include "cmdbench/cmtime/step_host.hpp"
 
 #include <cmdbench/plugin-support/descriptors.hpp>
-#include <cmdbench/plugin-support/param_reader.hpp>
+#include <cmdbench/plugin-support/param_spec.hpp>
 #include <cmdbench/plugin-support/peer_protocol.hpp>
 #include <cmdbench/rdma-util/net_address.hpp>
 #include <netinet/in.h>
@@ -23,41 +23,49 @@ namespace {
 constexpr int64_t kMaxCount = 1000000;
 constexpr int64_t kMaxQpn = (1 << 24) - 1;
 
-const cmdbench_param params[] = {
-    CMDBENCH_PARAM_INT_DECL("count", 100, 1, kMaxCount,
-                            "connections from the client to the server (cmtime -c)"),
-    CMDBENCH_PARAM_INT_DECL("threads", 1, 1, 1024, "worker threads (cmtime -n)"),
-    CMDBENCH_PARAM_STRING_DECL(
-        "bind_address", "\"\"", nullptr,
-        "local RDMA address for every CM bind (cmtime -b); \"\" = the server's --bind, no client "
-        "bind"),
-    CMDBENCH_PARAM_INT_DECL("retries", 2, 0, 1000,
-                            "re-attempts after an address or route resolution error (cmtime -r)"),
-    CMDBENCH_PARAM_INT_DECL("timeout_ms", 2000, 1, 3600000,
-                            "timeout of each address/route resolution request, ms (cmtime -t)"),
-    CMDBENCH_PARAM_INT_DECL("mimic_delay_us", -1, -1, 999999,
-                            "simulate QPs in the main test with this delay per create/modify, us "
-                            "(cmtime -m); -1 = real "
-                            "QPs"),
-    CMDBENCH_PARAM_INT_DECL(
-        "base_qpn", 1000, 1, kMaxQpn,
-        "first fake QP number (cmtime -q); the server counts from base_qpn + count"),
-    CMDBENCH_PARAM_BOOL_DECL("no_qp_test", false,
-                             "also run cmtime's no-QP test (rows prefixed \"no-qp \")"),
-    CMDBENCH_PARAM_INT_DECL(
-        "max_pending", 256, 0, kMaxCount, // EngineConfig::kPendingPerServer: one server
-        "client: most connects (and disconnects) waiting for the server's answer at a time; 0 = "
-        "all at once, as cmtime (a burst outruns a slow server: the CM resends what the server "
-        "answers late, and gives up after about 70 s)"),
-};
-
+// The keys as the scenario gives them; `engine` is made from them.
 struct Params {
     uint64_t count;
-    EngineConfig engine;
+    unsigned threads;
+    std::string bind_address;
+    int retries;
+    int timeout_ms;
     int64_t mimic_delay_us;
     uint32_t base_qpn;
     bool no_qp_test;
+    uint64_t max_pending;
+    EngineConfig engine;
 };
+
+const cmdbench::support::ParamSpec<Params> &params() {
+    static const auto spec = [] {
+        cmdbench::support::ParamSpec<Params> p;
+        p.integer("count", &Params::count, 100, 1, kMaxCount,
+                  "connections from the client to the server (cmtime -c)")
+            .integer("threads", &Params::threads, 1, 1, 1024, "worker threads (cmtime -n)")
+            .text("bind_address", &Params::bind_address, "",
+                  "local RDMA address for every CM bind (cmtime -b); \"\" = the server's --bind, "
+                  "no client bind")
+            .integer("retries", &Params::retries, 2, 0, 1000,
+                     "re-attempts after an address or route resolution error (cmtime -r)")
+            .integer("timeout_ms", &Params::timeout_ms, 2000, 1, 3600000,
+                     "timeout of each address/route resolution request, ms (cmtime -t)")
+            .integer("mimic_delay_us", &Params::mimic_delay_us, -1, -1, 999999,
+                     "simulate QPs in the main test with this delay per create/modify, us "
+                     "(cmtime -m); -1 = real QPs")
+            .integer("base_qpn", &Params::base_qpn, 1000, 1, kMaxQpn,
+                     "first fake QP number (cmtime -q); the server counts from base_qpn + count")
+            .flag("no_qp_test", &Params::no_qp_test, false,
+                  "also run cmtime's no-QP test (rows prefixed \"no-qp \")")
+            // 256: EngineConfig::kPendingPerServer, one server.
+            .integer("max_pending", &Params::max_pending, 256, 0, kMaxCount,
+                     "client: most connects (and disconnects) waiting for the server's answer at "
+                     "a time; 0 = all at once, as cmtime (a burst outruns a slow server: the CM "
+                     "resends what the server answers late, and gives up after about 70 s)");
+        return p;
+    }();
+    return spec;
+}
 
 // First address of node:port from rdma_getaddrinfo-compatible resolution.
 sockaddr_storage resolve(const char *node, uint16_t port, bool passive) {
@@ -70,16 +78,12 @@ sockaddr_storage resolve(const char *node, uint16_t port, bool passive) {
 
 Params read_params(const cmdbench_run_env &env) {
     const cmdbench::support::ParamReader in(env, "cm-steps");
-    Params p{};
-    p.count = uint64_t(in.integer("count"));
-    p.engine.threads = unsigned(in.integer("threads"));
-    p.engine.retries = in.small_int("retries");
-    p.engine.timeout_ms = in.small_int("timeout_ms");
-    p.mimic_delay_us = in.integer("mimic_delay_us");
-    p.base_qpn = uint32_t(in.integer("base_qpn"));
-    p.engine.max_pending = uint64_t(in.integer("max_pending"));
-    p.no_qp_test = in.boolean("no_qp_test");
-    std::string where = in.text("bind_address");
+    Params p = params().read(in);
+    p.engine.threads = p.threads;
+    p.engine.retries = p.retries;
+    p.engine.timeout_ms = p.timeout_ms;
+    p.engine.max_pending = p.max_pending;
+    std::string where = p.bind_address;
     // The server falls back to the run's peer_host: the address the client
     // reached it at.
     if (where.empty() && env.role == CMDBENCH_ROLE_SERVER && env.peer_host) where = env.peer_host;
@@ -184,7 +188,8 @@ const cmdbench_test &cm_steps_test() {
     static const cmdbench_test test = cmdbench::support::test_descriptor(
         "cm-steps",
         "cmtime: per-connection timing of the 17 RDMA CM connection steps, client and server", 0,
-        params, [](const cmdbench_run_env *env) { return run_guarded(env, run_cm_steps); });
+        params().size(), params().table(),
+        [](const cmdbench_run_env *env) { return run_guarded(env, run_cm_steps); });
     return test;
 }
 

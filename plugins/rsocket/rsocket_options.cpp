@@ -22,51 +22,48 @@ constexpr int64_t kMaxInline = 65536;
 constexpr int64_t kMaxKeepaliveSeconds = 86400;
 } // namespace
 
-const cmdbench_param kParams[] = {
-    CMDBENCH_PARAM_INT_DECL(
-        "buffer_size", 524288, 0, kMaxBufferSize,
-        "SO_SNDBUF and SO_RCVBUF in bytes (rsockets double it); 0 = library default"),
-    CMDBENCH_PARAM_INT_DECL("inline_size", 64, 0, kMaxInline,
-                            "RDMA_INLINE for latency sockets (rstream -i); bandwidth sockets get "
-                            "0, others the default"),
-    CMDBENCH_PARAM_INT_DECL("sq_size", 0, 0, kMaxQueueSize,
-                            "RDMA_SQSIZE send queue depth; 0 = library default (384)"),
-    CMDBENCH_PARAM_INT_DECL("rq_size", 0, 0, kMaxQueueSize,
-                            "RDMA_RQSIZE receive queue depth; 0 = library default (384)"),
-    CMDBENCH_PARAM_INT_DECL("iomap_size", 0, 0, kMaxQueueSize,
-                            "RDMA_IOMAPSIZE remote io mappings; 0 = none (library default)"),
-    CMDBENCH_PARAM_INT_DECL("keepalive", 0, 0, kMaxKeepaliveSeconds,
-                            "keepalive period in seconds (SO_KEEPALIVE + TCP_KEEPIDLE); 0 = off"),
-    CMDBENCH_PARAM_STRING_DECL(
-        "resolver", "\"getaddrinfo\"", "getaddrinfo|rdma",
-        "address resolution: getaddrinfo, or rdma_getaddrinfo (rstream -T r)"),
-    CMDBENCH_PARAM_STRING_DECL("address_format", "\"name\"", "name|ip|gid",
-                               "name: any host; ip: numeric only; gid: an IB GID, AF_IB via "
-                               "rdma_getaddrinfo (rstream -f)"),
-};
-const uint32_t kParamCount = sizeof(kParams) / sizeof(kParams[0]);
+const cmdbench::support::ParamSpec<Settings> &transport_params() {
+    static const auto spec = [] {
+        using cmdbench::support::Choice;
+        cmdbench::support::ParamSpec<Settings> p;
+        p.integer("buffer_size", &Settings::buffer_size, 524288, 0, kMaxBufferSize,
+                  "SO_SNDBUF and SO_RCVBUF in bytes (rsockets double it); 0 = library default")
+            .integer("inline_size", &Settings::inline_size, 64, 0, kMaxInline,
+                     "RDMA_INLINE for latency sockets (rstream -i); bandwidth sockets get 0, "
+                     "others the default")
+            .integer("sq_size", &Settings::sq_size, 0, 0, kMaxQueueSize,
+                     "RDMA_SQSIZE send queue depth; 0 = library default (384)")
+            .integer("rq_size", &Settings::rq_size, 0, 0, kMaxQueueSize,
+                     "RDMA_RQSIZE receive queue depth; 0 = library default (384)")
+            .integer("iomap_size", &Settings::iomap_size, 0, 0, kMaxQueueSize,
+                     "RDMA_IOMAPSIZE remote io mappings; 0 = none (library default)")
+            .integer("keepalive", &Settings::keepalive, 0, 0, kMaxKeepaliveSeconds,
+                     "keepalive period in seconds (SO_KEEPALIVE + TCP_KEEPIDLE); 0 = off")
+            .choice(
+                "resolver", &Settings::resolver,
+                Choice<Resolver>{{"getaddrinfo", Resolver::Getaddrinfo}, {"rdma", Resolver::Rdma}},
+                Resolver::Getaddrinfo,
+                "address resolution: getaddrinfo, or rdma_getaddrinfo (rstream -T r)")
+            .choice("address_format", &Settings::address_format,
+                    Choice<AddressFormat>{{"name", AddressFormat::Name},
+                                          {"ip", AddressFormat::Ip},
+                                          {"gid", AddressFormat::Gid}},
+                    AddressFormat::Name,
+                    "name: any host; ip: numeric only; gid: an IB GID, AF_IB via rdma_getaddrinfo "
+                    "(rstream -f)");
+        return p;
+    }();
+    return spec;
+}
 
 namespace {
 
-struct Settings {
-    int64_t buffer_size = 0, inline_size = 0, sq_size = 0, rq_size = 0, iomap_size = 0,
-            keepalive = 0;
-};
-
 bool read_settings(cmdbench_ctx *ctx, const cmdbench_host *host, Settings &s) {
-    const struct {
-        const char *name;
-        int64_t *out;
-    } ints[] = {{"buffer_size", &s.buffer_size}, {"inline_size", &s.inline_size},
-                {"sq_size", &s.sq_size},         {"rq_size", &s.rq_size},
-                {"iomap_size", &s.iomap_size},   {"keepalive", &s.keepalive}};
-    for (const auto &p : ints) {
-        if (host->param_int(ctx, p.name, p.out) != CMDBENCH_OK) {
-            host->set_error(
-                ctx,
-                (std::string("rsocket: transport parameter ") + p.name + " unavailable").c_str());
-            return false;
-        }
+    try {
+        transport_params().fill(cmdbench::support::ParamReader(host, ctx, "rsocket"), s);
+    } catch (const cmdbench::support::RunError &e) {
+        host->set_error(ctx, e.what());
+        return false;
     }
     return true;
 }
@@ -112,7 +109,7 @@ void log_keepalive(cmdbench_ctx *ctx, const cmdbench_host *host, int sock) {
 }
 
 int apply(cmdbench_ctx *ctx, const cmdbench_host *host, int sock, uint32_t stage, uint32_t hint) {
-    Settings s;
+    Settings s{};
     if (!read_settings(ctx, host, s)) return -1;
     // An accepted rsocket already has its buffers and queue pair: sizes and
     // SOL_RDMA options came from the listener.

@@ -14,11 +14,13 @@
 namespace rsocket_plugin {
 namespace {
 
-std::string param_text(cmdbench_ctx *ctx, const cmdbench_host *host, const char *name,
-                       const char *fallback) {
-    const char *value = nullptr;
-    if (host->param_string(ctx, name, &value) != CMDBENCH_OK || !value) return fallback;
-    return value;
+// The run's settings; the declared defaults where the host has none.
+Settings settings_or_defaults(cmdbench_ctx *ctx, const cmdbench_host *host) {
+    try {
+        return transport_params().read(cmdbench::support::ParamReader(host, ctx, "rsocket"));
+    } catch (const cmdbench::support::RunError &) {
+        return transport_params().defaults();
+    }
 }
 
 bool copy_out(const sockaddr *from, socklen_t len, sockaddr_storage *addr, socklen_t *addrlen) {
@@ -85,13 +87,13 @@ int with_rdma_getaddrinfo(cmdbench_ctx *ctx, const cmdbench_host *host, const ch
 int resolve(cmdbench_ctx *ctx, const cmdbench_host *host, const char *node, const char *service,
             int passive, sockaddr_storage *addr, socklen_t *addrlen) {
     try {
-        const std::string format = param_text(ctx, host, "address_format", "name");
-        const std::string resolver = param_text(ctx, host, "resolver", "getaddrinfo");
-        if (format == "gid" || resolver == "rdma")
-            return with_rdma_getaddrinfo(ctx, host, node, service, passive != 0, format == "gid",
-                                         addr, addrlen);
-        return with_getaddrinfo(ctx, host, node, service, passive != 0, format == "ip", addr,
-                                addrlen);
+        const Settings s = settings_or_defaults(ctx, host);
+        const bool gid = s.address_format == AddressFormat::Gid;
+        if (gid || s.resolver == Resolver::Rdma)
+            return with_rdma_getaddrinfo(ctx, host, node, service, passive != 0, gid, addr,
+                                         addrlen);
+        return with_getaddrinfo(ctx, host, node, service, passive != 0,
+                                s.address_format == AddressFormat::Ip, addr, addrlen);
     } catch (...) {
         host->set_error(ctx, "rsocket resolve: out of memory");
         return -1;

@@ -2,6 +2,7 @@
 #ifndef CMDBENCH_RSOCKET_TRANSPORT_HPP
 #define CMDBENCH_RSOCKET_TRANSPORT_HPP
 
+#include <cmdbench/plugin-support/param_spec.hpp>
 #include <cmdbench/plugin.h>
 #include <cstddef>
 #include <cstdint>
@@ -11,9 +12,18 @@ namespace rsocket_plugin {
 // The static descriptor of transport "rsocket" (lives as long as the plugin).
 const cmdbench_transport &rsocket_transport();
 
-// The transport's declared parameters (rsocket_options.cpp).
-extern const cmdbench_param kParams[];
-extern const uint32_t kParamCount;
+enum class Resolver { Getaddrinfo, Rdma };
+enum class AddressFormat { Name, Ip, Gid };
+
+// The transport's parameters for one run.
+struct Settings {
+    int64_t buffer_size, inline_size, sq_size, rq_size, iomap_size, keepalive;
+    Resolver resolver;
+    AddressFormat address_format;
+};
+
+// The transport's declared parameters, bound to Settings (rsocket_options.cpp).
+const cmdbench::support::ParamSpec<Settings> &transport_params();
 
 // `configure` hook: rstream's set_options() for rsockets (rsocket_options.cpp).
 int configure(cmdbench_ctx *ctx, const cmdbench_host *host, int sock, uint32_t stage,

@@ -24,33 +24,58 @@ constexpr int64_t kMaxSize = 1073741824;
 constexpr int64_t kMaxCount = 1000000000;
 constexpr size_t kSyncBytes = 16;
 
-const cmdbench_param params[] = {
-    CMDBENCH_PARAM_INT_LIST_DECL("sizes", "[64, 4096, 65536, 1048576]", 1, kMaxSize,
-                                 "transfer sizes in bytes; one result row each"),
-    CMDBENCH_PARAM_INT_DECL("iterations", 0, 0, kMaxCount,
-                            "round trips per size; 0 = rstream's count rule for the size"),
-    CMDBENCH_PARAM_INT_DECL(
-        "transfer_count", 1, 0, kMaxCount,
-        "transfers each way per round trip; 0 = rstream's count rule for the size"),
-    CMDBENCH_PARAM_BOOL_DECL("verify", false,
-                             "send rstream's counting pattern and check every received byte"),
-    STREAM_IO_PARAMS,
-    CMDBENCH_PARAM_STRING_DECL(
-        "suite", "\"custom\"", "custom|rstream",
-        "custom: the sizes and counts given, one connection; rstream: rstream's latency phase then "
-        "bandwidth phase (count rule), one connection each"),
-    CMDBENCH_PARAM_STRING_DECL(
-        "hint", "\"auto\"", "auto|none|latency|bandwidth",
-        "socket hint for the transport in custom suite; auto: latency when transfer_count is 1"),
-    CMDBENCH_PARAM_STRING_DECL(
-        "client_bind", "\"\"", nullptr,
-        "client: local address to bind, with the data port as the local port (rstream -b); "
-        "empty = none"),
-    CMDBENCH_PARAM_BOOL_DECL(
-        "fork", false,
-        "server: a child process per accepted connection runs its tests (rstream -T f); the "
-        "children report their rows themselves, so `cmdbench serve` does not collect them"),
+enum class Suite { Custom, Rstream };
+enum class Hint { Auto, None, Latency, Bandwidth };
+
+struct Settings : IoMode {
+    std::vector<int64_t> sizes;
+    int64_t iterations;
+    int64_t transfer_count;
+    bool verify;
+    uint16_t port;
+    Suite suite;
+    Hint hint;
+    std::string client_bind;
+    bool fork;
 };
+
+const cmdbench::support::ParamSpec<Settings> &params() {
+    static const auto spec = [] {
+        using cmdbench::support::Choice;
+        cmdbench::support::ParamSpec<Settings> p;
+        p.int_list("sizes", &Settings::sizes, {64, 4096, 65536, 1048576}, 1, kMaxSize,
+                   "transfer sizes in bytes; one result row each")
+            .integer("iterations", &Settings::iterations, 0, 0, kMaxCount,
+                     "round trips per size; 0 = rstream's count rule for the size")
+            .integer("transfer_count", &Settings::transfer_count, 1, 0, kMaxCount,
+                     "transfers each way per round trip; 0 = rstream's count rule for the size")
+            .flag("verify", &Settings::verify, false,
+                  "send rstream's counting pattern and check every received byte");
+        add_io_params(p);
+        p.choice("suite", &Settings::suite,
+                 Choice<Suite>{{"custom", Suite::Custom}, {"rstream", Suite::Rstream}},
+                 Suite::Custom,
+                 "custom: the sizes and counts given, one connection; rstream: rstream's latency "
+                 "phase then bandwidth phase (count rule), one connection each")
+            .choice("hint", &Settings::hint,
+                    Choice<Hint>{{"auto", Hint::Auto},
+                                 {"none", Hint::None},
+                                 {"latency", Hint::Latency},
+                                 {"bandwidth", Hint::Bandwidth}},
+                    Hint::Auto,
+                    "socket hint for the transport in custom suite; auto: latency when "
+                    "transfer_count is 1")
+            .text("client_bind", &Settings::client_bind, "",
+                  "client: local address to bind, with the data port as the local port (rstream "
+                  "-b); empty = none")
+            .flag("fork", &Settings::fork, false,
+                  "server: a child process per accepted connection runs its tests (rstream -T f); "
+                  "the children report their rows themselves, so `cmdbench serve` does not "
+                  "collect them");
+        return p;
+    }();
+    return spec;
+}
 
 // rstream's verify pattern: 8-bit send and receive counters that run
 // on across every transfer, sync messages included, and are never reset.
@@ -174,19 +199,26 @@ struct Phase {
     std::vector<SizePlan> plans;
 };
 
-uint32_t custom_hint(const Session &s, int64_t transfer_count) {
-    const std::string hint = s.param_string("hint");
-    if (hint == "none") return CMDBENCH_HINT_NONE;
-    if (hint == "latency") return CMDBENCH_HINT_LATENCY;
-    if (hint == "bandwidth") return CMDBENCH_HINT_BANDWIDTH;
+uint32_t custom_hint(Hint hint, int64_t transfer_count) {
+    switch (hint) {
+    case Hint::None:
+        return CMDBENCH_HINT_NONE;
+    case Hint::Latency:
+        return CMDBENCH_HINT_LATENCY;
+    case Hint::Bandwidth:
+        return CMDBENCH_HINT_BANDWIDTH;
+    case Hint::Auto:
+        break;
+    }
     return transfer_count == 1 ? CMDBENCH_HINT_LATENCY : CMDBENCH_HINT_BANDWIDTH;
 }
 
 // rstream's standard suite: latency tests of every size, then
 // bandwidth tests of every size, counts by the count rule.
-std::vector<Phase> plan_phases(const Session &s, const std::vector<int64_t> &sizes) {
+std::vector<Phase> plan_phases(const Settings &p) {
+    const std::vector<int64_t> &sizes = p.sizes;
     std::vector<Phase> phases;
-    if (s.param_string("suite") == "rstream") {
+    if (p.suite == Suite::Rstream) {
         Phase latency{CMDBENCH_HINT_LATENCY, {}}, bandwidth{CMDBENCH_HINT_BANDWIDTH, {}};
         for (int64_t size : sizes) {
             latency.plans.push_back({size, 1, rstream_count(size)});
@@ -196,9 +228,8 @@ std::vector<Phase> plan_phases(const Session &s, const std::vector<int64_t> &siz
         phases.push_back(bandwidth);
         return phases;
     }
-    const int64_t iterations = s.param_int("iterations");
-    const int64_t transfer_count = s.param_int("transfer_count");
-    Phase custom{custom_hint(s, transfer_count), {}};
+    const int64_t iterations = p.iterations, transfer_count = p.transfer_count;
+    Phase custom{custom_hint(p.hint, transfer_count), {}};
     for (int64_t size : sizes)
         custom.plans.push_back({size, transfer_count ? transfer_count : rstream_count(size),
                                 iterations ? iterations : rstream_count(size)});
@@ -207,12 +238,13 @@ std::vector<Phase> plan_phases(const Session &s, const std::vector<int64_t> &siz
 }
 
 void run_pingpong(Session &s) {
-    const std::vector<int64_t> sizes = s.param_int_list("sizes");
-    const bool verify = s.param_bool("verify");
-    const IoMode mode = read_io_mode(s);
-    const auto port = static_cast<uint16_t>(s.param_int("port"));
-    const std::vector<Phase> phases = plan_phases(s, sizes);
-    const std::string client_bind = s.param_string("client_bind");
+    const Settings p = read_settings(s, params());
+    const std::vector<int64_t> &sizes = p.sizes;
+    const bool verify = p.verify;
+    const IoMode mode = p;
+    const uint16_t port = p.port;
+    const std::vector<Phase> phases = plan_phases(p);
+    const std::string &client_bind = p.client_bind;
     size_t total = 0, done = 0;
     for (const Phase &phase : phases)
         total += phase.plans.size();
@@ -235,7 +267,7 @@ void run_pingpong(Session &s) {
     }
     // rstream -T f: the server's children run the phases; the parent only
     // accepts and waits.
-    const bool fork_server = !s.is_client() && s.param_bool("fork");
+    const bool fork_server = !s.is_client() && p.fork;
     for (const Phase &phase : phases) {
         auto run_phase = [&](Socket sock) {
             DataChannel channel(s, std::move(sock), mode);
@@ -272,7 +304,7 @@ void run_pingpong(Session &s) {
 const cmdbench_test &pingpong_test() {
     static const cmdbench_test test = cmdbench::support::test_descriptor(
         "pingpong", "rstream's ping-pong: round-trip latency and bandwidth per transfer size",
-        CMDBENCH_TEST_USES_TRANSPORT, params,
+        CMDBENCH_TEST_USES_TRANSPORT, params().size(), params().table(),
         cmdbench::support::guarded_run<Session, run_pingpong>);
     return test;
 }

@@ -9,6 +9,7 @@
 #define CMDBENCH_STREAM_IO_HPP
 
 #include <cmdbench/plugin-support/param_reader.hpp>
+#include <cmdbench/plugin-support/param_spec.hpp>
 #include <cmdbench/plugin-support/run_error.hpp>
 #include <cmdbench/plugin.h>
 #include <cstddef>
@@ -126,16 +127,24 @@ struct IoMode {
 
 IoMode read_io_mode(const Session &session);
 
-// The parameters both stream tests take for their data connection: the IO
-// mode (read_io_mode) and the data port (announce_port / learn_port).
-#define STREAM_IO_PARAMS                                                                           \
-    CMDBENCH_PARAM_BOOL_DECL(                                                                      \
-        "blocking", false,                                                                         \
-        "blocking sockets with MSG_WAITALL instead of non-blocking busy polling"),                 \
-        CMDBENCH_PARAM_BOOL_DECL("async", false,                                                   \
-                                 "poll for readiness before every send and receive"),              \
-        CMDBENCH_PARAM_INT_DECL("port", 0, 0, 65535,                                               \
-                                "data port; 0 = ephemeral, announced over the control channel")
+// The keys both stream tests take for their data connection, bound to the
+// test's settings: an IoMode (S derives from it) and `port`, the data port
+// (announce_port / learn_port).
+template <typename S> void add_io_params(cmdbench::support::ParamSpec<S> &spec) {
+    spec.flag("blocking", &S::blocking, false,
+              "blocking sockets with MSG_WAITALL instead of non-blocking busy polling")
+        .flag("async", &S::async, false, "poll for readiness before every send and receive")
+        .integer("port", &S::port, 0, 0, 65535,
+                 "data port; 0 = ephemeral, announced over the control channel");
+}
+
+// The run's settings; `sizes` must list one size at least.
+template <typename S>
+S read_settings(const Session &s, const cmdbench::support::ParamSpec<S> &spec) {
+    S settings = spec.read(cmdbench::support::ParamReader(s.env(), std::string()));
+    if (settings.sizes.empty()) fail("parameter sizes: not available as an integer list");
+    return settings;
+}
 
 // A connected socket used in one IO mode: moves whole transfers.
 class DataChannel {

@@ -26,18 +26,31 @@ using cmdbench::support::put_be64;
 constexpr int64_t kMaxSize = 1073741824;
 constexpr int64_t kMaxBytes = 1099511627776;
 
-const cmdbench_param params[] = {
-    CMDBENCH_PARAM_INT_LIST_DECL("sizes", "[65536, 1048576]", 1, kMaxSize,
-                                 "bytes per send call; one connection and result row each"),
-    CMDBENCH_PARAM_DOUBLE_DECL("duration", 2.0, 0, 3600,
-                               "seconds to stream per size; 0 = send `bytes` instead"),
-    CMDBENCH_PARAM_INT_DECL("bytes", 0, 0, kMaxBytes,
-                            "bytes to stream per size when duration is 0"),
-    STREAM_IO_PARAMS,
-    CMDBENCH_PARAM_BOOL_DECL("bidirectional", false,
-                             "both peers send and receive at once (iperf3 --bidir): rows "
-                             "\"<size> c2s\", \"<size> s2c\" and their sum \"<size> bidir\""),
+struct Settings : IoMode {
+    std::vector<int64_t> sizes;
+    double duration;
+    int64_t bytes;
+    uint16_t port;
+    bool bidirectional;
 };
+
+const cmdbench::support::ParamSpec<Settings> &params() {
+    static const auto spec = [] {
+        cmdbench::support::ParamSpec<Settings> p;
+        p.int_list("sizes", &Settings::sizes, {65536, 1048576}, 1, kMaxSize,
+                   "bytes per send call; one connection and result row each")
+            .number("duration", &Settings::duration, "2.0", 0, 3600,
+                    "seconds to stream per size; 0 = send `bytes` instead")
+            .integer("bytes", &Settings::bytes, 0, 0, kMaxBytes,
+                     "bytes to stream per size when duration is 0");
+        add_io_params(p);
+        p.flag("bidirectional", &Settings::bidirectional, false,
+               "both peers send and receive at once (iperf3 --bidir): rows \"<size> c2s\", "
+               "\"<size> s2c\" and their sum \"<size> bidir\"");
+        return p;
+    }();
+    return spec;
+}
 
 // What the client sent, and what the server received, for one size. They
 // cross the control channel as big-endian u64 fields.
@@ -156,14 +169,15 @@ void check_delivered(const SenderFigures &sent, const ReceiverFigures &received)
 }
 
 void run_throughput(Session &s) {
-    const std::vector<int64_t> sizes = s.param_int_list("sizes");
-    const Limits limits{s.param_double("duration"), static_cast<uint64_t>(s.param_int("bytes"))};
-    const IoMode mode = read_io_mode(s);
-    const auto port = static_cast<uint16_t>(s.param_int("port"));
+    const Settings p = read_settings(s, params());
+    const std::vector<int64_t> &sizes = p.sizes;
+    const Limits limits{p.duration, static_cast<uint64_t>(p.bytes)};
+    const IoMode mode = p;
+    const uint16_t port = p.port;
     if (limits.duration <= 0 && limits.bytes == 0)
         fail("throughput: duration and bytes are both 0; set one of them");
-    const bool both_ways = s.param_bool("bidirectional");
-    if (both_ways) check_bidir_params(s);
+    const bool both_ways = p.bidirectional;
+    if (both_ways) check_bidir_params(mode);
 
     const int64_t largest = *std::max_element(sizes.begin(), sizes.end());
     std::vector<uint8_t> buf(static_cast<size_t>(largest));
@@ -218,7 +232,7 @@ const cmdbench_test &throughput_test() {
         "throughput",
         "One-way (or with bidirectional, two-way) streaming throughput per send size, measured at "
         "the receiver",
-        CMDBENCH_TEST_USES_TRANSPORT, params,
+        CMDBENCH_TEST_USES_TRANSPORT, params().size(), params().table(),
         cmdbench::support::guarded_run<Session, run_throughput>);
     return test;
 }

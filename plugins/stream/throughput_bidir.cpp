@@ -143,8 +143,8 @@ void report_sum(const Session &s, int64_t size, const DirectionRow &c2s, const D
 
 } // namespace
 
-void check_bidir_params(const Session &s) {
-    if (s.param_bool("blocking"))
+void check_bidir_params(const IoMode &mode) {
+    if (mode.blocking)
         fail("throughput: blocking = true cannot be combined with bidirectional = true (one "
              "thread serves both directions, so its calls must not block): use blocking = false, "
              "with async = true to wait in poll");

@@ -16,7 +16,7 @@ struct Limits {
 };
 
 // Refuses what one thread serving both directions cannot do (blocking calls).
-void check_bidir_params(const Session &s);
+void check_bidir_params(const IoMode &mode);
 
 // One size on a connected channel, both roles: stream both ways at once
 // until each sender is done and each receiver saw the peer's EOF, swap the

@@ -15,7 +15,7 @@
 
 #include <cmdbench/plugin-support/byte_order.hpp>
 #include <cmdbench/plugin-support/descriptors.hpp>
-#include <cmdbench/plugin-support/param_reader.hpp>
+#include <cmdbench/plugin-support/param_spec.hpp>
 #include <cmdbench/plugin-support/peer_protocol.hpp>
 #include <cstring>
 #include <string>
@@ -31,28 +31,31 @@ using cmtime::RunError;
 constexpr int64_t kMaxCount = 1000000;
 constexpr int64_t kMaxThreads = 1024;
 
-const cmdbench_param params[] = {
-    CMDBENCH_PARAM_INT_DECL("count", 100, 1, kMaxCount, "connections to make (cmtime -c)"),
-    CMDBENCH_PARAM_INT_DECL("threads", 1, 1, kMaxThreads,
-                            "worker threads for socket() and connect() (cmtime -n)"),
-    CMDBENCH_PARAM_INT_DECL("port", 0, 0, 65535,
-                            "server port; 0 = ephemeral, announced over the control channel"),
-    CMDBENCH_PARAM_STRING_DECL(
-        "bind_address", "\"\"", nullptr,
-        "client: bind every socket to this address first (times \"bind addr\"); \"\" = no bind"),
-};
-
 struct Params {
-    uint64_t count = 100;
-    unsigned threads = 1;
-    uint16_t port = 0;
+    uint64_t count;
+    unsigned threads;
+    uint16_t port;
     std::string bind_address;
 };
 
+const cmdbench::support::ParamSpec<Params> &params() {
+    static const auto spec = [] {
+        cmdbench::support::ParamSpec<Params> p;
+        p.integer("count", &Params::count, 100, 1, kMaxCount, "connections to make (cmtime -c)")
+            .integer("threads", &Params::threads, 1, 1, kMaxThreads,
+                     "worker threads for socket() and connect() (cmtime -n)")
+            .integer("port", &Params::port, 0, 0, 65535,
+                     "server port; 0 = ephemeral, announced over the control channel")
+            .text("bind_address", &Params::bind_address, "",
+                  "client: bind every socket to this address first (times \"bind addr\"); \"\" = "
+                  "no bind");
+        return p;
+    }();
+    return spec;
+}
+
 Params read_params(const cmdbench_run_env &env) {
-    const cmdbench::support::ParamReader in(env, "sock-steps");
-    return {uint64_t(in.integer("count")), unsigned(in.integer("threads")),
-            uint16_t(in.integer("port")), in.text("bind_address")};
+    return params().read(cmdbench::support::ParamReader(env, "sock-steps"));
 }
 
 // The set-up: both sides run the same count; the payload is the server's
@@ -134,7 +137,7 @@ const cmdbench_test &sock_steps_test() {
     static const cmdbench_test test = cmdbench::support::test_descriptor(
         "sock-steps",
         "cmtime -S: per-connection timing of TCP socket, bind, connect, accept and close", 0,
-        params,
+        params().size(), params().table(),
         [](const cmdbench_run_env *env) { return cmtime::run_guarded(env, run_sock_steps); });
     return test;
 }

@@ -3,6 +3,7 @@
 #include "tcp_transport.hpp"
 
 #include <cerrno>
+#include <cmdbench/plugin-support/param_spec.hpp>
 #include <cmdbench/plugin-support/run_error.hpp>
 #include <cstdio>
 #include <cstring>
@@ -18,35 +19,37 @@ constexpr int64_t kDefaultBufferSize = 524288; // rstream's default -B
 constexpr int64_t kMaxBufferSize = 1073741824;
 constexpr int64_t kMaxKeepaliveSeconds = 86400;
 
-const cmdbench_param params[] = {
-    CMDBENCH_PARAM_INT_DECL(
-        "buffer_size", 524288, 0, kMaxBufferSize,
-        "SO_SNDBUF and SO_RCVBUF in bytes; 0 keeps the OS default and its auto-tuning"),
-    CMDBENCH_PARAM_BOOL_DECL("nodelay", true, "set TCP_NODELAY"),
-    CMDBENCH_PARAM_INT_DECL("keepalive", 0, 0, kMaxKeepaliveSeconds,
-                            "TCP keepalive idle time in seconds; 0 = off"),
-};
-
 // The transport's parameters for one run, read from the host.
 struct Settings {
-    int64_t buffer_size = kDefaultBufferSize;
-    bool nodelay = true;
-    int64_t keepalive = 0;
+    int64_t buffer_size;
+    bool nodelay;
+    int64_t keepalive;
 };
+
+const cmdbench::support::ParamSpec<Settings> &params() {
+    static const auto spec = [] {
+        cmdbench::support::ParamSpec<Settings> p;
+        p.integer("buffer_size", &Settings::buffer_size, kDefaultBufferSize, 0, kMaxBufferSize,
+                  "SO_SNDBUF and SO_RCVBUF in bytes; 0 keeps the OS default and its auto-tuning")
+            .flag("nodelay", &Settings::nodelay, true, "set TCP_NODELAY")
+            .integer("keepalive", &Settings::keepalive, 0, 0, kMaxKeepaliveSeconds,
+                     "TCP keepalive idle time in seconds; 0 = off");
+        return p;
+    }();
+    return spec;
+}
 
 void report(cmdbench_ctx *ctx, const cmdbench_host *host, const std::string &what, int err) {
     host->set_error(ctx, (what + ": " + cmdbench::support::errno_text(err)).c_str());
 }
 
 bool read_settings(cmdbench_ctx *ctx, const cmdbench_host *host, Settings &out) {
-    int nodelay = 1;
-    if (host->param_int(ctx, "buffer_size", &out.buffer_size) != CMDBENCH_OK ||
-        host->param_bool(ctx, "nodelay", &nodelay) != CMDBENCH_OK ||
-        host->param_int(ctx, "keepalive", &out.keepalive) != CMDBENCH_OK) {
+    try {
+        params().fill(cmdbench::support::ParamReader(host, ctx, "tcp"), out);
+    } catch (const cmdbench::support::RunError &) {
         host->set_error(ctx, "tcp: transport parameters unavailable");
         return false;
     }
-    out.nodelay = nodelay != 0;
     return true;
 }
 
@@ -70,7 +73,7 @@ void log_keepalive(cmdbench_ctx *ctx, const cmdbench_host *host, int sock) {
 }
 
 int apply(cmdbench_ctx *ctx, const cmdbench_host *host, int sock, uint32_t stage) {
-    Settings s;
+    Settings s{};
     if (!read_settings(ctx, host, s)) return -1;
     // A listener only gets here before accept, when SO_REUSEADDR no longer
     // affects its bind; it is set for parity with rstream's listener setup.
@@ -115,8 +118,8 @@ cmdbench_transport describe() {
     t.struct_size = sizeof(t);
     t.name = "tcp";
     t.description = "Kernel TCP sockets (rstream -T s)";
-    t.param_count = sizeof(params) / sizeof(params[0]);
-    t.params = params;
+    t.param_count = params().size();
+    t.params = params().table();
     t.configure = tcp_configure;
     // probe: kernel TCP is always there; resolve: the host's getaddrinfo
     // covers IPv4, IPv6 and names; local_node: 127.0.0.1 will do.

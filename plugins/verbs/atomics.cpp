@@ -29,8 +29,7 @@ void check_atomic_params(const cmdbench::support::ParamReader &in, Params &p) {
     const std::string op = std::string("op = \"") + op_name(p.op) + "\"";
     // The table cannot say "by op", so the test's own default stands for
     // "not set" (an explicit sizes = [2] on verbs-lat reads the same).
-    const std::vector<int64_t> table_default = {p.bandwidth ? 65536 : 2};
-    if (p.sizes == table_default) p.sizes = {kAtomicSize};
+    if (p.sizes == default_sizes(p.bandwidth)) p.sizes = {kAtomicSize};
     for (int64_t size : p.sizes)
         if (size != kAtomicSize)
             in.bad("sizes = " + list_text(p.sizes) + " does not apply to " + op +

@@ -25,7 +25,6 @@ constexpr uint64_t kQuietNs = 1'000'000'000;
 // receives as messages, at most this many, so nothing is dropped for want of
 // a receive.
 constexpr int64_t kUdMaxRx = 16000;
-constexpr int kDefaultRxDepth = 512; // the table's default
 
 using UdSendState = WindowState<UdConn>;
 

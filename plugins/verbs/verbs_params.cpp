@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmdbench/plugin-support/descriptors.hpp>
 #include <cmdbench/plugin-support/param_reader.hpp>
+#include <cmdbench/plugin-support/param_spec.hpp>
 #include <vector>
 
 namespace verbs {
@@ -16,70 +17,82 @@ constexpr int64_t kMaxSize = int64_t{1} << 30;
 constexpr int64_t kMaxCount = 1000000000;
 constexpr int64_t kMaxInline = 4096;
 constexpr int64_t kMaxDepth = 16384;
+
+using Spec = cmdbench::support::ParamSpec<Params>;
+
+const cmdbench::support::Choice<Op> kOps{{"send", Op::Send},
+                                         {"write", Op::Write},
+                                         {"read", Op::Read},
+                                         {"fetch_add", Op::FetchAdd},
+                                         {"cmp_swap", Op::CmpSwap}};
+const cmdbench::support::Choice<WaitMode> kModes{{"poll", WaitMode::Poll},
+                                                 {"event", WaitMode::Event}};
+const cmdbench::support::Choice<QpType> kQpTypes{{"rc", QpType::Rc}, {"ud", QpType::Ud}};
+
 // The keys both tests take; sizes and iterations default to perftest's.
-#define VERBS_COMMON_PARAMS(sizes, iterations, iterations_help)                                    \
-    CMDBENCH_PARAM_STRING_DECL("op", "\"send\"", "send|write|read|fetch_add|cmp_swap",             \
-                               "send: SEND/RECV; write: RDMA WRITE; read: RDMA READ; fetch_add, "  \
-                               "cmp_swap: 8-byte RDMA atomics (perftest's ib_send_*, "             \
-                               "ib_write_*, ib_read_*, ib_atomic_*)"),                             \
-        CMDBENCH_PARAM_INT_LIST_DECL(                                                              \
-            "sizes", sizes, 1, kMaxSize,                                                           \
-            "message sizes in bytes, one row each (perftest -s; default as perftest's); "          \
-            "fetch_add, cmp_swap: [8] only, and the default becomes [8]"),                         \
-        CMDBENCH_PARAM_INT_DECL("iterations", iterations, 1, kMaxCount, iterations_help),          \
-        CMDBENCH_PARAM_INT_DECL("warmup", 0, 0, kMaxCount,                                         \
-                                "untimed messages per QP before each size (perftest: none)"),      \
-        CMDBENCH_PARAM_INT_DECL(                                                                   \
-            "inline_size", -1, -1, kMaxInline,                                                     \
-            "send/write: messages up to this size go inline (perftest -I); -1 = perftest's "       \
-            "default (236 latency, 0 bandwidth) lowered to what the QP accepts; an explicit "      \
-            "value the QP refuses fails the run"),                                                 \
-        CMDBENCH_PARAM_STRING_DECL(                                                                \
-            "mode", "\"poll\"", "poll|event",                                                      \
-            "poll: busy-poll the CQ; event: ibv_req_notify_cq and sleep on "                       \
-            "the completion channel (perftest -e)"),                                               \
-        CMDBENCH_PARAM_INT_DECL("qps", 1, 1, 1024,                                                 \
-                                "RC QPs, each its own rdma_cm connection (perftest -q)"),          \
-        CMDBENCH_PARAM_INT_DECL(                                                                   \
-            "threads", 1, 1, 256,                                                                  \
-            "threads per side, at most qps; QP i runs on thread i % threads (perftest: 1)"),       \
-        CMDBENCH_PARAM_STRING_DECL(                                                                \
-            "bind_address", "\"\"", nullptr,                                                       \
-            "address of the RDMA device to use (perftest -F/--bind_source_ip); \"\" = the server " \
-            "binds the address the client reached it at"),                                         \
-        CMDBENCH_PARAM_STRING_DECL("qp_type", "\"rc\"", "rc|ud",                                   \
-                                   "rc: reliable connected QPs; ud: unreliable datagram QPs "      \
-                                   "(perftest -c UD), op = \"send\" only"),                        \
-        CMDBENCH_PARAM_INT_DECL(                                                                   \
-            "port", 0, 0, 65535,                                                                   \
-            "rdma_cm port of the server; 0 = ephemeral, announced over the control channel")
+Spec common_params(int64_t size, int64_t iterations, const char *iterations_help) {
+    Spec spec;
+    spec.choice("op", &Params::op, kOps, Op::Send,
+                "send: SEND/RECV; write: RDMA WRITE; read: RDMA READ; fetch_add, cmp_swap: 8-byte "
+                "RDMA atomics (perftest's ib_send_*, ib_write_*, ib_read_*, ib_atomic_*)")
+        .int_list("sizes", &Params::sizes, {size}, 1, kMaxSize,
+                  "message sizes in bytes, one row each (perftest -s; default as perftest's); "
+                  "fetch_add, cmp_swap: [8] only, and the default becomes [8]")
+        .integer("iterations", &Params::iterations, iterations, 1, kMaxCount, iterations_help)
+        .integer("warmup", &Params::warmup, 0, 0, kMaxCount,
+                 "untimed messages per QP before each size (perftest: none)")
+        .integer("inline_size", &Params::inline_size, -1, -1, kMaxInline,
+                 "send/write: messages up to this size go inline (perftest -I); -1 = perftest's "
+                 "default (236 latency, 0 bandwidth) lowered to what the QP accepts; an explicit "
+                 "value the QP refuses fails the run")
+        .choice("mode", &Params::mode, kModes, WaitMode::Poll,
+                "poll: busy-poll the CQ; event: ibv_req_notify_cq and sleep on the completion "
+                "channel (perftest -e)")
+        .integer("qps", &Params::qps, 1, 1, 1024,
+                 "RC QPs, each its own rdma_cm connection (perftest -q)")
+        .integer("threads", &Params::threads, 1, 1, 256,
+                 "threads per side, at most qps; QP i runs on thread i % threads (perftest: 1)")
+        .text("bind_address", &Params::bind_address, "",
+              "address of the RDMA device to use (perftest -F/--bind_source_ip); \"\" = the server "
+              "binds the address the client reached it at")
+        .choice("qp_type", &Params::qp_type, kQpTypes, QpType::Rc,
+                "rc: reliable connected QPs; ud: unreliable datagram QPs (perftest -c UD), op = "
+                "\"send\" only")
+        .integer("port", &Params::port, 0, 0, 65535,
+                 "rdma_cm port of the server; 0 = ephemeral, announced over the control channel");
+    return spec;
+}
 
-const cmdbench_param kLatParams[] = {
-    VERBS_COMMON_PARAMS("[2]", 1000, "timed round trips per size and QP (perftest -n)"),
-    CMDBENCH_PARAM_BOOL_DECL(
-        "verify", false,
-        "fill every message with a per-message pattern and check every byte received"),
-};
+const Spec &lat_params() {
+    static const Spec spec = [] {
+        Spec s = common_params(2, 1000, "timed round trips per size and QP (perftest -n)");
+        s.flag("verify", &Params::verify, false,
+               "fill every message with a per-message pattern and check every byte received");
+        return s;
+    }();
+    return spec;
+}
 
-const cmdbench_param kBwParams[] = {
-    VERBS_COMMON_PARAMS("[65536]", 5000, "messages per size and QP (perftest -n)"),
-    CMDBENCH_PARAM_DOUBLE_DECL(
-        "duration", 0, 0, 3600,
-        "seconds per size instead of iterations (perftest -D); 0 = iterations"),
-    CMDBENCH_PARAM_INT_DECL("tx_depth", 128, 1, kMaxDepth,
-                            "outstanding work requests per QP at the sender (perftest -t)"),
-    CMDBENCH_PARAM_INT_DECL(
-        "cq_mod", 0, 0, kMaxDepth,
-        "one signalled completion every cq_mod work requests (perftest -Q), at most tx_depth; "
-        "0 = perftest's rule: 100 up to 8192-byte messages, 1 above, lowered to the depth"),
-    CMDBENCH_PARAM_INT_DECL("rx_depth", 512, 1, kMaxDepth,
-                            "op = send: receives kept posted per QP at the receiver (perftest -r)"),
-    CMDBENCH_PARAM_BOOL_DECL(
-        "bidirectional", false,
-        "both sides send (read: read from each other) at once on every QP (perftest -b): rows "
-        "\"<size> c2s\", \"<size> s2c\" and their sum \"<size> bidir\""),
-};
-#undef VERBS_COMMON_PARAMS
+const Spec &bw_params() {
+    static const Spec spec = [] {
+        Spec s = common_params(65536, 5000, "messages per size and QP (perftest -n)");
+        s.number("duration", &Params::duration, "0", 0, 3600,
+                 "seconds per size instead of iterations (perftest -D); 0 = iterations")
+            .integer("tx_depth", &Params::tx_depth, 128, 1, kMaxDepth,
+                     "outstanding work requests per QP at the sender (perftest -t)")
+            .integer("cq_mod", &Params::cq_mod, kCqModAuto, 0, kMaxDepth,
+                     "one signalled completion every cq_mod work requests (perftest -Q), at most "
+                     "tx_depth; 0 = perftest's rule: 100 up to 8192-byte messages, 1 above, "
+                     "lowered to the depth")
+            .integer("rx_depth", &Params::rx_depth, kDefaultRxDepth, 1, kMaxDepth,
+                     "op = send: receives kept posted per QP at the receiver (perftest -r)")
+            .flag("bidirectional", &Params::bidirectional, false,
+                  "both sides send (read: read from each other) at once on every QP (perftest "
+                  "-b): rows \"<size> c2s\", \"<size> s2c\" and their sum \"<size> bidir\"");
+        return s;
+    }();
+    return spec;
+}
 
 // UD carries SENDs only, each one packet, in one direction per run.
 void check_ud(const cmdbench::support::ParamReader &in, const Params &p) {
@@ -95,19 +108,7 @@ void check_ud(const cmdbench::support::ParamReader &in, const Params &p) {
 } // namespace
 
 const char *op_name(Op op) {
-    switch (op) {
-    case Op::Send:
-        return "send";
-    case Op::Write:
-        return "write";
-    case Op::Read:
-        return "read";
-    case Op::FetchAdd:
-        return "fetch_add";
-    case Op::CmpSwap:
-        return "cmp_swap";
-    }
-    return "?";
+    return kOps.name(op);
 }
 
 int64_t Params::largest_size() const {
@@ -116,41 +117,20 @@ int64_t Params::largest_size() const {
 
 cmdbench_test verbs_test_descriptor(bool bandwidth, const char *description,
                                     int (*run)(const cmdbench_run_env *)) {
-    if (bandwidth)
-        return cmdbench::support::test_descriptor("verbs-bw", description, 0, kBwParams, run);
-    return cmdbench::support::test_descriptor("verbs-lat", description, 0, kLatParams, run);
+    const Spec &spec = bandwidth ? bw_params() : lat_params();
+    return cmdbench::support::test_descriptor(bandwidth ? "verbs-bw" : "verbs-lat", description, 0,
+                                              spec.size(), spec.table(), run);
+}
+
+std::vector<int64_t> default_sizes(bool bandwidth) {
+    return (bandwidth ? bw_params() : lat_params()).defaults().sizes;
 }
 
 Params read_params(const Run &run, bool bandwidth) {
     const cmdbench::support::ParamReader in(run.env(), bandwidth ? "verbs-bw" : "verbs-lat");
-    Params p;
+    Params p = (bandwidth ? bw_params() : lat_params()).read(in);
     p.bandwidth = bandwidth;
-    const std::string op = in.text("op");
-    p.op = op == "write"       ? Op::Write
-           : op == "read"      ? Op::Read
-           : op == "fetch_add" ? Op::FetchAdd
-           : op == "cmp_swap"  ? Op::CmpSwap
-                               : Op::Send;
-    p.sizes = in.int_list("sizes");
     if (p.sizes.empty()) in.bad("sizes must list at least one size");
-    p.iterations = in.integer("iterations");
-    p.warmup = in.integer("warmup");
-    p.inline_size = in.integer("inline_size");
-    p.mode = in.text("mode") == "event" ? WaitMode::Event : WaitMode::Poll;
-    p.qp_type = in.text("qp_type") == "ud" ? QpType::Ud : QpType::Rc;
-    p.qps = in.small_int("qps");
-    p.threads = in.small_int("threads");
-    p.bind_address = in.text("bind_address");
-    p.port = in.small_int("port");
-    if (bandwidth) {
-        p.duration = in.number("duration");
-        p.tx_depth = in.small_int("tx_depth");
-        p.cq_mod = in.small_int("cq_mod");
-        p.rx_depth = in.small_int("rx_depth");
-        p.bidirectional = in.boolean("bidirectional");
-    } else {
-        p.verify = in.boolean("verify");
-    }
     if (p.threads > p.qps)
         in.out_of_range("threads", p.threads, "[1, qps]", "qps = " + std::to_string(p.qps));
     if (bandwidth && p.cq_mod != kCqModAuto && p.cq_mod > p.tx_depth)

@@ -23,26 +23,31 @@ inline bool is_atomic(Op op) {
     return op == Op::FetchAdd || op == Op::CmpSwap;
 }
 
+// verbs-bw's default rx_depth, which UD raises to its own rule (ud_bw.cpp).
+constexpr int kDefaultRxDepth = 512;
+
+// Filled from the test's table (verbs_params.cpp), where each key's default,
+// range and help are declared; a key the test lacks stays zero.
 struct Params {
     bool bandwidth = false; // verbs-bw, else verbs-lat
-    Op op = Op::Send;
-    QpType qp_type = QpType::Rc; // ud: datagrams, op = send only (ud_conn.hpp)
+    Op op{};
+    QpType qp_type{}; // ud: datagrams, op = send only (ud_conn.hpp)
     std::vector<int64_t> sizes;
-    int64_t iterations = 0;
-    int64_t warmup = 0;
-    double duration = 0;         // verbs-bw: seconds per size; 0 = iterations
-    int64_t inline_size = 0;     // resolved: never -1
+    int64_t iterations{};
+    int64_t warmup{};
+    double duration{};           // verbs-bw: seconds per size; 0 = iterations
+    int64_t inline_size{};       // resolved: never -1
     bool inline_explicit = true; // false: the default, clamped to what the QP accepts
-    WaitMode mode = WaitMode::Poll;
-    int qps = 1;
-    int threads = 1;
-    int tx_depth = 128;
-    int cq_mod = 0; // 0: by size, perftest's rule (bw_window.hpp)
-    int rx_depth = 512;
-    bool bidirectional = false; // verbs-bw: both sides send at once (perftest -b)
-    bool verify = false;
+    WaitMode mode{};
+    int qps{};
+    int threads{};
+    int tx_depth{};
+    int cq_mod{}; // 0: by size, perftest's rule (bw_window.hpp)
+    int rx_depth{};
+    bool bidirectional{}; // verbs-bw: both sides send at once (perftest -b)
+    bool verify{};
     std::string bind_address;
-    int port = 0;
+    int port{};
 
     // The test's default inline size (perftest's): 236 for latency (send and
     // write; 188 over UD), 0 for bandwidth.
@@ -60,6 +65,9 @@ void run_bw(Run &run);
 // qp_type = "ud" (ud_lat.cpp, ud_bw.cpp), called by run_lat / run_bw.
 void run_ud_lat(Run &run, const Params &p);
 void run_ud_bw(Run &run, const Params &p);
+
+// The table's default `sizes` of verbs-bw when `bandwidth`, else verbs-lat.
+std::vector<int64_t> default_sizes(bool bandwidth);
 
 // Reads the run's parameters and checks the combinations; a bad one throws
 // RunError naming the keys and the allowed range.

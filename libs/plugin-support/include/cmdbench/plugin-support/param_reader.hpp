@@ -16,6 +16,8 @@ class ParamReader {
   public:
     // `owner` prefixes every error ("verbs-bw: ..."); empty for none.
     ParamReader(const cmdbench_run_env &env, std::string owner);
+    // A transport's hooks get the host and context without a run env.
+    ParamReader(const cmdbench_host *host, cmdbench_ctx *ctx, std::string owner);
 
     // Each throws RunError "<owner>: parameter NAME: not available as a TYPE".
     bool boolean(const char *name) const;

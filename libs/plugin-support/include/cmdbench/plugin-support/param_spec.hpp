@@ -1,0 +1,180 @@
+// A test's or transport's parameters declared once, each entry bound to the
+// field of the plugin's own struct it fills: name, field, default, range and
+// help. From the one list come the ABI's parameter table (the same
+// cmdbench_param entries hand-written code would pass) and the struct filled
+// from a run's values, so a default cannot drift between table and struct.
+//
+//   static const ParamSpec<Settings> spec = ParamSpec<Settings>()
+//       .integer("depth", &Settings::depth, 128, 1, 16384, "requests in flight")
+//       .choice("mode", &Settings::mode, kModes, Mode::Poll, "how to wait");
+//   ... test_descriptor(name, description, flags, spec.size(), spec.table(), run)
+//   const Settings s = spec.read(ParamReader(env, "mytest"));
+#ifndef CMDBENCH_PLUGIN_SUPPORT_PARAM_SPEC_HPP
+#define CMDBENCH_PLUGIN_SUPPORT_PARAM_SPEC_HPP
+
+#include "cmdbench/plugin-support/choice.hpp"
+#include "cmdbench/plugin-support/param_reader.hpp"
+
+#include <cmdbench/plugin.h>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <list>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace cmdbench::support {
+
+// Defaults in scenario syntax, as the table carries them.
+std::string bool_text(bool value);
+std::string quoted_text(const std::string &value);
+std::string int_list_text(const std::vector<int64_t> &values);
+// A double default, written as the listing shows it ("2.0", "0"); throws
+// std::invalid_argument when it is not a number.
+double number_of(const std::string &text);
+
+template <typename S> class ParamSpec {
+  public:
+    ParamSpec() = default;
+    // The table points into this object's strings: keep one, do not copy it.
+    ParamSpec(const ParamSpec &) = delete;
+    ParamSpec &operator=(const ParamSpec &) = delete;
+    ParamSpec(ParamSpec &&) = default;
+
+    ParamSpec &flag(const char *name, bool S::*field, bool dflt, const char *help) {
+        add(
+            {sizeof(cmdbench_param), name, CMDBENCH_PARAM_BOOL, keep(bool_text(dflt)), 0, 0, 0, 0,
+             nullptr, help},
+            [field, dflt](S &s) { s.*field = dflt; },
+            [field, name](const ParamReader &in, S &s) { s.*field = in.boolean(name); });
+        return *this;
+    }
+
+    // Any integer field; the range must fit its type.
+    template <typename T>
+    ParamSpec &integer(const char *name, T S::*field, int64_t dflt, int64_t lo, int64_t hi,
+                       const char *help) {
+        static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool>, "an integer field");
+        fits<T>(name, lo, hi);
+        add(
+            {sizeof(cmdbench_param), name, CMDBENCH_PARAM_INT, keep(std::to_string(dflt)), lo, hi,
+             0, 0, nullptr, help},
+            [field, dflt](S &s) { s.*field = static_cast<T>(dflt); },
+            [field, name](const ParamReader &in, S &s) {
+                s.*field = static_cast<T>(in.integer(name));
+            });
+        return *this;
+    }
+
+    // `dflt` is text so the listing shows it as written ("2.0").
+    ParamSpec &number(const char *name, double S::*field, const char *dflt, double lo, double hi,
+                      const char *help) {
+        const double value = number_of(dflt);
+        add(
+            {sizeof(cmdbench_param), name, CMDBENCH_PARAM_DOUBLE, keep(dflt), 0, 0, lo, hi, nullptr,
+             help},
+            [field, value](S &s) { s.*field = value; },
+            [field, name](const ParamReader &in, S &s) { s.*field = in.number(name); });
+        return *this;
+    }
+
+    // Free text; `dflt` unquoted ("" for empty).
+    ParamSpec &text(const char *name, std::string S::*field, const std::string &dflt,
+                    const char *help) {
+        add(
+            {sizeof(cmdbench_param), name, CMDBENCH_PARAM_STRING, keep(quoted_text(dflt)), 0, 0, 0,
+             0, nullptr, help},
+            [field, dflt](S &s) { s.*field = dflt; },
+            [field, name](const ParamReader &in, S &s) { s.*field = in.text(name); });
+        return *this;
+    }
+
+    template <typename E>
+    ParamSpec &choice(const char *name, E S::*field, const Choice<E> &choices, E dflt,
+                      const char *help) {
+        add(
+            {sizeof(cmdbench_param), name, CMDBENCH_PARAM_STRING,
+             keep(quoted_text(choices.name(dflt))), 0, 0, 0, 0, keep(choices.joined()), help},
+            [field, dflt](S &s) { s.*field = dflt; },
+            [field, name, choices](const ParamReader &in, S &s) {
+                s.*field = choices.value(in, name, in.text(name));
+            });
+        return *this;
+    }
+
+    // May be read empty (a scenario's []): the test checks and names that.
+    ParamSpec &int_list(const char *name, std::vector<int64_t> S::*field,
+                        const std::vector<int64_t> &dflt, int64_t lo, int64_t hi,
+                        const char *help) {
+        add(
+            {sizeof(cmdbench_param), name, CMDBENCH_PARAM_INT_LIST, keep(int_list_text(dflt)), lo,
+             hi, 0, 0, nullptr, help},
+            [field, dflt](S &s) { s.*field = dflt; },
+            [field, name](const ParamReader &in, S &s) { s.*field = in.int_list(name); });
+        return *this;
+    }
+
+    const cmdbench_param *table() const { return table_.data(); }
+    uint32_t size() const { return static_cast<uint32_t>(table_.size()); }
+
+    // Every bound field set to its declared default.
+    void apply_defaults(S &s) const {
+        for (const Entry &e : entries_)
+            e.apply_default(s);
+    }
+    S defaults() const {
+        S s{};
+        apply_defaults(s);
+        return s;
+    }
+
+    // Every bound field read from the run (the host has applied defaults and
+    // checked types and ranges); fields the list does not bind keep theirs.
+    void fill(const ParamReader &in, S &s) const {
+        for (const Entry &e : entries_)
+            e.read(in, s);
+    }
+    S read(const ParamReader &in) const {
+        S s{};
+        fill(in, s);
+        return s;
+    }
+
+  private:
+    struct Entry {
+        std::function<void(S &)> apply_default;
+        std::function<void(const ParamReader &, S &)> read;
+    };
+
+    template <typename T> static void fits(const char *name, int64_t lo, int64_t hi) {
+        using L = std::numeric_limits<T>;
+        constexpr int64_t top = static_cast<uint64_t>(L::max()) > uint64_t{INT64_MAX}
+                                    ? INT64_MAX
+                                    : static_cast<int64_t>(L::max());
+        if (lo > hi || lo < static_cast<int64_t>(L::min()) || hi > top)
+            throw std::invalid_argument(std::string("parameter ") + name +
+                                        ": range does not fit its field");
+    }
+
+    // A list's nodes stay put, so the table's pointers into them do too.
+    const char *keep(std::string text) {
+        texts_.push_back(std::move(text));
+        return texts_.back().c_str();
+    }
+
+    void add(const cmdbench_param &decl, std::function<void(S &)> apply_default,
+             std::function<void(const ParamReader &, S &)> read) {
+        table_.push_back(decl);
+        entries_.push_back({std::move(apply_default), std::move(read)});
+    }
+
+    std::list<std::string> texts_;
+    std::vector<cmdbench_param> table_;
+    std::vector<Entry> entries_;
+};
+
+} // namespace cmdbench::support
+
+#endif
