@@ -2,10 +2,12 @@
 // (fixed_columns.hpp) gets that tool's exact layout for those columns, so
 // the output reads like the tool it reproduces; everything else is laid out
 // generically, one column per metric key and per histogram percentile.
+#include "cmdbench/report/comparison.hpp"
 #include "cmdbench/report/fixed_columns.hpp"
 #include "cmdbench/report/rail_rows.hpp"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/report_format.hpp"
+#include "cmdbench/report/reporter.hpp"
 #include "cmdbench/report/run_totals.hpp"
 #include "cmdbench/report/verdict.hpp"
 #include "compare/row_applicability.hpp"
@@ -330,6 +332,31 @@ void write_table(std::ostream &out, const Report &report) {
         out << '\n';
         write_verdicts_table(out, verdicts);
     }
+}
+
+namespace {
+
+// On stdout each run is printed as it ends (run_done); in a file, whole.
+class TableReporter : public Reporter {
+  public:
+    void run_done(std::ostream &out, const RunResult &run) override { write_table_run(out, run); }
+    void finish(std::ostream &out, const Report &report, const Comparison *) override {
+        write_table(out, report);
+    }
+    void finish_comparison(std::ostream &out, const Comparison &c,
+                           const std::vector<const Report *> &,
+                           const std::vector<ExpectVerdict> &verdicts) override {
+        write_comparison_table(out, c);
+        if (verdicts.empty()) return;
+        out << '\n';
+        write_verdicts_table(out, verdicts);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Reporter> make_table_reporter() {
+    return std::make_unique<TableReporter>();
 }
 
 } // namespace cmdbench
