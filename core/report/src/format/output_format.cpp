@@ -26,9 +26,13 @@ std::string format_names(const std::vector<const OutputFormat *> &formats, const
 
 std::string file_formats_text() {
     std::string text;
-    for (const OutputFormat *f : formats_for(kUseFile))
-        for (const std::string &ext : f->extensions)
-            text += std::string(f->title) + " for *" + ext + ", ";
+    for (const OutputFormat *f : formats_for(kUseFile)) {
+        if (f->extensions.empty()) continue;
+        text += std::string(f->title) + " for *" + f->extensions[0];
+        for (size_t i = 1; i < f->extensions.size(); ++i)
+            text += " or *" + f->extensions[i];
+        text += ", ";
+    }
     return text + "else a table";
 }
 
