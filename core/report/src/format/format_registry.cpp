@@ -10,6 +10,7 @@ std::unique_ptr<Reporter> make_csv_reporter();
 std::unique_ptr<Reporter> make_html_reporter();
 std::unique_ptr<Reporter> make_matrix_table_reporter();
 std::unique_ptr<Reporter> make_matrix_html_reporter();
+std::unique_ptr<Reporter> make_markdown_reporter();
 
 const std::vector<OutputFormat> &output_formats() {
     static const std::vector<OutputFormat> formats{
@@ -30,6 +31,14 @@ const std::vector<OutputFormat> &output_formats() {
          make_json_reporter,
          nullptr},
         {"csv", "CSV", {".csv"}, kUseStdout | kUseFile, false, false, make_csv_reporter, nullptr},
+        {"markdown",
+         "Markdown",
+         {".md", ".markdown"},
+         kUseStdout | kUseFile | kUseCompare,
+         false,
+         false,
+         make_markdown_reporter,
+         nullptr},
         {"html", "HTML", {}, kUsePage, false, false, make_html_reporter, make_matrix_html_reporter},
     };
     return formats;
