@@ -72,9 +72,9 @@ struct Given {
 
 void take_format(Options &o, const char *text) {
     try {
-        o.json = cmdbench::parse_output_format(
-                     text, {cmdbench::OutputFormat::Table, cmdbench::OutputFormat::Json}) ==
-                 cmdbench::OutputFormat::Json;
+        o.json =
+            &cmdbench::parse_output_format(text, cmdbench::formats_for(cmdbench::kUseSummary)) ==
+            &cmdbench::format_named("json");
     } catch (const std::invalid_argument &e) {
         throw UsageError(e.what());
     }
@@ -172,7 +172,9 @@ std::string usage_text() {
            "\t[-r retries]     address/route resolution retries (default 2)\n"
            "\t[-t timeout_ms]  address/route resolution timeout (default 2000)\n"
            "\t[-S]             TCP socket baseline (only with -P 2; a mesh under a launcher)\n"
-           "\t[--format table|json] output (json: one document from the controller)\n"
+           "\t[--format " +
+           cmdbench::format_names(cmdbench::formats_for(cmdbench::kUseSummary), "|", "|") +
+           "] output (json: one document from the controller)\n"
            "\t[--timeout seconds] bound of every wait for a peer (default 300)\n"
            "\t[--max-pending n] client: most connects (disconnects) awaiting the servers'\n"
            "\t                answer at a time; 0 = all at once, as cmtime (default 256 per\n"

@@ -96,7 +96,9 @@ TEST_CASE("bad flags name the option and the allowed range") {
     r = run_process(
         {cmdbench_exe(), "run", source_path("configs/tcp-loopback.toml"), "--format", "xml"});
     CHECK(r.exit_code == 2);
-    CHECK_THAT(r.err, Catch::Contains("--format must be one of table, json, csv (got 'xml')"));
+    // The list starts with these; a format registered later joins its end.
+    CHECK_THAT(r.err, Catch::Contains("--format must be one of table, json, csv"));
+    CHECK_THAT(r.err, Catch::Contains(" (got 'xml')"));
 }
 
 TEST_CASE("plugins lists transports, tests and typed parameters") {

@@ -1,8 +1,8 @@
 // ParamSpec and Choice (libs/plugin-support) against the real host: the
 // table they make is what the host parses and checks, defaults included,
 // and the struct they fill holds what the run was given.
-#include "cmdbench/host/host_services.hpp"
-#include "cmdbench/host/params.hpp"
+#include "cmdbench/host/params/params.hpp"
+#include "cmdbench/host/plugins/host_services.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmdbench/plugin-support/param_spec.hpp>

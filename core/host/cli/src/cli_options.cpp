@@ -67,9 +67,9 @@ long in_range(const po::variables_map &vm, const char *name, long lo, long hi) {
     return v;
 }
 
-OutputFormat format_option(const po::variables_map &vm, const std::vector<OutputFormat> &allowed) {
+FormatRef format_option(const po::variables_map &vm, unsigned uses) {
     try {
-        return parse_output_format(vm["format"].as<std::string>(), allowed);
+        return &parse_output_format(vm["format"].as<std::string>(), formats_for(uses));
     } catch (const std::invalid_argument &e) {
         throw UsageError(e.what());
     }

@@ -27,7 +27,7 @@ po::variables_map parse(const po::options_description &desc, const std::vector<s
                         const po::positional_options_description *pos = nullptr);
 // The long option NAME, refused with the allowed range when outside [lo, hi].
 long in_range(const po::variables_map &vm, const char *name, long lo, long hi);
-OutputFormat format_option(const po::variables_map &vm, const std::vector<OutputFormat> &allowed);
+FormatRef format_option(const po::variables_map &vm, unsigned uses);
 
 // Loads the default path (missing dirs ignored) and the user's paths (which
 // must exist). Refusals are fatal for run and serve; a helper library in a

@@ -22,8 +22,9 @@ po::options_description compare_options() {
                     "the column ratios are taken against: a column label, or a variant (its "
                     "first column); default: the first file's baseline, else the first column")(
         "common", "compare only the groups and sizes every file has, instead of refusing files "
-                  "that do not line up")("format", po::value<std::string>()->default_value("table"),
-                                         "stdout format: table or json")(
+                  "that do not line up")(
+        "format", po::value<std::string>()->default_value("table"),
+        ("stdout format: " + format_names(formats_for(kUseCompare))).c_str())(
         "report", po::value<std::string>(), "FILE.html: also write the comparison as a web page");
     return d;
 }
@@ -55,7 +56,7 @@ int cmd_compare(const std::vector<std::string> &args) {
     if (!vm.count("positional"))
         throw UsageError("compare needs results files: cmdbench compare A.json B.json");
     const auto files = vm["positional"].as<std::vector<std::string>>();
-    const OutputFormat format = format_option(vm, {OutputFormat::Table, OutputFormat::Json});
+    const OutputFormat &format = *format_option(vm, kUseCompare);
     CompareOptions options;
     if (vm.count("baseline")) options.baseline = vm["baseline"].as<std::string>();
     options.common_only = vm.count("common") > 0;
@@ -92,19 +93,11 @@ int cmd_compare(const std::vector<std::string> &args) {
     for (const auto &r : reports)
         for (auto &v : evaluate_expectations(r))
             verdicts.push_back(std::move(v));
-    if (format == OutputFormat::Json) {
-        write_comparison_json(std::cout, c, verdicts);
-    } else {
-        write_comparison_table(std::cout, c);
-        if (!verdicts.empty()) {
-            std::cout << '\n';
-            write_verdicts_table(std::cout, verdicts);
-        }
-    }
+    format.make()->finish_comparison(std::cout, c, inputs, verdicts);
     if (vm.count("report")) {
         const std::string html = vm["report"].as<std::string>();
         std::ostringstream page;
-        write_html_report(page, c, inputs);
+        format_named("html").make()->finish_comparison(page, c, inputs, verdicts);
         const std::string why = write_output(html, page.str());
         if (!why.empty()) {
             std::fprintf(stderr, "cmdbench: cannot write %s: %s\n", html.c_str(), why.c_str());

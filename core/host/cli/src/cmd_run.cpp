@@ -27,10 +27,10 @@ po::options_description run_options() {
         "server", po::value<std::string>(),
         "HOST[:PORT]: use a running `cmdbench serve` (default: start one on loopback)")(
         "format", po::value<std::string>()->default_value("table"),
-        "stdout format: table, json or csv")(
+        ("stdout format: " + format_names(formats_for(kUseStdout))).c_str())(
         "output,o", po::value<std::string>(),
-        "also write the results to FILE (JSON for *.json, CSV for *.csv, else a table), "
-        "rewritten after every run")("quiet,q", "no progress display")(
+        ("also write the results to FILE (" + file_formats_text() + "), rewritten after every run")
+            .c_str())("quiet,q", "no progress display")(
         "allow-skip", "runs skipped for lack of a device do not make the exit status non-zero")(
         "report", po::value<std::string>(),
         "FILE.html: also write the comparison of the variants as a web page (under a launcher: "
@@ -119,7 +119,7 @@ int cmd_run(const std::vector<std::string> &args) {
     const std::string path = positional[0];
 
     RunOptions opt;
-    opt.format = format_option(vm, {OutputFormat::Table, OutputFormat::Json, OutputFormat::Csv});
+    opt.format = format_option(vm, kUseStdout);
     if (vm.count("server")) opt.server = checked_server(vm["server"].as<std::string>());
     if (vm.count("output")) opt.output = vm["output"].as<std::string>();
     if (vm.count("report")) opt.report = vm["report"].as<std::string>();

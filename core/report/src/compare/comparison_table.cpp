@@ -1,7 +1,7 @@
 // The comparison as a text table: a block per group, one line per (item,
 // metric), the variants' medians, then each variant's ratio to the baseline.
-#include "cmdbench/report/comparison.hpp"
 #include "cmdbench/control/printable_text.hpp"
+#include "compare/comparison_grid.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -108,34 +108,51 @@ std::vector<std::string> line_of(const Comparison &c, const CompareRow &row) {
 
 } // namespace
 
-void write_comparison_table(std::ostream &out, const Comparison &c) {
+std::string comparison_caption(const Comparison &c) {
     bool spread = false, same = false;
     for (const auto &row : c.rows)
         for (const auto &cell : row.cells) {
             spread = spread || (cell.value && cell.value->n > 1);
             same = same || cell.verdict == Verdict::NoClearDifference;
         }
-    out << "== comparison";
-    if (!c.columns.empty()) out << " (baseline " << printable_text(c.columns[c.baseline]) << ")";
-    out << ": medians" << (spread ? " [min\u2013max of repeats]" : "");
-    if (c.columns.size() > 1) out << ", ratio = variant / baseline";
-    if (same) out << "; ~same: within the spread";
-    out << '\n';
+    std::string text = "comparison";
+    if (!c.columns.empty()) text += " (baseline " + printable_text(c.columns[c.baseline]) + ")";
+    text += std::string(": medians") + (spread ? " [min\u2013max of repeats]" : "");
+    if (c.columns.size() > 1) text += ", ratio = variant / baseline";
+    if (same) text += "; ~same: within the spread";
+    return text;
+}
+
+std::vector<ComparisonGrid> comparison_grids(const Comparison &c) {
+    std::vector<ComparisonGrid> grids;
+    for (size_t i = 0; i < c.rows.size();) {
+        ComparisonGrid g{printable_text(c.rows[i].group), {header(c)}};
+        const std::string &group = c.rows[i].group;
+        for (; i < c.rows.size() && c.rows[i].group == group; ++i)
+            g.lines.push_back(line_of(c, c.rows[i]));
+        grids.push_back(std::move(g));
+    }
+    return grids;
+}
+
+std::string wide_spread_note(const Comparison &c) {
+    const size_t wide = count_wide_spreads(c);
+    if (wide == 0) return {};
+    return std::to_string(wide) + (wide == 1 ? " value's" : " values'") +
+           " repeats spread wider than " + percent(c.spread_limit) +
+           "% of the median ((max-min)/median): too noisy to compare; rerun with more "
+           "repeats or on a quieter machine";
+}
+
+void write_comparison_table(std::ostream &out, const Comparison &c) {
+    out << "== " << comparison_caption(c) << '\n';
     if (!c.software_rdma.empty()) out << "! " << printable_text(c.software_rdma) << '\n';
     if (c.rows.empty()) out << "  (nothing to compare)\n";
-    for (size_t i = 0; i < c.rows.size();) {
-        const std::string &group = c.rows[i].group;
-        out << '\n' << printable_text(group) << '\n';
-        std::vector<std::vector<std::string>> grid{header(c)};
-        for (; i < c.rows.size() && c.rows[i].group == group; ++i)
-            grid.push_back(line_of(c, c.rows[i]));
-        print_grid(out, grid);
+    for (const ComparisonGrid &g : comparison_grids(c)) {
+        out << '\n' << g.group << '\n';
+        print_grid(out, g.lines);
     }
-    if (const size_t wide = count_wide_spreads(c))
-        out << "\n! " << wide << (wide == 1 ? " value's" : " values'")
-            << " repeats spread wider than " << percent(c.spread_limit)
-            << "% of the median ((max-min)/median): too noisy to compare; rerun with more "
-               "repeats or on a quieter machine\n";
+    if (const std::string wide = wide_spread_note(c); !wide.empty()) out << "\n! " << wide << '\n';
     if (!c.notes.empty()) {
         out << "\nnotes:\n";
         for (const auto &note : c.notes)

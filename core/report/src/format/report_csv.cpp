@@ -2,6 +2,7 @@
 // histogram key that appears anywhere in the report (docs/results.md).
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/report_format.hpp"
+#include "cmdbench/report/reporter.hpp"
 
 #include <algorithm>
 
@@ -133,6 +134,21 @@ void write_csv(std::ostream &out, const Report &report) {
             write_line(out, line);
         }
     }
+}
+
+namespace {
+
+class CsvReporter : public Reporter {
+  public:
+    void finish(std::ostream &out, const Report &report, const Comparison *) override {
+        write_csv(out, report);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Reporter> make_csv_reporter() {
+    return std::make_unique<CsvReporter>();
 }
 
 } // namespace cmdbench

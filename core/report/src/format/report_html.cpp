@@ -7,6 +7,7 @@
 #include "cmdbench/report/link_rate.hpp"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/report_format.hpp"
+#include "cmdbench/report/reporter.hpp"
 #include "cmdbench/report/svg_plot.hpp"
 #include "format/html_style.hpp"
 #include "format/report_html_verdicts.hpp"
@@ -463,6 +464,28 @@ void write_html_report(std::ostream &out, const Comparison &c,
     out << "<footer>Written by cmdbench " << escape(CMDBENCH_VERSION)
         << ". Self-contained: no script, nothing loaded from "
            "elsewhere.</footer>\n</body>\n</html>\n";
+}
+
+namespace {
+
+// The page of the variants compared: it is the comparison, so a report
+// without one (the comparison failed) has no page.
+class HtmlReporter : public Reporter {
+  public:
+    void finish(std::ostream &out, const Report &report, const Comparison *comparison) override {
+        if (comparison) write_html_report(out, *comparison, {&report});
+    }
+    void finish_comparison(std::ostream &out, const Comparison &c,
+                           const std::vector<const Report *> &inputs,
+                           const std::vector<ExpectVerdict> &) override {
+        write_html_report(out, c, inputs);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Reporter> make_html_reporter() {
+    return std::make_unique<HtmlReporter>();
 }
 
 } // namespace cmdbench

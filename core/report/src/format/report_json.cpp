@@ -1,12 +1,14 @@
 // JSON results (docs/results.md). ordered_json keeps keys in the order the
 // tests reported them, so documents diff cleanly between runs.
-#include "compare/comparison_document.hpp"
-#include "results/metric_meaning.hpp"
+#include "cmdbench/report/comparison_json.hpp"
 #include "cmdbench/report/rail_rows.hpp"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/report_format.hpp"
+#include "cmdbench/report/reporter.hpp"
 #include "cmdbench/report/run_totals.hpp"
 #include "cmdbench/report/verdict.hpp"
+#include "compare/comparison_document.hpp"
+#include "results/metric_meaning.hpp"
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -202,6 +204,26 @@ void write_json(std::ostream &out, const Report &report, const Comparison *compa
     if (!verdicts.empty()) doc["expectations"] = verdicts_json(verdicts);
     // Replace invalid UTF-8 (e.g. a hostile host name) instead of throwing.
     out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
+namespace {
+
+class JsonReporter : public Reporter {
+  public:
+    void finish(std::ostream &out, const Report &report, const Comparison *comparison) override {
+        write_json(out, report, comparison);
+    }
+    void finish_comparison(std::ostream &out, const Comparison &c,
+                           const std::vector<const Report *> &,
+                           const std::vector<ExpectVerdict> &verdicts) override {
+        write_comparison_json(out, c, verdicts);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Reporter> make_json_reporter() {
+    return std::make_unique<JsonReporter>();
 }
 
 } // namespace cmdbench

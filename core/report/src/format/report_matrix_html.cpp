@@ -5,6 +5,7 @@
 #include "cmdbench/report/matrix/matrix_heat.hpp"
 #include "cmdbench/report/matrix/matrix_view.hpp"
 #include "cmdbench/report/matrix/report_matrix.hpp"
+#include "cmdbench/report/reporter.hpp"
 #include "cmdbench/report/svg_plot.hpp"
 #include "format/html_style.hpp"
 
@@ -154,6 +155,21 @@ void write_matrix_html(std::ostream &out, const Report &report) {
     out << "<footer>Written by cmdbench " << escape(CMDBENCH_VERSION)
         << ". Self-contained: no script, nothing loaded from "
            "elsewhere.</footer>\n</body>\n</html>\n";
+}
+
+namespace {
+
+class MatrixHtmlReporter : public Reporter {
+  public:
+    void finish(std::ostream &out, const Report &report, const Comparison *) override {
+        write_matrix_html(out, report);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Reporter> make_matrix_html_reporter() {
+    return std::make_unique<MatrixHtmlReporter>();
 }
 
 } // namespace cmdbench

@@ -1,5 +1,6 @@
 #include "cmdbench/report/matrix/matrix_view.hpp"
 #include "cmdbench/report/matrix/report_matrix.hpp"
+#include "cmdbench/report/reporter.hpp"
 #include "cmdbench/report/svg_plot.hpp"
 
 #include <algorithm>
@@ -76,6 +77,22 @@ void write_matrix_table(std::ostream &out, const Report &report) {
         out << "note: " << note << '\n';
     for (const MatrixView &v : matrix_views(report))
         write_view(out, report, v);
+}
+
+namespace {
+
+// A matrix job's runs are printed as its matrices, at the end.
+class MatrixTableReporter : public Reporter {
+  public:
+    void finish(std::ostream &out, const Report &report, const Comparison *) override {
+        write_matrix_table(out, report);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Reporter> make_matrix_table_reporter() {
+    return std::make_unique<MatrixTableReporter>();
 }
 
 } // namespace cmdbench

@@ -1,134 +1,16 @@
-// Console table. A run whose rows lead with a known tool's metrics
-// (fixed_columns.hpp) gets that tool's exact layout for those columns, so
-// the output reads like the tool it reproduces; everything else is laid out
-// generically, one column per metric key and per histogram percentile.
-#include "cmdbench/report/fixed_columns.hpp"
-#include "cmdbench/report/rail_rows.hpp"
+// Console table: a run's table (run_table.hpp) printed aligned, a fixed
+// layout's columns with that tool's exact printf formats, so the output reads
+// like the tool it reproduces.
+#include "cmdbench/report/comparison.hpp"
 #include "cmdbench/report/report.hpp"
-#include "cmdbench/report/report_format.hpp"
-#include "cmdbench/report/run_totals.hpp"
+#include "cmdbench/report/reporter.hpp"
 #include "cmdbench/report/verdict.hpp"
-#include "compare/row_applicability.hpp"
+#include "format/run_table.hpp"
 
 #include <algorithm>
-#include <set>
 
 namespace cmdbench {
 namespace {
-
-struct Column {
-    std::string header;
-    bool left = false;
-    std::vector<std::string> cells; // one per row
-};
-
-struct KeyUnit {
-    const char *key;
-    uint32_t unit;
-};
-
-// Metric keys (with the unit of their first appearance) and histogram keys,
-// in first-appearance order across the rows.
-struct RunKeys {
-    std::vector<KeyUnit> metrics; // key points into the run's rows
-    std::vector<std::string> hists;
-};
-
-RunKeys collect_keys(const RunResult &run) {
-    RunKeys keys;
-    for (const auto &row : run.rows) {
-        for (const auto &m : row.metrics) {
-            const bool known = std::any_of(keys.metrics.begin(), keys.metrics.end(),
-                                           [&](const KeyUnit &k) { return m.key == k.key; });
-            if (!known) keys.metrics.push_back({m.key.c_str(), m.unit});
-        }
-        for (const auto &h : row.hists)
-            if (std::find(keys.hists.begin(), keys.hists.end(), h.key) == keys.hists.end())
-                keys.hists.push_back(h.key);
-    }
-    return keys;
-}
-
-// The fixed layout whose metrics every row carries and which lead the key
-// order, or none.
-const FixedLayout *leading_layout(const RunResult &run, const RunKeys &keys) {
-    const auto leads = [&](const FixedLayout &layout) {
-        const size_t metrics = layout.size() - 1; // after the name column
-        if (keys.metrics.size() < metrics) return false;
-        for (size_t i = 0; i < metrics; ++i) {
-            const FixedColumn &c = layout[i + 1];
-            if (std::string(keys.metrics[i].key) != c.key || keys.metrics[i].unit != c.unit)
-                return false;
-            for (const auto &row : run.rows)
-                if (find_metric(row, c.key) == nullptr) return false;
-        }
-        return true;
-    };
-    for (const FixedLayout *layout : fixed_layouts())
-        if (leads(*layout)) return layout;
-    return nullptr;
-}
-
-std::vector<Column> metric_columns(const RunResult &run, const RunKeys &keys, size_t first) {
-    std::vector<Column> cols;
-    for (size_t i = first; i < keys.metrics.size(); ++i) {
-        Column c{keys.metrics[i].key, false, {}};
-        for (const auto &row : run.rows) {
-            const Metric *m = find_metric(row, c.header);
-            c.cells.push_back(m ? metric_cell(m->value, m->unit) : "-");
-        }
-        cols.push_back(std::move(c));
-    }
-    return cols;
-}
-
-std::vector<Column> hist_columns(const RunResult &run, const RunKeys &keys) {
-    struct Stat {
-        const char *name;
-        std::optional<uint64_t> (*value)(const HistSummary &); // none: "-"
-    };
-    // A percentile of too few samples has no value (min_samples_for).
-    static const Stat stats[] = {
-        {"min", [](const HistSummary &s) { return std::optional<uint64_t>(s.min); }},
-        {"p50", [](const HistSummary &s) { return s.p50; }},
-        {"p90", [](const HistSummary &s) { return s.p90; }},
-        {"p99", [](const HistSummary &s) { return s.p99; }},
-        {"p99.9", [](const HistSummary &s) { return s.p999; }},
-        {"max", [](const HistSummary &s) { return std::optional<uint64_t>(s.max); }}};
-    // A lone histogram's columns go unprefixed ("p50(us)") unless a metric
-    // has such a name already (cmtime's rows carry "min(us)" and "max(us)").
-    bool prefixed = keys.hists.size() > 1;
-    for (const auto &stat : stats)
-        for (const auto &m : keys.metrics)
-            prefixed = prefixed || std::string(stat.name) + "(us)" == m.key;
-    std::vector<Column> cols;
-    for (const auto &key : keys.hists) {
-        const std::string prefix = prefixed ? key + "." : "";
-        for (const auto &stat : stats) {
-            Column c{prefix + stat.name + "(us)", false, {}};
-            for (const auto &row : run.rows) {
-                const HistMetric *h = find_hist(row, key);
-                const auto ns = h && h->summary.count > 0 ? stat.value(h->summary) : std::nullopt;
-                c.cells.push_back(ns ? ns_as_us_str(static_cast<double>(*ns)) : "-");
-            }
-            cols.push_back(std::move(c));
-        }
-    }
-    return cols;
-}
-
-// The last resort when names still collide (a metric named like a
-// prefixed histogram column): number the later ones, "conn.p50(us)#2".
-void make_headers_unique(std::vector<Column> &cols) {
-    std::set<std::string> seen;
-    for (auto &c : cols) {
-        std::string name = c.header;
-        for (unsigned n = 2; seen.count(name); ++n)
-            name = c.header + "#" + std::to_string(n);
-        c.header = name;
-        seen.insert(name);
-    }
-}
 
 std::string pad(const std::string &s, size_t width, bool left) {
     if (s.size() >= width) return s;
@@ -138,7 +20,7 @@ std::string pad(const std::string &s, size_t width, bool left) {
 
 // Lines of a generic column block: header first, then one per row; columns
 // separated by two spaces, each as wide as its widest cell.
-std::vector<std::string> render(const std::vector<Column> &cols, size_t rows) {
+std::vector<std::string> render(const std::vector<TableColumn> &cols, size_t rows) {
     std::vector<std::string> lines(rows + 1);
     for (size_t c = 0; c < cols.size(); ++c) {
         size_t width = cols[c].header.size();
@@ -157,151 +39,23 @@ std::string rtrim(std::string s) {
     return s;
 }
 
-std::string run_title(const RunResult &run) {
-    std::string title = "== " + run.name + ": test=" + run.test;
-    if (!run.transport.empty()) title += " transport=" + run.transport;
-    // A variant of its own tells apart runs that the above does not (two
-    // variants of a test without a transport, named alike).
-    const std::string plain = run.transport.empty() ? run.test : run.transport;
-    if (!run.variant.empty() && run.variant != plain) title += " variant=" + run.variant;
-    if (run.repeats > 1)
-        title += " [rep " + std::to_string(run.repeat) + "/" + std::to_string(run.repeats) + "]";
-    if (run.status != RunStatus::Ok) {
-        title += std::string(" [") + to_string(run.status);
-        if (!run.error.empty()) title += ": " + run.error;
-        title += "]";
-    }
-    return title;
-}
-
-// "cpu: client 0.21 s user 0.48 s sys, server 0.19 s user 0.51 s sys; 0.35
-// CPU-s/GB": the sides that measured (the server prints its own alone), then
-// the cost per GB moved or per connection when both sides did.
-std::string cpu_line(const RunResult &run) {
-    std::string sides;
-    for (const auto &[side, t] :
-         {std::pair<const char *, const CpuTime &>{"client", run.cpu_client},
-          {"server", run.cpu_server}})
-        if (t.measured())
-            sides += std::string(sides.empty() ? "" : ", ") + side + " " + fixed_str(t.user_s, 2) +
-                     " s user " + fixed_str(t.sys_s, 2) + " s sys";
-    if (sides.empty()) return {};
-    std::string line = "cpu: " + sides;
-    if (auto per_gb = run_cpu_per_gb(run)) line += "; " + fixed_str(*per_gb, 2) + " CPU-s/GB";
-    if (auto per_conn = run_cpu_per_conn_us(run))
-        line += "; " + fixed_str(*per_conn, 1) + " CPU-us/conn";
-    return line;
-}
-
-// Where the run's data went: "path: client X" and "path: server Y", one line
-// when both sides are alike; then a warning for software RDMA.
-std::vector<std::string> path_lines(const RunResult &run) {
-    const RunPath &p = run.path;
-    std::vector<std::string> lines;
-    if (!p.known()) return lines;
-    const std::string client = p.client ? side_path_text(*p.client) : kUnknown;
-    const std::string server =
-        p.server ? side_path_text(*p.server) : std::string("unknown (the server did not say)");
-    if (p.client && p.server && client == server) {
-        lines.push_back("path: client and server " + client);
-    } else {
-        if (p.client) lines.push_back("path: client " + client);
-        lines.push_back("path: server " + server);
-    }
-    if (p.software_rdma()) lines.push_back("! " + software_rdma_notice(p.software_drivers()));
-    // Where each side ran, when the run placed a side (`cpus`, `numa`).
-    const auto asked = [](const std::optional<SidePath> &s) {
-        return s && s->affinity && s->affinity->asked();
-    };
-    if (asked(p.client) || asked(p.server))
-        for (const auto &[name, side] : {std::pair{"client", &p.client}, {"server", &p.server}})
-            if (*side && (*side)->affinity)
-                lines.push_back(std::string("affinity: ") + name + " " +
-                                side_affinity_text(*(*side)->affinity));
-    return lines;
-}
-
-// A run on every rail at once: when each rail ran, and where its data went.
-std::vector<std::string> rail_lines(const RunResult &run) {
-    std::vector<std::string> lines;
-    if (run.rails.empty()) return lines;
-    std::set<std::string> software;
-    for (const RailPart &r : run.rails) {
-        std::string line = "rail " + r.label + ": " + to_string(r.status) + ", ran " +
-                           fixed_str(r.start_seconds, 2) + "-" +
-                           fixed_str(r.start_seconds + r.wall_seconds, 2) + " s";
-        if (r.path.client) line += "; client " + side_path_text(*r.path.client);
-        if (!r.error.empty()) line += "; " + r.error;
-        lines.push_back(line);
-        const std::set<std::string> drivers = r.path.software_drivers();
-        software.insert(drivers.begin(), drivers.end());
-    }
-    lines.push_back("rails all running at once for " +
-                    fixed_str(rails_overlap_seconds(run.rails), 2) +
-                    " s; rows without a rail label add the rails up");
-    if (!software.empty()) lines.push_back("! " + software_rdma_notice(software));
-    return lines;
-}
-
-// "link: rxe0 2.5 Gb/s; bandwidth as a fraction of it: 64k 0.012, 1m 0.41",
-// or "" when the rate is unknown or the run has no bandwidth row.
-std::string link_line(const RunResult &run) {
-    const auto fractions = row_link_fractions(run);
-    const auto rate = result_link_rate(run);
-    if (fractions.empty() || !rate) return {};
-    std::string line = "link: " + link_rate_text(*rate) + "; bandwidth as a fraction of it:";
-    std::string sep = " ";
-    for (const auto &row : run.rows)
-        if (auto f = fractions.find(row.name); f != fractions.end()) {
-            line += sep + row.name + " " + fixed_str(f->second, f->second < 0.1 ? 3 : 2);
-            sep = ", ";
-        }
-    return line;
-}
-
-// One line saying what the table leaves out, or "".
-std::string hidden_note(size_t hidden) {
-    if (hidden == 0) return {};
-    return "(" + std::to_string(hidden) + (hidden == 1 ? " row" : " rows") +
-           " not shown: steps this run did not time, all unmeasured or 0; the JSON results "
-           "keep them)";
-}
-
 } // namespace
 
 void write_table_run(std::ostream &out, const RunResult &full) {
     out << run_title(full) << '\n';
-    for (const auto &line : path_lines(full))
+    for (const auto &line : run_notes(full))
         out << line << '\n';
-    for (const auto &line : rail_lines(full))
-        out << line << '\n';
-    if (const std::string link = link_line(full); !link.empty()) out << link << '\n';
     if (full.rows.empty()) return;
-    RunResult run = full;
-    run.rows.clear();
-    for (const auto &row : full.rows)
-        if (!row_measured_nothing(row)) run.rows.push_back(row);
-    const std::string note = hidden_note(full.rows.size() - run.rows.size());
+    const RunTable table = run_table(full);
+    const RunResult &run = table.shown;
+    const std::string note = hidden_note(table.hidden);
     if (run.rows.empty()) {
         out << note << '\n';
         if (const std::string cpu = cpu_line(full); !cpu.empty()) out << cpu << '\n';
         return;
     }
-
-    const RunKeys keys = collect_keys(run);
-    const FixedLayout *fixed = leading_layout(run, keys);
-    std::vector<Column> cols;
-    if (!fixed) {
-        Column name{"name", true, {}};
-        for (const auto &row : run.rows)
-            name.cells.push_back(row.name);
-        cols.push_back(std::move(name));
-    }
-    for (auto &c : metric_columns(run, keys, fixed ? fixed->size() - 1 : 0))
-        cols.push_back(std::move(c));
-    for (auto &c : hist_columns(run, keys))
-        cols.push_back(std::move(c));
-    make_headers_unique(cols);
+    const FixedLayout *fixed = table.fixed;
+    const std::vector<TableColumn> &cols = table.columns;
 
     const std::vector<std::string> extra = render(cols, run.rows.size());
     const std::string header = fixed ? fixed_header(*fixed) : "";
@@ -330,6 +84,31 @@ void write_table(std::ostream &out, const Report &report) {
         out << '\n';
         write_verdicts_table(out, verdicts);
     }
+}
+
+namespace {
+
+// On stdout each run is printed as it ends (run_done); in a file, whole.
+class TableReporter : public Reporter {
+  public:
+    void run_done(std::ostream &out, const RunResult &run) override { write_table_run(out, run); }
+    void finish(std::ostream &out, const Report &report, const Comparison *) override {
+        write_table(out, report);
+    }
+    void finish_comparison(std::ostream &out, const Comparison &c,
+                           const std::vector<const Report *> &,
+                           const std::vector<ExpectVerdict> &verdicts) override {
+        write_comparison_table(out, c);
+        if (verdicts.empty()) return;
+        out << '\n';
+        write_verdicts_table(out, verdicts);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Reporter> make_table_reporter() {
+    return std::make_unique<TableReporter>();
 }
 
 } // namespace cmdbench

@@ -1,25 +1,23 @@
-// One entry for every reporter of a whole Report, chosen by OutputFormat.
+// What every reporter shares: the defaults of the interface, and the whole
+// report written in a format chosen at run time.
+#include "cmdbench/report/output_format.hpp"
 #include "cmdbench/report/report.hpp"
-#include "cmdbench/report/matrix/report_matrix.hpp"
+
+#include <stdexcept>
 
 namespace cmdbench {
 
-void write_report(std::ostream &out, OutputFormat format, const Report &report,
+void Reporter::run_done(std::ostream &, const RunResult &) {}
+
+void Reporter::finish_comparison(std::ostream &, const Comparison &,
+                                 const std::vector<const Report *> &,
+                                 const std::vector<ExpectVerdict> &) {
+    throw std::logic_error("this output format writes no comparison");
+}
+
+void write_report(std::ostream &out, const OutputFormat &format, const Report &report,
                   const Comparison *comparison) {
-    switch (format) {
-    case OutputFormat::Json:
-        write_json(out, report, comparison);
-        return;
-    case OutputFormat::Csv:
-        write_csv(out, report);
-        return;
-    case OutputFormat::Table:
-        if (report.matrix)
-            write_matrix_table(out, report);
-        else
-            write_table(out, report);
-        return;
-    }
+    reporter_for(format, report)->finish(out, report, comparison);
 }
 
 } // namespace cmdbench

@@ -1,10 +1,9 @@
 #include "cmdbench/report/result_sink.hpp"
 
-#include "compare/comparison_samples.hpp"
 #include "cmdbench/report/output_file.hpp"
 #include "cmdbench/report/report.hpp"
-#include "cmdbench/report/matrix/report_matrix.hpp"
 #include "cmdbench/report/verdict.hpp"
+#include "compare/comparison_samples.hpp"
 
 #include <cstdio>
 #include <iostream>
@@ -28,8 +27,9 @@ bool compares_variants(const Report &report) {
 
 } // namespace
 
-ResultSink::ResultSink(OutputFormat stdout_format, std::string output_file, std::string report_file)
-    : format_(stdout_format), file_(std::move(output_file)), report_file_(std::move(report_file)) {}
+ResultSink::ResultSink(FormatRef stdout_format, std::string output_file, std::string report_file)
+    : format_(*stdout_format), stdout_(format_.make()), file_(std::move(output_file)),
+      report_file_(std::move(report_file)) {}
 
 void ResultSink::write_file(const Report &report, bool final, const Comparison *comparison) {
     if (file_.empty()) return;
@@ -51,8 +51,8 @@ void ResultSink::write_to(const std::string &path, const std::string &text) {
 }
 
 void ResultSink::run_done(const Report &report) {
-    if (format_ == OutputFormat::Table && !report.runs.empty()) {
-        write_table_run(std::cout, report.runs.back());
+    if (format_.streams_runs && !report.runs.empty()) {
+        stdout_->run_done(std::cout, report.runs.back());
         std::cout.flush();
     }
     write_interim(report);
@@ -67,14 +67,14 @@ void ResultSink::finish(const Report &report) {
     // cost time quadratic in the runs. A matrix job's comparison is the
     // matrix itself.
     const bool matrix = report.matrix.has_value();
-    const bool table = format_ == OutputFormat::Table && !matrix && compares_variants(report);
-    const bool json = format_ == OutputFormat::Json ||
-                      (!file_.empty() && format_of_path(file_) == OutputFormat::Json);
+    const bool table = format_.streams_runs && !matrix && compares_variants(report);
+    const bool json =
+        format_.embeds_comparison || (!file_.empty() && format_of_path(file_).embeds_comparison);
     std::optional<Comparison> comparison;
     if (!matrix && (table || json || !report_file_.empty())) comparison = compare(report);
     const Comparison *final = comparison ? &*comparison : nullptr;
     // A table stdout printed each run as it ended; a matrix's is printed whole.
-    if (format_ != OutputFormat::Table || matrix) {
+    if (!format_.streams_runs || matrix) {
         write_report(std::cout, format_, report, final);
         std::cout.flush();
     }
@@ -86,7 +86,7 @@ void ResultSink::finish(const Report &report) {
     }
     write_html(report, final);
     // The verdicts close the table output; JSON carries them itself.
-    if (format_ == OutputFormat::Table) {
+    if (format_.streams_runs) {
         const auto verdicts = evaluate_expectations(report);
         if (!verdicts.empty()) {
             std::cout << '\n';
@@ -102,13 +102,9 @@ void ResultSink::finish(const Report &report) {
 
 void ResultSink::write_html(const Report &report, const Comparison *comparison) {
     if (report_file_.empty()) return;
+    if (!report.matrix && !comparison) return; // the comparison failed, and said why
     std::ostringstream page;
-    if (report.matrix)
-        write_matrix_html(page, report);
-    else if (comparison)
-        write_html_report(page, *comparison, {&report});
-    else
-        return; // the comparison failed, and said why
+    reporter_for(format_named("html"), report)->finish(page, report, comparison);
     write_to(report_file_, page.str());
 }
 

@@ -1,5 +1,6 @@
-// Reporters: one function per format. Each writes a whole Report; the table
-// reporter can also print one run as soon as it completes.
+// The writers of a whole Report, one function per format (the reporters,
+// reporter.hpp, are built on them); the table can also print one run as soon
+// as it completes.
 #pragma once
 #include "cmdbench/report/output_format.hpp"
 #include "cmdbench/report/result.hpp"
@@ -25,9 +26,9 @@ struct Comparison;
 void write_json(std::ostream &out, const Report &report, const Comparison *comparison = nullptr);
 void write_csv(std::ostream &out, const Report &report);
 
-// The whole report in `format`: the table (a matrix job's is its matrices,
-// report_matrix.hpp), JSON (with `comparison`, write_json) or CSV.
-void write_report(std::ostream &out, OutputFormat format, const Report &report,
+// The whole report in `format`, by its reporter (a matrix job's by its
+// matrix form); `comparison` as Reporter::finish takes it.
+void write_report(std::ostream &out, const OutputFormat &format, const Report &report,
                   const Comparison *comparison = nullptr);
 
 } // namespace cmdbench

@@ -11,6 +11,7 @@
 #include "cmdbench/report/output_format.hpp"
 #include "cmdbench/report/result.hpp"
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -18,7 +19,7 @@ namespace cmdbench {
 
 class ResultSink {
   public:
-    ResultSink(OutputFormat stdout_format, std::string output_file, std::string report_file = "");
+    ResultSink(FormatRef stdout_format, std::string output_file, std::string report_file = "");
     // The last run of `report` just ended: printed (table), and -o rewritten.
     void run_done(const Report &report);
     // -o rewritten with `report` as it stands (not for a stream, which gets
@@ -33,7 +34,8 @@ class ResultSink {
     void write_html(const Report &report, const Comparison *comparison);
     std::optional<Comparison> compare(const Report &report) const;
     void write_to(const std::string &path, const std::string &text);
-    OutputFormat format_;
+    const OutputFormat &format_;
+    std::unique_ptr<Reporter> stdout_; // prints each run as it ends, if its format does
     std::string file_, report_file_;
     bool write_failed_ = false;
     std::string last_error_; // printed once, not after every run

@@ -10,8 +10,8 @@ namespace cmdbench {
 
 struct RunOptions {
     std::string server;                        // "host[:port]"; empty = start one on loopback
-    OutputFormat format = OutputFormat::Table; // stdout
-    std::string output;                        // -o FILE (format from .json/.csv, else table)
+    FormatRef format = &format_named("table"); // stdout
+    std::string output;                        // -o FILE (format from its name: format_of_path)
     std::string report;                        // --report FILE.html: the comparison as a web page
     bool quiet = false;                        // no progress display
     bool allow_skip = false;                   // skipped runs do not make the exit status non-zero
