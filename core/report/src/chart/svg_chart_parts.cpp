@@ -1,4 +1,4 @@
-#include "format/svg_chart_parts.hpp"
+#include "chart/svg_chart_parts.hpp"
 
 #include <cmath>
 #include <initializer_list>

@@ -2,8 +2,8 @@
 // the figure around a chart, markers, the legend's layout, value axes and
 // caption notes.
 #pragma once
+#include "chart/svg_writer.hpp"
 #include "cmdbench/report/svg_plot.hpp"
-#include "format/svg_writer.hpp"
 
 #include <cmath>
 #include <functional>

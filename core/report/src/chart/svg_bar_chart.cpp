@@ -1,6 +1,6 @@
 // The grouped horizontal bar chart (svg_plot.hpp), in steps: what can be
 // drawn, the layout, hatches, axes, a group of bars per category, the legend.
-#include "format/svg_chart_parts.hpp"
+#include "chart/svg_chart_parts.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // The line chart against message size (svg_plot.hpp), in steps: what can be
 // drawn, the layout, grid and axes, each series, the legend.
+#include "chart/svg_chart_parts.hpp"
 #include "cmdbench/report/report.hpp" // size_str: size ticks read as in the tables (64, 4k, 1m)
-#include "format/svg_chart_parts.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "format/svg_writer.hpp"
+#include "chart/svg_writer.hpp"
 
 #include <cstdio>
 
