@@ -1,7 +1,7 @@
 // RDMA atomics of the verbs tests (see atomics.hpp).
 #include "atomics.hpp"
 
-#include "conn.hpp"
+#include "qp/conn.hpp"
 
 #include <cstdio>
 #include <cstdlib>

@@ -3,7 +3,7 @@
 #ifndef CMDBENCH_VERBS_SESSION_HPP
 #define CMDBENCH_VERBS_SESSION_HPP
 
-#include "conn.hpp"
+#include "qp/conn.hpp"
 
 namespace verbs {
 

@@ -2,7 +2,7 @@
 #include "verbs_params.hpp"
 
 #include "atomics.hpp"
-#include "bw_window.hpp"
+#include "bw/bw_window.hpp"
 
 #include <algorithm>
 #include <cmdbench/plugin-support/descriptors.hpp>

@@ -1,6 +1,6 @@
 // verbs-bw's send window at defaults and with user-set values: perftest's
 // CQ moderation rule by message size and its caps.
-#include "bw_window.hpp"
+#include "bw/bw_window.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,8 +1,8 @@
 // verbs-bw's sender and receiver loops (see bw_pump.hpp).
-#include "bw_pump.hpp"
+#include "bw/bw_pump.hpp"
 
 #include "atomics.hpp"
-#include "cq_wait.hpp"
+#include "qp/cq_wait.hpp"
 
 namespace verbs {
 namespace {

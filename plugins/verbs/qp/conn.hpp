@@ -6,8 +6,8 @@
 #define CMDBENCH_VERBS_CONN_HPP
 
 #include "atomics.hpp"
-#include "cm_link.hpp"
-#include "qp_resources.hpp"
+#include "qp/cm_link.hpp"
+#include "qp/qp_resources.hpp"
 #include "verbs_params.hpp"
 
 #include <infiniband/verbs.h>

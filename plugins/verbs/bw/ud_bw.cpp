@@ -6,10 +6,10 @@
 // therefore counts what arrived, stops once it got everything or nothing
 // arrived for kQuietNs after the client said how many it sent, and sends its
 // counts back; the row's `lost` is the difference.
-#include "bw_rows.hpp"
-#include "bw_window.hpp"
-#include "cq_wait.hpp"
-#include "ud_conn.hpp"
+#include "bw/bw_rows.hpp"
+#include "bw/bw_window.hpp"
+#include "qp/cq_wait.hpp"
+#include "qp/ud_conn.hpp"
 #include "workers.hpp"
 
 #include <algorithm>

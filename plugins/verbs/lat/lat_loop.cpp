@@ -1,4 +1,4 @@
-#include "lat_loop.hpp"
+#include "lat/lat_loop.hpp"
 
 #include <cmdbench/plugin-support/result_rows.hpp>
 #include <cmdbench/plugin-support/size_label.hpp>

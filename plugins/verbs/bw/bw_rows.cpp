@@ -1,5 +1,5 @@
 // verbs-bw's figures and rows (see bw_rows.hpp).
-#include "bw_rows.hpp"
+#include "bw/bw_rows.hpp"
 
 #include <algorithm>
 #include <cmdbench/plugin-support/result_rows.hpp>

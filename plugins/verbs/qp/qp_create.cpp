@@ -1,5 +1,5 @@
 // QP creation with the largest accepted inline size (see qp_create.hpp).
-#include "qp_create.hpp"
+#include "qp/qp_create.hpp"
 
 #include "verbs_run.hpp"
 

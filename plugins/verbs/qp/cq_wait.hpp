@@ -5,7 +5,7 @@
 #ifndef CMDBENCH_VERBS_CQ_WAIT_HPP
 #define CMDBENCH_VERBS_CQ_WAIT_HPP
 
-#include "conn.hpp"
+#include "qp/conn.hpp"
 
 #include <vector>
 

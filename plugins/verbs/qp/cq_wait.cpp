@@ -1,5 +1,5 @@
 // CQ polling and completion-channel waits (see cq_wait.hpp).
-#include "cq_wait.hpp"
+#include "qp/cq_wait.hpp"
 
 #include <algorithm>
 #include <cerrno>

@@ -7,10 +7,10 @@
 // 8-byte target) are one-sided (the server stays passive).
 // With bidirectional = true both sides do all of that at once
 // (verbs_bw_bidir.cpp).
-#include "bw_rows.hpp"
-#include "bw_window.hpp"
+#include "bw/bw_rows.hpp"
+#include "bw/bw_window.hpp"
+#include "bw/verbs_bw_bidir.hpp"
 #include "session.hpp"
-#include "verbs_bw_bidir.hpp"
 #include "workers.hpp"
 
 #include <cmdbench/plugin-support/size_label.hpp>

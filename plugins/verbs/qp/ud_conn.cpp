@@ -1,7 +1,7 @@
 // UD QPs over rdma_cm's UDP port space (see ud_conn.hpp).
-#include "ud_conn.hpp"
+#include "qp/ud_conn.hpp"
 
-#include "conn.hpp"
+#include "qp/conn.hpp"
 
 #include <algorithm>
 #include <cerrno>

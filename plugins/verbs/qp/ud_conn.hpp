@@ -8,8 +8,8 @@
 #ifndef CMDBENCH_VERBS_UD_CONN_HPP
 #define CMDBENCH_VERBS_UD_CONN_HPP
 
-#include "cm_link.hpp"
-#include "qp_resources.hpp"
+#include "qp/cm_link.hpp"
+#include "qp/qp_resources.hpp"
 #include "verbs_params.hpp"
 
 #include <infiniband/verbs.h>

@@ -9,9 +9,9 @@
 // (RC: the peer acknowledged every byte); the client puts the server's window
 // on its own clock (bidir::measure_peer_clock). Directions are named by where
 // the data goes: for read, "c2s" is the server reading the client's buffer.
-#include "verbs_bw_bidir.hpp"
+#include "bw/verbs_bw_bidir.hpp"
 
-#include "bw_rows.hpp"
+#include "bw/bw_rows.hpp"
 #include "workers.hpp"
 
 #include <chrono>

@@ -5,7 +5,7 @@
 #ifndef CMDBENCH_VERBS_QP_RESOURCES_HPP
 #define CMDBENCH_VERBS_QP_RESOURCES_HPP
 
-#include "qp_create.hpp"
+#include "qp/qp_create.hpp"
 
 #include <cmdbench/plugin-support/run_error.hpp>
 #include <cstdint>

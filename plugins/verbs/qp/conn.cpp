@@ -1,5 +1,5 @@
 // RC QPs over rdma_cm (see conn.hpp).
-#include "conn.hpp"
+#include "qp/conn.hpp"
 
 #include "atomics.hpp"
 

@@ -5,8 +5,8 @@
 #ifndef CMDBENCH_VERBS_BW_PUMP_HPP
 #define CMDBENCH_VERBS_BW_PUMP_HPP
 
-#include "bw_sender.hpp"
-#include "conn.hpp"
+#include "bw/bw_sender.hpp"
+#include "qp/conn.hpp"
 
 #include <atomic>
 #include <cstdint>

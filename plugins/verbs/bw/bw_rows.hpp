@@ -3,7 +3,7 @@
 #ifndef CMDBENCH_VERBS_BW_ROWS_HPP
 #define CMDBENCH_VERBS_BW_ROWS_HPP
 
-#include "bw_pump.hpp"
+#include "bw/bw_pump.hpp"
 
 #include <cmdbench/plugin.h>
 #include <string>

@@ -1,5 +1,5 @@
 // verbs-bw's send window (see bw_window.hpp).
-#include "bw_window.hpp"
+#include "bw/bw_window.hpp"
 
 #include <algorithm>
 

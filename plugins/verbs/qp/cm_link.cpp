@@ -1,5 +1,5 @@
 // rdma_cm event channel and address helpers (see cm_link.hpp).
-#include "cm_link.hpp"
+#include "qp/cm_link.hpp"
 
 #include <algorithm>
 #include <arpa/inet.h>

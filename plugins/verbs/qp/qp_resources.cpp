@@ -1,5 +1,5 @@
 // The resources every verbs QP holds (see qp_resources.hpp).
-#include "qp_resources.hpp"
+#include "qp/qp_resources.hpp"
 
 #include "verbs_run.hpp"
 

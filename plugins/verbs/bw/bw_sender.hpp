@@ -7,8 +7,8 @@
 #ifndef CMDBENCH_VERBS_BW_SENDER_HPP
 #define CMDBENCH_VERBS_BW_SENDER_HPP
 
-#include "bw_window.hpp"
-#include "cq_wait.hpp"
+#include "bw/bw_window.hpp"
+#include "qp/cq_wait.hpp"
 
 #include <algorithm>
 #include <cstdint>

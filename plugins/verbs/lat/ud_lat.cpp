@@ -3,9 +3,9 @@
 // not retransmit: a lost ping or pong would stall the ping-pong for good, so
 // a round trip that gets no answer within kLossTimeoutNs fails the run,
 // naming the QP and the message.
-#include "cq_wait.hpp"
-#include "lat_loop.hpp"
-#include "ud_conn.hpp"
+#include "lat/lat_loop.hpp"
+#include "qp/cq_wait.hpp"
+#include "qp/ud_conn.hpp"
 #include "workers.hpp"
 
 #include <algorithm>

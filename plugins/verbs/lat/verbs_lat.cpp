@@ -8,8 +8,8 @@
 // (one READ or atomic is one round trip); QPs run one after another on their
 // thread, threads at once.
 #include "atomics.hpp"
-#include "cq_wait.hpp"
-#include "lat_loop.hpp"
+#include "lat/lat_loop.hpp"
+#include "qp/cq_wait.hpp"
 #include "session.hpp"
 #include "workers.hpp"
 
