@@ -107,17 +107,9 @@ bool set_call_timeouts(const Session &s, int fd) {
 // ------------------------------------------------------------------ Session
 
 Session::Session(const cmdbench_run_env &env)
-    : env_(&env), params_(env, std::string()), host_(env.host), ctx_(env.ctx),
-      transport_(env.transport), client_(env.role == CMDBENCH_ROLE_CLIENT),
-      peer_host_(env.peer_host) {
+    : env_(&env), host_(env.host), ctx_(env.ctx), transport_(env.transport),
+      client_(env.role == CMDBENCH_ROLE_CLIENT), peer_host_(env.peer_host) {
     if (!transport_) fail("stream tests need a transport");
-}
-
-std::vector<int64_t> Session::param_int_list(const char *name) const {
-    std::vector<int64_t> values = params_.int_list(name);
-    if (values.empty())
-        fail(std::string("parameter ") + name + ": not available as an integer list");
-    return values;
 }
 
 void Session::check_stop(const char *what) const {
@@ -264,13 +256,6 @@ Socket connect_to_server(const Session &s, uint16_t port, uint32_t hint, const s
 }
 
 // -------------------------------------------------------------- DataChannel
-
-IoMode read_io_mode(const Session &s) {
-    IoMode mode;
-    mode.blocking = s.param_bool("blocking");
-    mode.async = s.param_bool("async");
-    return mode;
-}
 
 DataChannel::DataChannel(const Session &session, Socket sock, IoMode mode)
     : session_(&session), sock_(std::move(sock)), mode_(mode),

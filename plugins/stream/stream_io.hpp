@@ -37,12 +37,6 @@ class Session {
     const char *peer_host() const { return peer_host_; }
 
     const cmdbench_run_env &env() const { return *env_; }
-    bool param_bool(const char *name) const { return params_.boolean(name); }
-    int64_t param_int(const char *name) const { return params_.integer(name); }
-    double param_double(const char *name) const { return params_.number(name); }
-    // Never empty: an empty list fails.
-    std::vector<int64_t> param_int_list(const char *name) const;
-    std::string param_string(const char *name) const { return params_.text(name); }
 
     // Throws TIMEOUT or CANCELLED (naming `what`) once the run must stop.
     void check_stop(const char *what) const;
@@ -56,7 +50,6 @@ class Session {
 
   private:
     const cmdbench_run_env *env_;
-    cmdbench::support::ParamReader params_;
     const cmdbench_host *host_;
     cmdbench_ctx *ctx_;
     const cmdbench_transport *transport_;
@@ -124,8 +117,6 @@ struct IoMode {
     bool blocking = false; // MSG_WAITALL and a blocking socket, else MSG_DONTWAIT + O_NONBLOCK
     bool async = false;    // poll for readiness before every send/recv
 };
-
-IoMode read_io_mode(const Session &session);
 
 // The keys both stream tests take for their data connection, bound to the
 // test's settings: an IoMode (S derives from it) and `port`, the data port
