@@ -41,24 +41,24 @@ TEST_CASE("validation: a run's timeout must be finite, > 0 and <= 86400 s") {
     const double inf = std::numeric_limits<double>::infinity();
     for (double bad : {std::nan(""), -1.0, 0.0, inf, -inf, 3e6, 86400.5}) {
         INFO(bad);
-        auto problem = run_request_problem(request(bad));
-        REQUIRE(problem);
-        CHECK_THAT(*problem, Catch::Contains("'timeout'") && Catch::Contains("86400"));
+        const Status checked = check_run_request(request(bad));
+        REQUIRE_FALSE(checked.ok());
+        CHECK_THAT(checked.error(), Catch::Contains("'timeout'") && Catch::Contains("86400"));
     }
     for (double good : {0.001, 60.0, 86400.0})
-        CHECK_FALSE(run_request_problem(request(good)));
+        CHECK(check_run_request(request(good)).ok());
 }
 
 TEST_CASE("validation: names are bounded") {
     auto r = request(10);
     r.run_name = std::string(1025, 'n');
-    CHECK_THAT(*run_request_problem(r), Catch::Contains("'name'") && Catch::Contains("1024"));
+    CHECK_THAT(check_run_request(r).error(), Catch::Contains("'name'") && Catch::Contains("1024"));
     r = request(10);
     r.test = std::string(129, 't');
-    CHECK_THAT(*run_request_problem(r), Catch::Contains("'test'") && Catch::Contains("128"));
+    CHECK_THAT(check_run_request(r).error(), Catch::Contains("'test'") && Catch::Contains("128"));
     r = request(10);
     r.transport = std::string(129, 'x');
-    CHECK_THAT(*run_request_problem(r), Catch::Contains("'transport'"));
+    CHECK_THAT(check_run_request(r).error(), Catch::Contains("'transport'"));
 }
 
 TEST_CASE("validation: waits are clamped, never overflowing int") {

@@ -129,20 +129,20 @@ TEST_CASE("a CPU or node this machine lacks is an error at the key") {
     const Topology t = two_nodes();
     SidePlacement p;
     p.cpus = {7};
-    CHECK(*placement_problem(p, t) ==
+    CHECK(check_placement(p, t).error() ==
           "'cpus' names CPU 7, which this machine does not have (CPUs: 0-3)");
     Topology narrow = t;
     narrow.allowed = {0, 1};
     p.cpus = {2};
-    CHECK(*placement_problem(p, narrow) ==
+    CHECK(check_placement(p, narrow).error() ==
           "'cpus' names CPU 2, which this process's cpuset does not allow (cpuset: 0-1)");
     p.cpus = {};
     p.numa = SidePlacement::Numa::Node;
     p.node = 2;
-    CHECK(*placement_problem(p, t, "the server's machine") ==
+    CHECK(check_placement(p, t, "the server's machine").error() ==
           "'numa' names node 2, which the server's machine does not have (nodes: 0-1)");
     p.node = 1;
-    CHECK_FALSE(placement_problem(p, t));
+    CHECK(check_placement(p, t).ok());
     // numa alone pins the threads to the node's CPUs; cpus wins when given.
     CHECK(placement_cpus(p, 1, t) == std::set<unsigned>{2, 3});
     p.cpus = {0};

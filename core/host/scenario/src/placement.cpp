@@ -197,25 +197,24 @@ Topology local_topology() {
     return t;
 }
 
-std::optional<std::string> placement_problem(const SidePlacement &p, const Topology &t,
-                                             const std::string &machine) {
+Status check_placement(const SidePlacement &p, const Topology &t, const std::string &machine) {
     for (unsigned c : p.cpus) {
         if (!t.online.count(c))
-            return "'cpus' names CPU " + std::to_string(c) + ", which " + machine +
-                   " does not have (CPUs: " + cpu_list_text(t.online) + ")";
+            return unexpected("'cpus' names CPU " + std::to_string(c) + ", which " + machine +
+                              " does not have (CPUs: " + cpu_list_text(t.online) + ")");
         if (!t.allowed.count(c))
-            return "'cpus' names CPU " + std::to_string(c) +
-                   ", which this process's cpuset does not allow (cpuset: " +
-                   cpu_list_text(t.allowed) + ")";
+            return unexpected("'cpus' names CPU " + std::to_string(c) +
+                              ", which this process's cpuset does not allow (cpuset: " +
+                              cpu_list_text(t.allowed) + ")");
     }
     if (p.numa == SidePlacement::Numa::Node && !t.nodes.count(p.node)) {
         std::set<unsigned> nodes;
         for (const auto &[n, cpus] : t.nodes)
             nodes.insert(n);
-        return "'numa' names node " + std::to_string(p.node) + ", which " + machine +
-               " does not have (nodes: " + cpu_list_text(nodes) + ")";
+        return unexpected("'numa' names node " + std::to_string(p.node) + ", which " + machine +
+                          " does not have (nodes: " + cpu_list_text(nodes) + ")");
     }
-    return std::nullopt;
+    return {};
 }
 
 std::set<unsigned> placement_cpus(const SidePlacement &p, int node, const Topology &t) {

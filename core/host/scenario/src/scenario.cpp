@@ -647,10 +647,10 @@ void check_placement_here(const Scenario &s, bool local_server) {
         for (const auto &[side, name] :
              {std::pair{&r.placement.client, "client"}, {&r.placement.server, "server"}}) {
             if (side->empty() || (side == &r.placement.server && !server_here)) continue;
-            if (auto bad = placement_problem(*side, here)) {
-                const bool cpus = bad->rfind("'cpus'", 0) == 0;
+            if (const Status placed = check_placement(*side, here); !placed) {
+                const bool cpus = placed.error().rfind("'cpus'", 0) == 0;
                 fail(cpus ? side->cpus_at : side->numa_at,
-                     *bad + " (the " + name + " side of run " + in_quotes(r.name) + ")");
+                     placed.error() + " (the " + name + " side of run " + in_quotes(r.name) + ")");
             }
         }
     }

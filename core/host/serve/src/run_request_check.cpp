@@ -15,23 +15,23 @@ std::string number_text(double v) {
     return buf;
 }
 
-std::optional<std::string> length_problem(const char *field, const std::string &value,
-                                          size_t max_bytes) {
-    if (value.size() <= max_bytes) return std::nullopt;
-    return "RunRequest field '" + std::string(field) + "' must be at most " +
-           std::to_string(max_bytes) + " bytes, got " + std::to_string(value.size());
+Status check_length(const char *field, const std::string &value, size_t max_bytes) {
+    if (value.size() <= max_bytes) return {};
+    return unexpected("RunRequest field '" + std::string(field) + "' must be at most " +
+                      std::to_string(max_bytes) + " bytes, got " + std::to_string(value.size()));
 }
 
 } // namespace
 
-std::optional<std::string> run_request_problem(const control::RunRequest &request) {
+Status check_run_request(const control::RunRequest &request) {
     if (!timeout_allowed(request.timeout_s))
-        return "RunRequest field 'timeout' must be > 0 and <= " + number_text(kMaxTimeout) +
-               " seconds, got " + number_text(request.timeout_s);
-    if (auto p = length_problem("name", request.run_name, kMaxRunNameBytes)) return p;
-    if (auto p = length_problem("test", request.test, kMaxPluginNameBytes)) return p;
-    if (auto p = length_problem("transport", request.transport, kMaxPluginNameBytes)) return p;
-    return std::nullopt;
+        return unexpected(
+            "RunRequest field 'timeout' must be > 0 and <= " + number_text(kMaxTimeout) +
+            " seconds, got " + number_text(request.timeout_s));
+    if (auto s = check_length("name", request.run_name, kMaxRunNameBytes); !s) return s;
+    if (auto s = check_length("test", request.test, kMaxPluginNameBytes); !s) return s;
+    if (auto s = check_length("transport", request.transport, kMaxPluginNameBytes); !s) return s;
+    return {};
 }
 
 int clamp_wait_ms(int64_t ms) {

@@ -54,7 +54,7 @@ struct ServerRun {
 std::string resolve_request(ServerRun &run, const Registry &registry, const ServeOptions &opt,
                             const Channel &ch) {
     control::RunRequest &req = run.req;
-    if (auto problem = run_request_problem(req)) return *problem;
+    if (const Status ok = check_run_request(req); !ok) return ok.error();
     req.run_name = printable_text(req.run_name); // only ever shown
     run.test = registry.find_test(req.test);
     if (!run.test) return "the server has no test '" + req.test + "'";
@@ -81,8 +81,8 @@ std::string place_server(RoleRun &role, const ServerRun &run, const Registry &re
     auto wanted = placement_from_wire(run.req.placement);
     if (!wanted) return "the server refused the run: " + wanted.error();
     const SidePlacement &p = *wanted;
-    if (auto bad = placement_problem(p, local_topology(), "the server's machine"))
-        return "the server refused the run: " + *bad;
+    if (const Status ok = check_placement(p, local_topology(), "the server's machine"); !ok)
+        return "the server refused the run: " + ok.error();
     auto node =
         placement_numa_node(p, registry, run.test, run.transport, run.params, run.data_host);
     if (!node) return "on the server: " + node.error();

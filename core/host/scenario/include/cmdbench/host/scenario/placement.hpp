@@ -45,11 +45,11 @@ struct Topology {
 };
 Topology local_topology();
 
-// The first CPU or node `p` names that `t` does not have, as a message
-// ("'cpus' names CPU 7, which this machine does not have (CPUs: 0-1)",
-// `machine` naming the machine); nullopt when everything exists.
-std::optional<std::string> placement_problem(const SidePlacement &p, const Topology &t,
-                                             const std::string &machine = "this machine");
+// Fine when every CPU and node `p` names exists in `t`; else the first that
+// does not, as a message ("'cpus' names CPU 7, which this machine does not
+// have (CPUs: 0-1)", `machine` naming the machine).
+Status check_placement(const SidePlacement &p, const Topology &t,
+                       const std::string &machine = "this machine");
 
 // The CPUs a side's threads are pinned to: `cpus`, else the CPUs of the
 // node `numa` resolves to (`node`, -1 = none), else none (empty).

@@ -2,6 +2,7 @@
 // limits the client's own scenario loader applies (run_limits.hpp), before
 // any of it sets a deadline or reaches a plugin.
 #pragma once
+#include "cmdbench/base/expected.hpp"
 #include "cmdbench/control/control.hpp"
 
 #include <cstdint>
@@ -10,9 +11,9 @@
 
 namespace cmdbench {
 
-// What is wrong with the request, naming the field and its allowed range;
-// nullopt when it may run.
-std::optional<std::string> run_request_problem(const control::RunRequest &request);
+// Fine when the request may run; else what is wrong with it, naming the
+// field and its allowed range.
+Status check_run_request(const control::RunRequest &request);
 
 // A poll() timeout in ms from a computed wait that may be negative or larger
 // than any run may last: clamped to 0 .. (kMaxTimeout + grace), never overflowing int.
