@@ -80,27 +80,27 @@ ServeLimits ServeLimits::defaults() {
     return l;
 }
 
-std::optional<std::string> ServeLimits::check(const std::map<std::string, ParamValue> &params,
-                                              double timeout_s) const {
-    if (!enabled) return std::nullopt;
+Status ServeLimits::check(const std::map<std::string, ParamValue> &params, double timeout_s) const {
+    if (!enabled) return {};
     for (const auto &[key, value] : params) {
         if (key == "port" && !allow_privileged_ports) {
             const auto *port = std::get_if<int64_t>(&value);
             if (port && *port != 0 && *port < kFirstUnprivilegedPort)
-                return "parameter 'port' = " + std::to_string(*port) +
-                       " is a privileged port; this server allows only 0 (any) or 1024-65535 "
-                       "(the server's operator can allow it: cmdbench serve "
-                       "--allow-privileged-ports)";
+                return unexpected(
+                    "parameter 'port' = " + std::to_string(*port) +
+                    " is a privileged port; this server allows only 0 (any) or 1024-65535 "
+                    "(the server's operator can allow it: cmdbench serve "
+                    "--allow-privileged-ports)");
         }
         const auto limit = max.find(key);
         if (limit == max.end()) continue;
         if (auto over = value_over(value, limit->second))
-            return over_limit(key, *over, limit->second);
+            return unexpected(over_limit(key, *over, limit->second));
     }
     const auto limit = max.find("timeout");
     if (limit != max.end() && !(timeout_s <= double(limit->second)))
-        return over_limit("timeout", to_text(ParamValue{timeout_s}), limit->second);
-    return std::nullopt;
+        return unexpected(over_limit("timeout", to_text(ParamValue{timeout_s}), limit->second));
+    return {};
 }
 
 int64_t parse_byte_count(const std::string &text, const std::string &option) {

@@ -67,9 +67,9 @@ std::string resolve_request(ServerRun &run, const Registry &registry, const Serv
     } catch (const std::exception &e) {
         return std::string("the server refused the run: ") + e.what();
     }
-    if (auto over = opt.limits.check(run.params, req.timeout_s)) {
-        log_line("refused run '" + req.run_name + "' of " + ch.peer_name() + ": " + *over);
-        return "the server refused the run: " + *over;
+    if (const Status within = opt.limits.check(run.params, req.timeout_s); !within) {
+        log_line("refused run '" + req.run_name + "' of " + ch.peer_name() + ": " + within.error());
+        return "the server refused the run: " + within.error();
     }
     return {};
 }

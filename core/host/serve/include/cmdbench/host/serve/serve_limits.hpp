@@ -3,6 +3,7 @@
 // no privileged data ports. The client names every value of a run, so the
 // server checks them before it runs anything (docs/security.md).
 #pragma once
+#include "cmdbench/base/expected.hpp"
 #include "cmdbench/host/params/params.hpp"
 #include "cmdbench/host/plugins/registry.hpp"
 
@@ -23,10 +24,9 @@ struct ServeLimits {
     std::map<std::string, int64_t> max;
 
     static ServeLimits defaults();
-    // Why a run with these parameters is refused ("parameter 'sizes' = ..."),
-    // or nothing.
-    std::optional<std::string> check(const std::map<std::string, ParamValue> &params,
-                                     double timeout_s) const;
+    // Fine, or why a run with these parameters is refused ("parameter
+    // 'sizes' = ...").
+    Status check(const std::map<std::string, ParamValue> &params, double timeout_s) const;
 };
 
 // The limits of `serve`'s options: the defaults, changed by each "KEY=MAX"
