@@ -7,8 +7,10 @@ STAGES.tsv: one line per stage, "name<TAB>seconds<TAB>exit status<TAB>note",
 in the order they ended (tools/test.sh writes it). The note is empty, or
 "background" for a stage that ran beside the others, or "total" for the
 suite's whole wall time (without one, the sum of the stages). JUNIT.xml: ctest --output-junit
-files; their tests' own times give the 15 slowest tests. Above the budget it
-prints a warning (machines are noisy: it does not fail the run).
+files; their tests' own times give the 15 slowest tests, and each failed
+test's output is repeated at the end (its FAIL lines and its last lines), so
+that the end of a long log says what failed. Above the budget it prints a
+warning (machines are noisy: it does not fail the run).
 """
 import sys
 import xml.etree.ElementTree as ET
@@ -31,7 +33,7 @@ def read_stages(path):
 
 
 def read_tests(path):
-    """(seconds, name, status) of every test case of one ctest JUnit file."""
+    """(seconds, name, status, output) of every test case of one ctest JUnit file."""
     try:
         root = ET.parse(path).getroot()
     except (OSError, ET.ParseError) as e:
@@ -44,8 +46,24 @@ def read_tests(path):
             status = "failed"
         elif case.find("skipped") is not None:
             status = "skipped"
-        tests.append((float(case.get("time", "0")), case.get("name", "?"), status))
+        out = case.findtext("system-out") or ""
+        tests.append((float(case.get("time", "0")), case.get("name", "?"), status, out))
     return tests
+
+
+def print_failure(name, output, tail=30, most_fail_lines=20):
+    """A failed test's FAIL lines (a lab suite's failed checks) and its last lines."""
+    lines = output.rstrip("\n").split("\n") if output else []
+    print()
+    print(f"-- {name}")
+    fails = [l for l in lines[:-tail] if "FAIL" in l][:most_fail_lines]
+    if fails:
+        print("   its FAIL lines:")
+        for line in fails:
+            print(f"   | {line}")
+        print(f"   its last {min(tail, len(lines))} lines:")
+    for line in lines[-tail:]:
+        print(f"   | {line}")
 
 
 def main(argv):
@@ -71,14 +89,22 @@ def main(argv):
     tests = []
     for path in argv[3:]:
         label = path.split("/")[-2] if "/" in path else path
-        tests += [(t, f"{label}: {n}", st) for t, n, st in read_tests(path)]
+        tests += [(t, f"{label}: {n}", st, out) for t, n, st, out in read_tests(path)]
     if tests:
-        tests.sort(reverse=True)
+        tests.sort(key=lambda t: t[0], reverse=True)
         print()
         print(f"== the 15 slowest of {len(tests)} tests (ctest's own timing) ==")
-        for seconds, name, status in tests[:15]:
+        for seconds, name, status, _ in tests[:15]:
             mark = "" if status in ("run", "passed") else f"  ({status})"
             print(f"  {seconds:8.1f} s  {name}{mark}")
+    failed = [(name, out) for _, name, status, out in tests if status == "failed"]
+    if failed:
+        print()
+        print(f"== what failed: {len(failed)} test(s), the end of each one's output ==")
+        for name, out in failed[:10]:
+            print_failure(name, out)
+        if len(failed) > 10:
+            print(f"   ... and {len(failed) - 10} more (ctest's log above has them all)")
 
     if total > budget:
         print()

@@ -19,12 +19,6 @@ std::string source_path(const std::string &rel) {
     return std::string(CMDBENCH_SOURCE_DIR) + "/" + rel;
 }
 
-std::string temp_dir() {
-    char tmpl[] = "/tmp/cmdbench-e2e-XXXXXX";
-    const char *d = mkdtemp(tmpl);
-    return d ? d : "/tmp";
-}
-
 std::string read_file(const std::string &path) {
     std::ifstream in(path);
     std::stringstream ss;

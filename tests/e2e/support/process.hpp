@@ -14,6 +14,8 @@ struct ProcessResult {
 
 std::string cmdbench_exe();
 std::string source_path(const std::string &rel);
+// A new directory under /tmp, removed when the test run passes (kept, and
+// named on stderr, when it fails; CMDBENCH_KEEP_TEST_DIRS=1 keeps it always).
 std::string temp_dir();
 
 // Runs argv with a hard timeout (the process group is killed past it).

@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <dirent.h>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <sys/resource.h>
@@ -18,12 +19,20 @@ using namespace cmdbench;
 
 namespace {
 
-std::string temp_dir() {
-    char tmpl[] = "/tmp/cmdbench-output-XXXXXX";
-    const char *d = mkdtemp(tmpl);
-    REQUIRE(d != nullptr);
-    return d;
-}
+// A scratch directory, removed with everything in it at the end of the test.
+struct TempDir {
+    std::string path;
+    TempDir() {
+        char tmpl[] = "/tmp/cmdbench-output-XXXXXX";
+        const char *d = mkdtemp(tmpl);
+        REQUIRE(d != nullptr);
+        path = d;
+    }
+    ~TempDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+    }
+};
 
 std::string slurp(const std::string &path) {
     std::ifstream in(path);
@@ -52,7 +61,8 @@ mode_t mode_of(const std::string &path) {
 } // namespace
 
 TEST_CASE("a new file is created with the umask's permissions") {
-    const std::string dir = temp_dir();
+    const TempDir scratch;
+    const std::string &dir = scratch.path;
     const mode_t old = umask(022);
     CHECK(write_output(dir + "/out.json", "{}\n") == "");
     umask(old);
@@ -62,7 +72,8 @@ TEST_CASE("a new file is created with the umask's permissions") {
 }
 
 TEST_CASE("an existing file is replaced whole and keeps its permissions") {
-    const std::string dir = temp_dir();
+    const TempDir scratch;
+    const std::string &dir = scratch.path;
     const std::string out = dir + "/out.csv";
     std::ofstream(out) << "a much longer previous content\n";
     REQUIRE(chmod(out.c_str(), 0600) == 0);
@@ -73,7 +84,8 @@ TEST_CASE("an existing file is replaced whole and keeps its permissions") {
 }
 
 TEST_CASE("links at the path stay links and the file at the end of them is replaced") {
-    const std::string dir = temp_dir();
+    const TempDir scratch;
+    const std::string &dir = scratch.path;
     REQUIRE(mkdir((dir + "/sub").c_str(), 0755) == 0);
     REQUIRE(symlink("sub/hop", (dir + "/out.json").c_str()) == 0);
     REQUIRE(symlink("final.json", (dir + "/sub/hop").c_str()) == 0); // relative to sub/
@@ -87,7 +99,8 @@ TEST_CASE("links at the path stay links and the file at the end of them is repla
 }
 
 TEST_CASE("a symlink loop is refused") {
-    const std::string dir = temp_dir();
+    const TempDir scratch;
+    const std::string &dir = scratch.path;
     REQUIRE(symlink("b", (dir + "/a").c_str()) == 0);
     REQUIRE(symlink("a", (dir + "/b").c_str()) == 0);
     CHECK(output_problem(dir + "/a") == "Too many levels of symbolic links");
@@ -95,7 +108,8 @@ TEST_CASE("a symlink loop is refused") {
 }
 
 TEST_CASE("a failed write keeps the previous file and leaves no temporary file") {
-    const std::string dir = temp_dir();
+    const TempDir scratch;
+    const std::string &dir = scratch.path;
     const std::string out = dir + "/out.json";
     std::ofstream(out) << "previous\n";
     rlimit old{};
@@ -113,7 +127,8 @@ TEST_CASE("a failed write keeps the previous file and leaves no temporary file")
 }
 
 TEST_CASE("stdout, FIFOs and devices are streams, files are not") {
-    const std::string dir = temp_dir();
+    const TempDir scratch;
+    const std::string &dir = scratch.path;
     REQUIRE(mkfifo((dir + "/fifo").c_str(), 0644) == 0);
     REQUIRE(symlink("fifo", (dir + "/to-fifo").c_str()) == 0);
     std::ofstream(dir + "/file") << "x";
@@ -126,7 +141,8 @@ TEST_CASE("stdout, FIFOs and devices are streams, files are not") {
 }
 
 TEST_CASE("the check before a run accepts what can be written and leaves nothing behind") {
-    const std::string dir = temp_dir();
+    const TempDir scratch;
+    const std::string &dir = scratch.path;
     std::ofstream(dir + "/file") << "kept";
     REQUIRE(mkfifo((dir + "/fifo").c_str(), 0644) == 0);
     CHECK(output_problem("-") == "");
@@ -138,7 +154,8 @@ TEST_CASE("the check before a run accepts what can be written and leaves nothing
 }
 
 TEST_CASE("the check before a run says why a path cannot be written") {
-    const std::string dir = temp_dir();
+    const TempDir scratch;
+    const std::string &dir = scratch.path;
     std::ofstream(dir + "/file") << "";
     CHECK(output_problem("") == "the path is empty");
     CHECK(output_problem(dir) == "it is a directory");
@@ -165,7 +182,8 @@ TEST_CASE("a read-only file is refused by the check (not as root)") {
         WARN("root writes read-only files; not tested");
         return;
     }
-    const std::string dir = temp_dir();
+    const TempDir scratch;
+    const std::string &dir = scratch.path;
     std::ofstream(dir + "/ro") << "";
     REQUIRE(chmod((dir + "/ro").c_str(), 0444) == 0);
     CHECK(output_problem(dir + "/ro") == "Permission denied");
