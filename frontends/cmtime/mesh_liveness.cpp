@@ -19,10 +19,9 @@ using mesh_detail::now_ms;
 constexpr int64_t kCheckEveryMs = 50;
 constexpr size_t kPeekBytes = 16 * 1024; // an Error frame is a short sentence
 
-// What waits at the head of a readable link: "" = nothing to act on
-// (ordinary data, or a frame not complete yet); else why the run must end.
-// `ended` is set when the peer closed the connection.
-std::string peek_link(int fd, bool &ended) {
+} // namespace
+
+std::string mesh_detail::peek_link(int fd, bool &ended) {
     std::vector<uint8_t> buf(kPeekBytes);
     const ssize_t n = ::recv(fd, buf.data(), buf.size(), MSG_PEEK | MSG_DONTWAIT);
     if (n == 0) {
@@ -38,8 +37,11 @@ std::string peek_link(int fd, bool &ended) {
     uint32_t len = 0;
     try {
         len = control::decode_header(buf.data(), type);
-    } catch (const control::ControlError &e) {
-        return e.what();
+    } catch (const control::ControlError &) {
+        // Not a frame's head: another thread has read part of a frame (its
+        // header) and not the rest yet. Not ours to judge: that reader gets
+        // the rest, or the error, itself.
+        return "";
     }
     if (type != control::MsgType::Error || size_t(n) < control::kHeaderSize + len) return "";
     control::Message m{type, std::vector<uint8_t>(buf.begin() + control::kHeaderSize,
@@ -50,8 +52,6 @@ std::string peek_link(int fd, bool &ended) {
         return e.what();
     }
 }
-
-} // namespace
 
 void Mesh::check_peers() {
     const int64_t now = now_ms();
@@ -66,7 +66,7 @@ void Mesh::check_peers() {
         const int peer = controller() ? int(i) + 1 : 0;
         bool ended = false;
         // Data first: a peer that sent its results and left is not lost.
-        const std::string why = peek_link(fds[i].fd, ended);
+        const std::string why = mesh_detail::peek_link(fds[i].fd, ended);
         if (why.empty()) continue;
         // A leaf hears the controller's verdict as is; the controller names
         // the peer, for everyone.

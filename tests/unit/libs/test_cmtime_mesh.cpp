@@ -2,12 +2,15 @@
 // fails on its own reports (Mesh::failure_verdict).
 #include "cmdbench/control/control.hpp"
 #include "mesh.hpp"
+#include "mesh_detail.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <future>
 #include <memory>
 #include <string>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <vector>
 
 using cmdbench::Mesh;
@@ -79,4 +82,37 @@ TEST_CASE("the controller's own failure is the verdict, and without a controller
     peers[0].reset();
     CHECK(peers[1]->failure_verdict("connect: Connection refused", 10000) ==
           "connect: Connection refused");
+}
+
+// Mesh::check_peers looks at a link while another thread may be reading
+// it: in the middle of a frame that thread has begun, it must see nothing
+// to act on (it once read the payload's bytes as a bad magic and ended the
+// whole run under load); an Error frame at the head, or the end, it reports.
+TEST_CASE("mesh liveness: the middle of a frame is not an error; an Error frame is") {
+    using namespace cmdbench;
+    int fds[2];
+    REQUIRE(socketpair(AF_UNIX, SOCK_STREAM, 0, fds) == 0);
+    const auto frame =
+        control::encode(control::make_string(control::MsgType::Barrier, std::string(10, 'x')));
+    REQUIRE(::write(fds[0], frame.data(), frame.size()) == ssize_t(frame.size()));
+    bool ended = false;
+    CHECK(mesh_detail::peek_link(fds[1], ended).empty()); // ordinary data at the head
+    // Another reader has taken the header: the payload's length-prefixed
+    // string is at the head now.
+    std::vector<uint8_t> header(control::kHeaderSize);
+    REQUIRE(::recv(fds[1], header.data(), header.size(), 0) == ssize_t(header.size()));
+    CHECK(mesh_detail::peek_link(fds[1], ended).empty());
+    CHECK_FALSE(ended);
+    std::vector<uint8_t> rest(frame.size() - header.size());
+    REQUIRE(::recv(fds[1], rest.data(), rest.size(), 0) == ssize_t(rest.size()));
+
+    const auto error = control::encode(control::make_string(control::MsgType::Error, "boom"));
+    REQUIRE(::write(fds[0], error.data(), error.size()) == ssize_t(error.size()));
+    CHECK(mesh_detail::peek_link(fds[1], ended) == "boom");
+    CHECK_FALSE(ended);
+    REQUIRE(::recv(fds[1], rest.data(), error.size(), 0) == ssize_t(error.size()));
+    ::close(fds[0]);
+    CHECK(mesh_detail::peek_link(fds[1], ended) == "its control connection closed");
+    CHECK(ended);
+    ::close(fds[1]);
 }
