@@ -1,7 +1,7 @@
 // Rails under a launcher: which rails a rank tells the others about, what
-// the matrix runs for a run with rails (each rail, then all at once, named
-// after rank 0's devices), and where a pair meets on a rail.
+// a rail's run sends a remote server, and where a pair meets on a rail.
 #include "cmdbench/host/matrix/matrix_rails.hpp"
+#include "cmdbench/host/plan/job_plan.hpp"
 #include "cmdbench/host/run/run_params.hpp"
 
 #include <catch2/catch.hpp>
@@ -46,38 +46,19 @@ TEST_CASE("matrix rails: a rank publishes its rails = \"all\" devices and addres
     CHECK(rails_of(s).empty());
 }
 
-TEST_CASE("matrix rails: each rail's run, then all at once, labelled as rank 0's devices") {
-    Scenario s;
-    RunSpec plain;
-    plain.name = "lat";
-    // This rank's devices are named otherwise than rank 0's.
-    s.runs = {plain, all_rails_run({{"mlx5_2", "10.0.0.2"}, {"mlx5_3", "10.0.1.2"}})};
-    const MatrixRuns runs = matrix_runs(s, {{"mlx5_0", "10.0.0.1"}, {"mlx5_1", "10.0.1.1"}});
-    REQUIRE(runs.specs.size() == 4);
-    CHECK(runs.rail == std::vector<int>{kNoRail, 0, 1, kAllRails});
-    CHECK(runs.specs[0].name == "lat");
-    CHECK(runs.specs[1].name == "bw @mlx5_0");
-    CHECK(runs.specs[2].name == "bw @mlx5_1");
-    CHECK(runs.specs[3].name == "bw @all rails");
-    // Each rail binds this rank's own address for it; the all-rails run
-    // keeps every rail.
-    CHECK(std::get<std::string>(runs.specs[2].test_params.at("bind_address")) == "10.0.1.2");
-    CHECK(runs.specs[2].rails.empty());
-    REQUIRE(runs.specs[3].rails.size() == 2);
-    CHECK(runs.specs[3].rails[1].label == "mlx5_1");
-}
-
 TEST_CASE("rails = \"all\": the client's rail address is not sent to a remote server") {
     Scenario s;
     s.runs = {all_rails_run({{"rxe0", "10.77.0.1"}, {"rxe1", "10.77.1.1"}})};
     s.runs[0].test_params["sizes"] = std::vector<int64_t>{65536};
-    const MatrixRuns runs = matrix_runs(s, rails_of(s));
+    const RunPlan plan = plan_matrix_runs(s, 2, {"rxe0", "rxe1"});
     auto has = [](const WireParams &w, const std::string &key) {
         for (const auto &kv : w)
             if (kv.first == key) return true;
         return false;
     };
-    for (const RunSpec &spec : runs.specs) {
+    REQUIRE(plan.parts.size() == 3);
+    for (const RunPart &part : plan.parts) {
+        const RunSpec &spec = part.spec;
         INFO(spec.name);
         // A remote server binds where the client reached it: its own
         // address on the rail. A local one shares this machine's addresses.

@@ -1,7 +1,7 @@
 // The order runs and repeats execute in, and the machine-load readings the
 // results record: parsed from the kernel's text, computed from snapshots.
 #include "cmdbench/host/machine/machine_load.hpp"
-#include "cmdbench/host/scenario/run_plan.hpp"
+#include "cmdbench/host/plan/run_order.hpp"
 
 #include <catch2/catch.hpp>
 #include <filesystem>

@@ -1,7 +1,7 @@
-#include "cmdbench/host/rails/rails_together.hpp"
+#include "cmdbench/host/execute/rails_together.hpp"
 
+#include "cmdbench/host/plan/rail_plan.hpp"
 #include "cmdbench/host/plugins/host_services.hpp"
-#include "cmdbench/host/rails/rail_plan.hpp"
 #include "cmdbench/report/rail_rows.hpp"
 
 #include <map>

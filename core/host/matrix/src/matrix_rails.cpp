@@ -1,7 +1,6 @@
 #include "cmdbench/host/matrix/matrix_rails.hpp"
 
 #include "cmdbench/control/host_port.hpp"
-#include "cmdbench/host/rails/rail_plan.hpp"
 #include "matrix_address.hpp"
 
 namespace cmdbench {
@@ -34,25 +33,6 @@ std::string rails_text(const std::vector<RailAddress> &rails) {
     for (size_t i = 0; i < rails.size(); ++i)
         out += (i ? ", " : "") + rails[i].label + " " + rails[i].address;
     return out + ")";
-}
-
-MatrixRuns matrix_runs(const Scenario &scenario, const std::vector<RailAddress> &labels) {
-    MatrixRuns out;
-    for (RunSpec spec : scenario.runs) {
-        if (spec.rails.empty()) {
-            out.specs.push_back(spec);
-            out.rail.push_back(kNoRail);
-            continue;
-        }
-        for (size_t k = 0; k < spec.rails.size() && k < labels.size(); ++k)
-            spec.rails[k].label = labels[k].label;
-        std::vector<RunSpec> parts = expand_rails(spec);
-        for (size_t k = 0; k < parts.size(); ++k) {
-            out.specs.push_back(parts[k]);
-            out.rail.push_back(k + 1 == parts.size() ? kAllRails : int(k));
-        }
-    }
-    return out;
 }
 
 std::string rail_server_address(const std::string &server, const std::string &rail_address) {

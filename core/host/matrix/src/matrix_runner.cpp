@@ -8,14 +8,14 @@
 #include "cmdbench/host/matrix/matrix_runner.hpp"
 
 #include "cmdbench/control/sha256.hpp"
+#include "cmdbench/host/execute/execute_job.hpp"
 #include "cmdbench/host/machine/interface_address.hpp"
 #include "cmdbench/host/matrix/matrix_rails.hpp"
-#include "cmdbench/host/rails/rails_together.hpp"
+#include "cmdbench/host/plan/job_plan.hpp"
 #include "cmdbench/host/run/exit_status.hpp"
 #include "cmdbench/host/run/run_client.hpp"
 #include "cmdbench/host/run/server_process.hpp"
 #include "cmdbench/host/run/test_executor.hpp"
-#include "cmdbench/host/scenario/matrix_schedule.hpp"
 #include "cmdbench/report/matrix/report_matrix.hpp"
 #include "cmdbench/report/output_file.hpp"
 #include "cmdbench/report/report.hpp"
@@ -117,20 +117,6 @@ std::string results_text(const std::vector<RunResult> &runs) {
     return Json::parse(out.str()).dump();
 }
 
-// Every repetition of every run (of every rail: MatrixRuns), in order.
-struct Step {
-    size_t run; // in MatrixRuns::specs
-    unsigned repeat;
-};
-
-std::vector<Step> plan_of(const MatrixRuns &runs) {
-    std::vector<Step> plan;
-    for (size_t i = 0; i < runs.specs.size(); ++i)
-        for (unsigned k = 1; k <= runs.specs[i].repeat; ++k)
-            plan.push_back({i, k});
-    return plan;
-}
-
 class MatrixRun {
   public:
     MatrixRun(Job &job, const Scenario &scenario, const Registry &registry,
@@ -147,8 +133,9 @@ class MatrixRun {
     int wire_up(const std::string &digest);
     void run_rounds();
     void not_run(size_t from_step, size_t from_round, const std::string &why);
-    RunResult run_pair(const Step &step, const MatrixPair &pair, size_t round);
-    RunResult run_all_rails(const RunSpec &spec, unsigned repeat, const Hello &server);
+    ServerLink link_to(int server_rank, int rail) const;
+    RunPair pair_of(const RunJob &job) const;
+    RunResult run_pair(const RunJob &job);
     void keep(const std::string &key, double timeout_s);
     void write_progress(size_t step, size_t round);
     bool write_due() const;
@@ -170,9 +157,7 @@ class MatrixRun {
     ClientState client_;
     std::unique_ptr<ServerProcess> server_;
     std::vector<Hello> peers_;
-    MatrixRuns runs_; // the scenario's runs, each rail's apart (matrix_rails.hpp)
-    std::vector<MatrixRound> rounds_;
-    std::vector<Step> plan_;
+    RunPlan plan_;                   // each run (each rail's apart), its repeats, the rounds
     std::vector<RunResult> mine_;    // the pairs this rank was the client of, not run
     std::vector<RunResult> pending_; // run, not yet handed to rank 0
     bool flush_asked_ = false;       // rank 0 asked for the results at the next round's end
@@ -270,81 +255,70 @@ int MatrixRun::wire_up(const std::string &digest) {
     return usage ? kExitUsage : kExitRunFailed;
 }
 
-RunResult MatrixRun::run_pair(const Step &step, const MatrixPair &pair, size_t round) {
-    const RunSpec &spec = runs_.specs[step.run];
-    const int rail = runs_.rail[step.run];
-    const Hello &server = peers_[size_t(pair.server)];
-    RunResult r;
-    if (rail == kAllRails) {
-        r = run_all_rails(spec, step.repeat, server);
-    } else {
-        ClientSession session;
-        session.server = rail == kNoRail ? server.address
-                                         : rail_server_address(server.address,
-                                                               server.rails[size_t(rail)].address);
-        session.token = server.token;
-        session.label = "the server of rank " + std::to_string(pair.server) + " (" + server.node +
-                        ", " + session.server + ")";
-        r = run_client(client_, session, spec, step.repeat);
-        close_session(session);
-    }
-    r.pair = RunPair{pair.client, pair.server, peers_[size_t(pair.client)].node, server.node,
-                     unsigned(round + 1)};
-    return r;
+// A pair's server link: the server rank's server, on one rail or all of them.
+ServerLink MatrixRun::link_to(int server_rank, int rail) const {
+    const Hello &server = peers_[size_t(server_rank)];
+    ServerLink link;
+    link.server = rail >= 0
+                      ? rail_server_address(server.address, server.rails[size_t(rail)].address)
+                      : server.address;
+    link.token = server.token;
+    link.label = "the server of rank " + std::to_string(server_rank) + " (" + server.node + ", " +
+                 link.server + ")";
+    if (rail == kAllRails)
+        for (const RailAddress &r : server.rails)
+            link.rail_servers.push_back(rail_server_address(server.address, r.address));
+    link.one_job = true;
+    return link;
 }
 
-// Every rail at once against one rank's server: a session per rail, each to
-// that rail's address on the server.
-RunResult MatrixRun::run_all_rails(const RunSpec &spec, unsigned repeat, const Hello &server) {
-    RunSpec each = spec;
-    for (size_t k = 0; k < each.rails.size(); ++k)
-        each.rails[k].server = rail_server_address(server.address, server.rails[k].address);
-    std::map<std::string, ClientSession> sessions;
-    RunResult r = run_rails_together(client_, each, repeat, server.address, server.token, sessions);
-    if (!client_.abandoned)
-        for (auto &entry : sessions)
-            close_session(entry.second);
+RunPair MatrixRun::pair_of(const RunJob &job) const {
+    return RunPair{job.pair->client, job.pair->server, peers_[size_t(job.pair->client)].node,
+                   peers_[size_t(job.pair->server)].node, unsigned(job.round + 1)};
+}
+
+RunResult MatrixRun::run_pair(const RunJob &job) {
+    ServerLink link = link_to(job.pair->server, plan_.part_of(job.step).rail);
+    RunResult r = execute_job(client_, plan_, job, link);
+    r.pair = pair_of(job);
     return r;
 }
 
 // The pairs this rank would still have run as a client, reported as not run.
 void MatrixRun::not_run(size_t from_step, size_t from_round, const std::string &why) {
-    for (size_t s = from_step; s < plan_.size(); ++s)
-        for (size_t r = s == from_step ? from_round : 0; r < rounds_.size(); ++r)
-            for (const MatrixPair &p : rounds_[r])
-                if (p.client == job_.rank()) {
-                    RunResult res = result_of(runs_.specs[plan_[s].run], plan_[s].repeat);
-                    res.status = RunStatus::Interrupted;
-                    res.error = why;
-                    res.pair = RunPair{p.client, p.server, peers_[size_t(p.client)].node,
-                                       peers_[size_t(p.server)].node, unsigned(r + 1)};
-                    mine_.push_back(std::move(res));
-                }
+    plan_.for_each_job(from_step, from_round, [&](const RunJob &job) {
+        if (job.pair->client != job_.rank()) return;
+        RunResult res = result_of(plan_.spec_of(job.step), plan_.repeat_of(job.step));
+        res.status = RunStatus::Interrupted;
+        res.error = why;
+        res.pair = pair_of(job);
+        mine_.push_back(std::move(res));
+    });
 }
 
 void MatrixRun::run_rounds() {
     const int rank = job_.rank();
-    for (size_t s = 0; s < plan_.size(); ++s) {
-        const RunSpec &spec = runs_.specs[plan_[s].run];
-        say("matrix: run " + std::to_string(plan_[s].run + 1) + "/" +
-            std::to_string(runs_.specs.size()) + " '" + spec.name + "'" +
-            (spec.repeat > 1
-                 ? " repeat " + std::to_string(plan_[s].repeat) + "/" + std::to_string(spec.repeat)
-                 : "") +
-            ": " + std::to_string(rounds_.size()) + " rounds");
+    for (size_t s = 0; s < plan_.steps.size(); ++s) {
+        const RunSpec &spec = plan_.spec_of(s);
+        say("matrix: run " + std::to_string(plan_.steps[s].part + 1) + "/" +
+            std::to_string(plan_.parts.size()) + " '" + spec.name + "'" +
+            (spec.repeat > 1 ? " repeat " + std::to_string(plan_.repeat_of(s)) + "/" +
+                                   std::to_string(spec.repeat)
+                             : "") +
+            ": " + std::to_string(plan_.rounds.size()) + " rounds");
         const double round_timeout = spec.timeout_s + kGraceSeconds + kRoundMargin;
-        for (size_t r = 0; r < rounds_.size(); ++r) {
+        for (size_t r = 0; r < plan_.rounds.size(); ++r) {
             step_ = s;
             round_ = r;
-            for (const MatrixPair &p : rounds_[r])
-                if (p.client == rank) pending_.push_back(run_pair(plan_[s], p, r));
+            for (const MatrixPair &p : plan_.rounds[r])
+                if (p.client == rank) pending_.push_back(run_pair(RunJob{s, r, &p}));
             // The end of a round is where the ranks agree to go on: no
             // collective runs while a pair is timed. At the end of a run,
             // and when rank 0 asked for it in the previous round's word,
             // every rank hands its results since the last time to rank 0
             // (under a key only rank 0 reads), which rewrites -o. Not every
             // round: with 64 ranks, that doubled the job's time.
-            const bool hand_over = flush_asked_ || r + 1 == rounds_.size();
+            const bool hand_over = flush_asked_ || r + 1 == plan_.rounds.size();
             std::string word = "go";
             if (client_.abandoned)
                 word = "stop:not run: an earlier run could not be stopped";
@@ -389,10 +363,10 @@ void MatrixRun::keep(const std::string &key, double timeout_s) {
 
 // "round 3 of 6 of run 'latency'", for notes and errors.
 std::string MatrixRun::where(size_t step, size_t round) const {
-    const RunSpec &spec = runs_.specs[plan_[step].run];
-    std::string w = "round " + std::to_string(round + 1) + " of " + std::to_string(rounds_.size()) +
-                    " of run '" + spec.name + "'";
-    if (spec.repeat > 1) w += " repeat " + std::to_string(plan_[step].repeat);
+    const RunSpec &spec = plan_.spec_of(step);
+    std::string w = "round " + std::to_string(round + 1) + " of " +
+                    std::to_string(plan_.rounds.size()) + " of run '" + spec.name + "'";
+    if (spec.repeat > 1) w += " repeat " + std::to_string(plan_.repeat_of(step));
     return w;
 }
 
@@ -406,7 +380,7 @@ Report MatrixRun::assemble(std::vector<RunResult> runs, const std::string &note)
     MatrixInfo info;
     info.pattern = to_string(scenario_.matrix.pattern);
     info.one_pair_at_a_time = scenario_.matrix.one_pair_at_a_time;
-    info.rounds = unsigned(rounds_.size());
+    info.rounds = unsigned(plan_.rounds.size());
     info.launcher = job_.describe();
     for (size_t r = 0; r < peers_.size(); ++r)
         info.ranks.push_back({int(r), peers_[r].node, peers_[r].address});
@@ -414,7 +388,7 @@ Report MatrixRun::assemble(std::vector<RunResult> runs, const std::string &note)
     all.runs = std::move(runs);
     auto order = [&](const RunResult &r) {
         size_t i = 0;
-        while (i < runs_.specs.size() && runs_.specs[i].name != r.name)
+        while (i < plan_.parts.size() && plan_.parts[i].spec.name != r.name)
             ++i;
         return std::make_tuple(i, r.repeat, r.pair ? r.pair->client : 0,
                                r.pair ? r.pair->server : 0);
@@ -435,18 +409,16 @@ void MatrixRun::write_partial(const std::string &note, const std::string &why_no
     for (const RunResult &r : gathered_)
         if (r.pair) done.insert({r.name, r.repeat, r.pair->client, r.pair->server});
     std::vector<RunResult> runs = gathered_;
-    for (const Step &step : plan_)
-        for (size_t r = 0; r < rounds_.size(); ++r)
-            for (const MatrixPair &p : rounds_[r]) {
-                const RunSpec &spec = runs_.specs[step.run];
-                if (done.count({spec.name, step.repeat, p.client, p.server})) continue;
-                RunResult res = result_of(spec, step.repeat);
-                res.status = RunStatus::Interrupted;
-                res.error = why_not_run;
-                res.pair = RunPair{p.client, p.server, peers_[size_t(p.client)].node,
-                                   peers_[size_t(p.server)].node, unsigned(r + 1)};
-                runs.push_back(std::move(res));
-            }
+    plan_.for_each_job(0, 0, [&](const RunJob &job) {
+        const RunSpec &spec = plan_.spec_of(job.step);
+        const unsigned repeat = plan_.repeat_of(job.step);
+        if (done.count({spec.name, repeat, job.pair->client, job.pair->server})) return;
+        RunResult res = result_of(spec, repeat);
+        res.status = RunStatus::Interrupted;
+        res.error = why_not_run;
+        res.pair = pair_of(job);
+        runs.push_back(std::move(res));
+    });
     const auto began = std::chrono::steady_clock::now();
     sink_.write_interim(assemble(runs, note));
     const auto ended = std::chrono::steady_clock::now();
@@ -467,7 +439,7 @@ bool MatrixRun::write_due() const {
 // Rank 0, after a round that went well and brought results: the file so
 // far (the final document follows the last round of all).
 void MatrixRun::write_progress(size_t step, size_t round) {
-    if (step + 1 == plan_.size() && round + 1 == rounds_.size()) return;
+    if (step + 1 == plan_.steps.size() && round + 1 == plan_.rounds.size()) return;
     write_partial("incomplete: written after " + where(step, round) +
                       "; the job had not finished (if this note stays, it never did)",
                   "not run: the job had not got to this pair when the file was written");
@@ -543,16 +515,17 @@ int MatrixRun::run(RunContext context) {
     const Sha256Digest d = sha256(context_.scenario_text.data(), context_.scenario_text.size());
     const int wired = wire_up(hex(d));
     if (wired != kExitOk) return wired;
-    rounds_ =
-        matrix_schedule(scenario_.matrix.pattern, job_.size(), scenario_.matrix.one_pair_at_a_time);
-    runs_ = matrix_runs(scenario_, peers_[0].rails);
-    plan_ = plan_of(runs_);
+    std::vector<std::string> rail_labels; // rank 0's
+    for (const RailAddress &r : peers_[0].rails)
+        rail_labels.push_back(r.label);
+    plan_ = plan_matrix_runs(scenario_, job_.size(), rail_labels);
     size_t pairs = 0;
-    for (const auto &round : rounds_)
+    for (const auto &round : plan_.rounds)
         pairs += round.size();
     say("matrix: " + std::string(to_string(scenario_.matrix.pattern)) + ", " +
         std::to_string(job_.size()) + " ranks on " + job_.describe() + ": " +
-        std::to_string(pairs) + " pairs in " + std::to_string(rounds_.size()) + " rounds per run");
+        std::to_string(pairs) + " pairs in " + std::to_string(plan_.rounds.size()) +
+        " rounds per run");
     try {
         run_rounds();
     } catch (const JobError &e) {

@@ -1,4 +1,4 @@
-#include "cmdbench/host/rails/rail_plan.hpp"
+#include "cmdbench/host/plan/rail_plan.hpp"
 
 namespace cmdbench {
 

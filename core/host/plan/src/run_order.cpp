@@ -1,4 +1,4 @@
-#include "cmdbench/host/scenario/run_plan.hpp"
+#include "cmdbench/host/plan/run_order.hpp"
 
 #include <algorithm>
 

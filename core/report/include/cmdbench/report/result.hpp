@@ -101,7 +101,7 @@ struct RunResult {
     CpuTime cpu_client;               // this process
     CpuTime cpu_server;               // the server side, as it reported it
     std::optional<RunPair> pair;      // matrix mode: who measured
-    RunConditions conditions;         // the machine's load around this run (runner.cpp)
+    RunConditions conditions;         // the machine's load around this run (pipeline)
     RunPath path;                     // interfaces and RDMA devices (run_client.cpp)
     std::vector<RailPart> rails;      // a run on every rail at once (rails_together.cpp)
     Expectations expect;              // scenario `expect`: what verdict.hpp judges

@@ -1,4 +1,4 @@
-// The order a scenario's runs and their repeats execute in (runner.cpp).
+// The order a scenario's runs and their repeats execute in (job_plan.hpp).
 #pragma once
 #include "cmdbench/host/scenario/scenario.hpp"
 #include "cmdbench/report/comparison_settings.hpp"

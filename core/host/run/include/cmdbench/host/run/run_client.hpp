@@ -1,7 +1,6 @@
 // The client side of one run against one server, over the control channel:
-// what `cmdbench run` does for each run of a scenario (runner.cpp), and what
-// each client rank of a matrix round does against its partner's server
-// (matrix_runner.cpp).
+// what the executor (execute/execute_job.hpp) does for each job, whether the
+// single-pair runner or a matrix rank planned it.
 #pragma once
 #include "cmdbench/control/control.hpp"
 #include "cmdbench/host/plugins/registry.hpp"

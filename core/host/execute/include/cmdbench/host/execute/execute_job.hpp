@@ -1,0 +1,15 @@
+// The one executor: the client side of one planned job (plan/job_plan.hpp)
+// over a server link, whoever planned it (the single-pair runner or a matrix
+// rank). A job on all rails at once runs one client per rail
+// (rails_together.hpp).
+#pragma once
+#include "cmdbench/host/execute/server_link.hpp"
+#include "cmdbench/host/plan/job_plan.hpp"
+#include "cmdbench/host/run/run_client.hpp"
+
+namespace cmdbench {
+
+RunResult execute_job(ClientState &client, const RunPlan &plan, const RunJob &job,
+                      ServerLink &link);
+
+} // namespace cmdbench
