@@ -102,6 +102,94 @@ void print_run_help(std::ostream &out) {
     out << "Usage: cmdbench run SCENARIO [options]\n\n" << run_options() << kRunExitStatus;
 }
 
+namespace {
+
+// The scenario file named on the command line.
+std::string scenario_path_of(const po::variables_map &vm) {
+    if (!vm.count("positional"))
+        throw UsageError("run needs a scenario file: cmdbench run SCENARIO.toml");
+    auto positional = vm["positional"].as<std::vector<std::string>>();
+    if (positional.size() != 1)
+        throw UsageError("run takes one scenario file, got " + std::to_string(positional.size()));
+    return positional[0];
+}
+
+RunOptions run_options_of(const po::variables_map &vm) {
+    RunOptions opt;
+    opt.format = format_option(vm, kUseStdout);
+    if (vm.count("server")) opt.server = checked_server(vm["server"].as<std::string>());
+    if (vm.count("output")) opt.output = vm["output"].as<std::string>();
+    if (vm.count("report")) opt.report = vm["report"].as<std::string>();
+    opt.quiet = vm.count("quiet") > 0;
+    opt.allow_skip = vm.count("allow-skip") > 0;
+    opt.token = token_of(vm);
+    return opt;
+}
+
+// The scenario, its plugins loaded into `registry`; false (said on stderr)
+// when it cannot be read or is wrong.
+bool load_scenario(const std::string &path, const po::variables_map &vm, Registry &registry,
+                   Scenario &scenario) {
+    std::vector<std::string> overrides;
+    if (vm.count("set")) overrides = vm["set"].as<std::vector<std::string>>();
+    try {
+        // Read once: a scenario from a pipe has no second reading.
+        const std::string text = read_scenario_file(path);
+        auto failures = load_all(registry, vm, scenario_plugins_in(text, path));
+        if (report_failures(failures)) return false;
+        scenario = parse_scenario(text, path, registry, overrides);
+    } catch (const ScenarioError &e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return false;
+    } catch (const std::exception &e) { // anything the parsers let through: no abort
+        std::fprintf(stderr, "cmdbench: %s: cannot load: %s\n", path.c_str(), e.what());
+        return false;
+    }
+    if (vm.count("pattern")) apply_pattern_option(vm["pattern"].as<std::string>(), scenario);
+    return true;
+}
+
+// Under a launcher with two or more ranks: matrix mode (docs/matrix.md).
+// Sets `matrix`; false (said on stderr) when the launcher's job cannot be
+// joined or the scenario cannot run there.
+bool join_matrix(const RunOptions &opt, const Scenario &scenario, std::unique_ptr<Job> &job,
+                 bool &matrix) {
+    try {
+        job = join_job();
+    } catch (const JobError &e) {
+        std::fprintf(stderr, "cmdbench: %s\n", e.what());
+        return false;
+    }
+    matrix = job && job->size() >= 2;
+    if (matrix && !matrix_usable(opt, scenario)) return false;
+    // A CPU or NUMA node this machine lacks is a scenario error, before
+    // anything runs; a named server checks its own side (server.cpp).
+    try {
+        check_placement_here(scenario, opt.server.empty() || matrix);
+    } catch (const ScenarioError &e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return false;
+    }
+    if (!matrix && scenario.matrix.given)
+        std::fprintf(stderr, "cmdbench: note: [matrix] is ignored without a launcher of two or "
+                             "more ranks (single-pair run)\n");
+    return true;
+}
+
+RunContext run_context_of(const std::string &path, const Scenario &scenario,
+                          const Registry &registry) {
+    RunContext context = collect_context();
+    context.cmdbench_version = CMDBENCH_VERSION;
+    context.scenario_path = path;
+    context.scenario_text = to_toml(scenario);
+    for (const auto &lp : registry.plugins())
+        context.plugins.push_back(
+            {lp.desc->name, lp.desc->version, lp.file, lp.desc->abi_major, lp.desc->abi_minor});
+    return context;
+}
+
+} // namespace
+
 int cmd_run(const std::vector<std::string> &args) {
     po::positional_options_description pos;
     pos.add("positional", -1);
@@ -111,72 +199,20 @@ int cmd_run(const std::vector<std::string> &args) {
         print_run_help(std::cout);
         return 0;
     }
-    if (!vm.count("positional"))
-        throw UsageError("run needs a scenario file: cmdbench run SCENARIO.toml");
-    auto positional = vm["positional"].as<std::vector<std::string>>();
-    if (positional.size() != 1)
-        throw UsageError("run takes one scenario file, got " + std::to_string(positional.size()));
-    const std::string path = positional[0];
-
-    RunOptions opt;
-    opt.format = format_option(vm, kUseStdout);
-    if (vm.count("server")) opt.server = checked_server(vm["server"].as<std::string>());
-    if (vm.count("output")) opt.output = vm["output"].as<std::string>();
-    if (vm.count("report")) opt.report = vm["report"].as<std::string>();
-    opt.quiet = vm.count("quiet") > 0;
-    opt.allow_skip = vm.count("allow-skip") > 0;
-    opt.token = token_of(vm);
-    std::vector<std::string> overrides;
-    if (vm.count("set")) overrides = vm["set"].as<std::vector<std::string>>();
+    const std::string path = scenario_path_of(vm);
+    RunOptions opt = run_options_of(vm);
     // Before loading or running anything: an hour of runs must not end in
     // "cannot write".
     if (!outputs_writable({{"-o", opt.output}, {"--report", opt.report}})) return kExitUsage;
 
     Registry registry;
     Scenario scenario;
-    try {
-        // Read once: a scenario from a pipe has no second reading.
-        const std::string text = read_scenario_file(path);
-        auto failures = load_all(registry, vm, scenario_plugins_in(text, path));
-        if (report_failures(failures)) return kExitUsage;
-        scenario = parse_scenario(text, path, registry, overrides);
-    } catch (const ScenarioError &e) {
-        std::fprintf(stderr, "%s\n", e.what());
-        return kExitUsage;
-    } catch (const std::exception &e) { // anything the parsers let through: no abort
-        std::fprintf(stderr, "cmdbench: %s: cannot load: %s\n", path.c_str(), e.what());
-        return kExitUsage;
-    }
-    if (vm.count("pattern")) apply_pattern_option(vm["pattern"].as<std::string>(), scenario);
-    // Under a launcher with two or more ranks: matrix mode (docs/matrix.md).
+    if (!load_scenario(path, vm, registry, scenario)) return kExitUsage;
     std::unique_ptr<Job> job;
-    try {
-        job = join_job();
-    } catch (const JobError &e) {
-        std::fprintf(stderr, "cmdbench: %s\n", e.what());
-        return kExitUsage;
-    }
-    const bool matrix = job && job->size() >= 2;
-    if (matrix && !matrix_usable(opt, scenario)) return kExitUsage;
-    // A CPU or NUMA node this machine lacks is a scenario error, before
-    // anything runs; a named server checks its own side (server.cpp).
-    try {
-        check_placement_here(scenario, opt.server.empty() || matrix);
-    } catch (const ScenarioError &e) {
-        std::fprintf(stderr, "%s\n", e.what());
-        return kExitUsage;
-    }
-    if (!matrix && scenario.matrix.given)
-        std::fprintf(stderr, "cmdbench: note: [matrix] is ignored without a launcher of two or "
-                             "more ranks (single-pair run)\n");
+    bool matrix = false;
+    if (!join_matrix(opt, scenario, job, matrix)) return kExitUsage;
     const auto &interrupted = install_interrupt_handler();
-    RunContext context = collect_context();
-    context.cmdbench_version = CMDBENCH_VERSION;
-    context.scenario_path = path;
-    context.scenario_text = to_toml(scenario);
-    for (const auto &lp : registry.plugins())
-        context.plugins.push_back(
-            {lp.desc->name, lp.desc->version, lp.file, lp.desc->abi_major, lp.desc->abi_minor});
+    const RunContext context = run_context_of(path, scenario, registry);
     if (matrix) return run_matrix(*job, scenario, registry, context, opt, interrupted);
     Progress progress(opt.quiet);
     opt.progress = &progress;

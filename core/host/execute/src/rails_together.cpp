@@ -43,25 +43,19 @@ void combine_status(RunResult &r, const std::vector<RailPart> &parts) {
         }
 }
 
-} // namespace
-
-RunResult run_rails_together(ClientState &st, const RunSpec &spec, unsigned repeat,
-                             const std::string &server, const std::string &token,
-                             std::map<std::string, ClientSession> &sessions) {
-    const size_t n = spec.rails.size();
-    std::vector<RunSpec> members;
+// Each rail's session. A named server that only this rail uses keeps its
+// session from the rail's run alone: a server with --max-clients N then
+// serves N rails. Local servers, and rails sharing a server, get sessions of
+// their own (`own`).
+std::vector<ClientSession *> rail_sessions(const std::vector<RunSpec> &members,
+                                           const std::string &token,
+                                           std::map<std::string, ClientSession> &sessions,
+                                           std::vector<ClientSession> &own) {
     std::map<std::string, size_t> uses; // rails per named server
-    for (size_t i = 0; i < n; ++i) {
-        members.push_back(rail_run(spec, i));
-        if (members[i].server.empty()) members[i].server = server;
-        ++uses[members[i].server];
-    }
-    // A named server that only this rail uses keeps its session from the
-    // rail's run alone: a server with --max-clients N then serves N rails.
-    // Local servers, and rails sharing a server, get sessions of their own.
-    std::vector<ClientSession> own(n);
-    std::vector<ClientSession *> session(n);
-    for (size_t i = 0; i < n; ++i) {
+    for (const RunSpec &m : members)
+        ++uses[m.server];
+    std::vector<ClientSession *> session(members.size());
+    for (size_t i = 0; i < members.size(); ++i) {
         const std::string &rs = members[i].server;
         auto it = sessions.end();
         if (!rs.empty() && uses[rs] == 1) it = sessions.try_emplace(rs).first;
@@ -75,6 +69,22 @@ RunResult run_rails_together(ClientState &st, const RunSpec &spec, unsigned repe
             own[i].token = token;
         }
     }
+    return session;
+}
+
+} // namespace
+
+RunResult run_rails_together(ClientState &st, const RunSpec &spec, unsigned repeat,
+                             const std::string &server, const std::string &token,
+                             std::map<std::string, ClientSession> &sessions) {
+    const size_t n = spec.rails.size();
+    std::vector<RunSpec> members;
+    for (size_t i = 0; i < n; ++i) {
+        members.push_back(rail_run(spec, i));
+        if (members[i].server.empty()) members[i].server = server;
+    }
+    std::vector<ClientSession> own(n);
+    const std::vector<ClientSession *> session = rail_sessions(members, token, sessions, own);
     std::vector<RailOutcome> outcomes(n);
     const uint64_t started = monotonic_ns();
     {

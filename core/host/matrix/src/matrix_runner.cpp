@@ -130,6 +130,7 @@ class MatrixRun {
     int run(RunContext context);
 
   private:
+    Hello my_hello(const std::string &digest);
     int wire_up(const std::string &digest);
     void run_rounds();
     void not_run(size_t from_step, size_t from_round, const std::string &why);
@@ -177,7 +178,9 @@ void MatrixRun::say(const std::string &line) const {
     if (job_.rank() == 0 && !options_.quiet) std::fprintf(stderr, "cmdbench: %s\n", line.c_str());
 }
 
-int MatrixRun::wire_up(const std::string &digest) {
+// This rank's hello: where its server listens (it starts it here), or why
+// it has none.
+Hello MatrixRun::my_hello(const std::string &digest) {
     Hello me;
     me.digest = digest;
     me.node = job_.node();
@@ -190,45 +193,44 @@ int MatrixRun::wire_up(const std::string &digest) {
         me.bad_input = true;
     }
     me.rails = rails_of(scenario_);
-    if (!host.empty()) {
-        try {
-            std::vector<std::string> files;
-            for (const auto &p : registry_.plugins())
-                files.push_back(p.file);
-            // Every rail's address too, on the same port; a client runs all
-            // rails at once, a session each.
-            std::string listen = host;
-            for (const RailAddress &r : me.rails)
-                if (r.address != host) listen += "," + r.address;
-            const int sessions = kServerSessions + int(me.rails.size());
-            server_ = std::make_unique<ServerProcess>(self_executable(), files, listen,
-                                                      ServerServing{false, sessions});
-            me.address = published_address(host, server_->port());
-            me.token = server_->token();
-        } catch (const std::exception &e) {
-            me.error = "cannot start a server on " + host + ": " + e.what();
-        }
+    if (host.empty()) return me;
+    try {
+        std::vector<std::string> files;
+        for (const auto &p : registry_.plugins())
+            files.push_back(p.file);
+        // Every rail's address too, on the same port; a client runs all
+        // rails at once, a session each.
+        std::string listen = host;
+        for (const RailAddress &r : me.rails)
+            if (r.address != host) listen += "," + r.address;
+        const int sessions = kServerSessions + int(me.rails.size());
+        server_ = std::make_unique<ServerProcess>(self_executable(), files, listen,
+                                                  ServerServing{false, sessions});
+        me.address = published_address(host, server_->port());
+        me.token = server_->token();
+    } catch (const std::exception &e) {
+        me.error = "cannot start a server on " + host + ": " + e.what();
     }
-    const auto texts = job_.allgather("cmdbench.matrix.hello", hello_text(me), kWireupTimeout);
-    for (const auto &t : texts)
-        peers_.push_back(parse_hello(t));
+    return me;
+}
 
-    // Every rank sees the same hellos, so every rank reaches the same verdict.
-    const int rank = job_.rank();
+// What keeps the job from running, in the hellos of every rank (each sees
+// the same, so each reaches the same verdict); `usage`: the scenario's or
+// the command's fault (exit 2).
+std::vector<std::string> hello_problems(const std::vector<Hello> &peers, bool &usage) {
     std::vector<std::string> problems;
-    bool usage = false;
     std::vector<std::string> nodes;
-    for (const Hello &h : peers_)
+    for (const Hello &h : peers)
         if (std::find(nodes.begin(), nodes.end(), h.node) == nodes.end()) nodes.push_back(h.node);
-    for (size_t r = 0; r < peers_.size(); ++r) {
-        const Hello &h = peers_[r];
+    for (size_t r = 0; r < peers.size(); ++r) {
+        const Hello &h = peers[r];
         const std::string who = "rank " + std::to_string(r) + " (" + h.node + ")";
-        if (h.digest != peers_[0].digest) {
+        if (h.digest != peers[0].digest) {
             usage = true;
             problems.push_back(who +
                                " runs a different scenario than rank 0 (effective scenario "
                                "digest " +
-                               h.digest.substr(0, 12) + " vs " + peers_[0].digest.substr(0, 12) +
+                               h.digest.substr(0, 12) + " vs " + peers[0].digest.substr(0, 12) +
                                "): give every rank the same file and --set options");
         }
         if (!h.error.empty()) problems.push_back(who + ": " + h.error);
@@ -241,14 +243,25 @@ int MatrixRun::wire_up(const std::string &digest) {
                                " nodes: set [matrix] address, or make the node name resolve to "
                                "an address the other nodes reach");
         }
-        if (h.rails.size() != peers_[0].rails.size())
-            problems.push_back(who + " has " + rails_text(h.rails) + ", rank 0 (" + peers_[0].node +
-                               ") " + rails_text(peers_[0].rails) +
+        if (h.rails.size() != peers[0].rails.size())
+            problems.push_back(who + " has " + rails_text(h.rails) + ", rank 0 (" + peers[0].node +
+                               ") " + rails_text(peers[0].rails) +
                                ": rails = \"all\" needs as many active RDMA devices on every "
                                "node");
     }
+    return problems;
+}
+
+int MatrixRun::wire_up(const std::string &digest) {
+    const auto texts =
+        job_.allgather("cmdbench.matrix.hello", hello_text(my_hello(digest)), kWireupTimeout);
+    for (const auto &t : texts)
+        peers_.push_back(parse_hello(t));
+    bool usage = false;
+    const std::vector<std::string> problems = hello_problems(peers_, usage);
     if (problems.empty()) return kExitOk;
     // Rank 0 says everything; the others only what is about themselves.
+    const int rank = job_.rank();
     for (const std::string &p : problems)
         if (rank == 0 || p.rfind("rank " + std::to_string(rank) + " ", 0) == 0)
             std::fprintf(stderr, "cmdbench: matrix: %s\n", p.c_str());

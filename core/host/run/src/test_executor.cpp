@@ -52,62 +52,86 @@ std::optional<Execution> probe_transport(const cmdbench_transport *transport,
     return ex;
 }
 
-Execution execute_test(const cmdbench_test *test, const cmdbench_transport *transport,
-                       const std::shared_ptr<cmdbench_ctx> &ctx, uint32_t role,
-                       const std::string &peer_host) {
-    const cmdbench_host *host = host_services();
-    Execution ex;
-    auto shared = std::make_shared<Shared>();
-    auto peer = std::make_shared<std::string>(peer_host);
-    // The test calls the transport through the host's guard (transport_guard.hpp).
-    std::shared_ptr<cmdbench_transport> guarded;
-    if (transport) guarded = std::make_shared<cmdbench_transport>(guarded_transport(*transport));
-    ctx->transport = transport;
-    std::thread worker([test, guarded, ctx, role, peer, shared, host] {
-        crash_report::ThreadAltStack alt_stack; // a stack overflow still reports
-        cmdbench_run_env env{};
-        env.struct_size = sizeof env;
-        env.host = host;
-        env.ctx = ctx.get();
-        env.role = role;
-        env.transport = guarded.get();
-        env.peer_host = peer->empty() ? nullptr : peer->c_str();
-        note_cpu(*ctx);
-        int rc = test->run(&env);
-        // Where this thread ended up, and where its new memory goes.
-        note_cpu(*ctx);
-        SideAffinity seen;
-        note_thread_placement(seen);
-        {
-            std::lock_guard<std::mutex> seen_lock(ctx->mu);
-            ctx->seen = seen;
-        }
-        std::lock_guard<std::mutex> lock(shared->mu);
-        shared->status = rc;
-        shared->done = true;
-        shared->cv.notify_all();
-    });
+namespace {
 
-    // Wake up regularly to notice an interrupt; give up kGraceSeconds after
-    // the deadline or the interrupt.
+// The test's own thread: runs it, then records where it ran and its status.
+void run_test_thread(const cmdbench_test *test, std::shared_ptr<cmdbench_transport> guarded,
+                     std::shared_ptr<cmdbench_ctx> ctx, uint32_t role,
+                     std::shared_ptr<std::string> peer, std::shared_ptr<Shared> shared,
+                     const cmdbench_host *host) {
+    crash_report::ThreadAltStack alt_stack; // a stack overflow still reports
+    cmdbench_run_env env{};
+    env.struct_size = sizeof env;
+    env.host = host;
+    env.ctx = ctx.get();
+    env.role = role;
+    env.transport = guarded.get();
+    env.peer_host = peer->empty() ? nullptr : peer->c_str();
+    note_cpu(*ctx);
+    int rc = test->run(&env);
+    // Where this thread ended up, and where its new memory goes.
+    note_cpu(*ctx);
+    SideAffinity seen;
+    note_thread_placement(seen);
+    {
+        std::lock_guard<std::mutex> seen_lock(ctx->mu);
+        ctx->seen = seen;
+    }
+    std::lock_guard<std::mutex> lock(shared->mu);
+    shared->status = rc;
+    shared->done = true;
+    shared->cv.notify_all();
+}
+
+// Waits for the test, waking up regularly to notice an interrupt; gives up
+// kGraceSeconds after the deadline or the interrupt. Whether it ended.
+bool wait_for_test(Shared &shared, cmdbench_ctx &ctx) {
     using clock = std::chrono::steady_clock;
     auto grace = std::chrono::milliseconds(int(kGraceSeconds * 1000));
     clock::time_point give_up = clock::time_point::max();
-    std::unique_lock<std::mutex> lock(shared->mu);
-    while (!shared->done) {
-        shared->cv.wait_for(lock, std::chrono::milliseconds(100));
-        if (shared->done) break;
-        bool interrupted = ctx->interrupted && ctx->interrupted->load();
-        bool late = ctx->deadline_ns && monotonic_ns() >= ctx->deadline_ns;
+    std::unique_lock<std::mutex> lock(shared.mu);
+    while (!shared.done) {
+        shared.cv.wait_for(lock, std::chrono::milliseconds(100));
+        if (shared.done) break;
+        bool interrupted = ctx.interrupted && ctx.interrupted->load();
+        bool late = ctx.deadline_ns && monotonic_ns() >= ctx.deadline_ns;
         if ((interrupted || late) && give_up == clock::time_point::max()) {
-            ctx->cancelled = true;
+            ctx.cancelled = true;
             give_up = clock::now() + grace;
         }
         if (clock::now() >= give_up) break;
     }
-    if (!shared->done) {
-        lock.unlock();
+    return shared.done;
+}
+
+// What a test that ended with `rc` did, its error always said.
+Execution ended_test(const cmdbench_test *test, int rc, cmdbench_ctx &ctx) {
+    Execution ex;
+    ex.status = status_of(rc, ctx);
+    ex.error = error_of(ctx);
+    if (ex.status == RunStatus::TimedOut && ex.error.empty()) ex.error = "timed out";
+    if (ex.status == RunStatus::Interrupted && ex.error.empty()) ex.error = "interrupted";
+    if (ex.status == RunStatus::Failed && ex.error.empty())
+        ex.error = std::string("test '") + test->name + "' failed without saying why";
+    if (ex.status == RunStatus::Ok) ex.error.clear();
+    return ex;
+}
+
+} // namespace
+
+Execution execute_test(const cmdbench_test *test, const cmdbench_transport *transport,
+                       const std::shared_ptr<cmdbench_ctx> &ctx, uint32_t role,
+                       const std::string &peer_host) {
+    auto shared = std::make_shared<Shared>();
+    // The test calls the transport through the host's guard (transport_guard.hpp).
+    std::shared_ptr<cmdbench_transport> guarded;
+    if (transport) guarded = std::make_shared<cmdbench_transport>(guarded_transport(*transport));
+    ctx->transport = transport;
+    std::thread worker(run_test_thread, test, guarded, ctx, role,
+                       std::make_shared<std::string>(peer_host), shared, host_services());
+    if (!wait_for_test(*shared, *ctx)) {
         worker.detach(); // it keeps ctx and shared alive
+        Execution ex;
         ex.abandoned = true;
         bool interrupted = ctx->interrupted && ctx->interrupted->load();
         ex.status = interrupted ? RunStatus::Interrupted : RunStatus::TimedOut;
@@ -116,17 +140,8 @@ Execution execute_test(const cmdbench_test *test, const cmdbench_transport *tran
                    (interrupted ? "interrupt" : "timeout");
         return ex;
     }
-    int rc = shared->status;
-    lock.unlock();
     worker.join();
-    ex.status = status_of(rc, *ctx);
-    ex.error = error_of(*ctx);
-    if (ex.status == RunStatus::TimedOut && ex.error.empty()) ex.error = "timed out";
-    if (ex.status == RunStatus::Interrupted && ex.error.empty()) ex.error = "interrupted";
-    if (ex.status == RunStatus::Failed && ex.error.empty())
-        ex.error = std::string("test '") + test->name + "' failed without saying why";
-    if (ex.status == RunStatus::Ok) ex.error.clear();
-    return ex;
+    return ended_test(test, shared->status, *ctx);
 }
 
 } // namespace cmdbench
