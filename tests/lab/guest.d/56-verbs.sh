@@ -178,7 +178,7 @@ sizes = [2, 64]
 iterations = 100
 TOML
 t0=$(date +%s%N)
-CMDBENCH_VERBS_TEST_LATE_START_MS=1000 run_scenario late.toml
+CMDBENCH_VERBS_TEST_LATE_START_MS=1000 with_verbs_faults run_scenario late.toml
 elapsed_ms=$((($(date +%s%N) - t0) / 1000000))
 [ "$elapsed_ms" -ge 2000 ] || fail "late-start run took $elapsed_ms ms: the server did not wait"
 check_results late.json <<'PY' || fail "the late start shows in the samples"
