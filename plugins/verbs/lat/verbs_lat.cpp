@@ -1,12 +1,12 @@
-// Test "verbs-lat": ping-pong latency over RC QPs (perftest's ib_send_lat,
-// ib_write_lat, ib_read_lat). send: SEND answered by SEND, each side keeps
-// receives posted; write: each side RDMA-WRITEs into the peer's receive
-// region and busy-reads the last byte of its own for the peer's write (the
-// ib_write_lat method); read: the client RDMA-READs the server's send region,
-// the server stays passive; fetch_add, cmp_swap: as read, one 8-byte atomic
-// on the server's target (atomics.hpp). The client times every round trip
-// (one READ or atomic is one round trip); QPs run one after another on their
-// thread, threads at once.
+// verbs-lat over RC QPs, the Kind RcLat of lat_runner.hpp: ping-pong latency
+// (perftest's ib_send_lat, ib_write_lat, ib_read_lat). send: SEND answered by
+// SEND, each side keeps receives posted; write: each side RDMA-WRITEs into the
+// peer's receive region and busy-reads the last byte of its own for the peer's
+// write (the ib_write_lat method); read: the client RDMA-READs the server's
+// send region, the server stays passive; fetch_add, cmp_swap: as read, one
+// 8-byte atomic on the server's target (atomics.hpp). The client times every
+// round trip (one READ or atomic is one round trip); QPs run one after another
+// on their thread, threads at once.
 #include "lat/lat_runner.hpp"
 #include "qp/cq_wait.hpp"
 #include "qp/session.hpp"

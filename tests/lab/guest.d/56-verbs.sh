@@ -167,8 +167,9 @@ print("messages", messages, "packets", sent)
 assert sent >= messages, (sent, messages)
 PY
 
-# A server that leaves a size's barrier 1 s late (test hook): the start round
-# trip, never timed, absorbs the wait, so no sample of either size holds it.
+# A server that leaves a size's barrier 1 s late (a fault of the lab's copy of
+# the plugin, with_verbs_faults): the start round trip, never timed, absorbs
+# the wait, so no sample of either size holds it.
 write_scenario late.toml 60 <<TOML
 [[run]]
 name = "lat-write-late"
