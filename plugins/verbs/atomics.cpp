@@ -1,10 +1,7 @@
 // RDMA atomics of the verbs tests (see atomics.hpp).
 #include "atomics.hpp"
 
-#include "qp/conn.hpp"
-
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 
 namespace verbs {
@@ -48,16 +45,6 @@ void check_atomic_result(const Conn &conn, const AtomicSeq &seq) {
     if (got == seq.want()) return;
     fail("verbs-lat: atomic verification failed: QP " + std::to_string(conn.index()) + ", atomic " +
          std::to_string(seq.number()) + ": got " + hex(got) + ", want " + hex(seq.want()));
-}
-
-bool corrupt_target_for_test(const Run &run, Conn &conn) {
-    const char *value = std::getenv("CMDBENCH_VERBS_TEST_CORRUPT_TARGET");
-    if (!value || !*value) return false;
-    const uint64_t v = std::strtoull(value, nullptr, 0);
-    std::memcpy(conn.send_buf(), &v, sizeof v);
-    run.log(CMDBENCH_LOG_WARN, "verbs: CMDBENCH_VERBS_TEST_CORRUPT_TARGET: QP " +
-                                   std::to_string(conn.index()) + "'s target set to " + hex(v));
-    return true;
 }
 
 } // namespace verbs

@@ -1,6 +1,6 @@
 // RDMA atomics (op = "fetch_add", "cmp_swap"): their key checks, the
 // operands of each atomic in a QP's sequence and the check of what it
-// returned, and a test-only corruption of the server's target.
+// returned (a lab check may corrupt the server's target first: faults.hpp).
 //
 // Each QP's target is the first 8 bytes of the server's send region (what
 // RDMA READ reads), 8-byte aligned; the value an atomic returns lands in the
@@ -8,6 +8,7 @@
 #ifndef CMDBENCH_VERBS_ATOMICS_HPP
 #define CMDBENCH_VERBS_ATOMICS_HPP
 
+#include "qp/conn.hpp"
 #include "verbs_params.hpp"
 
 #include <cmdbench/plugin-support/param_reader.hpp>
@@ -16,10 +17,6 @@
 
 namespace verbs {
 
-class Conn;
-
-// The operand of an atomic: the only size fetch_add and cmp_swap take.
-constexpr int64_t kAtomicSize = 8;
 // What every fetch_add adds (perftest adds 1 too).
 constexpr uint64_t kAtomicAdd = 1;
 
@@ -54,11 +51,6 @@ class AtomicSeq {
 // verify: the value the last atomic returned (in conn's receive region) must
 // be seq.want(); else the run fails naming the QP, the atomic, got and want.
 void check_atomic_result(const Conn &conn, const AtomicSeq &seq);
-
-// Tests only: with CMDBENCH_VERBS_TEST_CORRUPT_TARGET set (to a number), the
-// server writes that value into QP 0's target once before the first atomic,
-// so that verify has a wrong operand to catch. Returns whether it did.
-bool corrupt_target_for_test(const Run &run, Conn &conn);
 
 } // namespace verbs
 

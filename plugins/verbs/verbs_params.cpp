@@ -2,7 +2,6 @@
 #include "verbs_params.hpp"
 
 #include "atomics.hpp"
-#include "bw/bw_window.hpp"
 
 #include <algorithm>
 #include <cmdbench/plugin-support/descriptors.hpp>
@@ -113,6 +112,10 @@ const char *op_name(Op op) {
 
 int64_t Params::largest_size() const {
     return *std::max_element(sizes.begin(), sizes.end());
+}
+
+size_t Params::region() const {
+    return (std::max<size_t>(size_t(largest_size()), 64) + 63) / 64 * 64;
 }
 
 cmdbench_test verbs_test_descriptor(bool bandwidth, const char *description,

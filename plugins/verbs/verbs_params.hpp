@@ -1,10 +1,13 @@
 // Parameters of verbs-lat and verbs-bw: the tables the host validates (type
 // and range) and the checks across keys that only the plugin can make; and
-// the two tests' bodies and descriptors.
+// the two tests' bodies and descriptors. The QP layer (qp/) gets what it
+// needs from here as structs of its own (LinkSpec, QpSpec), never Params.
 #ifndef CMDBENCH_VERBS_PARAMS_HPP
 #define CMDBENCH_VERBS_PARAMS_HPP
 
-#include "verbs_run.hpp"
+#include "qp/cm_link.hpp"
+#include "qp/wait_mode.hpp"
+#include "run/verbs_run.hpp"
 
 #include <cmdbench/plugin.h>
 #include <cstdint>
@@ -14,7 +17,6 @@
 namespace verbs {
 
 enum class Op { Send, Write, Read, FetchAdd, CmpSwap };
-enum class WaitMode { Poll, Event };
 enum class QpType { Rc, Ud };
 
 const char *op_name(Op op);
@@ -25,6 +27,8 @@ inline bool is_atomic(Op op) {
 
 // verbs-bw's default rx_depth, which UD raises to its own rule (ud_bw.cpp).
 constexpr int kDefaultRxDepth = 512;
+// verbs-bw's cq_mod = 0: chosen by message size (bw/bw_window.hpp).
+constexpr int kCqModAuto = 0;
 
 // Filled from the test's table (verbs_params.cpp), where each key's default,
 // range and help are declared; a key the test lacks stays zero.
@@ -53,18 +57,20 @@ struct Params {
     // write; 188 over UD), 0 for bandwidth.
     int64_t default_inline() const { return bandwidth ? 0 : qp_type == QpType::Ud ? 188 : 236; }
     int64_t largest_size() const;
+    // The buffer region every QP gets: the largest size, cache-line rounded.
+    size_t region() const;
+    // What the QPs' rdma_cm side needs: qps, bind_address, port.
+    LinkSpec link() const { return {qps, bind_address, port}; }
 };
 
 // verbs-bw's descriptor when `bandwidth`, else verbs-lat's, with its table.
 cmdbench_test verbs_test_descriptor(bool bandwidth, const char *description,
                                     int (*run)(const cmdbench_run_env *));
 
-// The tests' bodies (verbs_lat.cpp, verbs_bw.cpp), for their descriptors.
+// The tests' bodies (lat/lat_runner.cpp, bw/bw_runner.cpp), for their
+// descriptors.
 void run_lat(Run &run);
 void run_bw(Run &run);
-// qp_type = "ud" (ud_lat.cpp, ud_bw.cpp), called by run_lat / run_bw.
-void run_ud_lat(Run &run, const Params &p);
-void run_ud_bw(Run &run, const Params &p);
 
 // The table's default `sizes` of verbs-bw when `bandwidth`, else verbs-lat.
 std::vector<int64_t> default_sizes(bool bandwidth);

@@ -71,13 +71,30 @@ write_scenario() {
 
 # run_scenario FILE.toml [WANT_RC]: `cmdbench run` (after need_cmdbench), the
 # JSON in FILE.json, the table in FILE.txt and the log in FILE.err (both
-# printed); fails unless it exits WANT_RC (default 0).
+# printed); fails unless it exits WANT_RC (default 0). `cmdbench run` also
+# gets the words of $run_args (with_verbs_faults sets them).
+run_args=()
 run_scenario() {
   local base=${1%.toml} want=${2:-0} rc
-  "$cb" run "$1" --format json -o "$base.txt" > "$base.json" 2> "$base.err"
+  "$cb" run "$1" "${run_args[@]}" --format json -o "$base.txt" > "$base.json" 2> "$base.err"
   rc=$?
   cat "$base.txt" "$base.err"
   [ "$rc" = "$want" ] || { head -c 4000 "$base.json"; fail "cmdbench run $1 exited $rc, want $want"; }
+}
+
+# with_verbs_faults COMMAND...: COMMAND (a run_scenario) with plugin verbs
+# as built with its faults (tests/lab/verbs-faults; the shipped plugin reads
+# none) in place of the shipped one, and no other plugin. The fault's
+# variable goes before it:
+#   CMDBENCH_VERBS_TEST_LATE_START_MS=1000 with_verbs_faults run_scenario late.toml
+with_verbs_faults() {
+  local dir="$CMDBENCH_BINARY_DIR/tests/lab/verbs-faults/plugins" rc
+  [ -f "$dir/cmdbench-verbs.so" ] || fail "no $dir/cmdbench-verbs.so: build target verbs_faults"
+  run_args=(--no-default-plugins --plugin-dir "$dir")
+  "$@"
+  rc=$?
+  run_args=()
+  return $rc
 }
 
 # check_results FILE.json [ARG...] < PYTHON: runs the check on stdin with

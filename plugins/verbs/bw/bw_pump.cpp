@@ -1,15 +1,9 @@
-// verbs-bw's sender and receiver loops (see bw_pump.hpp).
+// verbs-bw's senders over RC and UD QPs and the counts' codec (see bw_pump.hpp).
 #include "bw/bw_pump.hpp"
 
 #include "atomics.hpp"
-#include "qp/cq_wait.hpp"
 
 namespace verbs {
-namespace {
-
-constexpr int kBatch = 32;
-
-} // namespace
 
 void pump(Run &run, const Params &p, size_t size, std::vector<SendState> &qps, uint64_t count,
           uint64_t until_ns, std::vector<uint64_t> *received) {
@@ -17,9 +11,18 @@ void pump(Run &run, const Params &p, size_t size, std::vector<SendState> &qps, u
                                  : p.op == Op::Send  ? IBV_WR_SEND
                                  : p.op == Op::Write ? IBV_WR_RDMA_WRITE
                                                      : IBV_WR_RDMA_READ;
+    // The atomics' operands: fetch_add adds kAtomicAdd, cmp_swap swaps 0 for
+    // 0 (the bandwidth test checks no values).
+    const uint64_t add = p.op == Op::FetchAdd ? kAtomicAdd : 0;
+    const bool atomic = is_atomic(p.op);
     pump_window(
         run, p, size, qps, count, until_ns, "verbs-bw sender", received != nullptr,
-        [&](Conn &c, uint64_t k, bool signaled) { c.post(opcode, uint32_t(size), signaled, k); },
+        [&](Conn &c, uint64_t k, bool signaled) {
+            if (atomic)
+                c.post_atomic(opcode, add, 0, signaled, k);
+            else
+                c.post(opcode, uint32_t(size), signaled, k);
+        },
         [&](Conn &c, const ibv_wc &wc) {
             if (!received || !(wc.opcode & IBV_WC_RECV)) return false;
             ++(*received)[c.index()];
@@ -28,30 +31,12 @@ void pump(Run &run, const Params &p, size_t size, std::vector<SendState> &qps, u
         });
 }
 
-void receive_all(Run &run, const Params &p, const std::vector<Conn *> &conns,
-                 const std::vector<std::atomic<uint64_t>> &expected, std::vector<uint64_t> &got) {
-    const Stopper &stop = run.stopper();
-    ibv_wc wc[kBatch];
-    for (unsigned loops = 0;; ++loops) {
-        bool progress = false, all_done = true;
-        for (Conn *c : conns) {
-            const size_t i = c->index();
-            if (got[i] < expected[i].load()) {
-                const int n = poll_cq(*c, wc, kBatch, "verbs-bw receiver");
-                for (int j = 0; j < n; ++j) {
-                    if (!(wc[j].opcode & IBV_WC_RECV)) continue;
-                    ++got[i];
-                    c->post_recv(0);
-                }
-                progress = progress || n > 0;
-            }
-            all_done = all_done && got[i] >= expected[i].load();
-        }
-        if (all_done) return;
-        if ((loops & 0xfff) == 0xfff) stop.check("verbs-bw receiver");
-        if (!progress && p.mode == WaitMode::Event)
-            wait_for_event(conns, stop, "verbs-bw receiver");
-    }
+void pump(Run &run, const Params &p, size_t size, std::vector<UdSendState> &qps, uint64_t count,
+          uint64_t until_ns) {
+    pump_window(
+        run, p, size, qps, count, until_ns, "verbs-bw UD sender", false,
+        [&](UdConn &c, uint64_t k, bool signaled) { c.post_send(uint32_t(size), signaled, k); },
+        [](UdConn &, const ibv_wc &) { return false; });
 }
 
 std::vector<uint8_t> encode_counts(const std::vector<uint64_t> &counts) {

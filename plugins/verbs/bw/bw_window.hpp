@@ -5,12 +5,13 @@
 #ifndef CMDBENCH_VERBS_BW_WINDOW_HPP
 #define CMDBENCH_VERBS_BW_WINDOW_HPP
 
+#include "verbs_params.hpp"
+
 #include <cstdint>
 
 namespace verbs {
 
-// cq_mod = 0: choose by message size (perftest's rule).
-constexpr int kCqModAuto = 0;
+// kCqModAuto (verbs_params.hpp): cq_mod chosen by message size (perftest's rule).
 // Up to this size a signalled request every kCqModSmall; above, every one:
 // a large message takes long enough that a window drained to its last
 // signalled request leaves the link idle (perftest's 8 KiB limit).

@@ -11,8 +11,9 @@
 // the data goes: for read, "c2s" is the server reading the client's buffer.
 #include "bw/verbs_bw_bidir.hpp"
 
+#include "bw/bw_receiver.hpp"
 #include "bw/bw_rows.hpp"
-#include "workers.hpp"
+#include "run/workers.hpp"
 
 #include <chrono>
 #include <cmdbench/bidir/bidir_rows.hpp>
@@ -53,7 +54,7 @@ BwFigures send_and_receive(Run &run, const Params &p, Session &session, int64_t 
                 pump(run, p, size_t(size), mine, count, until, receiving);
             });
             ++senders_done;
-            if (receiving) receive_all(run, p, conns, expected, got);
+            if (receiving) receive_all(run, p, conns, expected, got, "verbs-bw receiver");
         },
         [&] {
             wait_for_senders(run, senders_done, p.threads);

@@ -2,7 +2,8 @@
 #ifndef CMDBENCH_VERBS_BW_BIDIR_HPP
 #define CMDBENCH_VERBS_BW_BIDIR_HPP
 
-#include "session.hpp"
+#include "qp/session.hpp"
+#include "verbs_params.hpp"
 
 namespace verbs {
 

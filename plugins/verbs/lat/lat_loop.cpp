@@ -1,9 +1,8 @@
+// The latency tests' histograms and rows (see lat_loop.hpp).
 #include "lat/lat_loop.hpp"
 
 #include <cmdbench/plugin-support/result_rows.hpp>
 #include <cmdbench/plugin-support/size_label.hpp>
-#include <cstdlib>
-#include <thread>
 
 namespace verbs {
 
@@ -12,16 +11,6 @@ std::vector<ThreadTimes> thread_times(Run &run, int threads) {
     for (auto &t : times)
         if (!(t.rtt = run.host().hist_create(run.ctx()))) fail("hist_create failed");
     return times;
-}
-
-void late_start_for_test(const Run &run) {
-    const char *value = std::getenv("CMDBENCH_VERBS_TEST_LATE_START_MS");
-    if (!value || !*value) return;
-    const long ms = std::strtol(value, nullptr, 10);
-    if (ms <= 0) return;
-    run.log(CMDBENCH_LOG_WARN, "verbs: CMDBENCH_VERBS_TEST_LATE_START_MS: starting " +
-                                   std::to_string(ms) + " ms late");
-    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
 }
 
 void report_lat(Run &run, const Params &p, int64_t size, const std::vector<ThreadTimes> &times,

@@ -1,17 +1,30 @@
 // The latency tests' timed ping-pong and their row, one for RC
 // (verbs_lat.cpp) and UD (ud_lat.cpp) QPs alike: anything with ping(size),
-// pong(size) and settle().
+// pong(size) and settle(); and what both kinds of peer share.
 #ifndef CMDBENCH_VERBS_LAT_LOOP_HPP
 #define CMDBENCH_VERBS_LAT_LOOP_HPP
 
+#include "run/verbs_run.hpp"
 #include "verbs_params.hpp"
-#include "verbs_run.hpp"
 
 #include <cmdbench/plugin-support/clock.hpp>
 #include <cstddef>
 #include <vector>
 
 namespace verbs {
+
+constexpr int kLatSendDepth = 128; // sends in flight before we reap completions
+// A send asks for a completion only this often (a READ always: its data is
+// the answer). A signalled send on every round trip costs a completion to
+// reap, and in event mode a wake-up of its own; the peer's answer already
+// says the message arrived, so its buffer is free for the next one.
+constexpr uint64_t kLatSignalEvery = 32;
+constexpr int kLatRecvDepth = 64; // receives kept posted (op = send)
+
+// verify: byte i of message `seq` (each side numbers its messages from 0).
+inline uint8_t pattern_byte(uint64_t seq, size_t i) {
+    return uint8_t(seq * 131 + i * 7 + 1);
+}
 
 // One cache line per thread: the timed loops write these every round trip.
 struct alignas(64) ThreadTimes {
@@ -82,11 +95,6 @@ void time_round_trips(Run &run, const Params &p, Peer &peer, size_t len, ThreadT
     }
     peer.settle();
 }
-
-// For tests only: the server sleeps CMDBENCH_VERBS_TEST_LATE_START_MS
-// after a size's barrier, before its first answer, so the lab can show that
-// the start round trip keeps that wait out of the samples.
-void late_start_for_test(const Run &run);
 
 // The client's row for one size, every thread's samples merged. `one_way`:
 // usec/xfer is half the round trip and both directions count as moved

@@ -3,52 +3,33 @@
 // not retransmit: a lost ping or pong would stall the ping-pong for good, so
 // a round trip that gets no answer within kLossTimeoutNs fails the run,
 // naming the QP and the message.
-#include "lat/lat_loop.hpp"
+#include "lat/lat_runner.hpp"
 #include "qp/cq_wait.hpp"
 #include "qp/ud_conn.hpp"
-#include "workers.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <limits>
 
 namespace verbs {
 namespace {
 
-constexpr int kSendDepth = 128;
-constexpr uint64_t kSignalEvery = 32; // as RC latency: the answer proves arrival
-constexpr int kRecvDepth = 64;
 // Far above any round trip, even under emulation; the server waits twice as
 // long, so the client's message is the one reported.
 constexpr uint64_t kLossTimeoutNs = 5'000'000'000;
 
-uint8_t pattern_byte(uint64_t seq, size_t i) {
-    return uint8_t(seq * 131 + i * 7 + 1);
-}
-
 constexpr uint64_t kNoDrop = std::numeric_limits<uint64_t>::max();
-
-// Tests only: with CMDBENCH_VERBS_TEST_UD_DROP_ANSWER=N the server takes QP
-// 0's message N (counted from 0 over the run) and never answers it, as if
-// the answer were lost, so that the lab can show the loss timeout.
-uint64_t answer_to_drop_for_test(const Run &run) {
-    const char *value = std::getenv("CMDBENCH_VERBS_TEST_UD_DROP_ANSWER");
-    if (run.is_client() || !value || !*value) return kNoDrop;
-    const uint64_t n = std::strtoull(value, nullptr, 10);
-    run.log(CMDBENCH_LOG_WARN,
-            "verbs-lat: CMDBENCH_VERBS_TEST_UD_DROP_ANSWER: QP 0 leaves message " +
-                std::to_string(n) + " unanswered");
-    return n;
-}
 
 class UdLatPeer {
   public:
-    UdLatPeer(UdConn &conn, const Params &p, Run &run, bool client, uint64_t drop)
-        : conn_(conn), p_(p), run_(run), client_(client), one_{&conn},
-          drop_(conn.index() == 0 ? drop : kNoDrop) {}
+    UdLatPeer(UdConn &conn, const Params &p, Run &run)
+        : conn_(conn), p_(p), run_(run), client_(run.is_client()), one_{&conn},
+          drop_(client_ || conn.index() != 0 ? kNoDrop
+                                             : faults::unanswered_message(run).value_or(kNoDrop)) {}
+
+    void prepare(size_t) {} // UD moves SENDs only: nothing to set up per size
 
     void post_receives() {
-        for (int i = 0; i < kRecvDepth; ++i)
+        for (int i = 0; i < kLatRecvDepth; ++i)
             conn_.post_recv(0);
     }
 
@@ -59,7 +40,7 @@ class UdLatPeer {
 
     void pong(size_t size) {
         receive(size);
-        if (recv_seq_ - 1 == drop_) return; // the test hook's lost answer
+        if (recv_seq_ - 1 == drop_) return; // a lab check's lost answer
         send(size);
     }
 
@@ -77,9 +58,9 @@ class UdLatPeer {
             for (size_t i = 0; i < size; ++i)
                 buf[i] = pattern_byte(send_seq_, i);
         ++send_seq_;
-        if (posted_ - completed_ >= kSendDepth - 1) settle();
+        if (posted_ - completed_ >= kLatSendDepth - 1) settle();
         const uint64_t k = ++posted_;
-        const bool signaled = k % kSignalEvery == 0;
+        const bool signaled = k % kLatSignalEvery == 0;
         conn_.post_send(uint32_t(size), signaled, k);
         if (signaled) last_signalled_ = k;
     }
@@ -147,7 +128,7 @@ class UdLatPeer {
     Run &run_;
     bool client_;
     const std::vector<UdConn *> one_; // this QP alone, for event waits (no allocation per wait)
-    const uint64_t drop_;             // the message left unanswered (tests), or kNoDrop
+    const uint64_t drop_;             // the message left unanswered (faults.hpp), or kNoDrop
     ibv_wc wc_[kBatch];
     uint64_t posted_ = 0, completed_ = 0, last_signalled_ = 0;
     int received_ = 0;
@@ -155,44 +136,18 @@ class UdLatPeer {
     uint64_t send_seq_ = 0, recv_seq_ = 0;
 };
 
+struct UdLat {
+    using Session = UdSession;
+    using Peer = UdLatPeer;
+    static std::vector<int64_t> sizes(const Params &p, const Session &session) {
+        return ud_sizes(p.sizes, false, session.mtu(), "verbs-lat");
+    }
+};
+
 } // namespace
 
 void run_ud_lat(Run &run, const Params &p) {
-    UdSpec spec;
-    spec.region = (std::max<size_t>(size_t(p.largest_size()), 64) + 63) / 64 * 64;
-    spec.send_depth = kSendDepth;
-    spec.recv_depth = kRecvDepth;
-    spec.inline_size = p.inline_size;
-    spec.inline_explicit = p.inline_explicit;
-    UdSession session(run, p, spec);
-    const std::vector<int64_t> sizes = ud_sizes(p, session.mtu(), "verbs-lat");
-    const bool client = run.is_client();
-
-    const uint64_t drop = answer_to_drop_for_test(run);
-    std::vector<std::unique_ptr<UdLatPeer>> peers;
-    for (const auto &c : session.conns()) {
-        peers.push_back(std::make_unique<UdLatPeer>(*c, p, run, client, drop));
-        peers.back()->post_receives();
-    }
-    run.barrier("receives posted");
-
-    size_t done = 0;
-    for (int64_t size : sizes) {
-        const size_t len = size_t(size);
-        std::vector<ThreadTimes> times = thread_times(run, p.threads);
-        run.barrier("lat " + std::to_string(size));
-        run.check_stop("verbs-lat");
-        if (!client) late_start_for_test(run);
-        run_workers(run, p.threads, [&](int thread) {
-            for (UdConn *c : qps_of_thread(session.conns(), thread, p.threads))
-                time_round_trips(run, p, *peers[c->index()], len, times[size_t(thread)]);
-        });
-        run.barrier("lat " + std::to_string(size) + " done");
-        // The RC send row: payload bytes, the GRH not counted.
-        if (client) report_lat(run, p, size, times, true);
-        run.host().progress(run.ctx(), ++done, sizes.size());
-    }
-    session.finish(run);
+    run_lat_over<UdLat>(run, p);
 }
 
 } // namespace verbs

@@ -1,35 +1,21 @@
-// Test "verbs-lat": ping-pong latency over RC QPs (perftest's ib_send_lat,
-// ib_write_lat, ib_read_lat). send: SEND answered by SEND, each side keeps
-// receives posted; write: each side RDMA-WRITEs into the peer's receive
-// region and busy-reads the last byte of its own for the peer's write (the
-// ib_write_lat method); read: the client RDMA-READs the server's send region,
-// the server stays passive; fetch_add, cmp_swap: as read, one 8-byte atomic
-// on the server's target (atomics.hpp). The client times every round trip
-// (one READ or atomic is one round trip); QPs run one after another on their
-// thread, threads at once.
-#include "atomics.hpp"
-#include "lat/lat_loop.hpp"
+// verbs-lat over RC QPs, the Kind RcLat of lat_runner.hpp: ping-pong latency
+// (perftest's ib_send_lat, ib_write_lat, ib_read_lat). send: SEND answered by
+// SEND, each side keeps receives posted; write: each side RDMA-WRITEs into the
+// peer's receive region and busy-reads the last byte of its own for the peer's
+// write (the ib_write_lat method); read: the client RDMA-READs the server's
+// send region, the server stays passive; fetch_add, cmp_swap: as read, one
+// 8-byte atomic on the server's target (atomics.hpp). The client times every
+// round trip (one READ or atomic is one round trip); QPs run one after another
+// on their thread, threads at once.
+#include "lat/lat_runner.hpp"
 #include "qp/cq_wait.hpp"
-#include "session.hpp"
-#include "workers.hpp"
+#include "qp/session.hpp"
 
 #include <algorithm>
 #include <atomic>
 
 namespace verbs {
 namespace {
-
-constexpr int kSendDepth = 128; // sends in flight before we reap completions
-// A send asks for a completion only this often (a READ always: its data is
-// the answer). A signalled send on every round trip costs a completion to
-// reap, and in event mode a wake-up of its own; the peer's answer already
-// says the message arrived, so its buffer is free for the next one.
-constexpr uint64_t kSignalEvery = 32;
-constexpr int kRecvDepth = 64; // receives kept posted (op = send)
-
-uint8_t pattern_byte(uint64_t seq, size_t i) {
-    return uint8_t(seq * 131 + i * 7 + 1);
-}
 
 // The write method's arrival mark in a message's last byte: never 0, so a
 // cleared byte cannot look like an arrival.
@@ -40,8 +26,8 @@ uint8_t tag_of(uint64_t seq) {
 // One QP's side of the ping-pong; counters run on across sizes.
 class LatPeer {
   public:
-    LatPeer(Conn &conn, const Params &p, const Stopper &stop)
-        : conn_(conn), p_(p), stop_(stop), op_what_(op_name(p.op)), atomics_(p.op) {}
+    LatPeer(Conn &conn, const Params &p, Run &run)
+        : conn_(conn), p_(p), stop_(run.stopper()), op_what_(op_name(p.op)), atomics_(p.op) {}
 
     void prepare(size_t size) {
         if (p_.op == Op::Write) conn_.recv_buf()[size - 1] = 0;
@@ -51,7 +37,7 @@ class LatPeer {
     }
 
     void post_receives() {
-        for (int i = 0; i < kRecvDepth; ++i)
+        for (int i = 0; i < kLatRecvDepth; ++i)
             conn_.post_recv(0);
     }
 
@@ -96,10 +82,10 @@ class LatPeer {
     static constexpr int kBatch = 16;
 
     void post(ibv_wr_opcode opcode, size_t size) {
-        // Among kSendDepth - 1 sends one is signalled: settling frees the queue.
-        if (posted_ - completed_ >= kSendDepth - 1) settle();
+        // Among kLatSendDepth - 1 sends one is signalled: settling frees the queue.
+        if (posted_ - completed_ >= kLatSendDepth - 1) settle();
         const uint64_t k = ++posted_;
-        const bool signaled = opcode == IBV_WR_RDMA_READ || k % kSignalEvery == 0;
+        const bool signaled = opcode == IBV_WR_RDMA_READ || k % kLatSignalEvery == 0;
         conn_.post(opcode, uint32_t(size), signaled, k);
         if (signaled) last_signalled_ = k;
     }
@@ -139,7 +125,7 @@ class LatPeer {
         for (unsigned spins = 0; __atomic_load_n(last, __ATOMIC_ACQUIRE) != want; ++spins) {
             if ((spins & 0xfff) != 0xfff) continue;
             stop_.check("waiting for the peer's RDMA WRITE");
-            if (posted_ - completed_ > kSendDepth / 2)
+            if (posted_ - completed_ > kLatSendDepth / 2)
                 handle(poll_cq(conn_, wc_, kBatch, "RDMA WRITE"));
         }
     }
@@ -178,55 +164,16 @@ class LatPeer {
     AtomicSeq atomics_;
 };
 
+struct RcLat {
+    using Session = verbs::Session;
+    using Peer = LatPeer;
+    static std::vector<int64_t> sizes(const Params &p, const Session &) { return p.sizes; }
+};
+
 } // namespace
 
-void run_lat(Run &run) {
-    const Params p = read_params(run, false);
-    if (p.qp_type == QpType::Ud) return run_ud_lat(run, p);
-    ConnSpec spec;
-    spec.region = region_for(p);
-    spec.send_depth = kSendDepth;
-    spec.recv_depth = p.op == Op::Send ? kRecvDepth : 1;
-    spec.inline_size = p.inline_size;
-    spec.inline_explicit = p.inline_explicit;
-    spec.rdma_read = p.op == Op::Read || is_atomic(p.op);
-    spec.atomics = is_atomic(p.op);
-    Session session(run, p, spec);
-    Stopper &stop = run.stopper();
-
-    std::vector<std::unique_ptr<LatPeer>> peers;
-    for (const auto &c : session.conns())
-        peers.push_back(std::make_unique<LatPeer>(*c, p, stop));
-    if (p.op == Op::Send)
-        for (auto &peer : peers)
-            peer->post_receives();
-    run.barrier("receives posted");
-
-    const bool client = run.is_client();
-    const bool passive = !client && (p.op == Op::Read || is_atomic(p.op));
-    if (!client && is_atomic(p.op) && !session.conns().empty())
-        corrupt_target_for_test(run, session.conn(0));
-    size_t done = 0;
-    for (int64_t size : p.sizes) {
-        const size_t len = size_t(size);
-        for (auto &peer : peers)
-            peer->prepare(len);
-        std::vector<ThreadTimes> times = thread_times(run, p.threads);
-        run.barrier("lat " + std::to_string(size));
-        run.check_stop("verbs-lat");
-        if (!client && !passive) late_start_for_test(run);
-        if (!passive) {
-            run_workers(run, p.threads, [&](int thread) {
-                for (Conn *c : qps_of_thread(session.conns(), thread, p.threads))
-                    time_round_trips(run, p, *peers[c->index()], len, times[size_t(thread)]);
-            });
-        }
-        run.barrier("lat " + std::to_string(size) + " done");
-        // perftest halves send/write, not read or atomics
-        if (client) report_lat(run, p, size, times, p.op == Op::Send || p.op == Op::Write);
-        run.host().progress(run.ctx(), ++done, p.sizes.size());
-    }
-    session.finish(run);
+void run_rc_lat(Run &run, const Params &p) {
+    run_lat_over<RcLat>(run, p);
 }
 
 } // namespace verbs

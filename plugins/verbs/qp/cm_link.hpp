@@ -3,7 +3,7 @@
 #ifndef CMDBENCH_VERBS_CM_LINK_HPP
 #define CMDBENCH_VERBS_CM_LINK_HPP
 
-#include "verbs_run.hpp"
+#include "run/verbs_run.hpp"
 
 #include <rdma/rdma_cma.h>
 #include <string>
@@ -11,6 +11,14 @@
 #include <vector>
 
 namespace verbs {
+
+// Where the peers meet and how many QPs they connect: what the rdma_cm side
+// of a session takes from the run's parameters (filled by the tests).
+struct LinkSpec {
+    int qps = 1;
+    std::string bind_address; // "" = the server binds the address the client reached
+    int port = 0;             // the server's rdma_cm port; 0 = ephemeral
+};
 
 // One rdma_cm event, copied out and acknowledged already.
 struct CmEvent {

@@ -1,8 +1,6 @@
 // RC QPs over rdma_cm (see conn.hpp).
 #include "qp/conn.hpp"
 
-#include "atomics.hpp"
-
 #include <algorithm>
 #include <cerrno>
 #include <cmdbench/plugin-support/byte_order.hpp>
@@ -86,9 +84,6 @@ rdma_conn_param Conn::conn_param(const std::vector<uint8_t> &data) const {
 }
 
 void Conn::post(ibv_wr_opcode opcode, uint32_t len, bool signaled, uint64_t wr_id) {
-    if (opcode == IBV_WR_ATOMIC_FETCH_AND_ADD || opcode == IBV_WR_ATOMIC_CMP_AND_SWP)
-        return post_atomic(opcode, opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ? kAtomicAdd : 0, 0,
-                           signaled, wr_id);
     const bool read = opcode == IBV_WR_RDMA_READ;
     ibv_sge sge = sge_at(read ? region_ : 0, len);
     ibv_send_wr wr = send_wr(sge, opcode, signaled, wr_id);
@@ -122,12 +117,13 @@ int Conn::shorten_rnr_wait() {
     return found;
 }
 
-rdma_cm_id *listen_for_clients(CmChannel &channel, const Run &run, const Params &p) {
-    std::string where = p.bind_address;
+rdma_cm_id *listen_for_clients(CmChannel &channel, const Run &run, const LinkSpec &link,
+                               rdma_port_space ps) {
+    std::string where = link.bind_address;
     if (where.empty() && run.peer_host()) where = run.peer_host();
     // A local run meets on loopback, where no RDMA device is: use the address
     // of the device's interface (the client connects to what we announce).
-    if (p.bind_address.empty() && cmdbench::rdma::is_loopback_host(where)) {
+    if (link.bind_address.empty() && cmdbench::rdma::is_loopback_host(where)) {
         const std::string device_address = cmdbench::rdma::rdma_device_address().address;
         if (!device_address.empty()) {
             run.log(CMDBENCH_LOG_INFO, "verbs: listening on " + device_address +
@@ -135,9 +131,8 @@ rdma_cm_id *listen_for_clients(CmChannel &channel, const Run &run, const Params 
             where = device_address;
         }
     }
-    sockaddr_storage addr = resolve_ip(where, uint16_t(p.port), true);
+    sockaddr_storage addr = resolve_ip(where, uint16_t(link.port), true);
     rdma_cm_id *id = nullptr;
-    const rdma_port_space ps = p.qp_type == QpType::Ud ? RDMA_PS_UDP : RDMA_PS_TCP;
     if (rdma_create_id(channel.get(), &id, nullptr, ps) != 0) fail_errno("rdma_create_id", errno);
     if (rdma_bind_addr(id, reinterpret_cast<sockaddr *>(&addr)) != 0) {
         const int err = errno;
@@ -153,7 +148,7 @@ rdma_cm_id *listen_for_clients(CmChannel &channel, const Run &run, const Params 
         skip_no_device(address_text(addr) +
                        " is not an address of an RDMA device; set bind_address to one");
     }
-    if (rdma_listen(id, p.qps) != 0) {
+    if (rdma_listen(id, link.qps) != 0) {
         const int err = errno;
         rdma_destroy_id(id);
         fail_errno("rdma_listen " + address_text(addr), err);
@@ -161,15 +156,15 @@ rdma_cm_id *listen_for_clients(CmChannel &channel, const Run &run, const Params 
     return id;
 }
 
-Conns connect_to_server(CmChannel &channel, const Run &run, const Params &p,
+Conns connect_to_server(CmChannel &channel, const Run &run, const LinkSpec &link,
                         const sockaddr_storage &server, const ConnSpec &spec) {
     sockaddr_storage source{};
-    const bool bind = !p.bind_address.empty();
-    if (bind) source = resolve_ip(p.bind_address, 0, true);
+    const bool bind = !link.bind_address.empty();
+    if (bind) source = resolve_ip(link.bind_address, 0, true);
     sockaddr_storage target = server;
     Stopper &stop = const_cast<Run &>(run).stopper();
     Conns conns;
-    for (int i = 0; i < p.qps; ++i) {
+    for (int i = 0; i < link.qps; ++i) {
         rdma_cm_id *id = nullptr;
         if (rdma_create_id(channel.get(), &id, nullptr, RDMA_PS_TCP) != 0)
             fail_errno("rdma_create_id", errno);
@@ -206,13 +201,12 @@ Conns connect_to_server(CmChannel &channel, const Run &run, const Params &p,
     return conns;
 }
 
-Conns accept_clients(CmChannel &channel, const Run &run, rdma_cm_id *listener, const Params &p,
+Conns accept_clients(CmChannel &channel, const Run &run, const LinkSpec &link,
                      const ConnSpec &spec) {
-    (void)listener;
     Stopper &stop = const_cast<Run &>(run).stopper();
-    Conns conns(size_t(p.qps));
+    Conns conns(size_t(link.qps));
     int established = 0;
-    while (established < p.qps) {
+    while (established < link.qps) {
         const CmEvent e = channel.next(stop, "waiting for the client's QPs");
         if (e.type == RDMA_CM_EVENT_ESTABLISHED) {
             ++established;
@@ -224,7 +218,7 @@ Conns accept_clients(CmChannel &channel, const Run &run, rdma_cm_id *listener, c
         std::unique_ptr<Conn> conn;
         try {
             const RemoteBuffer remote = decode_private_data(e.private_data, "connect request");
-            if (remote.index >= uint32_t(p.qps) || conns[remote.index])
+            if (remote.index >= uint32_t(link.qps) || conns[remote.index])
                 fail("verbs: the client sent QP index " + std::to_string(remote.index) +
                      " twice or out of [0, qps)");
             conn = std::make_unique<Conn>(e.id, spec, remote.index);

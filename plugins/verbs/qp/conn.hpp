@@ -5,10 +5,8 @@
 #ifndef CMDBENCH_VERBS_CONN_HPP
 #define CMDBENCH_VERBS_CONN_HPP
 
-#include "atomics.hpp"
 #include "qp/cm_link.hpp"
 #include "qp/qp_resources.hpp"
-#include "verbs_params.hpp"
 
 #include <infiniband/verbs.h>
 #include <memory>
@@ -16,6 +14,9 @@
 #include <vector>
 
 namespace verbs {
+
+// The operand of an RDMA atomic, and so its only message size.
+constexpr int64_t kAtomicSize = 8;
 
 // The peer's buffer, as its private data announced it.
 struct RemoteBuffer {
@@ -47,8 +48,6 @@ class Conn : public QpResources {
 
     // SEND / RDMA WRITE / RDMA READ of `len` bytes from (or, for READ, into)
     // this side's buffer; inline when len fits.
-    // An atomic opcode posts post_atomic's with the windowed test's
-    // operands (fetch_add adds kAtomicAdd; cmp_swap swaps 0 for 0).
     void post(ibv_wr_opcode opcode, uint32_t len, bool signaled, uint64_t wr_id);
     // An 8-byte RDMA atomic on the peer's target (its send region); the
     // value it returns lands at the start of our receive region.
@@ -78,14 +77,16 @@ RemoteBuffer decode_private_data(const std::vector<uint8_t> &data, const char *w
 
 using Conns = std::vector<std::unique_ptr<Conn>>;
 
-// The server's listener: bound (bind_address, else the address the client
-// reached), listening, its address announced to the client.
-rdma_cm_id *listen_for_clients(CmChannel &channel, const Run &run, const Params &p);
-// Client: `count` connections to `server`, one after the other.
-Conns connect_to_server(CmChannel &channel, const Run &run, const Params &p,
+// The server's listener in port space `ps` (RC: RDMA_PS_TCP, UD:
+// RDMA_PS_UDP): bound (bind_address, else the address the client reached),
+// listening, its address announced to the client.
+rdma_cm_id *listen_for_clients(CmChannel &channel, const Run &run, const LinkSpec &link,
+                               rdma_port_space ps);
+// Client: link.qps connections to `server`, one after the other.
+Conns connect_to_server(CmChannel &channel, const Run &run, const LinkSpec &link,
                         const sockaddr_storage &server, const ConnSpec &spec);
-// Server: accept `count` connections, ordered by the client's QP index.
-Conns accept_clients(CmChannel &channel, const Run &run, rdma_cm_id *listener, const Params &p,
+// Server: accept link.qps connections, ordered by the client's QP index.
+Conns accept_clients(CmChannel &channel, const Run &run, const LinkSpec &link,
                      const ConnSpec &spec);
 // Disconnects every QP and frees them (no waiting for the peer).
 void close_all(CmChannel &channel, Conns &conns);

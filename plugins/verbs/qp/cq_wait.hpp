@@ -6,6 +6,7 @@
 #define CMDBENCH_VERBS_CQ_WAIT_HPP
 
 #include "qp/conn.hpp"
+#include "qp/wait_mode.hpp"
 
 #include <vector>
 

@@ -1,7 +1,7 @@
 // QP creation with the largest accepted inline size (see qp_create.hpp).
 #include "qp/qp_create.hpp"
 
-#include "verbs_run.hpp"
+#include "run/verbs_run.hpp"
 
 #include <cerrno>
 #include <string>

@@ -1,7 +1,7 @@
 // The resources every verbs QP holds (see qp_resources.hpp).
 #include "qp/qp_resources.hpp"
 
-#include "verbs_run.hpp"
+#include "run/verbs_run.hpp"
 
 #include <cerrno>
 #include <cstdlib>

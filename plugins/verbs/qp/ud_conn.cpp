@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmdbench/plugin-support/byte_order.hpp>
-#include <cmdbench/rdma-util/rdma_device.hpp>
 #include <cstring>
 #include <netinet/in.h>
 #include <poll.h>
@@ -94,30 +93,17 @@ void UdConn::post_recv(uint64_t wr_id) {
     submit_recv(sge_at(region_, uint32_t(region_ + kGrhBytes)), wr_id, "ibv_post_recv (UD)");
 }
 
-UdSession::UdSession(Run &run, const Params &p, const UdSpec &spec) {
-    const std::string problem = cmdbench::rdma::rdma_device_problem();
-    if (!problem.empty()) skip_no_device(problem);
-    channel_ = std::make_unique<CmChannel>();
-    if (!run.is_client()) {
-        listener_ = listen_for_clients(*channel_, run, p); // RDMA_PS_UDP for qp_type ud
-        sockaddr_storage mine{};
-        std::memcpy(&mine, rdma_get_local_addr(listener_), sizeof(sockaddr_in6));
-        run.exchange(encode_address(mine), "the server's rdma_cm address");
-        accept(run, p, spec);
-    } else {
-        sockaddr_storage server = decode_address(run.exchange({}, "the server's rdma_cm address"));
-        if (is_any_address(server)) {
-            const uint16_t port = ntohs(reinterpret_cast<sockaddr_in &>(server).sin_port);
-            server = resolve_ip(run.peer_host() ? run.peer_host() : "127.0.0.1", port, false);
-        }
-        connect(run, p, server, spec);
-    }
+UdSession::UdSession(Run &run, const LinkSpec &link, const UdSpec &spec) {
+    const sockaddr_storage server = meet(run, link, RDMA_PS_UDP);
+    if (!run.is_client())
+        accept(run, link, spec);
+    else
+        connect(run, link, server, spec);
     run.barrier("connected");
 }
 
 UdSession::~UdSession() {
     conns_.clear();
-    if (listener_) rdma_destroy_id(listener_);
     if (channel_) channel_->drain();
 }
 
@@ -134,15 +120,15 @@ uint32_t UdSession::mtu() const {
     return mtu;
 }
 
-void UdSession::connect(Run &run, const Params &p, const sockaddr_storage &server,
+void UdSession::connect(Run &run, const LinkSpec &link, const sockaddr_storage &server,
                         const UdSpec &spec) {
     sockaddr_storage source{};
-    const bool bind = !p.bind_address.empty();
-    if (bind) source = resolve_ip(p.bind_address, 0, true);
+    const bool bind = !link.bind_address.empty();
+    if (bind) source = resolve_ip(link.bind_address, 0, true);
     sockaddr_storage target = server;
     const std::string to = address_text(target);
     Stopper &stop = run.stopper();
-    for (int i = 0; i < p.qps; ++i) {
+    for (int i = 0; i < link.qps; ++i) {
         rdma_cm_id *id = nullptr;
         if (rdma_create_id(channel_->get(), &id, nullptr, RDMA_PS_UDP) != 0)
             fail_errno("rdma_create_id (UDP port space)", errno);
@@ -178,11 +164,11 @@ void UdSession::connect(Run &run, const Params &p, const sockaddr_storage &serve
     }
 }
 
-void UdSession::accept(Run &run, const Params &p, const UdSpec &spec) {
+void UdSession::accept(Run &run, const LinkSpec &link, const UdSpec &spec) {
     Stopper &stop = run.stopper();
-    conns_.resize(size_t(p.qps));
+    conns_.resize(size_t(link.qps));
     // A SIDR exchange has no ESTABLISHED at the server: the accept is all.
-    for (int accepted = 0; accepted < p.qps; ++accepted) {
+    for (int accepted = 0; accepted < link.qps; ++accepted) {
         const CmEvent e = channel_->next(stop, "waiting for the client's UD QPs");
         if (e.type != RDMA_CM_EVENT_CONNECT_REQUEST)
             fail(std::string("verbs: while accepting UD QPs: unexpected rdma_cm event ") +
@@ -194,7 +180,7 @@ void UdSession::accept(Run &run, const Params &p, const UdSpec &spec) {
                 fail("verbs: the UD connect request is not from a verbs-lat / verbs-bw peer "
                      "with qp_type = \"ud\"");
             const auto index = uint32_t(cmdbench::support::take_be(d, 4));
-            if (index >= uint32_t(p.qps) || conns_[index])
+            if (index >= uint32_t(link.qps) || conns_[index])
                 fail("verbs: the client sent UD QP index " + std::to_string(index) +
                      " twice or out of [0, qps)");
             const auto qkey = uint32_t(cmdbench::support::take_be(d, 4));
@@ -215,9 +201,9 @@ void UdSession::accept(Run &run, const Params &p, const UdSpec &spec) {
     }
 }
 
-std::vector<int64_t> ud_sizes(const Params &p, uint32_t mtu, const char *test) {
-    std::vector<int64_t> sizes = p.sizes;
-    if (p.bandwidth && sizes == std::vector<int64_t>{65536}) sizes = {int64_t(mtu)};
+std::vector<int64_t> ud_sizes(std::vector<int64_t> sizes, bool mtu_by_default, uint32_t mtu,
+                              const char *test) {
+    if (mtu_by_default) sizes = {int64_t(mtu)};
     for (int64_t s : sizes)
         if (s > int64_t(mtu))
             fail(std::string(test) + ": sizes: " + std::to_string(s) +

@@ -8,9 +8,8 @@
 #ifndef CMDBENCH_VERBS_UD_CONN_HPP
 #define CMDBENCH_VERBS_UD_CONN_HPP
 
-#include "qp/cm_link.hpp"
+#include "qp/cm_session.hpp"
 #include "qp/qp_resources.hpp"
-#include "verbs_params.hpp"
 
 #include <infiniband/verbs.h>
 #include <memory>
@@ -56,12 +55,10 @@ class UdConn : public QpResources {
 using UdConns = std::vector<std::unique_ptr<UdConn>>;
 
 // The QPs of one UD run, both roles (as Session for RC).
-class UdSession {
+class UdSession : public CmSession {
   public:
-    UdSession(Run &run, const Params &p, const UdSpec &spec);
+    UdSession(Run &run, const LinkSpec &link, const UdSpec &spec);
     ~UdSession();
-    UdSession(const UdSession &) = delete;
-    UdSession &operator=(const UdSession &) = delete;
 
     const UdConns &conns() const { return conns_; }
     // The smallest MTU of our QPs' ports.
@@ -69,18 +66,18 @@ class UdSession {
     void finish(Run &run);
 
   private:
-    void connect(Run &run, const Params &p, const sockaddr_storage &server, const UdSpec &spec);
-    void accept(Run &run, const Params &p, const UdSpec &spec);
+    void connect(Run &run, const LinkSpec &link, const sockaddr_storage &server,
+                 const UdSpec &spec);
+    void accept(Run &run, const LinkSpec &link, const UdSpec &spec);
 
-    std::unique_ptr<CmChannel> channel_;
-    rdma_cm_id *listener_ = nullptr;
     UdConns conns_;
 };
 
-// The sizes a UD run measures: the default [65536] of verbs-bw becomes the
-// MTU (perftest caps its default the same way); any size above the MTU fails
-// the run naming it. `test` prefixes the message.
-std::vector<int64_t> ud_sizes(const Params &p, uint32_t mtu, const char *test);
+// The sizes a UD run measures: `sizes`, or the MTU when `mtu_by_default`
+// (verbs-bw's default [65536]: perftest caps its default the same way); any
+// size above the MTU fails the run naming it. `test` prefixes the message.
+std::vector<int64_t> ud_sizes(std::vector<int64_t> sizes, bool mtu_by_default, uint32_t mtu,
+                              const char *test);
 
 } // namespace verbs
 

@@ -81,7 +81,7 @@ name = "fetch_add"
 test = "verbs-lat"
 op = "fetch_add"
 TOML
-CMDBENCH_VERBS_TEST_CORRUPT_TARGET=0xc0ffee run_scenario corrupt.toml 1
+CMDBENCH_VERBS_TEST_CORRUPT_TARGET=0xc0ffee with_verbs_faults run_scenario corrupt.toml 1
 check_results corrupt.json <<'PY' || fail "corruption was not caught as it should be"
 assert len(runs) == 1, runs
 for r in runs.values():

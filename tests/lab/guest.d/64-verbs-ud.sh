@@ -91,7 +91,7 @@ sizes = [64]
 iterations = 50
 TOML
 started=$(date +%s%N)
-CMDBENCH_VERBS_TEST_UD_DROP_ANSWER=20 run_scenario ud-drop.toml 1
+CMDBENCH_VERBS_TEST_UD_DROP_ANSWER=20 with_verbs_faults run_scenario ud-drop.toml 1
 elapsed_ms=$((($(date +%s%N) - started) / 1000000))
 check_results ud-drop.json "$elapsed_ms" <<'PY' || fail "a lost datagram was not reported as it should be"
 r = runs["lat-drop"]

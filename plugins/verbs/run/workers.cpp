@@ -1,5 +1,5 @@
 // Worker threads of a measured step (see workers.hpp).
-#include "workers.hpp"
+#include "run/workers.hpp"
 
 #include <atomic>
 #include <chrono>

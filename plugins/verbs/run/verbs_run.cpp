@@ -1,5 +1,5 @@
 // Host glue of the verbs tests (see verbs_run.hpp).
-#include "verbs_run.hpp"
+#include "run/verbs_run.hpp"
 
 #include <cmdbench/plugin-support/peer_protocol.hpp>
 

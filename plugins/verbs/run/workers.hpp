@@ -4,7 +4,7 @@
 #ifndef CMDBENCH_VERBS_WORKERS_HPP
 #define CMDBENCH_VERBS_WORKERS_HPP
 
-#include "verbs_run.hpp"
+#include "run/verbs_run.hpp"
 
 #include <functional>
 

@@ -1,0 +1,120 @@
+// verbs-bw's run, written once for RC and UD QPs: a Kind says what differs,
+// chosen once by qp_type (bw_runner.cpp):
+//   Kind::Session                the QPs of the run (Session, UdSession)
+//   Kind::adjust(p)              the kind's own defaults (UD: rx_depth)
+//   Kind::recv_depth(p, client)  receives a QP is made for
+//   Kind::sizes(p, session)      the sizes the run measures
+//   Kind::receives_posted(run, session)  after a receiver posted its receives
+//   Kind::window_text(p, session, label, window)  the log line of a size's window
+//   Kind::run_both_ways(run, p, session, size)  runs the size both ways and
+//                                says true when bidirectional = true (RC only)
+//   Kind::kArrivals              the server's arrival counts go back to the
+//                                client, whose row says what was `lost` (UD:
+//                                a datagram without a receive is dropped); the
+//                                name of that exchange, or nullptr
+//   Kind::kCounts, kReceiver, kQuietNs  the counts' exchange, the receiver's
+//                                name and how long it waits for news (0: all)
+// and pump(run, p, size, states, count, until) for its WindowStates (bw_pump.hpp).
+#ifndef CMDBENCH_VERBS_BW_RUNNER_HPP
+#define CMDBENCH_VERBS_BW_RUNNER_HPP
+
+#include "bw/bw_pump.hpp"
+#include "bw/bw_receiver.hpp"
+#include "bw/bw_rows.hpp"
+#include "run/workers.hpp"
+
+#include <atomic>
+#include <cmdbench/plugin-support/result_rows.hpp>
+#include <cmdbench/plugin-support/size_label.hpp>
+
+namespace verbs {
+
+// The QPs every bandwidth run makes, with `recv_depth` receives each.
+ConnSpec bw_spec(const Params &p, int recv_depth);
+
+// The client's row for one size: its figures, and with arrival counts the
+// messages lost (logged when any were).
+void report_bw(Run &run, const Params &p, int64_t size, const std::vector<QpFigures> &figures,
+               const std::vector<uint64_t> &sent, const std::vector<uint64_t> *got);
+
+// One size, one way: the client sends (or reads) on every QP, the server
+// receives (send) or waits; then the client reports.
+template <class Kind>
+void one_way(Run &run, const Params &p, typename Kind::Session &session, int64_t size) {
+    const size_t qps = size_t(p.qps);
+    std::vector<QpFigures> figures(qps);
+    std::vector<uint64_t> sent(qps, 0); // warm-up and timed, per QP
+    std::vector<uint64_t> got(qps, 0);
+    std::vector<std::atomic<uint64_t>> expected(qps);
+    for (auto &e : expected)
+        e = kUnknown;
+    if (run.is_client()) {
+        run_workers(run, p.threads, [&](int thread) {
+            auto mine = window_states(qps_of_thread(session.conns(), thread, p.threads));
+            send_phases(run, p, mine, sent, figures, [&](uint64_t count, uint64_t until) {
+                pump(run, p, size_t(size), mine, count, until);
+            });
+        });
+        run.exchange(encode_counts(sent), Kind::kCounts);
+        if (Kind::kArrivals) got = decode_counts(run.exchange({}, Kind::kArrivals), qps);
+    } else if (p.op == Op::Send) {
+        run_workers(
+            run, p.threads,
+            [&](int thread) {
+                receive_all(run, p, qps_of_thread(session.conns(), thread, p.threads), expected,
+                            got, Kind::kReceiver, Kind::kQuietNs);
+            },
+            [&] {
+                const std::vector<uint64_t> counts =
+                    decode_counts(run.exchange({}, Kind::kCounts), qps);
+                for (size_t i = 0; i < qps; ++i)
+                    expected[i] = counts[i];
+            });
+        if (Kind::kArrivals) run.exchange(encode_counts(got), Kind::kArrivals);
+    } else {
+        run.exchange({}, Kind::kCounts);
+    }
+    run.barrier("bw " + std::to_string(size) + " done");
+    if (run.is_client()) report_bw(run, p, size, figures, sent, Kind::kArrivals ? &got : nullptr);
+}
+
+// verbs-bw over QPs of one Kind: receives posted where SENDs arrive, then
+// each size one way (or, with bidirectional, both ways at once).
+template <class Kind> void run_bw_over(Run &run, const Params &p_in) {
+    Params p = p_in;
+    Kind::adjust(p);
+    typename Kind::Session session(run, p.link(), bw_spec(p, Kind::recv_depth(p, run.is_client())));
+    const std::vector<int64_t> sizes = Kind::sizes(p, session);
+    // Receivers of SEND: the server, and with bidirectional the client too.
+    if (p.op == Op::Send && (!run.is_client() || p.bidirectional)) {
+        for (const auto &c : session.conns())
+            for (int i = 0; i < p.rx_depth; ++i)
+                c->post_recv(0);
+        Kind::receives_posted(run, session);
+    }
+    run.barrier("receives posted");
+
+    size_t done = 0;
+    for (int64_t size : sizes) {
+        run.barrier("bw " + std::to_string(size));
+        run.check_stop("verbs-bw");
+        if (run.is_client()) {
+            // The window a size runs with: the default cq_mod depends on the size.
+            const BwWindow w =
+                bw_window(p.tx_depth, p.cq_mod, size, p.duration > 0 ? 0 : uint64_t(p.iterations));
+            run.log(CMDBENCH_LOG_INFO,
+                    Kind::window_text(p, session, cmdbench::support::size_label(size), w));
+        }
+        if (!Kind::run_both_ways(run, p, session, size)) one_way<Kind>(run, p, session, size);
+        run.host().progress(run.ctx(), ++done, sizes.size());
+    }
+    session.finish(run);
+}
+
+// The two kinds (verbs_bw.cpp, ud_bw.cpp).
+void run_rc_bw(Run &run, const Params &p);
+void run_ud_bw(Run &run, const Params &p);
+
+} // namespace verbs
+
+#endif

@@ -1,0 +1,26 @@
+// verbs-lat's entry: parameters, then the run over RC or UD QPs.
+#include "lat/lat_runner.hpp"
+
+namespace verbs {
+
+ConnSpec lat_spec(const Params &p) {
+    ConnSpec spec;
+    spec.region = p.region();
+    spec.send_depth = kLatSendDepth;
+    spec.recv_depth = p.op == Op::Send ? kLatRecvDepth : 1;
+    spec.inline_size = p.inline_size;
+    spec.inline_explicit = p.inline_explicit;
+    spec.rdma_read = p.op == Op::Read || is_atomic(p.op);
+    spec.atomics = is_atomic(p.op);
+    return spec;
+}
+
+void run_lat(Run &run) {
+    const Params p = read_params(run, false);
+    if (p.qp_type == QpType::Ud)
+        run_ud_lat(run, p);
+    else
+        run_rc_lat(run, p);
+}
+
+} // namespace verbs

@@ -1,0 +1,33 @@
+// What an RC session (Session) and a UD one (UdSession) both do first: the
+// device check, the rdma_cm event channel, and the meeting over the control
+// channel: the server listens and announces its address, the client gets it.
+#ifndef CMDBENCH_VERBS_CM_SESSION_HPP
+#define CMDBENCH_VERBS_CM_SESSION_HPP
+
+#include "qp/cm_link.hpp"
+
+#include <memory>
+
+namespace verbs {
+
+class CmSession {
+  public:
+    CmSession(const CmSession &) = delete;
+    CmSession &operator=(const CmSession &) = delete;
+
+  protected:
+    CmSession() = default;
+    ~CmSession();
+
+    // Skips (needs an RDMA device) without a usable device. Server: listens
+    // in port space `ps` and announces where; returns nothing. Client: returns
+    // the server's address (its own host's, if the server listens on any).
+    sockaddr_storage meet(Run &run, const LinkSpec &link, rdma_port_space ps);
+
+    std::unique_ptr<CmChannel> channel_;
+    rdma_cm_id *listener_ = nullptr;
+};
+
+} // namespace verbs
+
+#endif

@@ -1,0 +1,153 @@
+// verbs-bw's pure parts through a fake host: the send phases' accounting
+// (warm-up counted as sent, the timed phase as figures), the sum over QPs,
+// what the peers swap, and the rows built from it.
+#include "bw/bw_runner.hpp"
+#include "fake_host.hpp"
+
+#include <catch2/catch.hpp>
+
+using Catch::Contains;
+using verbs_test::FakeHost;
+
+namespace {
+
+const cmdbench_test &bw_descriptor() {
+    static const cmdbench_test bw = verbs::verbs_test_descriptor(true, "bw", nullptr);
+    return bw;
+}
+
+// What send_phases needs of a QP: its index.
+struct FakeQp {
+    uint32_t i;
+    uint32_t index() const { return i; }
+};
+
+} // namespace
+
+TEST_CASE("verbs bw: warm-up counts as sent, the timed phase as sent and figures") {
+    FakeHost host(bw_descriptor());
+    host.set("warmup", "10").set("iterations", "100").set("qps", "2");
+    verbs::Run run(host.env());
+    const verbs::Params p = verbs::read_params(run, true);
+    FakeQp a{0}, b{1};
+    std::vector<FakeQp *> qps = {&b, &a}; // in any order: counted by index
+    auto mine = verbs::window_states(qps);
+    std::vector<uint64_t> sent(2, 0);
+    std::vector<verbs::QpFigures> figures(2);
+    std::vector<std::pair<uint64_t, uint64_t>> phases; // (count, until) each pump got
+    FakeHost::now_ = 5000;
+    verbs::send_phases(run, p, mine, sent, figures, [&](uint64_t count, uint64_t until) {
+        phases.emplace_back(count, until);
+        for (auto &s : mine) {
+            s.completed = count - s.conn->index(); // QP 1 finished one short
+            s.end_ns = 9000 + s.conn->index();
+        }
+    });
+    REQUIRE(phases.size() == 2);
+    CHECK(phases[0] == std::make_pair(uint64_t(10), uint64_t(0)));
+    CHECK(phases[1] == std::make_pair(uint64_t(100), uint64_t(0))); // no duration: no deadline
+    CHECK(sent == std::vector<uint64_t>{110, 108});
+    CHECK(figures[0].msgs == 100);
+    CHECK(figures[1].msgs == 99);
+    CHECK(figures[0].start_ns == 5000);
+    CHECK(figures[1].end_ns == 9001);
+}
+
+TEST_CASE("verbs bw: a duration phase gets its deadline, and no warm-up without one") {
+    FakeHost host(bw_descriptor());
+    host.set("duration", "2");
+    verbs::Run run(host.env());
+    const verbs::Params p = verbs::read_params(run, true);
+    FakeQp a{0};
+    std::vector<FakeQp *> qps = {&a};
+    auto mine = verbs::window_states(qps);
+    std::vector<uint64_t> sent(1, 0);
+    std::vector<verbs::QpFigures> figures(1);
+    FakeHost::now_ = 1'000;
+    std::vector<uint64_t> untils;
+    verbs::send_phases(run, p, mine, sent, figures, [&](uint64_t, uint64_t until) {
+        untils.push_back(until);
+        mine[0].completed = 7;
+    });
+    CHECK(untils == std::vector<uint64_t>{1'000 + 2'000'000'000});
+    CHECK(sent[0] == 7);
+}
+
+TEST_CASE("verbs bw: the sum over QPs spans the first start to the last end") {
+    const std::vector<verbs::QpFigures> qps = {{1000, 100, 1100}, {500, 200, 2200}};
+    const verbs::BwFigures f = verbs::sum_qps(1000, qps);
+    CHECK(f.msgs == 1500);
+    CHECK(f.start_ns == 100);
+    CHECK(f.end_ns == 2200);
+    CHECK(f.ns() == 2100);
+    CHECK(f.max_qp_gbps == Approx(1000.0 * 1000 * 8 / 1000)); // QP 0: 8000 Gb/s
+    CHECK(f.min_qp_gbps == Approx(500.0 * 1000 * 8 / 2000));  // QP 1: 2000 Gb/s
+    CHECK_THROWS_WITH(verbs::sum_qps(1, {{1, 5, 0}}), Contains("a QP has no end time"));
+}
+
+TEST_CASE("verbs bw: counts and figures survive the trip to the peer") {
+    const std::vector<uint64_t> counts = {0, 1, 0x0123456789abcdefull, ~uint64_t(0)};
+    const std::vector<uint8_t> bytes = verbs::encode_counts(counts);
+    CHECK(bytes.size() == 32);
+    CHECK(bytes[15] == 1); // big-endian
+    CHECK(verbs::decode_counts(bytes, 4) == counts);
+    CHECK_THROWS_WITH(verbs::decode_counts(bytes, 3), Contains("message counts are malformed"));
+
+    verbs::BwFigures f;
+    f.msgs = 42;
+    f.start_ns = 7;
+    f.end_ns = 99;
+    f.min_qp_gbps = 1.25;
+    f.max_qp_gbps = 3.5;
+    const verbs::BwFigures back = verbs::decode_figures(verbs::encode_figures(f));
+    CHECK(back.msgs == 42);
+    CHECK(back.start_ns == 7);
+    CHECK(back.end_ns == 99);
+    CHECK(back.min_qp_gbps == 1.25);
+    CHECK(back.max_qp_gbps == 3.5);
+    CHECK_THROWS_WITH(verbs::decode_figures({1, 2, 3}), Contains("figures are malformed"));
+}
+
+TEST_CASE("verbs bw: one row per size, the QPs' spread with more than one") {
+    FakeHost host(bw_descriptor());
+    host.set("qps", "2");
+    verbs::Run run(host.env());
+    const verbs::Params p = verbs::read_params(run, true);
+    // 1000 messages of 1 KiB over 1 ms: 8.192 Gb/s.
+    verbs::report_bw(run, p, 1024, {{600, 0, 1'000'000}, {400, 0, 500'000}}, {600, 400}, nullptr);
+    REQUIRE(host.rows.size() == 1);
+    const verbs_test::FakeRow &row = host.rows[0];
+    CHECK(row.name == "1k");
+    CHECK(row.ended);
+    CHECK(row.metrics.at("bytes") == 1024);
+    CHECK(row.metrics.at("xfers") == 1000);
+    CHECK(row.metrics.at("total") == 1024000);
+    CHECK(row.metrics.at("time") == Approx(0.001));
+    CHECK(row.metrics.at("Gb/sec") == Approx(8.192));
+    CHECK(row.metrics.at("msgs/sec") == Approx(1e6));
+    CHECK(row.metrics.at("qps") == 2);
+    CHECK(row.metrics.at("min QP Gb/sec") == Approx(4.9152));
+    CHECK(row.metrics.at("max QP Gb/sec") == Approx(6.5536));
+    CHECK(row.metrics.count("lost") == 0); // RC: no arrival counts
+    CHECK(host.logs.empty());
+}
+
+TEST_CASE("verbs bw: with arrival counts the row says what was lost, and the log why") {
+    FakeHost host(bw_descriptor());
+    verbs::Run run(host.env());
+    const verbs::Params p = verbs::read_params(run, true);
+    const std::vector<uint64_t> got = {90};
+    verbs::report_bw(run, p, 64, {{100, 0, 1000}}, {100}, &got);
+    REQUIRE(host.rows.size() == 1);
+    CHECK(host.rows[0].metrics.at("lost") == 10);
+    CHECK(host.rows[0].metrics.count("min QP Gb/sec") == 0); // one QP
+    REQUIRE(host.logs.size() == 1);
+    CHECK_THAT(host.logs[0], Contains("verbs-bw 64: 10 of 100 UD messages never arrived"));
+
+    FakeHost quiet(bw_descriptor());
+    verbs::Run all(quiet.env());
+    const std::vector<uint64_t> every = {100};
+    verbs::report_bw(all, p, 64, {{100, 0, 1000}}, {100}, &every);
+    CHECK(quiet.rows[0].metrics.at("lost") == 0);
+    CHECK(quiet.logs.empty());
+}

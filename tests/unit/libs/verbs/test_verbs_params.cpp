@@ -1,0 +1,119 @@
+// verbs-lat's and verbs-bw's parameters read through a fake host: the
+// defaults each test resolves (inline size, atomics' sizes) and the checks
+// across keys that the host's table cannot make.
+#include "fake_host.hpp"
+#include "verbs_params.hpp"
+
+#include <catch2/catch.hpp>
+
+using Catch::Contains;
+using verbs::Op;
+using verbs::QpType;
+using verbs_test::FakeHost;
+
+namespace {
+
+const cmdbench_test &descriptor(bool bandwidth) {
+    static const cmdbench_test lat = verbs::verbs_test_descriptor(false, "lat", nullptr);
+    static const cmdbench_test bw = verbs::verbs_test_descriptor(true, "bw", nullptr);
+    return bandwidth ? bw : lat;
+}
+
+struct Test {
+    explicit Test(bool bandwidth) : bandwidth(bandwidth), host(descriptor(bandwidth)) {}
+    Test &set(const std::string &key, const std::string &value) {
+        host.set(key, value);
+        return *this;
+    }
+    verbs::Params read() {
+        verbs::Run run(host.env());
+        return verbs::read_params(run, bandwidth);
+    }
+    bool bandwidth;
+    FakeHost host;
+};
+
+} // namespace
+
+TEST_CASE("verbs params: defaults are perftest's, the inline size resolved") {
+    const verbs::Params lat = Test(false).read();
+    CHECK_FALSE(lat.bandwidth);
+    CHECK(lat.op == Op::Send);
+    CHECK(lat.qp_type == QpType::Rc);
+    CHECK(lat.sizes == std::vector<int64_t>{2});
+    CHECK(lat.iterations == 1000);
+    CHECK(lat.inline_size == 236);
+    CHECK_FALSE(lat.inline_explicit);
+    CHECK(lat.qps == 1);
+    CHECK(lat.threads == 1);
+
+    const verbs::Params bw = Test(true).read();
+    CHECK(bw.bandwidth);
+    CHECK(bw.sizes == std::vector<int64_t>{65536});
+    CHECK(bw.iterations == 5000);
+    CHECK(bw.inline_size == 0);
+    CHECK(bw.tx_depth == 128);
+    CHECK(bw.cq_mod == verbs::kCqModAuto);
+    CHECK(bw.rx_depth == verbs::kDefaultRxDepth);
+    CHECK(verbs::default_sizes(true) == bw.sizes);
+}
+
+TEST_CASE("verbs params: the default inline size follows op and qp_type; a set one stays") {
+    CHECK(Test(false).set("qp_type", "ud").read().inline_size == 188);
+    CHECK(Test(false).set("op", "write").read().inline_size == 236);
+    CHECK(Test(false).set("op", "read").read().inline_size == 0);
+    CHECK(Test(false).set("op", "fetch_add").read().inline_size == 0);
+    const verbs::Params set = Test(false).set("inline_size", "64").read();
+    CHECK(set.inline_size == 64);
+    CHECK(set.inline_explicit);
+}
+
+TEST_CASE("verbs params: cross-key checks name the keys and the range") {
+    CHECK_THROWS_WITH(Test(false).set("sizes", "[]").read(),
+                      "verbs-lat: sizes must list at least one size");
+    CHECK_THROWS_WITH(Test(false).set("qps", "2").set("threads", "3").read(),
+                      "verbs-lat: threads = 3 must be in [1, qps] (qps = 2)");
+    CHECK_THROWS_WITH(Test(true).set("cq_mod", "200").read(),
+                      "verbs-bw: cq_mod = 200 must be in [1, tx_depth] (tx_depth = 128)");
+    CHECK_NOTHROW(Test(true).set("cq_mod", "128").read());
+    CHECK_THROWS_WITH(Test(false).set("op", "read").set("inline_size", "64").read(),
+                      Contains("inline_size = 64 does not apply to op = \"read\""));
+    CHECK_NOTHROW(Test(false).set("qps", "4").set("threads", "4").read());
+}
+
+TEST_CASE("verbs params: atomics take 8-byte sizes only, the default becoming [8]") {
+    const verbs::Params lat = Test(false).set("op", "fetch_add").read();
+    CHECK(lat.sizes == std::vector<int64_t>{8});
+    CHECK(Test(true).set("op", "cmp_swap").read().sizes == std::vector<int64_t>{8});
+    CHECK(Test(false).set("op", "cmp_swap").set("sizes", "[8, 8]").read().sizes.size() == 2);
+    CHECK_THROWS_WITH(Test(false).set("op", "fetch_add").set("sizes", "[16]").read(),
+                      Contains("sizes = [16] does not apply to op = \"fetch_add\""));
+    CHECK_THROWS_WITH(Test(false).set("op", "fetch_add").set("inline_size", "8").read(),
+                      Contains("an atomic carries no inline data"));
+    CHECK_THROWS_WITH(Test(true).set("op", "cmp_swap").set("bidirectional", "true").read(),
+                      Contains("bidirectional = true does not apply to op = \"cmp_swap\""));
+}
+
+TEST_CASE("verbs params: qp_type ud takes send one way only") {
+    CHECK_NOTHROW(Test(true).set("qp_type", "ud").read());
+    CHECK_THROWS_WITH(Test(false).set("qp_type", "ud").set("op", "write").read(),
+                      Contains("qp_type = \"ud\" needs op = \"send\""));
+    CHECK_THROWS_WITH(Test(true).set("qp_type", "ud").set("bidirectional", "true").read(),
+                      Contains("bidirectional = true is not available with qp_type = \"ud\""));
+}
+
+TEST_CASE("verbs params: what the QP layer gets, region and link") {
+    const verbs::Params p = Test(true)
+                                .set("sizes", "[2, 100]")
+                                .set("qps", "3")
+                                .set("bind_address", "10.0.0.1")
+                                .set("port", "7000")
+                                .read();
+    CHECK(p.largest_size() == 100);
+    CHECK(p.region() == 128); // cache-line rounded
+    CHECK(Test(false).read().region() == 64);
+    const verbs::LinkSpec link = p.link();
+    CHECK(link.qps == 3);
+    CHECK(link.bind_address == "10.0.0.1");
+    CHECK(link.port == 7000);
+}
