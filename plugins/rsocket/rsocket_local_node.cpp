@@ -11,7 +11,7 @@
 #include <rdma/rdma_cma.h>
 #include <vector>
 
-namespace rsocket_plugin {
+namespace cmdbench::rsocket_plugin {
 namespace {
 
 bool owned_by_rdma_device(rdma_event_channel *channel, sockaddr *addr) {
@@ -47,4 +47,4 @@ int local_node(cmdbench_ctx *, const cmdbench_host *, char *buf, size_t cap) {
     return rc;
 }
 
-} // namespace rsocket_plugin
+} // namespace cmdbench::rsocket_plugin

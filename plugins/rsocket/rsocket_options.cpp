@@ -13,7 +13,7 @@
 #include <rdma/rsocket.h>
 #include <string>
 
-namespace rsocket_plugin {
+namespace cmdbench::rsocket_plugin {
 
 namespace {
 constexpr int64_t kMaxBufferSize = 1073741824;
@@ -145,4 +145,4 @@ int configure(cmdbench_ctx *ctx, const cmdbench_host *host, int sock, uint32_t s
     }
 }
 
-} // namespace rsocket_plugin
+} // namespace cmdbench::rsocket_plugin

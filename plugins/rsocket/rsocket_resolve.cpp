@@ -11,7 +11,7 @@
 #include <rdma/rdma_cma.h>
 #include <string>
 
-namespace rsocket_plugin {
+namespace cmdbench::rsocket_plugin {
 namespace {
 
 // The run's settings; the declared defaults where the host has none.
@@ -100,4 +100,4 @@ int resolve(cmdbench_ctx *ctx, const cmdbench_host *host, const char *node, cons
     }
 }
 
-} // namespace rsocket_plugin
+} // namespace cmdbench::rsocket_plugin

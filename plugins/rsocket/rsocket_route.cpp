@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace rsocket_plugin {
+namespace cmdbench::rsocket_plugin {
 namespace {
 
 struct PendingRoute {
@@ -44,4 +44,4 @@ int apply_route(cmdbench_ctx *ctx, const cmdbench_host *host, int sock) {
     return -1;
 }
 
-} // namespace rsocket_plugin
+} // namespace cmdbench::rsocket_plugin

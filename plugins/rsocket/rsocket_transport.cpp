@@ -10,7 +10,7 @@
 #include <fcntl.h>
 #include <rdma/rsocket.h>
 
-namespace rsocket_plugin {
+namespace cmdbench::rsocket_plugin {
 namespace {
 
 int rs_probe(cmdbench_ctx *ctx, const cmdbench_host *host) {
@@ -146,4 +146,4 @@ const cmdbench_transport &rsocket_transport() {
     return transport;
 }
 
-} // namespace rsocket_plugin
+} // namespace cmdbench::rsocket_plugin

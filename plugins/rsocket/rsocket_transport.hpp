@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace rsocket_plugin {
+namespace cmdbench::rsocket_plugin {
 
 // The static descriptor of transport "rsocket" (lives as long as the plugin).
 const cmdbench_transport &rsocket_transport();
@@ -44,6 +44,6 @@ int local_node(cmdbench_ctx *ctx, const cmdbench_host *host, char *buf, size_t c
 void remember_route(cmdbench_ctx *ctx, const void *route, size_t len);
 int apply_route(cmdbench_ctx *ctx, const cmdbench_host *host, int sock);
 
-} // namespace rsocket_plugin
+} // namespace cmdbench::rsocket_plugin
 
 #endif

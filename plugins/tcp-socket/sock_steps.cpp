@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include <vector>
 
-namespace tcp_socket {
+namespace cmdbench::tcp_socket {
 namespace {
 
 using cmdbench::support::get_be;
@@ -142,4 +142,4 @@ const cmdbench_test &sock_steps_test() {
     return test;
 }
 
-} // namespace tcp_socket
+} // namespace cmdbench::tcp_socket

@@ -3,8 +3,8 @@
 #pragma once
 #include <cmdbench/plugin.h>
 
-namespace tcp_socket {
+namespace cmdbench::tcp_socket {
 
 const cmdbench_test &sock_steps_test();
 
-} // namespace tcp_socket
+} // namespace cmdbench::tcp_socket

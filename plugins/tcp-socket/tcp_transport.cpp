@@ -12,7 +12,7 @@
 #include <string>
 #include <sys/socket.h>
 
-namespace tcp_socket {
+namespace cmdbench::tcp_socket {
 namespace {
 
 constexpr int64_t kDefaultBufferSize = 524288; // rstream's default -B
@@ -133,4 +133,4 @@ const cmdbench_transport &tcp_transport() {
     return transport;
 }
 
-} // namespace tcp_socket
+} // namespace cmdbench::tcp_socket

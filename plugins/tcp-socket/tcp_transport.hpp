@@ -4,11 +4,11 @@
 
 #include <cmdbench/plugin.h>
 
-namespace tcp_socket {
+namespace cmdbench::tcp_socket {
 
 // The static descriptor of transport "tcp" (lives as long as the plugin).
 const cmdbench_transport &tcp_transport();
 
-} // namespace tcp_socket
+} // namespace cmdbench::tcp_socket
 
 #endif

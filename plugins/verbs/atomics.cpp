@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
-namespace verbs {
+namespace cmdbench::verbs {
 namespace {
 
 std::string hex(uint64_t v) {
@@ -47,4 +47,4 @@ void check_atomic_result(const Conn &conn, const AtomicSeq &seq) {
          std::to_string(seq.number()) + ": got " + hex(got) + ", want " + hex(seq.want()));
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <infiniband/verbs.h>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 // What every fetch_add adds (perftest adds 1 too).
 constexpr uint64_t kAtomicAdd = 1;
@@ -52,6 +52,6 @@ class AtomicSeq {
 // be seq.want(); else the run fails naming the QP, the atomic, got and want.
 void check_atomic_result(const Conn &conn, const AtomicSeq &seq);
 
-} // namespace verbs
+} // namespace cmdbench::verbs
 
 #endif

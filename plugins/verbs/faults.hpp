@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <optional>
 
-namespace verbs::faults {
+namespace cmdbench::verbs::faults {
 
 // Atomics: a value to write into QP 0's target once before the first
 // atomic, so that verify has a wrong operand to catch.
@@ -25,6 +25,6 @@ std::optional<uint64_t> unanswered_message(const Run &run);
 // samples.
 void start_late(const Run &run);
 
-} // namespace verbs::faults
+} // namespace cmdbench::verbs::faults
 
 #endif

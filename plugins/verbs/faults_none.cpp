@@ -1,7 +1,7 @@
 // The shipped plugin's faults (see faults.hpp): none.
 #include "faults.hpp"
 
-namespace verbs::faults {
+namespace cmdbench::verbs::faults {
 
 std::optional<uint64_t> corrupt_target(const Run &) {
     return std::nullopt;
@@ -13,4 +13,4 @@ std::optional<uint64_t> unanswered_message(const Run &) {
 
 void start_late(const Run &) {}
 
-} // namespace verbs::faults
+} // namespace cmdbench::verbs::faults

@@ -9,7 +9,7 @@
 #include <cmdbench/plugin-support/param_spec.hpp>
 #include <vector>
 
-namespace verbs {
+namespace cmdbench::verbs {
 namespace {
 
 constexpr int64_t kMaxSize = int64_t{1} << 30;
@@ -151,4 +151,4 @@ Params read_params(const Run &run, bool bandwidth) {
     return p;
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 enum class Op { Send, Write, Read, FetchAdd, CmpSwap };
 enum class QpType { Rc, Ud };
@@ -79,6 +79,6 @@ std::vector<int64_t> default_sizes(bool bandwidth);
 // RunError naming the keys and the allowed range.
 Params read_params(const Run &run, bool bandwidth);
 
-} // namespace verbs
+} // namespace cmdbench::verbs
 
 #endif

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-namespace bidir {
+namespace cmdbench::bidir {
 namespace {
 
 const cmdbench_metric_meaning kPosition =
@@ -62,4 +62,4 @@ void put_overlap(const cmdbench_host &h, cmdbench_row *row, const Timeline &t,
                     &kPosition);
 }
 
-} // namespace bidir
+} // namespace cmdbench::bidir

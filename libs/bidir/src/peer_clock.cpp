@@ -1,7 +1,7 @@
 // Peer clock offset over the control channel (see peer_clock.hpp).
 #include "cmdbench/bidir/peer_clock.hpp"
 
-namespace bidir {
+namespace cmdbench::bidir {
 
 void put_u64(std::vector<uint8_t> &out, uint64_t v) {
     for (int i = 7; i >= 0; --i)
@@ -50,4 +50,4 @@ PeerClock measure_peer_clock(const Exchange &exchange, uint64_t (*now_ns)(), boo
     return best;
 }
 
-} // namespace bidir
+} // namespace cmdbench::bidir

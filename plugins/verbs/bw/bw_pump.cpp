@@ -3,7 +3,7 @@
 
 #include "atomics.hpp"
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 void pump(Run &run, const Params &p, size_t size, std::vector<SendState> &qps, uint64_t count,
           uint64_t until_ns, std::vector<uint64_t> *received) {
@@ -56,4 +56,4 @@ std::vector<uint64_t> decode_counts(const std::vector<uint8_t> &bytes, size_t qp
     return out;
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

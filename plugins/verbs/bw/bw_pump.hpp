@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 using SendState = WindowState<Conn>;
 using UdSendState = WindowState<UdConn>;
@@ -30,6 +30,6 @@ void pump(Run &run, const Params &p, size_t size, std::vector<UdSendState> &qps,
 std::vector<uint8_t> encode_counts(const std::vector<uint64_t> &counts);
 std::vector<uint64_t> decode_counts(const std::vector<uint8_t> &bytes, size_t qps);
 
-} // namespace verbs
+} // namespace cmdbench::verbs
 
 #endif

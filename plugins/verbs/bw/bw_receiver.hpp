@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 // `expected` holds kUnknown for a QP until the peer's count came (another
 // thread stores it).
@@ -53,6 +53,6 @@ void receive_all(Run &run, const Params &p, const std::vector<QP *> &conns,
     }
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs
 
 #endif

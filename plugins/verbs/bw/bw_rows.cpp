@@ -5,7 +5,7 @@
 #include <cmdbench/plugin-support/result_rows.hpp>
 #include <cstring>
 
-namespace verbs {
+namespace cmdbench::verbs {
 namespace {
 
 uint64_t bits_of(double v) {
@@ -79,4 +79,4 @@ cmdbench_row *begin_bw_row(Run &run, const Params &p, const std::string &name, i
     return row;
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 // All QPs of one side: timed messages from the first post of any QP to the
 // last completion of any, and the slowest and fastest QP, each over its own
@@ -33,6 +33,6 @@ BwFigures decode_figures(const std::vector<uint8_t> &bytes);
 cmdbench_row *begin_bw_row(Run &run, const Params &p, const std::string &name, int64_t size,
                            const BwFigures &f, const cmdbench_metric_meaning &total_meaning);
 
-} // namespace verbs
+} // namespace cmdbench::verbs
 
 #endif

@@ -4,7 +4,7 @@
 
 #include "atomics.hpp"
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 ConnSpec bw_spec(const Params &p, int recv_depth) {
     ConnSpec spec;
@@ -49,4 +49,4 @@ void run_bw(Run &run) {
         run_rc_bw(run, p);
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

@@ -27,7 +27,7 @@
 #include <cmdbench/plugin-support/result_rows.hpp>
 #include <cmdbench/plugin-support/size_label.hpp>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 // The QPs every bandwidth run makes, with `recv_depth` receives each.
 ConnSpec bw_spec(const Params &p, int recv_depth);
@@ -115,6 +115,6 @@ template <class Kind> void run_bw_over(Run &run, const Params &p_in) {
 void run_rc_bw(Run &run, const Params &p);
 void run_ud_bw(Run &run, const Params &p);
 
-} // namespace verbs
+} // namespace cmdbench::verbs
 
 #endif

@@ -15,7 +15,7 @@
 #include <limits>
 #include <vector>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 constexpr uint64_t kUnknown = std::numeric_limits<uint64_t>::max();
 
@@ -118,6 +118,6 @@ void send_phases(Run &run, const Params &p, std::vector<WindowState<QP>> &mine,
     }
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs
 
 #endif

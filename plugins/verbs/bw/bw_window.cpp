@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 BwWindow bw_window(int tx_depth, int cq_mod, int64_t size, uint64_t count) {
     BwWindow w{};
@@ -16,4 +16,4 @@ BwWindow bw_window(int tx_depth, int cq_mod, int64_t size, uint64_t count) {
     return w;
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

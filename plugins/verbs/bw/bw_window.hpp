@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 // kCqModAuto (verbs_params.hpp): cq_mod chosen by message size (perftest's rule).
 // Up to this size a signalled request every kCqModSmall; above, every one:
@@ -28,6 +28,6 @@ struct BwWindow {
 // depth is capped to `count` and cq_mod to the depth, as perftest caps them.
 BwWindow bw_window(int tx_depth, int cq_mod, int64_t size, uint64_t count);
 
-} // namespace verbs
+} // namespace cmdbench::verbs
 
 #endif

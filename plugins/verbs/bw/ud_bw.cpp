@@ -10,7 +10,7 @@
 
 #include <algorithm>
 
-namespace verbs {
+namespace cmdbench::verbs {
 namespace {
 
 // perftest's rule for UD SEND bandwidth at its default rx_depth: as many
@@ -54,4 +54,4 @@ void run_ud_bw(Run &run, const Params &p) {
     run_bw_over<UdBw>(run, p);
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

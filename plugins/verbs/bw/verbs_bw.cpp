@@ -11,11 +11,11 @@
 #include "bw/bw_runner.hpp"
 #include "bw/verbs_bw_bidir.hpp"
 
-namespace verbs {
+namespace cmdbench::verbs {
 namespace {
 
 struct RcBw {
-    using Session = verbs::Session;
+    using Session = cmdbench::verbs::Session;
     static constexpr const char *kCounts = "verbs-bw message counts";
     static constexpr const char *kArrivals = nullptr;
     static constexpr const char *kReceiver = "verbs-bw receiver";
@@ -57,4 +57,4 @@ void run_rc_bw(Run &run, const Params &p) {
     run_bw_over<RcBw>(run, p);
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

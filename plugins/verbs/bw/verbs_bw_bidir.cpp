@@ -21,7 +21,7 @@
 #include <cmdbench/plugin-support/size_label.hpp>
 #include <thread>
 
-namespace verbs {
+namespace cmdbench::verbs {
 namespace {
 
 // The main thread's wait for this side's senders, bounded like every wait.
@@ -111,4 +111,4 @@ void both_ways(Run &run, const Params &p, Session &session, int64_t size) {
     report_rows(run, p, size, client_is_c2s ? mine : peer, client_is_c2s ? peer : mine, clock);
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

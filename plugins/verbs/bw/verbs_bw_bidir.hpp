@@ -5,13 +5,13 @@
 #include "qp/session.hpp"
 #include "verbs_params.hpp"
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 // One size, both roles: each side sends (read: reads the peer's buffer) on
 // every QP while it receives the peer's SENDs; then the client reports rows
 // "<size> c2s", "<size> s2c" and "<size> bidir".
 void both_ways(Run &run, const Params &p, Session &session, int64_t size);
 
-} // namespace verbs
+} // namespace cmdbench::verbs
 
 #endif

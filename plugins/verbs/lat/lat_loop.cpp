@@ -4,7 +4,7 @@
 #include <cmdbench/plugin-support/result_rows.hpp>
 #include <cmdbench/plugin-support/size_label.hpp>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 std::vector<ThreadTimes> thread_times(Run &run, int threads) {
     std::vector<ThreadTimes> times(static_cast<size_t>(threads));
@@ -45,4 +45,4 @@ void report_lat(Run &run, const Params &p, int64_t size, const std::vector<Threa
     h.row_end(row);
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

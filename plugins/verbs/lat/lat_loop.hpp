@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 constexpr int kLatSendDepth = 128; // sends in flight before we reap completions
 // A send asks for a completion only this often (a READ always: its data is
@@ -103,6 +103,6 @@ void time_round_trips(Run &run, const Params &p, Peer &peer, size_t len, ThreadT
 void report_lat(Run &run, const Params &p, int64_t size, const std::vector<ThreadTimes> &times,
                 bool one_way);
 
-} // namespace verbs
+} // namespace cmdbench::verbs
 
 #endif

@@ -1,7 +1,7 @@
 // verbs-lat's entry: parameters, then the run over RC or UD QPs.
 #include "lat/lat_runner.hpp"
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 ConnSpec lat_spec(const Params &p) {
     ConnSpec spec;
@@ -23,4 +23,4 @@ void run_lat(Run &run) {
         run_rc_lat(run, p);
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

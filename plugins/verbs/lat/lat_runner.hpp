@@ -16,7 +16,7 @@
 #include <cstring>
 #include <memory>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 // The QPs every latency run makes (RC and UD alike; UD takes its QpSpec part).
 ConnSpec lat_spec(const Params &p);
@@ -70,6 +70,6 @@ template <class Kind> void run_lat_over(Run &run, const Params &p) {
 void run_rc_lat(Run &run, const Params &p);
 void run_ud_lat(Run &run, const Params &p);
 
-} // namespace verbs
+} // namespace cmdbench::verbs
 
 #endif

@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <limits>
 
-namespace verbs {
+namespace cmdbench::verbs {
 namespace {
 
 // Far above any round trip, even under emulation; the server waits twice as
@@ -150,4 +150,4 @@ void run_ud_lat(Run &run, const Params &p) {
     run_lat_over<UdLat>(run, p);
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <atomic>
 
-namespace verbs {
+namespace cmdbench::verbs {
 namespace {
 
 // The write method's arrival mark in a message's last byte: never 0, so a
@@ -165,7 +165,7 @@ class LatPeer {
 };
 
 struct RcLat {
-    using Session = verbs::Session;
+    using Session = cmdbench::verbs::Session;
     using Peer = LatPeer;
     static std::vector<int64_t> sizes(const Params &p, const Session &) { return p.sizes; }
 };
@@ -176,4 +176,4 @@ void run_rc_lat(Run &run, const Params &p) {
     run_lat_over<RcLat>(run, p);
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

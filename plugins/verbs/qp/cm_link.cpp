@@ -10,7 +10,7 @@
 #include <cstring>
 #include <netinet/in.h>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 CmChannel::CmChannel() {
     // Non-blocking, so every wait is a bounded poll().
@@ -147,4 +147,4 @@ sockaddr_storage decode_address(const std::vector<uint8_t> &b) {
     return addr;
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

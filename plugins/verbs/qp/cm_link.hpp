@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 #include <vector>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 // Where the peers meet and how many QPs they connect: what the rdma_cm side
 // of a session takes from the run's parameters (filled by the tests).
@@ -61,6 +61,6 @@ std::string address_text(const sockaddr_storage &addr);
 std::vector<uint8_t> encode_address(const sockaddr_storage &addr);
 sockaddr_storage decode_address(const std::vector<uint8_t> &bytes);
 
-} // namespace verbs
+} // namespace cmdbench::verbs
 
 #endif

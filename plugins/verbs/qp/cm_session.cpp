@@ -7,7 +7,7 @@
 #include <cstring>
 #include <netinet/in.h>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 CmSession::~CmSession() {
     if (listener_) rdma_destroy_id(listener_);
@@ -32,4 +32,4 @@ sockaddr_storage CmSession::meet(Run &run, const LinkSpec &link, rdma_port_space
     return server;
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

@@ -8,7 +8,7 @@
 
 #include <memory>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 class CmSession {
   public:
@@ -28,6 +28,6 @@ class CmSession {
     rdma_cm_id *listener_ = nullptr;
 };
 
-} // namespace verbs
+} // namespace cmdbench::verbs
 
 #endif

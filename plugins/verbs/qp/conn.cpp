@@ -7,7 +7,7 @@
 #include <cmdbench/rdma-util/net_address.hpp>
 #include <cmdbench/rdma-util/rdma_device_address.hpp>
 
-namespace verbs {
+namespace cmdbench::verbs {
 namespace {
 
 constexpr uint32_t kMagic = 0x56524253; // "VRBS"
@@ -244,4 +244,4 @@ void close_all(CmChannel &channel, Conns &conns) {
     conns.clear();
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

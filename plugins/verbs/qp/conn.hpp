@@ -13,7 +13,7 @@
 #include <rdma/rdma_cma.h>
 #include <vector>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 // The operand of an RDMA atomic, and so its only message size.
 constexpr int64_t kAtomicSize = 8;
@@ -91,6 +91,6 @@ Conns accept_clients(CmChannel &channel, const Run &run, const LinkSpec &link,
 // Disconnects every QP and frees them (no waiting for the peer).
 void close_all(CmChannel &channel, Conns &conns);
 
-} // namespace verbs
+} // namespace cmdbench::verbs
 
 #endif

@@ -5,7 +5,7 @@
 #include <cerrno>
 #include <poll.h>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 void fail_poll(const char *what) {
     fail(std::string(what) + ": ibv_poll_cq failed");
@@ -50,4 +50,4 @@ void sleep_on_channels(const std::vector<ibv_comp_channel *> &channels, std::vec
     }
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

@@ -10,7 +10,7 @@
 
 #include <vector>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 // poll_cq's failures: ibv_poll_cq itself, or a completion in error.
 [[noreturn]] void fail_poll(const char *what);
@@ -92,6 +92,6 @@ inline int wait_cq(QP &conn, WaitMode mode, ibv_wc *wc, int max, const Stopper &
     return n > 0 ? n : wait_cq_loop(conn, mode, wc, max, stop, what);
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs
 
 #endif

@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <string>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 uint32_t create_qp_with_inline(rdma_cm_id *id, ibv_pd *pd, ibv_cq *cq, ibv_qp_type type,
                                const QpSpec &spec) {
@@ -53,4 +53,4 @@ uint32_t create_qp_with_inline(rdma_cm_id *id, ibv_pd *pd, ibv_cq *cq, ibv_qp_ty
     return lo;
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

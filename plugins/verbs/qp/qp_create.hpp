@@ -9,7 +9,7 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 // What every QP of a run is made with.
 struct QpSpec {
@@ -27,6 +27,6 @@ struct QpSpec {
 uint32_t create_qp_with_inline(rdma_cm_id *id, ibv_pd *pd, ibv_cq *cq, ibv_qp_type type,
                                const QpSpec &spec);
 
-} // namespace verbs
+} // namespace cmdbench::verbs
 
 #endif

@@ -9,7 +9,7 @@
 #include <fcntl.h>
 #include <string>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 QpResources::~QpResources() {
     if (id_ && id_->qp) rdma_destroy_qp(id_);
@@ -51,4 +51,4 @@ void QpResources::submit_recv(ibv_sge sge, uint64_t wr_id, const char *what) con
     if (rc != 0) fail_errno(what, rc);
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

@@ -14,7 +14,7 @@
 #include <rdma/rdma_cma.h>
 #include <vector>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 class QpResources {
   public:
@@ -84,6 +84,6 @@ std::vector<QP *> qps_of_thread(const std::vector<std::unique_ptr<QP>> &qps, int
     return out;
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs
 
 #endif

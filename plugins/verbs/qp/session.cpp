@@ -1,7 +1,7 @@
 // Connection set-up and teardown of an RC run (see session.hpp).
 #include "qp/session.hpp"
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 Session::Session(Run &run, const LinkSpec &link, const ConnSpec &spec) {
     const sockaddr_storage server = meet(run, link, RDMA_PS_TCP);
@@ -21,4 +21,4 @@ void Session::finish(Run &run) {
     close_all(*channel_, conns_);
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

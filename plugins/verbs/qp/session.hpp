@@ -6,7 +6,7 @@
 #include "qp/cm_session.hpp"
 #include "qp/conn.hpp"
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 class Session : public CmSession {
   public:
@@ -23,6 +23,6 @@ class Session : public CmSession {
     Conns conns_;
 };
 
-} // namespace verbs
+} // namespace cmdbench::verbs
 
 #endif

@@ -10,7 +10,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 
-namespace verbs {
+namespace cmdbench::verbs {
 namespace {
 
 constexpr uint32_t kMagic = 0x56554450; // "VUDP"
@@ -214,4 +214,4 @@ std::vector<int64_t> ud_sizes(std::vector<int64_t> sizes, bool mtu_by_default, u
     return sizes;
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

@@ -16,7 +16,7 @@
 #include <rdma/rdma_cma.h>
 #include <vector>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 constexpr size_t kGrhBytes = 40;
 
@@ -79,6 +79,6 @@ class UdSession : public CmSession {
 std::vector<int64_t> ud_sizes(std::vector<int64_t> sizes, bool mtu_by_default, uint32_t mtu,
                               const char *test);
 
-} // namespace verbs
+} // namespace cmdbench::verbs
 
 #endif

@@ -2,11 +2,11 @@
 #ifndef CMDBENCH_VERBS_WAIT_MODE_HPP
 #define CMDBENCH_VERBS_WAIT_MODE_HPP
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 // Poll: busy-poll the CQ; Event: arm it and sleep on the completion channel.
 enum class WaitMode { Poll, Event };
 
-} // namespace verbs
+} // namespace cmdbench::verbs
 
 #endif

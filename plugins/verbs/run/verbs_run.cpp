@@ -3,7 +3,7 @@
 
 #include <cmdbench/plugin-support/peer_protocol.hpp>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 void Stopper::check(const char *what) const {
     if (watched_ && host_.cancelled(watched_)) aborted_ = true;
@@ -54,4 +54,4 @@ void skip_no_device(const std::string &why) {
                        "IFACE) or run inside the lab: tools/rdma-lab -- <command>");
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 // A failed run (its cmdbench_status and one-line reason); fail(message);
 // fail_errno(call, err): "<call>: <strerror(err)>", safe in worker threads.
@@ -70,6 +70,6 @@ class Run {
 // The skip for a machine without a usable device: "needs an RDMA device: ...".
 [[noreturn]] void skip_no_device(const std::string &why);
 
-} // namespace verbs
+} // namespace cmdbench::verbs
 
 #endif

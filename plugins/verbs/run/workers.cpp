@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-namespace verbs {
+namespace cmdbench::verbs {
 namespace {
 
 // A failure caused by the abort of another thread says nothing new.
@@ -86,4 +86,4 @@ void run_workers(Run &run, int threads, const std::function<void(int)> &body,
     if (first) std::rethrow_exception(first);
 }
 
-} // namespace verbs
+} // namespace cmdbench::verbs

@@ -8,7 +8,7 @@
 
 #include <functional>
 
-namespace verbs {
+namespace cmdbench::verbs {
 
 // Runs body(t) for t in [0, threads) on its own thread, or body(0) on the
 // calling thread when there is one and no `meanwhile`. `meanwhile`, when
@@ -17,6 +17,6 @@ namespace verbs {
 void run_workers(Run &run, int threads, const std::function<void(int)> &body,
                  const std::function<void()> &meanwhile = nullptr);
 
-} // namespace verbs
+} // namespace cmdbench::verbs
 
 #endif

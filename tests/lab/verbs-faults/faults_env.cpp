@@ -11,7 +11,7 @@
 #include <string>
 #include <thread>
 
-namespace verbs::faults {
+namespace cmdbench::verbs::faults {
 namespace {
 
 const char *setting(const char *name) {
@@ -52,4 +52,4 @@ void start_late(const Run &run) {
     std::this_thread::sleep_for(std::chrono::milliseconds(ms));
 }
 
-} // namespace verbs::faults
+} // namespace cmdbench::verbs::faults

@@ -52,13 +52,13 @@ uint64_t server_now() {
 
 TEST_CASE("the peer clock offset is found within the bound it states") {
     Wire wire;
-    bidir::PeerClock server_side{1, 1};
+    cmdbench::bidir::PeerClock server_side{1, 1};
     std::thread server([&] {
-        server_side = bidir::measure_peer_clock(
+        server_side = cmdbench::bidir::measure_peer_clock(
             [&](const std::vector<uint8_t> &out) { return wire.exchange(1, out); }, server_now,
             false);
     });
-    const bidir::PeerClock clock = bidir::measure_peer_clock(
+    const cmdbench::bidir::PeerClock clock = cmdbench::bidir::measure_peer_clock(
         [&](const std::vector<uint8_t> &out) { return wire.exchange(0, out); }, client_now, true);
     server.join();
     INFO("offset " << clock.offset_ns << " +- " << clock.uncertainty_ns);
@@ -71,7 +71,7 @@ TEST_CASE("the peer clock offset is found within the bound it states") {
 }
 
 TEST_CASE("the time line: union, overlap, names") {
-    bidir::Timeline t;
+    cmdbench::bidir::Timeline t;
     t.c2s = {100, 400};
     t.s2c = {200, 600};
     CHECK(t.origin_ns() == 100);
@@ -79,7 +79,9 @@ TEST_CASE("the time line: union, overlap, names") {
     CHECK(t.overlap_ns() == 200);
     t.s2c = {500, 600}; // one after the other: no overlap
     CHECK(t.overlap_ns() == 0);
-    CHECK(bidir::row_name("64k", bidir::Direction::ClientToServer) == "64k c2s");
-    CHECK(bidir::row_name("64k", bidir::Direction::ServerToClient) == "64k s2c");
-    CHECK(bidir::row_name("64k", bidir::Direction::Both) == "64k bidir");
+    CHECK(cmdbench::bidir::row_name("64k", cmdbench::bidir::Direction::ClientToServer) ==
+          "64k c2s");
+    CHECK(cmdbench::bidir::row_name("64k", cmdbench::bidir::Direction::ServerToClient) ==
+          "64k s2c");
+    CHECK(cmdbench::bidir::row_name("64k", cmdbench::bidir::Direction::Both) == "64k bidir");
 }

@@ -12,7 +12,7 @@ using verbs_test::FakeHost;
 namespace {
 
 const cmdbench_test &bw_descriptor() {
-    static const cmdbench_test bw = verbs::verbs_test_descriptor(true, "bw", nullptr);
+    static const cmdbench_test bw = cmdbench::verbs::verbs_test_descriptor(true, "bw", nullptr);
     return bw;
 }
 
@@ -27,16 +27,16 @@ struct FakeQp {
 TEST_CASE("verbs bw: warm-up counts as sent, the timed phase as sent and figures") {
     FakeHost host(bw_descriptor());
     host.set("warmup", "10").set("iterations", "100").set("qps", "2");
-    verbs::Run run(host.env());
-    const verbs::Params p = verbs::read_params(run, true);
+    cmdbench::verbs::Run run(host.env());
+    const cmdbench::verbs::Params p = cmdbench::verbs::read_params(run, true);
     FakeQp a{0}, b{1};
     std::vector<FakeQp *> qps = {&b, &a}; // in any order: counted by index
-    auto mine = verbs::window_states(qps);
+    auto mine = cmdbench::verbs::window_states(qps);
     std::vector<uint64_t> sent(2, 0);
-    std::vector<verbs::QpFigures> figures(2);
+    std::vector<cmdbench::verbs::QpFigures> figures(2);
     std::vector<std::pair<uint64_t, uint64_t>> phases; // (count, until) each pump got
     FakeHost::now_ = 5000;
-    verbs::send_phases(run, p, mine, sent, figures, [&](uint64_t count, uint64_t until) {
+    cmdbench::verbs::send_phases(run, p, mine, sent, figures, [&](uint64_t count, uint64_t until) {
         phases.emplace_back(count, until);
         for (auto &s : mine) {
             s.completed = count - s.conn->index(); // QP 1 finished one short
@@ -56,16 +56,16 @@ TEST_CASE("verbs bw: warm-up counts as sent, the timed phase as sent and figures
 TEST_CASE("verbs bw: a duration phase gets its deadline, and no warm-up without one") {
     FakeHost host(bw_descriptor());
     host.set("duration", "2");
-    verbs::Run run(host.env());
-    const verbs::Params p = verbs::read_params(run, true);
+    cmdbench::verbs::Run run(host.env());
+    const cmdbench::verbs::Params p = cmdbench::verbs::read_params(run, true);
     FakeQp a{0};
     std::vector<FakeQp *> qps = {&a};
-    auto mine = verbs::window_states(qps);
+    auto mine = cmdbench::verbs::window_states(qps);
     std::vector<uint64_t> sent(1, 0);
-    std::vector<verbs::QpFigures> figures(1);
+    std::vector<cmdbench::verbs::QpFigures> figures(1);
     FakeHost::now_ = 1'000;
     std::vector<uint64_t> untils;
-    verbs::send_phases(run, p, mine, sent, figures, [&](uint64_t, uint64_t until) {
+    cmdbench::verbs::send_phases(run, p, mine, sent, figures, [&](uint64_t, uint64_t until) {
         untils.push_back(until);
         mine[0].completed = 7;
     });
@@ -74,47 +74,51 @@ TEST_CASE("verbs bw: a duration phase gets its deadline, and no warm-up without 
 }
 
 TEST_CASE("verbs bw: the sum over QPs spans the first start to the last end") {
-    const std::vector<verbs::QpFigures> qps = {{1000, 100, 1100}, {500, 200, 2200}};
-    const verbs::BwFigures f = verbs::sum_qps(1000, qps);
+    const std::vector<cmdbench::verbs::QpFigures> qps = {{1000, 100, 1100}, {500, 200, 2200}};
+    const cmdbench::verbs::BwFigures f = cmdbench::verbs::sum_qps(1000, qps);
     CHECK(f.msgs == 1500);
     CHECK(f.start_ns == 100);
     CHECK(f.end_ns == 2200);
     CHECK(f.ns() == 2100);
     CHECK(f.max_qp_gbps == Approx(1000.0 * 1000 * 8 / 1000)); // QP 0: 8000 Gb/s
     CHECK(f.min_qp_gbps == Approx(500.0 * 1000 * 8 / 2000));  // QP 1: 2000 Gb/s
-    CHECK_THROWS_WITH(verbs::sum_qps(1, {{1, 5, 0}}), Contains("a QP has no end time"));
+    CHECK_THROWS_WITH(cmdbench::verbs::sum_qps(1, {{1, 5, 0}}), Contains("a QP has no end time"));
 }
 
 TEST_CASE("verbs bw: counts and figures survive the trip to the peer") {
     const std::vector<uint64_t> counts = {0, 1, 0x0123456789abcdefull, ~uint64_t(0)};
-    const std::vector<uint8_t> bytes = verbs::encode_counts(counts);
+    const std::vector<uint8_t> bytes = cmdbench::verbs::encode_counts(counts);
     CHECK(bytes.size() == 32);
     CHECK(bytes[15] == 1); // big-endian
-    CHECK(verbs::decode_counts(bytes, 4) == counts);
-    CHECK_THROWS_WITH(verbs::decode_counts(bytes, 3), Contains("message counts are malformed"));
+    CHECK(cmdbench::verbs::decode_counts(bytes, 4) == counts);
+    CHECK_THROWS_WITH(cmdbench::verbs::decode_counts(bytes, 3),
+                      Contains("message counts are malformed"));
 
-    verbs::BwFigures f;
+    cmdbench::verbs::BwFigures f;
     f.msgs = 42;
     f.start_ns = 7;
     f.end_ns = 99;
     f.min_qp_gbps = 1.25;
     f.max_qp_gbps = 3.5;
-    const verbs::BwFigures back = verbs::decode_figures(verbs::encode_figures(f));
+    const cmdbench::verbs::BwFigures back =
+        cmdbench::verbs::decode_figures(cmdbench::verbs::encode_figures(f));
     CHECK(back.msgs == 42);
     CHECK(back.start_ns == 7);
     CHECK(back.end_ns == 99);
     CHECK(back.min_qp_gbps == 1.25);
     CHECK(back.max_qp_gbps == 3.5);
-    CHECK_THROWS_WITH(verbs::decode_figures({1, 2, 3}), Contains("figures are malformed"));
+    CHECK_THROWS_WITH(cmdbench::verbs::decode_figures({1, 2, 3}),
+                      Contains("figures are malformed"));
 }
 
 TEST_CASE("verbs bw: one row per size, the QPs' spread with more than one") {
     FakeHost host(bw_descriptor());
     host.set("qps", "2");
-    verbs::Run run(host.env());
-    const verbs::Params p = verbs::read_params(run, true);
+    cmdbench::verbs::Run run(host.env());
+    const cmdbench::verbs::Params p = cmdbench::verbs::read_params(run, true);
     // 1000 messages of 1 KiB over 1 ms: 8.192 Gb/s.
-    verbs::report_bw(run, p, 1024, {{600, 0, 1'000'000}, {400, 0, 500'000}}, {600, 400}, nullptr);
+    cmdbench::verbs::report_bw(run, p, 1024, {{600, 0, 1'000'000}, {400, 0, 500'000}}, {600, 400},
+                               nullptr);
     REQUIRE(host.rows.size() == 1);
     const verbs_test::FakeRow &row = host.rows[0];
     CHECK(row.name == "1k");
@@ -134,10 +138,10 @@ TEST_CASE("verbs bw: one row per size, the QPs' spread with more than one") {
 
 TEST_CASE("verbs bw: with arrival counts the row says what was lost, and the log why") {
     FakeHost host(bw_descriptor());
-    verbs::Run run(host.env());
-    const verbs::Params p = verbs::read_params(run, true);
+    cmdbench::verbs::Run run(host.env());
+    const cmdbench::verbs::Params p = cmdbench::verbs::read_params(run, true);
     const std::vector<uint64_t> got = {90};
-    verbs::report_bw(run, p, 64, {{100, 0, 1000}}, {100}, &got);
+    cmdbench::verbs::report_bw(run, p, 64, {{100, 0, 1000}}, {100}, &got);
     REQUIRE(host.rows.size() == 1);
     CHECK(host.rows[0].metrics.at("lost") == 10);
     CHECK(host.rows[0].metrics.count("min QP Gb/sec") == 0); // one QP
@@ -145,9 +149,9 @@ TEST_CASE("verbs bw: with arrival counts the row says what was lost, and the log
     CHECK_THAT(host.logs[0], Contains("verbs-bw 64: 10 of 100 UD messages never arrived"));
 
     FakeHost quiet(bw_descriptor());
-    verbs::Run all(quiet.env());
+    cmdbench::verbs::Run all(quiet.env());
     const std::vector<uint64_t> every = {100};
-    verbs::report_bw(all, p, 64, {{100, 0, 1000}}, {100}, &every);
+    cmdbench::verbs::report_bw(all, p, 64, {{100, 0, 1000}}, {100}, &every);
     CHECK(quiet.rows[0].metrics.at("lost") == 0);
     CHECK(quiet.logs.empty());
 }

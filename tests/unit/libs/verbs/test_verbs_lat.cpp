@@ -10,7 +10,7 @@ using verbs_test::FakeHost;
 namespace {
 
 const cmdbench_test &lat_descriptor() {
-    static const cmdbench_test lat = verbs::verbs_test_descriptor(false, "lat", nullptr);
+    static const cmdbench_test lat = cmdbench::verbs::verbs_test_descriptor(false, "lat", nullptr);
     return lat;
 }
 
@@ -19,16 +19,16 @@ const cmdbench_test &lat_descriptor() {
 TEST_CASE("verbs lat: every thread's samples go into one row") {
     FakeHost host(lat_descriptor());
     host.set("qps", "2").set("threads", "2");
-    verbs::Run run(host.env());
-    const verbs::Params p = verbs::read_params(run, false);
-    std::vector<verbs::ThreadTimes> times = verbs::thread_times(run, 2);
+    cmdbench::verbs::Run run(host.env());
+    const cmdbench::verbs::Params p = cmdbench::verbs::read_params(run, false);
+    std::vector<cmdbench::verbs::ThreadTimes> times = cmdbench::verbs::thread_times(run, 2);
     for (int t = 0; t < 2; ++t) {
-        verbs::SampleBatch batch(run.host(), times[size_t(t)]);
+        cmdbench::verbs::SampleBatch batch(run.host(), times[size_t(t)]);
         for (int k = 0; k < 3; ++k)
             batch.add(uint64_t(1000 * (t + 1))); // thread 0: 1 us, thread 1: 2 us
         batch.flush();
     }
-    verbs::report_lat(run, p, 64, times, true);
+    cmdbench::verbs::report_lat(run, p, 64, times, true);
     REQUIRE(host.rows.size() == 1);
     const verbs_test::FakeRow &row = host.rows[0];
     CHECK(row.name == "64_lat");
@@ -44,13 +44,13 @@ TEST_CASE("verbs lat: every thread's samples go into one row") {
 
 TEST_CASE("verbs lat: a READ or atomic round trip is reported whole") {
     FakeHost host(lat_descriptor());
-    verbs::Run run(host.env());
-    const verbs::Params p = verbs::read_params(run, false);
-    std::vector<verbs::ThreadTimes> times = verbs::thread_times(run, 1);
-    verbs::SampleBatch batch(run.host(), times[0]);
+    cmdbench::verbs::Run run(host.env());
+    const cmdbench::verbs::Params p = cmdbench::verbs::read_params(run, false);
+    std::vector<cmdbench::verbs::ThreadTimes> times = cmdbench::verbs::thread_times(run, 1);
+    cmdbench::verbs::SampleBatch batch(run.host(), times[0]);
     batch.add(4000);
     batch.flush();
-    verbs::report_lat(run, p, 8, times, false);
+    cmdbench::verbs::report_lat(run, p, 8, times, false);
     REQUIRE(host.rows.size() == 1);
     CHECK(host.rows[0].metrics.at("usec/xfer") == Approx(4.0));
     CHECK(host.rows[0].metrics.at("total") == 8);
@@ -58,9 +58,9 @@ TEST_CASE("verbs lat: a READ or atomic round trip is reported whole") {
 
 TEST_CASE("verbs lat: a batch goes to the histogram when full, and on flush") {
     FakeHost host(lat_descriptor());
-    verbs::Run run(host.env());
-    std::vector<verbs::ThreadTimes> times = verbs::thread_times(run, 1);
-    verbs::SampleBatch batch(run.host(), times[0]);
+    cmdbench::verbs::Run run(host.env());
+    std::vector<cmdbench::verbs::ThreadTimes> times = cmdbench::verbs::thread_times(run, 1);
+    cmdbench::verbs::SampleBatch batch(run.host(), times[0]);
     int full = 0;
     for (int k = 0; k < 600; ++k)
         full += batch.add(10);

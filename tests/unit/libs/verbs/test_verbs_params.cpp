@@ -7,15 +7,15 @@
 #include <catch2/catch.hpp>
 
 using Catch::Contains;
-using verbs::Op;
-using verbs::QpType;
+using cmdbench::verbs::Op;
+using cmdbench::verbs::QpType;
 using verbs_test::FakeHost;
 
 namespace {
 
 const cmdbench_test &descriptor(bool bandwidth) {
-    static const cmdbench_test lat = verbs::verbs_test_descriptor(false, "lat", nullptr);
-    static const cmdbench_test bw = verbs::verbs_test_descriptor(true, "bw", nullptr);
+    static const cmdbench_test lat = cmdbench::verbs::verbs_test_descriptor(false, "lat", nullptr);
+    static const cmdbench_test bw = cmdbench::verbs::verbs_test_descriptor(true, "bw", nullptr);
     return bandwidth ? bw : lat;
 }
 
@@ -25,9 +25,9 @@ struct Test {
         host.set(key, value);
         return *this;
     }
-    verbs::Params read() {
-        verbs::Run run(host.env());
-        return verbs::read_params(run, bandwidth);
+    cmdbench::verbs::Params read() {
+        cmdbench::verbs::Run run(host.env());
+        return cmdbench::verbs::read_params(run, bandwidth);
     }
     bool bandwidth;
     FakeHost host;
@@ -36,7 +36,7 @@ struct Test {
 } // namespace
 
 TEST_CASE("verbs params: defaults are perftest's, the inline size resolved") {
-    const verbs::Params lat = Test(false).read();
+    const cmdbench::verbs::Params lat = Test(false).read();
     CHECK_FALSE(lat.bandwidth);
     CHECK(lat.op == Op::Send);
     CHECK(lat.qp_type == QpType::Rc);
@@ -47,15 +47,15 @@ TEST_CASE("verbs params: defaults are perftest's, the inline size resolved") {
     CHECK(lat.qps == 1);
     CHECK(lat.threads == 1);
 
-    const verbs::Params bw = Test(true).read();
+    const cmdbench::verbs::Params bw = Test(true).read();
     CHECK(bw.bandwidth);
     CHECK(bw.sizes == std::vector<int64_t>{65536});
     CHECK(bw.iterations == 5000);
     CHECK(bw.inline_size == 0);
     CHECK(bw.tx_depth == 128);
-    CHECK(bw.cq_mod == verbs::kCqModAuto);
-    CHECK(bw.rx_depth == verbs::kDefaultRxDepth);
-    CHECK(verbs::default_sizes(true) == bw.sizes);
+    CHECK(bw.cq_mod == cmdbench::verbs::kCqModAuto);
+    CHECK(bw.rx_depth == cmdbench::verbs::kDefaultRxDepth);
+    CHECK(cmdbench::verbs::default_sizes(true) == bw.sizes);
 }
 
 TEST_CASE("verbs params: the default inline size follows op and qp_type; a set one stays") {
@@ -63,7 +63,7 @@ TEST_CASE("verbs params: the default inline size follows op and qp_type; a set o
     CHECK(Test(false).set("op", "write").read().inline_size == 236);
     CHECK(Test(false).set("op", "read").read().inline_size == 0);
     CHECK(Test(false).set("op", "fetch_add").read().inline_size == 0);
-    const verbs::Params set = Test(false).set("inline_size", "64").read();
+    const cmdbench::verbs::Params set = Test(false).set("inline_size", "64").read();
     CHECK(set.inline_size == 64);
     CHECK(set.inline_explicit);
 }
@@ -82,7 +82,7 @@ TEST_CASE("verbs params: cross-key checks name the keys and the range") {
 }
 
 TEST_CASE("verbs params: atomics take 8-byte sizes only, the default becoming [8]") {
-    const verbs::Params lat = Test(false).set("op", "fetch_add").read();
+    const cmdbench::verbs::Params lat = Test(false).set("op", "fetch_add").read();
     CHECK(lat.sizes == std::vector<int64_t>{8});
     CHECK(Test(true).set("op", "cmp_swap").read().sizes == std::vector<int64_t>{8});
     CHECK(Test(false).set("op", "cmp_swap").set("sizes", "[8, 8]").read().sizes.size() == 2);
@@ -103,16 +103,16 @@ TEST_CASE("verbs params: qp_type ud takes send one way only") {
 }
 
 TEST_CASE("verbs params: what the QP layer gets, region and link") {
-    const verbs::Params p = Test(true)
-                                .set("sizes", "[2, 100]")
-                                .set("qps", "3")
-                                .set("bind_address", "10.0.0.1")
-                                .set("port", "7000")
-                                .read();
+    const cmdbench::verbs::Params p = Test(true)
+                                          .set("sizes", "[2, 100]")
+                                          .set("qps", "3")
+                                          .set("bind_address", "10.0.0.1")
+                                          .set("port", "7000")
+                                          .read();
     CHECK(p.largest_size() == 100);
     CHECK(p.region() == 128); // cache-line rounded
     CHECK(Test(false).read().region() == 64);
-    const verbs::LinkSpec link = p.link();
+    const cmdbench::verbs::LinkSpec link = p.link();
     CHECK(link.qps == 3);
     CHECK(link.bind_address == "10.0.0.1");
     CHECK(link.port == 7000);

@@ -4,8 +4,8 @@
 
 #include <catch2/catch.hpp>
 
-using verbs::bw_window;
-using verbs::kCqModAuto;
+using cmdbench::verbs::bw_window;
+using cmdbench::verbs::kCqModAuto;
 
 TEST_CASE("verbs window: default cq_mod is 100 up to 8 KiB and 1 above") {
     CHECK(bw_window(128, kCqModAuto, 64, 5000).cq_mod == 100);

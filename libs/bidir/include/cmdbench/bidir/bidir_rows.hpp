@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <string>
 
-namespace bidir {
+namespace cmdbench::bidir {
 
 enum class Direction { ClientToServer, ServerToClient, Both };
 
@@ -47,6 +47,6 @@ void put_overlap(const cmdbench_host &h, cmdbench_row *row, const Timeline &t,
 // already count as moved (so not counted again in the run's CPU per GB).
 extern const cmdbench_metric_meaning kSumBytes;
 
-} // namespace bidir
+} // namespace cmdbench::bidir
 
 #endif

@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-namespace bidir {
+namespace cmdbench::bidir {
 
 // One exchange with the peer (the plugin's wrapper, which throws on failure).
 using Exchange = std::function<std::vector<uint8_t>(const std::vector<uint8_t> &)>;
@@ -36,6 +36,6 @@ void put_u64(std::vector<uint8_t> &out, uint64_t v);
 // Reads `count` fields; false when `in` does not hold exactly that many.
 bool get_u64s(const std::vector<uint8_t> &in, size_t count, std::vector<uint64_t> &out);
 
-} // namespace bidir
+} // namespace cmdbench::bidir
 
 #endif
