@@ -1,12 +1,12 @@
 // verbs-bw's run, written once for RC and UD QPs: a Kind says what differs,
 // chosen once by qp_type (bw_runner.cpp):
-//   Kind::Session                the QPs of the run (Session, UdSession)
+//   Kind::QpSet                the QPs of the run (RcQpSet, UdQpSet)
 //   Kind::adjust(p)              the kind's own defaults (UD: rx_depth)
 //   Kind::recv_depth(p, client)  receives a QP is made for
-//   Kind::sizes(p, session)      the sizes the run measures
-//   Kind::receives_posted(run, session)  after a receiver posted its receives
-//   Kind::window_text(p, session, label, window)  the log line of a size's window
-//   Kind::run_both_ways(run, p, session, size)  runs the size both ways and
+//   Kind::sizes(p, qp_set)      the sizes the run measures
+//   Kind::receives_posted(run, qp_set)  after a receiver posted its receives
+//   Kind::window_text(p, qp_set, label, window)  the log line of a size's window
+//   Kind::run_both_ways(run, p, qp_set, size)  runs the size both ways and
 //                                says true when bidirectional = true (RC only)
 //   Kind::kArrivals              the server's arrival counts go back to the
 //                                client, whose row says what was `lost` (UD:
@@ -40,7 +40,7 @@ void report_bw(Run &run, const Params &p, int64_t size, const std::vector<QpFigu
 // One size, one way: the client sends (or reads) on every QP, the server
 // receives (send) or waits; then the client reports.
 template <class Kind>
-void one_way(Run &run, const Params &p, typename Kind::Session &session, int64_t size) {
+void one_way(Run &run, const Params &p, typename Kind::QpSet &qp_set, int64_t size) {
     const size_t qps = size_t(p.qps);
     std::vector<QpFigures> figures(qps);
     std::vector<uint64_t> sent(qps, 0); // warm-up and timed, per QP
@@ -50,7 +50,7 @@ void one_way(Run &run, const Params &p, typename Kind::Session &session, int64_t
         e = kUnknown;
     if (run.is_client()) {
         run_workers(run, p.threads, [&](int thread) {
-            auto mine = window_states(qps_of_thread(session.conns(), thread, p.threads));
+            auto mine = window_states(qps_of_thread(qp_set.conns(), thread, p.threads));
             send_phases(run, p, mine, sent, figures, [&](uint64_t count, uint64_t until) {
                 pump(run, p, size_t(size), mine, count, until);
             });
@@ -61,8 +61,8 @@ void one_way(Run &run, const Params &p, typename Kind::Session &session, int64_t
         run_workers(
             run, p.threads,
             [&](int thread) {
-                receive_all(run, p, qps_of_thread(session.conns(), thread, p.threads), expected,
-                            got, Kind::kReceiver, Kind::kQuietNs);
+                receive_all(run, p, qps_of_thread(qp_set.conns(), thread, p.threads), expected, got,
+                            Kind::kReceiver, Kind::kQuietNs);
             },
             [&] {
                 const std::vector<uint64_t> counts =
@@ -83,14 +83,14 @@ void one_way(Run &run, const Params &p, typename Kind::Session &session, int64_t
 template <class Kind> void run_bw_over(Run &run, const Params &p_in) {
     Params p = p_in;
     Kind::adjust(p);
-    typename Kind::Session session(run, p.link(), bw_spec(p, Kind::recv_depth(p, run.is_client())));
-    const std::vector<int64_t> sizes = Kind::sizes(p, session);
+    typename Kind::QpSet qp_set(run, p.link(), bw_spec(p, Kind::recv_depth(p, run.is_client())));
+    const std::vector<int64_t> sizes = Kind::sizes(p, qp_set);
     // Receivers of SEND: the server, and with bidirectional the client too.
     if (p.op == Op::Send && (!run.is_client() || p.bidirectional)) {
-        for (const auto &c : session.conns())
+        for (const auto &c : qp_set.conns())
             for (int i = 0; i < p.rx_depth; ++i)
                 c->post_recv(0);
-        Kind::receives_posted(run, session);
+        Kind::receives_posted(run, qp_set);
     }
     run.barrier("receives posted");
 
@@ -103,12 +103,12 @@ template <class Kind> void run_bw_over(Run &run, const Params &p_in) {
             const BwWindow w =
                 bw_window(p.tx_depth, p.cq_mod, size, p.duration > 0 ? 0 : uint64_t(p.iterations));
             run.log(CMDBENCH_LOG_INFO,
-                    Kind::window_text(p, session, cmdbench::support::size_label(size), w));
+                    Kind::window_text(p, qp_set, cmdbench::support::size_label(size), w));
         }
-        if (!Kind::run_both_ways(run, p, session, size)) one_way<Kind>(run, p, session, size);
+        if (!Kind::run_both_ways(run, p, qp_set, size)) one_way<Kind>(run, p, qp_set, size);
         run.host().progress(run.ctx(), ++done, sizes.size());
     }
-    session.finish(run);
+    qp_set.finish(run);
 }
 
 // The two kinds (verbs_bw.cpp, ud_bw.cpp).

@@ -19,7 +19,7 @@ namespace {
 constexpr int64_t kUdMaxRx = 16000;
 
 struct UdBw {
-    using Session = UdSession;
+    using QpSet = UdQpSet;
     static constexpr const char *kCounts = "verbs-bw UD message counts";
     static constexpr const char *kArrivals = "verbs-bw UD arrivals";
     static constexpr const char *kReceiver = "verbs-bw UD receiver";
@@ -31,19 +31,19 @@ struct UdBw {
                 int(p.duration > 0 ? kUdMaxRx : std::min(p.warmup + p.iterations, kUdMaxRx));
     }
     static int recv_depth(const Params &p, bool client) { return client ? 1 : p.rx_depth; }
-    static std::vector<int64_t> sizes(const Params &p, const Session &session) {
-        return ud_sizes(p.sizes, p.sizes == default_sizes(true), session.mtu(), "verbs-bw");
+    static std::vector<int64_t> sizes(const Params &p, const QpSet &qp_set) {
+        return ud_sizes(p.sizes, p.sizes == default_sizes(true), qp_set.mtu(), "verbs-bw");
     }
-    static void receives_posted(Run &, const Session &) {} // UD has no RNR wait
+    static void receives_posted(Run &, const QpSet &) {} // UD has no RNR wait
 
-    static std::string window_text(const Params &p, const Session &session,
-                                   const std::string &label, const BwWindow &w) {
-        return "verbs-bw " + label + " (UD, MTU " + std::to_string(session.mtu()) + "): tx_depth " +
+    static std::string window_text(const Params &p, const QpSet &qp_set, const std::string &label,
+                                   const BwWindow &w) {
+        return "verbs-bw " + label + " (UD, MTU " + std::to_string(qp_set.mtu()) + "): tx_depth " +
                std::to_string(w.tx_depth) + ", cq_mod " + std::to_string(w.cq_mod) + ", rx_depth " +
                std::to_string(p.rx_depth);
     }
 
-    static bool run_both_ways(Run &, const Params &, Session &, int64_t) {
+    static bool run_both_ways(Run &, const Params &, QpSet &, int64_t) {
         return false; // refused with qp_type = "ud" (verbs_params.cpp)
     }
 };

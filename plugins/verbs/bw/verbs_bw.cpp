@@ -15,7 +15,7 @@ namespace cmdbench::verbs {
 namespace {
 
 struct RcBw {
-    using Session = cmdbench::verbs::Session;
+    using QpSet = RcQpSet;
     static constexpr const char *kCounts = "verbs-bw message counts";
     static constexpr const char *kArrivals = nullptr;
     static constexpr const char *kReceiver = "verbs-bw receiver";
@@ -23,11 +23,11 @@ struct RcBw {
 
     static void adjust(Params &) {}
     static int recv_depth(const Params &p, bool) { return p.op == Op::Send ? p.rx_depth : 1; }
-    static std::vector<int64_t> sizes(const Params &p, const Session &) { return p.sizes; }
+    static std::vector<int64_t> sizes(const Params &p, const RcQpSet &) { return p.sizes; }
 
-    static void receives_posted(Run &run, const Session &session) {
+    static void receives_posted(Run &run, const RcQpSet &qp_set) {
         int found = 0;
-        for (const auto &c : session.conns()) {
+        for (const auto &c : qp_set.conns()) {
             // One QP that refused is enough for the warning.
             const int was = c->shorten_rnr_wait();
             if (found >= 0) found = was;
@@ -38,15 +38,15 @@ struct RcBw {
                                 std::to_string(found) + ")");
     }
 
-    static std::string window_text(const Params &, const Session &, const std::string &label,
+    static std::string window_text(const Params &, const RcQpSet &, const std::string &label,
                                    const BwWindow &w) {
         return "verbs-bw " + label + ": tx_depth " + std::to_string(w.tx_depth) + ", cq_mod " +
                std::to_string(w.cq_mod) + (w.cq_mod_auto ? " (by message size)" : "");
     }
 
-    static bool run_both_ways(Run &run, const Params &p, Session &session, int64_t size) {
+    static bool run_both_ways(Run &run, const Params &p, RcQpSet &qp_set, int64_t size) {
         if (!p.bidirectional) return false;
-        both_ways(run, p, session, size);
+        both_ways(run, p, qp_set, size);
         return true;
     }
 };

@@ -35,7 +35,7 @@ void wait_for_senders(Run &run, const std::atomic<int> &done, int threads) {
 }
 
 // This side's sending (reading) on every QP, the peer's SENDs received.
-BwFigures send_and_receive(Run &run, const Params &p, Session &session, int64_t size) {
+BwFigures send_and_receive(Run &run, const Params &p, RcQpSet &qp_set, int64_t size) {
     const size_t qps = size_t(p.qps);
     std::vector<QpFigures> figures(qps);
     std::vector<uint64_t> sent(qps, 0); // warm-up and timed, per QP
@@ -48,7 +48,7 @@ BwFigures send_and_receive(Run &run, const Params &p, Session &session, int64_t 
     run_workers(
         run, p.threads,
         [&](int thread) {
-            const std::vector<Conn *> conns = qps_of_thread(session.conns(), thread, p.threads);
+            const std::vector<Conn *> conns = qps_of_thread(qp_set.conns(), thread, p.threads);
             std::vector<SendState> mine = window_states(conns);
             send_phases(run, p, mine, sent, figures, [&](uint64_t count, uint64_t until) {
                 pump(run, p, size_t(size), mine, count, until, receiving);
@@ -93,8 +93,8 @@ void report_rows(Run &run, const Params &p, int64_t size, const BwFigures &c2s,
 
 } // namespace
 
-void both_ways(Run &run, const Params &p, Session &session, int64_t size) {
-    const BwFigures mine = send_and_receive(run, p, session, size);
+void both_ways(Run &run, const Params &p, RcQpSet &qp_set, int64_t size) {
+    const BwFigures mine = send_and_receive(run, p, qp_set, size);
     run.barrier("bw " + std::to_string(size) + " done");
     BwFigures peer = decode_figures(run.exchange(encode_figures(mine), "verbs-bw figures"));
     const bidir::Exchange exchange = [&run](const std::vector<uint8_t> &out) {

@@ -1,10 +1,10 @@
 // verbs-lat's run, written once for RC and UD QPs: a Kind says what differs,
 // chosen once by qp_type (lat_runner.cpp):
-//   Kind::Session   the QPs of the run (Session, UdSession)
+//   Kind::QpSet   the QPs of the run (RcQpSet, UdQpSet)
 //   Kind::Peer      one QP's side of the ping-pong, made as Peer(qp, p, run),
 //                   with post_receives(), prepare(size) and the time_round_trips
 //                   calls (lat_loop.hpp)
-//   Kind::sizes(p, session)  the sizes the run measures
+//   Kind::sizes(p, qp_set)  the sizes the run measures
 #ifndef CMDBENCH_VERBS_LAT_RUNNER_HPP
 #define CMDBENCH_VERBS_LAT_RUNNER_HPP
 
@@ -26,11 +26,11 @@ ConnSpec lat_spec(const Params &p);
 // server answers, or for read and the atomics stays passive.
 template <class Kind> void run_lat_over(Run &run, const Params &p) {
     using Peer = typename Kind::Peer;
-    typename Kind::Session session(run, p.link(), lat_spec(p));
-    const std::vector<int64_t> sizes = Kind::sizes(p, session);
+    typename Kind::QpSet qp_set(run, p.link(), lat_spec(p));
+    const std::vector<int64_t> sizes = Kind::sizes(p, qp_set);
 
     std::vector<std::unique_ptr<Peer>> peers;
-    for (const auto &c : session.conns())
+    for (const auto &c : qp_set.conns())
         peers.push_back(std::make_unique<Peer>(*c, p, run));
     if (p.op == Op::Send)
         for (auto &peer : peers)
@@ -39,9 +39,9 @@ template <class Kind> void run_lat_over(Run &run, const Params &p) {
 
     const bool client = run.is_client();
     const bool passive = !client && (p.op == Op::Read || is_atomic(p.op));
-    if (!client && is_atomic(p.op) && !session.conns().empty())
+    if (!client && is_atomic(p.op) && !qp_set.conns().empty())
         if (const auto v = faults::corrupt_target(run))
-            std::memcpy(session.conns()[0]->send_buf(), &*v, sizeof *v);
+            std::memcpy(qp_set.conns()[0]->send_buf(), &*v, sizeof *v);
     size_t done = 0;
     for (int64_t size : sizes) {
         const size_t len = size_t(size);
@@ -53,7 +53,7 @@ template <class Kind> void run_lat_over(Run &run, const Params &p) {
         if (!client && !passive) faults::start_late(run);
         if (!passive) {
             run_workers(run, p.threads, [&](int thread) {
-                for (auto *c : qps_of_thread(session.conns(), thread, p.threads))
+                for (auto *c : qps_of_thread(qp_set.conns(), thread, p.threads))
                     time_round_trips(run, p, *peers[c->index()], len, times[size_t(thread)]);
             });
         }
@@ -63,7 +63,7 @@ template <class Kind> void run_lat_over(Run &run, const Params &p) {
         if (client) report_lat(run, p, size, times, p.op == Op::Send || p.op == Op::Write);
         run.host().progress(run.ctx(), ++done, sizes.size());
     }
-    session.finish(run);
+    qp_set.finish(run);
 }
 
 // The two kinds (verbs_lat.cpp, ud_lat.cpp).

@@ -137,10 +137,10 @@ class UdLatPeer {
 };
 
 struct UdLat {
-    using Session = UdSession;
+    using QpSet = UdQpSet;
     using Peer = UdLatPeer;
-    static std::vector<int64_t> sizes(const Params &p, const Session &session) {
-        return ud_sizes(p.sizes, false, session.mtu(), "verbs-lat");
+    static std::vector<int64_t> sizes(const Params &p, const QpSet &qp_set) {
+        return ud_sizes(p.sizes, false, qp_set.mtu(), "verbs-lat");
     }
 };
 

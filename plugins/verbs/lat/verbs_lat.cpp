@@ -9,7 +9,7 @@
 // on their thread, threads at once.
 #include "lat/lat_runner.hpp"
 #include "qp/cq_wait.hpp"
-#include "qp/session.hpp"
+#include "qp/rc_qp_set.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -165,9 +165,9 @@ class LatPeer {
 };
 
 struct RcLat {
-    using Session = cmdbench::verbs::Session;
+    using QpSet = RcQpSet;
     using Peer = LatPeer;
-    static std::vector<int64_t> sizes(const Params &p, const Session &) { return p.sizes; }
+    static std::vector<int64_t> sizes(const Params &p, const RcQpSet &) { return p.sizes; }
 };
 
 } // namespace

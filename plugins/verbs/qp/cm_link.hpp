@@ -13,7 +13,7 @@
 namespace cmdbench::verbs {
 
 // Where the peers meet and how many QPs they connect: what the rdma_cm side
-// of a session takes from the run's parameters (filled by the tests).
+// of a QP set takes from the run's parameters (filled by the tests).
 struct LinkSpec {
     int qps = 1;
     std::string bind_address; // "" = the server binds the address the client reached

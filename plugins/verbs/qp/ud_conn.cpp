@@ -93,7 +93,7 @@ void UdConn::post_recv(uint64_t wr_id) {
     submit_recv(sge_at(region_, uint32_t(region_ + kGrhBytes)), wr_id, "ibv_post_recv (UD)");
 }
 
-UdSession::UdSession(Run &run, const LinkSpec &link, const UdSpec &spec) {
+UdQpSet::UdQpSet(Run &run, const LinkSpec &link, const UdSpec &spec) {
     const sockaddr_storage server = meet(run, link, RDMA_PS_UDP);
     if (!run.is_client())
         accept(run, link, spec);
@@ -102,26 +102,26 @@ UdSession::UdSession(Run &run, const LinkSpec &link, const UdSpec &spec) {
     run.barrier("connected");
 }
 
-UdSession::~UdSession() {
+UdQpSet::~UdQpSet() {
     conns_.clear();
     if (channel_) channel_->drain();
 }
 
-void UdSession::finish(Run &run) {
+void UdQpSet::finish(Run &run) {
     run.barrier("done");
     conns_.clear(); // UD has no connection to take down
     channel_->drain();
 }
 
-uint32_t UdSession::mtu() const {
+uint32_t UdQpSet::mtu() const {
     uint32_t mtu = 0;
     for (const auto &c : conns_)
         mtu = mtu == 0 ? c->mtu() : std::min(mtu, c->mtu());
     return mtu;
 }
 
-void UdSession::connect(Run &run, const LinkSpec &link, const sockaddr_storage &server,
-                        const UdSpec &spec) {
+void UdQpSet::connect(Run &run, const LinkSpec &link, const sockaddr_storage &server,
+                      const UdSpec &spec) {
     sockaddr_storage source{};
     const bool bind = !link.bind_address.empty();
     if (bind) source = resolve_ip(link.bind_address, 0, true);
@@ -164,7 +164,7 @@ void UdSession::connect(Run &run, const LinkSpec &link, const sockaddr_storage &
     }
 }
 
-void UdSession::accept(Run &run, const LinkSpec &link, const UdSpec &spec) {
+void UdQpSet::accept(Run &run, const LinkSpec &link, const UdSpec &spec) {
     Stopper &stop = run.stopper();
     conns_.resize(size_t(link.qps));
     // A SIDR exchange has no ESTABLISHED at the server: the accept is all.

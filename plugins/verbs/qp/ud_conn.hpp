@@ -8,7 +8,7 @@
 #ifndef CMDBENCH_VERBS_UD_CONN_HPP
 #define CMDBENCH_VERBS_UD_CONN_HPP
 
-#include "qp/cm_session.hpp"
+#include "qp/cm_qp_set.hpp"
 #include "qp/qp_resources.hpp"
 
 #include <infiniband/verbs.h>
@@ -54,11 +54,11 @@ class UdConn : public QpResources {
 
 using UdConns = std::vector<std::unique_ptr<UdConn>>;
 
-// The QPs of one UD run, both roles (as Session for RC).
-class UdSession : public CmSession {
+// The QPs of one UD run, both roles (as RcQpSet for RC).
+class UdQpSet : public CmQpSet {
   public:
-    UdSession(Run &run, const LinkSpec &link, const UdSpec &spec);
-    ~UdSession();
+    UdQpSet(Run &run, const LinkSpec &link, const UdSpec &spec);
+    ~UdQpSet();
 
     const UdConns &conns() const { return conns_; }
     // The smallest MTU of our QPs' ports.

@@ -1,9 +1,9 @@
-// Connection set-up and teardown of an RC run (see session.hpp).
-#include "qp/session.hpp"
+// Connection set-up and teardown of an RC run (see rc_qp_set.hpp).
+#include "qp/rc_qp_set.hpp"
 
 namespace cmdbench::verbs {
 
-Session::Session(Run &run, const LinkSpec &link, const ConnSpec &spec) {
+RcQpSet::RcQpSet(Run &run, const LinkSpec &link, const ConnSpec &spec) {
     const sockaddr_storage server = meet(run, link, RDMA_PS_TCP);
     if (!run.is_client())
         conns_ = accept_clients(*channel_, run, link, spec);
@@ -12,11 +12,11 @@ Session::Session(Run &run, const LinkSpec &link, const ConnSpec &spec) {
     run.barrier("connected");
 }
 
-Session::~Session() {
+RcQpSet::~RcQpSet() {
     if (channel_) close_all(*channel_, conns_);
 }
 
-void Session::finish(Run &run) {
+void RcQpSet::finish(Run &run) {
     run.barrier("done");
     close_all(*channel_, conns_);
 }

@@ -1,8 +1,8 @@
-// What an RC session (Session) and a UD one (UdSession) both do first: the
+// What the QPs of an RC run (RcQpSet) and a UD one (UdQpSet) both do first: the
 // device check, the rdma_cm event channel, and the meeting over the control
 // channel: the server listens and announces its address, the client gets it.
-#ifndef CMDBENCH_VERBS_CM_SESSION_HPP
-#define CMDBENCH_VERBS_CM_SESSION_HPP
+#ifndef CMDBENCH_VERBS_CM_QP_SET_HPP
+#define CMDBENCH_VERBS_CM_QP_SET_HPP
 
 #include "qp/cm_link.hpp"
 
@@ -10,14 +10,14 @@
 
 namespace cmdbench::verbs {
 
-class CmSession {
+class CmQpSet {
   public:
-    CmSession(const CmSession &) = delete;
-    CmSession &operator=(const CmSession &) = delete;
+    CmQpSet(const CmQpSet &) = delete;
+    CmQpSet &operator=(const CmQpSet &) = delete;
 
   protected:
-    CmSession() = default;
-    ~CmSession();
+    CmQpSet() = default;
+    ~CmQpSet();
 
     // Skips (needs an RDMA device) without a usable device. Server: listens
     // in port space `ps` and announces where; returns nothing. Client: returns

@@ -1,18 +1,18 @@
 // The RC QPs of one run, both roles: every QP connected over rdma_cm, and
 // teardown.
-#ifndef CMDBENCH_VERBS_SESSION_HPP
-#define CMDBENCH_VERBS_SESSION_HPP
+#ifndef CMDBENCH_VERBS_RC_QP_SET_HPP
+#define CMDBENCH_VERBS_RC_QP_SET_HPP
 
-#include "qp/cm_session.hpp"
+#include "qp/cm_qp_set.hpp"
 #include "qp/conn.hpp"
 
 namespace cmdbench::verbs {
 
-class Session : public CmSession {
+class RcQpSet : public CmQpSet {
   public:
     // Skips (needs an RDMA device) without a usable device; connects link.qps QPs.
-    Session(Run &run, const LinkSpec &link, const ConnSpec &spec);
-    ~Session();
+    RcQpSet(Run &run, const LinkSpec &link, const ConnSpec &spec);
+    ~RcQpSet();
 
     const Conns &conns() const { return conns_; }
     Conn &conn(size_t i) const { return *conns_[i]; }

@@ -1,5 +1,5 @@
-// The meeting of an RC or UD session (see cm_session.hpp).
-#include "qp/cm_session.hpp"
+// The meeting of an RC or UD run's QPs (see cm_qp_set.hpp).
+#include "qp/cm_qp_set.hpp"
 
 #include "qp/conn.hpp"
 
@@ -9,11 +9,11 @@
 
 namespace cmdbench::verbs {
 
-CmSession::~CmSession() {
+CmQpSet::~CmQpSet() {
     if (listener_) rdma_destroy_id(listener_);
 }
 
-sockaddr_storage CmSession::meet(Run &run, const LinkSpec &link, rdma_port_space ps) {
+sockaddr_storage CmQpSet::meet(Run &run, const LinkSpec &link, rdma_port_space ps) {
     const std::string problem = cmdbench::rdma::rdma_device_problem();
     if (!problem.empty()) skip_no_device(problem);
     channel_ = std::make_unique<CmChannel>();
