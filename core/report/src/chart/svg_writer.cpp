@@ -1,5 +1,7 @@
 #include "chart/svg_writer.hpp"
 
+#include "format/markup_entity.hpp"
+
 #include <cstdio>
 
 namespace cmdbench::svg {
@@ -8,22 +10,11 @@ std::string escape(std::string_view text) {
     std::string out;
     out.reserve(text.size());
     for (const char c : text) {
+        if (const char *entity = markup_entity(c, true)) {
+            out += entity;
+            continue;
+        }
         switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        case '\'':
-            out += "&#39;";
-            break;
         case '\t':
         case '\n':
         case '\r':

@@ -7,6 +7,7 @@
 #include "cmdbench/report/reporter.hpp"
 #include "cmdbench/report/verdict.hpp"
 #include "compare/comparison_grid.hpp"
+#include "format/markup_entity.hpp"
 #include "format/run_table.hpp"
 
 #include <ostream>
@@ -20,16 +21,11 @@ namespace {
 std::string md(const std::string &text) {
     std::string out;
     for (char ch : printable_text(text)) {
+        if (const char *entity = markup_entity(ch, false)) {
+            out += entity;
+            continue;
+        }
         switch (ch) {
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '&':
-            out += "&amp;";
-            break;
         case '\\':
         case '|':
         case '`':
