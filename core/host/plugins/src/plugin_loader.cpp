@@ -99,8 +99,8 @@ std::vector<cmdbench_param> copy_params(const std::string &file, const std::stri
             auto parsed = parse_text(p, p.default_value);
             if (!parsed)
                 refuse(file, what + " default \"" + p.default_value + "\": " + parsed.error());
-            if (auto err = check(p, *parsed))
-                refuse(file, what + " default \"" + p.default_value + "\": " + *err);
+            if (const Status fits = check_value(p, *parsed); !fits)
+                refuse(file, what + " default \"" + p.default_value + "\": " + fits.error());
         }
         for (const auto &q : out)
             if (std::strcmp(q.name, p.name) == 0) refuse(file, what + " is declared twice");

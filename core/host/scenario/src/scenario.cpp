@@ -214,13 +214,15 @@ std::vector<std::string> compare_setting(const Setting &s) {
     family.choices = kCompareFamilies;
     const std::string label = in_quotes(s.key);
     auto checked = [&](const std::string &name, const std::string &what) {
-        if (auto err = check(family, ParamValue{name})) fail(s.value_at, what + " " + *err);
+        if (const Status fits = check_value(family, ParamValue{name}); !fits)
+            fail(s.value_at, what + " " + fits.error());
         return name;
     };
     toml::table doc;
     const toml::node *value = nullptr;
     if (s.text.find_first_of("\r\n") == std::string::npos) {
-        if (auto err = value_text_error(s.text)) fail(s.value_at, label + " " + *err);
+        if (const Status fit = check_value_text(s.text); !fit)
+            fail(s.value_at, label + " " + fit.error());
         try {
             const std::string text = "v = " + s.text;
             doc = toml::parse(std::string_view(text), std::string_view("value"));
