@@ -46,11 +46,10 @@ void open_session(ClientSession &s, const Registry &registry, const std::string 
         s.label = "the local server";
     } else {
         // cmd_run and the scenario loader have checked it: this is a backstop.
-        HostPort hp;
-        const std::string bad = parse_host_port(server, kDefaultControlPort, hp);
-        if (!bad.empty()) throw ControlError("server '" + server + "': " + bad);
-        s.host = hp.host;
-        port = hp.port;
+        const Expected<HostPort> hp = parse_host_port(server, kDefaultControlPort);
+        if (!hp) throw ControlError("server '" + server + "': " + hp.error());
+        s.host = hp->host;
+        port = hp->port;
         if (s.label.empty()) s.label = "server " + server;
     }
     s.channel = std::make_unique<control::Channel>(
@@ -169,9 +168,9 @@ struct ClientRun {
 std::string client_address(const ClientRun &c) {
     if (c.session.channel) return c.session.channel->local_host();
     if (c.session.server.empty()) return c.st.local_node;
-    HostPort hp;
-    if (!parse_host_port(c.session.server, kDefaultControlPort, hp).empty()) return {};
-    return source_address_toward(hp.host);
+    const Expected<HostPort> hp = parse_host_port(c.session.server, kDefaultControlPort);
+    if (!hp) return {};
+    return source_address_toward(hp->host);
 }
 
 // Places the client side of a run before any hook of the plugin runs:

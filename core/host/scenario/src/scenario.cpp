@@ -184,11 +184,11 @@ double timeout_setting(const Setting &s) {
 // --server is, before a run connects to the wrong port.
 std::string server_setting(const Setting &s) {
     std::string value = string_setting(s);
-    HostPort unused; // only the check matters here; the runner parses it again
-    const std::string bad = value.empty() ? "" : parse_host_port(value, 1, unused);
-    if (!bad.empty())
+    if (value.empty()) return value;
+    // Only the check matters here; the runner parses it again.
+    if (const Expected<HostPort> hp = parse_host_port(value, 1); !hp)
         fail(s.value_at, in_quotes(s.key) + " expects " + kHostPortForms + ", got " +
-                             to_text(ParamValue{value}) + ": " + bad);
+                             to_text(ParamValue{value}) + ": " + hp.error());
     return value;
 }
 
