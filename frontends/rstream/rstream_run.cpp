@@ -15,7 +15,6 @@
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <netdb.h>
@@ -44,11 +43,8 @@ std::vector<std::string> plugin_dirs() {
     return dirs;
 }
 
-// The transport for -T s can be replaced (tests use a fault-injecting one).
 std::string transport_name(const Options &o) {
-    if (!o.sockets) return "rsocket";
-    const char *name = std::getenv("CMDBENCH_RSTREAM_TCP_TRANSPORT");
-    return name && *name ? name : "tcp";
+    return o.sockets ? "tcp" : "rsocket";
 }
 
 bool declares(const cmdbench_transport *t, const std::string &key) {
