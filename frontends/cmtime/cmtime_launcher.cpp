@@ -90,6 +90,59 @@ void Instance::test_stop_point() const {
     if (rank && std::to_string(mesh.index()) == rank) std::raise(SIGSTOP);
 }
 
+namespace {
+
+// What keeps this rank from taking part, "" if nothing: it joins the mesh
+// either way, so that every rank hears it.
+std::string rank_failure(const Options &o, BindAddress &bind) {
+    std::string failure = local_bind(o, bind);
+    if (failure.empty() && !o.sockets) {
+        const std::string problem = cmtime::rdma_device_problem();
+        if (!problem.empty()) failure = "No RDMA devices were detected (" + problem + ")";
+    }
+    return failure;
+}
+
+// The job's mesh, or nullptr when it could not be formed (said, and every
+// rank given the time to say it too).
+std::unique_ptr<cmdbench::Mesh> join_mesh(cmdbench::Job &job, const cmdbench::MeshOptions &mo,
+                                          const std::string &failure, const std::string &me) {
+    try {
+        return cmdbench::Mesh::join_job(job, mo, failure);
+    } catch (const std::exception &e) {
+        say(me, e.what());
+        // Every rank that can hears the same: let each say it before any
+        // exit makes the launcher end the job.
+        try {
+            job.barrier(kLeaveS);
+        } catch (const std::exception &) {
+        }
+        return nullptr;
+    }
+}
+
+// The steps of the run on a formed mesh: false when it failed (said).
+bool run_steps(Instance &in, cmdbench::Mesh &mesh, const BindAddress &bind, const std::string &me) {
+    try {
+        if (in.o.sockets)
+            run_sockets(in, bind);
+        else
+            run_rdma(in, bind);
+        return true;
+    } catch (const cmdbench::MeshError &e) {
+        say(me, e.what()); // the mesh has told everyone
+    } catch (const std::exception &e) {
+        // Ours may be a symptom of another rank's loss (a server that left
+        // refuses our connects): report the controller's verdict, which
+        // names the first failure of the job.
+        say(me, mesh.failure_verdict(e.what(), kLeaveS * 1000));
+    }
+    mesh.farewell(kLeaveS * 1000);
+    return false;
+}
+
+} // namespace
+
 int run_cmtime_launched(const Options &o, cmdbench::Job &job) {
     const int rank = job.rank(), size = job.size();
     // Only the controller knows who is late: its waits for a rank end at
@@ -107,51 +160,20 @@ int run_cmtime_launched(const Options &o, cmdbench::Job &job) {
     const std::string me = " (rank " + std::to_string(rank) + " on " + job.node() + ")";
 
     BindAddress bind;
-    std::string failure = local_bind(o, bind);
-    if (failure.empty() && !o.sockets) {
-        const std::string problem = cmtime::rdma_device_problem();
-        if (!problem.empty()) failure = "No RDMA devices were detected (" + problem + ")";
-    }
+    const std::string failure = rank_failure(o, bind);
     cmdbench::MeshOptions mo;
     mo.host = bind.text;
     mo.terms = terms(o, size);
     mo.timeout_ms = o.wait_s * 1000 + grace_ms;
     mo.connect_window_ms = std::min(30000, o.wait_s * 1000);
-    std::unique_ptr<cmdbench::Mesh> mesh;
-    try {
-        mesh = cmdbench::Mesh::join_job(job, mo, failure);
-    } catch (const std::exception &e) {
-        say(me, e.what());
-        // Every rank that can hears the same: let each say it before any
-        // exit makes the launcher end the job.
-        try {
-            job.barrier(kLeaveS);
-        } catch (const std::exception &) {
-        }
-        return 1;
-    }
+    std::unique_ptr<cmdbench::Mesh> mesh = join_mesh(job, mo, failure, me);
+    if (!mesh) return 1;
 
     JobSummary summary{job.describe(), o.servers, o.conns, mesh->nodes(), mesh->addresses()};
     Console quiet(true), report(o.json || !speaker);
     report.text(format_job_summary(summary));
     Instance in{o, *mesh, quiet, report, deadline, rank < o.servers, true, {}};
-    try {
-        if (o.sockets)
-            run_sockets(in, bind);
-        else
-            run_rdma(in, bind);
-    } catch (const cmdbench::MeshError &e) {
-        say(me, e.what()); // the mesh has told everyone
-        mesh->farewell(kLeaveS * 1000);
-        return 1;
-    } catch (const std::exception &e) {
-        // Ours may be a symptom of another rank's loss (a server that left
-        // refuses our connects): report the controller's verdict, which
-        // names the first failure of the job.
-        say(me, mesh->failure_verdict(e.what(), kLeaveS * 1000));
-        mesh->farewell(kLeaveS * 1000);
-        return 1;
-    }
+    if (!run_steps(in, *mesh, bind, me)) return 1;
     if (o.json && speaker) std::fputs(format_json(in.tests, size, &summary).c_str(), stdout);
     return 0;
 }

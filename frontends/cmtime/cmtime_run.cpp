@@ -18,6 +18,57 @@ namespace {
 
 constexpr uint64_t kMaxQpn = (1u << 24) - 1;
 
+cmtime::EngineHooks cm_hooks(Instance &in) {
+    cmtime::EngineHooks hooks;
+    hooks.barrier = [&in](int v) { in.mesh.barrier("cmtime " + std::to_string(v)); };
+    hooks.check_stop = [&in](const char *what) { in.check_stop(what); };
+    hooks.progress = [&in](const std::string &line) { in.console.line(line); };
+    return hooks;
+}
+
+// Who listens: every peer's record, servers' with their CM listener (port
+// included), and what follows for this peer.
+struct CmMesh {
+    std::vector<sockaddr_storage> listeners;
+    uint64_t servers = 0, clients = 0, peers = 0;
+    uint64_t n = 0; // this peer's connections: conns x the other side's peers
+};
+
+CmMesh exchange_setups(Instance &in, cmtime::CmEngine &engine) {
+    const Options &o = in.o;
+    cmtime::PeerSetup mine;
+    mine.server = in.server;
+    mine.count = o.conns;
+    mine.base_qpn = o.base_qpn;
+    if (in.server) mine.listen = engine.listen();
+    std::vector<cmtime::PeerSetup> table;
+    for (const auto &blob : in.mesh.allgather(cmtime::encode_setup(mine)))
+        table.push_back(cmtime::decode_setup(blob));
+    CmMesh m;
+    for (const auto &p : table)
+        if (p.server) m.listeners.push_back(p.listen);
+    m.servers = m.listeners.size();
+    m.peers = table.size();
+    m.clients = m.peers - m.servers;
+    if (m.servers == m.peers) throw std::runtime_error("cannot have all listeners");
+    if (m.servers == 0) throw std::runtime_error("need at least 1 listener");
+    m.n = in.server ? uint64_t(o.conns) * m.clients : uint64_t(o.conns) * m.servers;
+    return m;
+}
+
+// Peers share devices in the lab: each announces its own fake QP range, or
+// the CM rejects one end as stale (README.md, "Where cmdbench differs from
+// cmtime on purpose"). This peer's first QP number.
+uint32_t fake_qp_base(const Instance &in, const CmMesh &m) {
+    const Options &o = in.o;
+    const uint64_t span = uint64_t(o.conns) * std::max(m.servers, m.clients);
+    if (o.base_qpn + m.peers * span > kMaxQpn)
+        throw std::runtime_error("-q + -P x -c x max(clients, servers) must stay below 2^24 (" +
+                                 std::to_string(kMaxQpn) + "), got " +
+                                 std::to_string(o.base_qpn + m.peers * span));
+    return uint32_t(o.base_qpn + uint64_t(in.mesh.index()) * span);
+}
+
 } // namespace
 
 void Instance::check_stop(const char *what) {
@@ -49,42 +100,14 @@ void run_rdma(Instance &in, const BindAddress &bind) {
     cmtime::EngineConfig config = o.engine;
     config.have_bind = true;
     config.bind = bind.addr;
-    cmtime::EngineHooks hooks;
-    hooks.barrier = [&in](int v) { in.mesh.barrier("cmtime " + std::to_string(v)); };
-    hooks.check_stop = [&in](const char *what) { in.check_stop(what); };
-    hooks.progress = [&in](const std::string &line) { in.console.line(line); };
-    cmtime::CmEngine engine(config, hooks);
-
-    // Peer records: servers publish their CM listener, port included.
-    cmtime::PeerSetup mine;
-    mine.server = in.server;
-    mine.count = o.conns;
-    mine.base_qpn = o.base_qpn;
-    if (in.server) mine.listen = engine.listen();
-    std::vector<cmtime::PeerSetup> table;
-    for (const auto &blob : in.mesh.allgather(cmtime::encode_setup(mine)))
-        table.push_back(cmtime::decode_setup(blob));
-    std::vector<sockaddr_storage> listeners;
-    for (const auto &p : table)
-        if (p.server) listeners.push_back(p.listen);
-    const uint64_t L = listeners.size(), C = table.size() - L, P = table.size();
-    if (L == P) throw std::runtime_error("cannot have all listeners");
-    if (L == 0) throw std::runtime_error("need at least 1 listener");
-    const uint64_t n = in.server ? uint64_t(o.conns) * C : uint64_t(o.conns) * L;
-
-    // Peers share devices in the lab: each announces its own fake QP range,
-    // or the CM rejects one end as stale (README.md, "Where cmdbench differs
-    // from cmtime on purpose").
-    const uint64_t span = uint64_t(o.conns) * std::max(L, C);
-    if (o.base_qpn + P * span > kMaxQpn)
-        throw std::runtime_error("-q + -P x -c x max(clients, servers) must stay below 2^24 (" +
-                                 std::to_string(kMaxQpn) + "), got " +
-                                 std::to_string(o.base_qpn + P * span));
-    const uint32_t base = uint32_t(o.base_qpn + uint64_t(in.mesh.index()) * span);
+    cmtime::CmEngine engine(config, cm_hooks(in));
+    const CmMesh m = exchange_setups(in, engine);
+    const uint64_t n = m.n;
+    const uint32_t base = fake_qp_base(in, m);
 
     std::vector<sockaddr_storage> targets;
     for (uint64_t i = 0; i < (in.server ? 0 : n); ++i)
-        targets.push_back(listeners[i % L]);
+        targets.push_back(m.listeners[i % m.servers]);
     auto iteration = [&](uint64_t count, cmtime::QpMode mode) {
         if (in.server) return engine.run_server(count, mode);
         return engine.run_client(
@@ -94,7 +117,7 @@ void run_rdma(Instance &in, const BindAddress &bind) {
 
     in.test_stop_point();
     in.console.line(in.server ? "Server warmup" : "Client warmup");
-    iteration(in.server ? C : L, cmtime::QpMode{});
+    iteration(in.server ? m.clients : m.servers, cmtime::QpMode{});
 
     cmtime::QpMode main_mode;
     if (o.mimic_us >= 0) {
@@ -108,7 +131,7 @@ void run_rdma(Instance &in, const BindAddress &bind) {
     main_report.threads = o.engine.threads;
     in.publish("main", main_report);
 
-    if (P == 2) {
+    if (m.peers == 2) {
         in.console.line(std::string(verb) + " (" + std::to_string(n) + ") test - no QPs");
         cmtime::StepReport noqp = iteration(n, cmtime::QpMode{base, 0});
         noqp.threads = o.engine.threads;

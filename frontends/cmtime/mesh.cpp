@@ -147,10 +147,10 @@ std::unique_ptr<Mesh> Mesh::join(const MeshOptions &o) {
         return m;
     }
     // A leaf: reach the controller within the window (cmtime tries once).
-    uint16_t port = 0;
-    if (const std::string bad = parse_port(o.port, port); !bad.empty())
-        throw MeshError("controller port: " + bad + " (expected a number in [1, 65535])");
-    m->reach_controller(o.host, port, 2000, o.connect_window_ms,
+    const Expected<uint16_t> port = parse_port(o.port);
+    if (!port)
+        throw MeshError("controller port: " + port.error() + " (expected a number in [1, 65535])");
+    m->reach_controller(o.host, *port, 2000, o.connect_window_ms,
                         "the controller at " + m->controller_name_,
                         "is it started, and is -C an address of the controller's host?");
     control::Writer terms;

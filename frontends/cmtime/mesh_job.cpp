@@ -143,10 +143,10 @@ std::unique_ptr<Mesh> Mesh::join_job(Job &job, const MeshOptions &o,
         m->accept_ranks(*listener, o);
         return m;
     }
-    uint16_t port = 0;
-    if (const std::string bad = parse_port(cards[0].port, port); !bad.empty())
-        throw MeshError(m->peer_label(0) + " published no usable port (" + bad + ")");
-    m->reach_controller(cards[0].address, port, control::kHandshakeTimeoutMs, o.connect_window_ms,
+    const Expected<uint16_t> port = parse_port(cards[0].port);
+    if (!port)
+        throw MeshError(m->peer_label(0) + " published no usable port (" + port.error() + ")");
+    m->reach_controller(cards[0].address, *port, control::kHandshakeTimeoutMs, o.connect_window_ms,
                         m->peer_label(0) + " at " + m->controller_name_,
                         "is that address reachable from " + mine.node +
                             "? Give each node's address with -B interface (or -b)");

@@ -95,6 +95,92 @@ std::string usage_text() {
            "\t    cmdbench: bound the whole run (default 3600)\n";
 }
 
+namespace {
+
+// -f: "ip" or "gid" (which resolves the server name); anything else is
+// warned about and ignored, as rstream does.
+void address_format(Options &o, const char *arg) {
+    if (strncasecmp("ip", arg, 2) == 0) {
+        o.format = "ip";
+    } else if (strncasecmp("gid", arg, 3) == 0) {
+        o.format = "gid";
+        o.resolve = true;
+    } else {
+        std::fprintf(stderr, "Warning: unknown address format\n");
+    }
+}
+
+// -s, -b, -f and -p: where to connect or listen. False if `c` is not one.
+bool address_option(Options &o, int c, const char *arg) {
+    switch (c) {
+    case 's':
+        o.server = arg;
+        return true;
+    case 'b':
+        o.bind = arg;
+        return true;
+    case 'f':
+        address_format(o, arg);
+        return true;
+    case 'p':
+        o.port = port_number(arg);
+        return true;
+    default:
+        return false;
+    }
+}
+
+// -B, -i, -I, -C and -S: buffer sizes and what each test transfers. False if
+// `c` is not one.
+bool transfer_option(Options &o, int c, const char *arg) {
+    switch (c) {
+    case 'B':
+        o.buffer_size = number('B', arg, 0, kMaxSize);
+        return true;
+    case 'i':
+        o.inline_size = number('i', arg, 0, 65536);
+        return true;
+    case 'I':
+        o.custom = true;
+        o.iterations = number('I', arg, 1, kMaxCount);
+        return true;
+    case 'C':
+        o.custom = true;
+        o.transfer_count = number('C', arg, 1, kMaxCount);
+        return true;
+    case 'S':
+        if (strncasecmp("all", arg, 3) == 0) {
+            o.all_sizes = true;
+        } else {
+            o.custom = true;
+            o.transfer_size = number('S', arg, 1, kMaxSize);
+        }
+        return true;
+    default:
+        return false;
+    }
+}
+
+// -k, -T and --timeout: how the connection and the run behave. False if `c`
+// is not one.
+bool run_option(Options &o, int c, const char *arg, bool &dontwait) {
+    switch (c) {
+    case 'k':
+        o.keepalive = number('k', arg, 0, 86400);
+        return true;
+    case 'T':
+        test_option(o, arg, dontwait);
+        return true;
+    case 't':
+        o.timeout_s = static_cast<double>(number('-', arg, 1, 86400 * 7));
+        return true;
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
 Options parse_options(int argc, char **argv) {
     static const option longs[] = {{"timeout", required_argument, nullptr, 't'},
                                    {nullptr, 0, nullptr, 0}};
@@ -103,62 +189,10 @@ Options parse_options(int argc, char **argv) {
     optind = 1;
     opterr = 1; // getopt's own "invalid option" line on stderr, as rstream
     int c;
-    while ((c = getopt_long(argc, argv, "s:b:f:B:i:I:C:S:p:k:T:", longs, nullptr)) != -1) {
-        switch (c) {
-        case 's':
-            o.server = optarg;
-            break;
-        case 'b':
-            o.bind = optarg;
-            break;
-        case 'f':
-            if (strncasecmp("ip", optarg, 2) == 0) {
-                o.format = "ip";
-            } else if (strncasecmp("gid", optarg, 3) == 0) {
-                o.format = "gid";
-                o.resolve = true;
-            } else {
-                std::fprintf(stderr, "Warning: unknown address format\n");
-            }
-            break;
-        case 'B':
-            o.buffer_size = number('B', optarg, 0, kMaxSize);
-            break;
-        case 'i':
-            o.inline_size = number('i', optarg, 0, 65536);
-            break;
-        case 'I':
-            o.custom = true;
-            o.iterations = number('I', optarg, 1, kMaxCount);
-            break;
-        case 'C':
-            o.custom = true;
-            o.transfer_count = number('C', optarg, 1, kMaxCount);
-            break;
-        case 'S':
-            if (strncasecmp("all", optarg, 3) == 0) {
-                o.all_sizes = true;
-            } else {
-                o.custom = true;
-                o.transfer_size = number('S', optarg, 1, kMaxSize);
-            }
-            break;
-        case 'p':
-            o.port = port_number(optarg);
-            break;
-        case 'k':
-            o.keepalive = number('k', optarg, 0, 86400);
-            break;
-        case 'T':
-            test_option(o, optarg, dontwait);
-            break;
-        case 't':
-            o.timeout_s = static_cast<double>(number('-', optarg, 1, 86400 * 7));
-            break;
-        default:
+    while ((c = getopt_long(argc, argv, "s:b:f:B:i:I:C:S:p:k:T:", longs, nullptr)) != -1)
+        if (!address_option(o, c, optarg) && !transfer_option(o, c, optarg) &&
+            !run_option(o, c, optarg, dontwait))
             throw UsageError("");
-        }
-    }
     if (optind < argc) throw UsageError(std::string("unexpected argument '") + argv[optind] + "'");
     o.blocking = !dontwait;
     return o;

@@ -15,7 +15,6 @@
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <netdb.h>
@@ -44,11 +43,8 @@ std::vector<std::string> plugin_dirs() {
     return dirs;
 }
 
-// The transport for -T s can be replaced (tests use a fault-injecting one).
 std::string transport_name(const Options &o) {
-    if (!o.sockets) return "rsocket";
-    const char *name = std::getenv("CMDBENCH_RSTREAM_TCP_TRANSPORT");
-    return name && *name ? name : "tcp";
+    return o.sockets ? "tcp" : "rsocket";
 }
 
 bool declares(const cmdbench_transport *t, const std::string &key) {
@@ -145,17 +141,19 @@ void explain_gid_failure(const Options &o, const std::string &error) {
                          "iWARP devices (such as Soft-RoCE's rxe)\n");
 }
 
-} // namespace
-
-int run_rstream(const Options &o) {
-    const bool client = !o.server.empty();
-    cmdbench::Registry registry;
+void load_rstream_plugins(cmdbench::Registry &registry) {
     std::vector<cmdbench::LoadSkip> skipped;
     for (const auto &f : cmdbench::load_plugins(registry, plugin_dirs(), false, &skipped))
         // The reason names the file already ("FILE: ...").
         std::fprintf(stderr, "cmdbench rstream: plugin refused: %s\n", f.reason.c_str());
     for (const auto &s : skipped)
         std::fprintf(stderr, "cmdbench rstream: %s\n", cmdbench::skip_warning(s).c_str());
+}
+
+// The pingpong test and the transport that -T picks, with rstream's
+// additions; false, having said which is missing, when one is.
+bool find_test_and_transport(const Options &o, const cmdbench::Registry &registry,
+                             cmdbench::RoleSetup &setup) {
     const cmdbench_test *test = registry.find_test("pingpong");
     const std::string tname = transport_name(o);
     const cmdbench_transport *plugin_transport = registry.find_transport(tname);
@@ -163,13 +161,37 @@ int run_rstream(const Options &o) {
         std::fprintf(stderr, "cmdbench rstream: %s not found; is the %s plugin installed?\n",
                      test ? ("transport '" + tname + "'").c_str() : "test 'pingpong'",
                      test ? tname.c_str() : "stream");
-        return kExitFailure;
+        return false;
     }
-
     TransportAdditions additions;
     additions.keepalive_lines = o.keepalive > 0;
     additions.plain_socket_calls = tname == "tcp";
-    const cmdbench_transport *transport = rstream_transport(plugin_transport, additions);
+    setup.test = test;
+    setup.transport = rstream_transport(plugin_transport, additions);
+    return true;
+}
+
+// rstream's exit status for a run that did not succeed, having said why.
+int failed_run_status(const Options &o, const cmdbench::Execution &ex,
+                      const std::atomic<bool> &interrupted) {
+    report_failure(ex.error);
+    explain_gid_failure(o, ex.error);
+    if (ex.abandoned) {
+        std::fflush(nullptr);
+        _exit(interrupted ? kExitInterrupted : kExitFailure);
+    }
+    if (ex.status == cmdbench::RunStatus::Interrupted) return kExitInterrupted;
+    return ex.status == cmdbench::RunStatus::Failed ? failure_status(ex.error) : kExitFailure;
+}
+
+} // namespace
+
+int run_rstream(const Options &o) {
+    const bool client = !o.server.empty();
+    cmdbench::Registry registry;
+    load_rstream_plugins(registry);
+    cmdbench::RoleSetup setup;
+    if (!find_test_and_transport(o, registry, setup)) return kExitFailure;
 
     // rstream's table, as the console table prints the stream plugin's rows.
     const cmdbench::FixedLayout &layout = cmdbench::rstream_layout();
@@ -177,11 +199,9 @@ int run_rstream(const Options &o) {
     std::fflush(stdout);
     if (int rc = check_resolvable(o)) return rc;
 
-    cmdbench::RoleSetup setup;
-    setup.test = test;
-    setup.transport = transport;
     try {
-        setup.params = cmdbench::params_from_wire(test, transport, wire_params(o, transport));
+        setup.params = cmdbench::params_from_wire(setup.test, setup.transport,
+                                                  wire_params(o, setup.transport));
     } catch (const std::exception &e) {
         std::fprintf(stderr, "cmdbench rstream: %s\n", e.what());
         return kExitFailure;
@@ -204,14 +224,7 @@ int run_rstream(const Options &o) {
     cmdbench::Execution ex = role.run(client ? CMDBENCH_ROLE_CLIENT : CMDBENCH_ROLE_SERVER,
                                       client ? o.server : o.bind, nullptr);
     if (ex.status == cmdbench::RunStatus::Ok) return 0;
-    report_failure(ex.error);
-    explain_gid_failure(o, ex.error);
-    if (ex.abandoned) {
-        std::fflush(nullptr);
-        _exit(interrupted ? kExitInterrupted : kExitFailure);
-    }
-    if (ex.status == cmdbench::RunStatus::Interrupted) return kExitInterrupted;
-    return ex.status == cmdbench::RunStatus::Failed ? failure_status(ex.error) : kExitFailure;
+    return failed_run_status(o, ex, interrupted);
 }
 
 } // namespace rstream_frontend

@@ -237,66 +237,68 @@ std::vector<Phase> plan_phases(const Settings &p) {
     return phases;
 }
 
+// What every phase shares: one work buffer for every size and the verify
+// counters running on across phases, as rstream's, and the progress made.
+struct Exchange {
+    Session &s;
+    IoMode mode;
+    std::vector<uint8_t> buf;
+    Pattern pattern;
+    bool verify = false;
+    size_t total = 0, done = 0;
+
+    // The phase's sizes on one connection, then its close.
+    void run_phase(const Phase &phase, Socket sock) {
+        DataChannel channel(s, std::move(sock), mode);
+        Peer peer(channel, buf, verify ? &pattern : nullptr, s.is_client());
+        for (const SizePlan &plan : phase.plans) {
+            run_size(s, peer, plan);
+            s.host().progress(s.ctx(), ++done, total);
+        }
+        channel.close();
+    }
+};
+
+// The server's side of one phase. rstream -T f (`fork_server`): the
+// server's children run the phases; the parent only accepts and waits.
+void serve_phase(Exchange &ex, Listener &listener, const Phase &phase, bool fork_server) {
+    listener.set_hint(phase.hint);
+    if (!fork_server) {
+        ex.run_phase(phase, listener.accept_client());
+        return;
+    }
+    // The parent keeps its copy of the socket until the child is done,
+    // then only closes it (a shutdown would end the child's connection).
+    Socket sock = listener.accept_client(false);
+    run_in_child(ex.s, [&] {
+        listener.configure_accepted(sock.fd());
+        ex.run_phase(phase, std::move(sock));
+    });
+    ex.done += phase.plans.size();
+    ex.s.host().progress(ex.s.ctx(), ex.done, ex.total);
+}
+
 void run_pingpong(Session &s) {
     const Settings p = read_settings(s, params());
-    const std::vector<int64_t> &sizes = p.sizes;
-    const bool verify = p.verify;
-    const IoMode mode = p;
-    const uint16_t port = p.port;
     const std::vector<Phase> phases = plan_phases(p);
-    const std::string &client_bind = p.client_bind;
-    size_t total = 0, done = 0;
+    const int64_t largest = *std::max_element(p.sizes.begin(), p.sizes.end());
+    Exchange ex{
+        s, p, std::vector<uint8_t>(std::max<size_t>(size_t(largest), kSyncBytes)), {}, p.verify};
     for (const Phase &phase : phases)
-        total += phase.plans.size();
-
-    // One work buffer for every size, as rstream.
-    const int64_t largest = *std::max_element(sizes.begin(), sizes.end());
-    std::vector<uint8_t> buf(std::max<size_t>(static_cast<size_t>(largest), kSyncBytes));
-    // The verify counters run on across phases, as rstream's.
-    Pattern pattern;
+        ex.total += phase.plans.size();
 
     // The server keeps one listener for every phase: a client reconnects at
     // once and must find it.
-    std::unique_ptr<Listener> listener;
-    uint16_t server_port = port;
     if (s.is_client()) {
-        server_port = learn_port(s, port);
-    } else {
-        listener = std::make_unique<Listener>(s, port, phases.front().hint);
-        announce_port(s, *listener, port);
+        const uint16_t server_port = learn_port(s, p.port);
+        for (const Phase &phase : phases)
+            ex.run_phase(phase, connect_to_server(s, server_port, phase.hint, p.client_bind));
+        return;
     }
-    // rstream -T f: the server's children run the phases; the parent only
-    // accepts and waits.
-    const bool fork_server = !s.is_client() && p.fork;
-    for (const Phase &phase : phases) {
-        auto run_phase = [&](Socket sock) {
-            DataChannel channel(s, std::move(sock), mode);
-            Peer peer(channel, buf, verify ? &pattern : nullptr, s.is_client());
-            for (const SizePlan &plan : phase.plans) {
-                run_size(s, peer, plan);
-                s.host().progress(s.ctx(), ++done, total);
-            }
-            channel.close();
-        };
-        if (s.is_client()) {
-            run_phase(connect_to_server(s, server_port, phase.hint, client_bind));
-            continue;
-        }
-        listener->set_hint(phase.hint);
-        if (!fork_server) {
-            run_phase(listener->accept_client());
-            continue;
-        }
-        // The parent keeps its copy of the socket until the child is done,
-        // then only closes it (a shutdown would end the child's connection).
-        Socket sock = listener->accept_client(false);
-        run_in_child(s, [&] {
-            listener->configure_accepted(sock.fd());
-            run_phase(std::move(sock));
-        });
-        done += phase.plans.size();
-        s.host().progress(s.ctx(), done, total);
-    }
+    Listener listener(s, p.port, phases.front().hint);
+    announce_port(s, listener, p.port);
+    for (const Phase &phase : phases)
+        serve_phase(ex, listener, phase, p.fork);
 }
 
 } // namespace

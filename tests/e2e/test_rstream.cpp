@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <netinet/in.h>
 #include <nlohmann/json.hpp>
@@ -235,16 +236,49 @@ TEST_CASE(
     compare_suite_with_rstream({"-T", "b", "-S", "all"}, 33);
 }
 
+// A tree laid out as an installed cmdbench (bin/, the front ends, the
+// plugins) whose plugin directory holds the stream plugin and, in place of
+// the real `tcp`, fault_as_tcp's transport of that name, which flips a bit
+// of byte 5000. Hard links where the tree's filesystem allows, else copies.
+struct CorruptTcpTree {
+    std::filesystem::path root;
+
+    CorruptTcpTree()
+        : root(std::filesystem::path(CMDBENCH_BINARY_DIR) / "tests" /
+               ("rstream-corrupt-tcp-" + std::to_string(getpid()))) {
+        namespace fs = std::filesystem;
+        const fs::path build(CMDBENCH_BINARY_DIR);
+        place(build / "bin/cmdbench", root / "bin");
+        place(build / CMDBENCH_FRONTEND_SUBDIR / "cmdbench-rstream",
+              root / CMDBENCH_FRONTEND_SUBDIR);
+        place(build / CMDBENCH_PLUGIN_SUBDIR / "cmdbench-stream.so", root / CMDBENCH_PLUGIN_SUBDIR);
+        place(build / "tests/fixtures/fault-as-tcp/fault_as_tcp.so", root / CMDBENCH_PLUGIN_SUBDIR);
+    }
+    ~CorruptTcpTree() {
+        std::error_code ec;
+        std::filesystem::remove_all(root, ec);
+    }
+    std::string exe() const { return (root / "bin/cmdbench").string(); }
+
+    static void place(const std::filesystem::path &file, const std::filesystem::path &dir) {
+        std::filesystem::create_directories(dir);
+        const std::filesystem::path to = dir / file.filename();
+        std::error_code ec;
+        std::filesystem::create_hard_link(file, to, ec);
+        if (ec) std::filesystem::copy_file(file, to);
+    }
+};
+
 TEST_CASE("rstream -T s -T v: a corrupted byte is caught and fails with its offset") {
+    const CorruptTcpTree tree;
     auto port = free_port();
-    std::vector<std::string> env = {"CMDBENCH_RSTREAM_TCP_TRANSPORT=tcp-corrupt",
-                                    "CMDBENCH_PLUGIN_PATH=" + std::string(CMDBENCH_BINARY_DIR) +
-                                        "/tests/fixtures/fault"};
-    std::vector<std::string> opts = {"-T", "s",  "-T", "v",  "-S",        "1000",
-                                     "-C", "20", "-p", port, "--timeout", "20"};
+    // No other plugin directory: the tree's `tcp` is the only one.
+    std::vector<std::string> env = {"CMDBENCH_PLUGIN_PATH="};
+    std::vector<std::string> opts = {tree.exe(), "rstream", "-T", "s",  "-T", "v",         "-S",
+                                     "1000",     "-C",      "20", "-p", port, "--timeout", "20"};
     auto client = opts;
     client.insert(client.end(), {"-s", "127.0.0.1"});
-    auto p = run_pair(cmd(opts), cmd(client), port, env);
+    auto p = run_pair(opts, client, port, env);
     INFO("client: " << p.client.out << p.client.err << "server: " << p.server_out << p.server_err);
     CHECK(p.server_rc == 255);
     CHECK_THAT(p.server_out, Catch::Contains("data verification failed byte 5000"));

@@ -90,10 +90,11 @@ std::string accept_handshake(Channel &ch, const std::string &token, const std::s
     }
     // Without a token, a hello is all the authentication there is.
     const auto admitted = [&] {
-        const std::string refusal = admit ? admit() : "";
-        if (refusal.empty()) return;
-        send_reason(ch, refusal);
-        throw NotAdmitted("turned away " + who + ": " + refusal);
+        if (!admit) return;
+        const Status admitted = admit();
+        if (admitted) return;
+        send_reason(ch, admitted.error());
+        throw NotAdmitted("turned away " + who + ": " + admitted.error());
     };
     if (token.empty()) admitted();
     const std::vector<uint8_t> our_nonce =

@@ -4,38 +4,37 @@ namespace cmdbench {
 
 const char *const kHostPortForms = "HOST, HOST:PORT, [IPV6] or [IPV6]:PORT with PORT in [1, 65535]";
 
-std::string parse_port(const std::string &text, uint16_t &port) {
-    if (text.empty()) return "the port is empty";
+Expected<uint16_t> parse_port(const std::string &text) {
+    if (text.empty()) return unexpected("the port is empty");
     // Digits only: stoul would take "+7", " 7" or "7x" and wrap 99999.
     unsigned long value = 0;
     for (char c : text) {
-        if (c < '0' || c > '9') return "port '" + text + "' is not a number";
+        if (c < '0' || c > '9') return unexpected("port '" + text + "' is not a number");
         value = value * 10 + unsigned(c - '0');
-        if (value > 65535) return "port " + text + " is out of range";
+        if (value > 65535) return unexpected("port " + text + " is out of range");
     }
-    if (value == 0) return "port 0 is out of range";
-    port = uint16_t(value);
-    return {};
+    if (value == 0) return unexpected("port 0 is out of range");
+    return uint16_t(value);
 }
 
-std::string parse_host_port(const std::string &spec, uint16_t default_port, HostPort &out) {
+Expected<HostPort> parse_host_port(const std::string &spec, uint16_t default_port) {
     HostPort hp;
     hp.port = default_port;
     std::string port_text;
     bool has_port = false;
     if (!spec.empty() && spec[0] == '[') {
         const size_t close = spec.find(']');
-        if (close == std::string::npos) return "'[' without a closing ']'";
+        if (close == std::string::npos) return unexpected("'[' without a closing ']'");
         hp.host = spec.substr(1, close - 1);
-        if (hp.host.find_first_of("[]") != std::string::npos) return "stray '[' or ']'";
+        if (hp.host.find_first_of("[]") != std::string::npos) return unexpected("stray '[' or ']'");
         const std::string rest = spec.substr(close + 1);
         if (!rest.empty()) {
-            if (rest[0] != ':') return "expected ':PORT' after ']', got '" + rest + "'";
+            if (rest[0] != ':') return unexpected("expected ':PORT' after ']', got '" + rest + "'");
             has_port = true;
             port_text = rest.substr(1);
         }
     } else {
-        if (spec.find_first_of("[]") != std::string::npos) return "stray '[' or ']'";
+        if (spec.find_first_of("[]") != std::string::npos) return unexpected("stray '[' or ']'");
         const size_t colon = spec.find(':');
         // Two or more colons: a bare IPv6 address, which takes no port.
         if (colon != std::string::npos && spec.find(':', colon + 1) == std::string::npos) {
@@ -47,11 +46,18 @@ std::string parse_host_port(const std::string &spec, uint16_t default_port, Host
         }
     }
     if (has_port) {
-        std::string err = parse_port(port_text, hp.port);
-        if (!err.empty()) return err;
+        Expected<uint16_t> port = parse_port(port_text);
+        if (!port) return unexpected(port.error());
+        hp.port = *port;
     }
-    if (hp.host.empty()) return "the host is empty";
-    out = hp;
+    if (hp.host.empty()) return unexpected("the host is empty");
+    return hp;
+}
+
+std::string parse_host_port(const std::string &spec, uint16_t default_port, HostPort &out) {
+    Expected<HostPort> parsed = parse_host_port(spec, default_port);
+    if (!parsed) return parsed.error();
+    out = std::move(*parsed);
     return {};
 }
 

@@ -11,6 +11,18 @@
 #include <infiniband/verbs.h>
 
 namespace cmtime {
+namespace {
+
+// A connection's failure event, naming the peer: the server the connection
+// was going to (`target`, none for a server's connection).
+std::string failed_event_text(const rdma_cm_event &event, const sockaddr_storage *target) {
+    return "event: " + std::string(rdma_event_str(event.event)) +
+           ", error: " + std::to_string(event.status) +
+           (target ? " (connection to the server at " + address_text(*target) + ")"
+                   : std::string());
+}
+
+} // namespace
 
 std::string rdma_device_problem() {
     const std::string problem = cmdbench::rdma::rdma_device_problem();
@@ -111,6 +123,18 @@ void CmEngine::event_loop() {
     }
 }
 
+void CmEngine::on_disconnected(Iteration &it, Conn *c) {
+    if (!listen_id_) { // client: the server's reply (or a timeout), only counted
+        it.disconnect_events.fetch_add(1);
+        return;
+    }
+    if (it.disconnect_events.fetch_add(1) == 0) {
+        it.times.total[kDisconnect].begin();
+        say("\tDisconnecting");
+    }
+    queue_->push([this, c] { server_disconnect(*c); });
+}
+
 void CmEngine::handle_event(rdma_cm_event *event) {
     Iteration *it = live_.load();
     Conn *c = event->id ? static_cast<Conn *>(event->id->context) : nullptr;
@@ -147,26 +171,14 @@ void CmEngine::handle_event(rdma_cm_event *event) {
         it->complete(kConnect);
         break;
     case RDMA_CM_EVENT_DISCONNECTED:
-        if (!it || !c) break;
-        if (!listen_id_) { // client: the server's reply (or a timeout), only counted
-            it->disconnect_events.fetch_add(1);
-            break;
-        }
-        if (it->disconnect_events.fetch_add(1) == 0) {
-            it->times.total[kDisconnect].begin();
-            say("\tDisconnecting");
-        }
-        queue_->push([this, c] { server_disconnect(*c); });
+        if (it && c) on_disconnected(*it, c);
         break;
     case RDMA_CM_EVENT_TIMEWAIT_EXIT:
         break;
     case RDMA_CM_EVENT_CONNECT_ERROR:
     case RDMA_CM_EVENT_UNREACHABLE:
     case RDMA_CM_EVENT_REJECTED:
-        // Name the peer: the server this connection was going to.
-        fatal("event: " + name() + ", error: " + std::to_string(event->status) +
-              (c && c->has_target ? " (connection to the server at " + address_text(c->target) + ")"
-                                  : std::string()));
+        fatal(failed_event_text(*event, c && c->has_target ? &c->target : nullptr));
         break;
     default:
         fatal("Unhandled event: " + std::to_string(int(event->event)) + " (" + name() + ")");

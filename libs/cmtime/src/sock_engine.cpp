@@ -10,6 +10,7 @@
 #include <cmdbench/plugin-support/run_error.hpp>
 #include <cstring>
 #include <fcntl.h>
+#include <functional>
 #include <memory>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -112,6 +113,78 @@ int accept_one(int listener, Interval &t, const SockHooks &hooks, AsyncCall &cli
     }
 }
 
+// What the client's steps share: the connections to make, their sockets and
+// times, and the workers that make them. The workers' tasks refer to all of
+// it, so it outlives the queue (a failed wait leaves tasks behind).
+struct ClientSteps {
+    const SockClientConfig &p;
+    const std::vector<SockTarget> &targets;
+    StepTimes &times;
+    Sockets &socks;
+    StepCompletion &created, &connected; // see step_table.hpp
+    WorkQueue &queue;
+    const SockHooks &hooks;
+
+    // What a wait checks between sleeps: a worker's failure, then the hooks'.
+    std::function<void()> stop(const char *what) const {
+        return [this, what] {
+            if (queue.failed()) throw std::runtime_error(queue.failure());
+            hooks.check_stop(what);
+        };
+    }
+};
+
+void create_sockets(const ClientSteps &c) {
+    c.times.total[kCreateId].begin();
+    // The tasks copy `c` (references only): they may outlive this call.
+    for_each_conn(c.queue, c.p.threads, c.p.count, [c](uint64_t i) {
+        Interval &t = c.times.conn[i].step[kCreateId];
+        const int family = c.targets[i % c.targets.size()].addr.ss_family;
+        t.begin();
+        const int fd = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        t.finish();
+        if (fd < 0) fail_errno("socket", errno);
+        c.socks.fd[i] = fd;
+        c.created.complete(c.p.count, c.times.total[kCreateId]);
+    });
+    // Short sleeps: the connect phase starts when this wait ends, and the
+    // whole connect of 1,000 loopback connections takes a few ms.
+    wait_count(c.created.done, c.p.count, c.stop("creating sockets"), kShortSleepNs);
+}
+
+void bind_sockets(const ClientSteps &c) {
+    c.times.total[kBindAddr].begin();
+    for (uint64_t i = 0; i < c.p.count; ++i) {
+        Interval &t = c.times.conn[i].step[kBindAddr];
+        t.begin();
+        const int rc =
+            ::bind(c.socks.fd[i], reinterpret_cast<const sockaddr *>(&c.p.bind), c.p.bind_len);
+        t.finish();
+        if (rc != 0) fail_errno("bind", errno);
+    }
+    c.times.total[kBindAddr].finish();
+}
+
+void connect_sockets(const ClientSteps &c) {
+    c.times.total[kConnect].begin();
+    for_each_conn(c.queue, c.p.threads, c.p.count, [c](uint64_t i) {
+        Interval &t = c.times.conn[i].step[kConnect];
+        const SockTarget &to = c.targets[i % c.targets.size()];
+        t.begin();
+        const int rc =
+            ::connect(c.socks.fd[i], reinterpret_cast<const sockaddr *>(&to.addr), to.len);
+        t.finish();
+        if (rc != 0) fail_errno("connect", errno);
+        c.connected.complete(c.p.count, c.times.total[kConnect], &c.times.total[kFullConnect]);
+    });
+    try {
+        wait_count(c.connected.done, c.p.count, c.stop("connecting"), kShortSleepNs);
+    } catch (...) {
+        abort_connects(c.queue, c.socks.fd);
+        throw;
+    }
+}
+
 } // namespace
 
 void ensure_fd_limit(uint64_t count) {
@@ -179,60 +252,14 @@ StepReport sock_client(const SockClientConfig &p, const std::vector<SockTarget> 
     Sockets socks;
     socks.fd.assign(p.count, -1);
     reserve_fd_table(p.count);
-    StepCompletion created, connected; // see step_table.hpp
+    StepCompletion created, connected;
     WorkQueue queue(p.threads);
-    auto stop = [&](const char *what) {
-        return [&hooks, &queue, what] {
-            if (queue.failed()) throw std::runtime_error(queue.failure());
-            hooks.check_stop(what);
-        };
-    };
+    const ClientSteps steps{p, targets, times, socks, created, connected, queue, hooks};
 
     times.total[kFullConnect].begin();
-    times.total[kCreateId].begin();
-    for_each_conn(queue, p.threads, p.count, [&](uint64_t i) {
-        Interval &t = times.conn[i].step[kCreateId];
-        const int family = targets[i % targets.size()].addr.ss_family;
-        t.begin();
-        const int fd = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        t.finish();
-        if (fd < 0) fail_errno("socket", errno);
-        socks.fd[i] = fd;
-        created.complete(p.count, times.total[kCreateId]);
-    });
-    // Short sleeps: the connect phase starts when this wait ends, and the
-    // whole connect of 1,000 loopback connections takes a few ms.
-    wait_count(created.done, p.count, stop("creating sockets"), kShortSleepNs);
-
-    if (p.have_bind) {
-        times.total[kBindAddr].begin();
-        for (uint64_t i = 0; i < p.count; ++i) {
-            Interval &t = times.conn[i].step[kBindAddr];
-            t.begin();
-            const int rc =
-                ::bind(socks.fd[i], reinterpret_cast<const sockaddr *>(&p.bind), p.bind_len);
-            t.finish();
-            if (rc != 0) fail_errno("bind", errno);
-        }
-        times.total[kBindAddr].finish();
-    }
-
-    times.total[kConnect].begin();
-    for_each_conn(queue, p.threads, p.count, [&](uint64_t i) {
-        Interval &t = times.conn[i].step[kConnect];
-        const SockTarget &to = targets[i % targets.size()];
-        t.begin();
-        const int rc = ::connect(socks.fd[i], reinterpret_cast<const sockaddr *>(&to.addr), to.len);
-        t.finish();
-        if (rc != 0) fail_errno("connect", errno);
-        connected.complete(p.count, times.total[kConnect], &times.total[kFullConnect]);
-    });
-    try {
-        wait_count(connected.done, p.count, stop("connecting"), kShortSleepNs);
-    } catch (...) {
-        abort_connects(queue, socks.fd);
-        throw;
-    }
+    create_sockets(steps);
+    if (p.have_bind) bind_sockets(steps);
+    connect_sockets(steps);
     hooks.connected_barrier();
 
     close_all(socks, p.count, times);

@@ -9,18 +9,20 @@ using namespace cmdbench;
 namespace {
 
 HostPort parsed(const std::string &spec) {
-    HostPort hp;
-    const std::string err = parse_host_port(spec, 7470, hp);
-    INFO("spec '" << spec << "': " << err);
-    REQUIRE(err.empty());
-    return hp;
+    const Expected<HostPort> hp = parse_host_port(spec, 7470);
+    INFO("spec '" << spec << "': " << (hp ? "" : hp.error()));
+    REQUIRE(hp.has_value());
+    return *hp;
 }
 
 std::string refusal(const std::string &spec) {
+    const Expected<HostPort> refused = parse_host_port(spec, 7470);
+    REQUIRE_FALSE(refused.has_value());
+    // The form with an out parameter says the same and fills nothing.
     HostPort hp{"untouched", 1};
-    const std::string err = parse_host_port(spec, 7470, hp);
+    CHECK(parse_host_port(spec, 7470, hp) == refused.error());
     CHECK(hp.host == "untouched"); // nothing half-filled on failure
-    return err;
+    return refused.error();
 }
 
 } // namespace
@@ -68,10 +70,9 @@ TEST_CASE("host_port: malformed hosts are refused") {
 }
 
 TEST_CASE("host_port: parse_port alone") {
-    uint16_t port = 0;
-    CHECK(parse_port("7471", port).empty());
-    CHECK(port == 7471);
-    CHECK(parse_port("", port) == "the port is empty");
-    CHECK(parse_port("65536", port) == "port 65536 is out of range");
-    CHECK(port == 7471);
+    const Expected<uint16_t> port = parse_port("7471");
+    REQUIRE(port.has_value());
+    CHECK(*port == 7471);
+    CHECK(parse_port("").error() == "the port is empty");
+    CHECK(parse_port("65536").error() == "port 65536 is out of range");
 }

@@ -174,31 +174,35 @@ TEST_CASE("to_text reads back through parse_text unchanged") {
 
 TEST_CASE("check validates values built in code") {
     auto port = int_decl(1, 65535);
-    CHECK_FALSE(check(port, int64_t{80}));
-    CHECK(check(port, int64_t{0}) == std::string("must be in [1, 65535], got 0"));
-    CHECK(check(port, std::string("80")) == std::string("expected an integer, got a string"));
-    CHECK(check(port, 1.0) == std::string("expected an integer, got a float"));
+    CHECK(check_value(port, int64_t{80}).ok());
+    CHECK(check_value(port, int64_t{0}).error() == std::string("must be in [1, 65535], got 0"));
+    CHECK(check_value(port, std::string("80")).error() ==
+          std::string("expected an integer, got a string"));
+    CHECK(check_value(port, 1.0).error() == std::string("expected an integer, got a float"));
 
     auto ratio = double_decl(0.5, 2);
-    CHECK_FALSE(check(ratio, 1.0));
-    CHECK_FALSE(check(ratio, int64_t{2}));
-    CHECK(check(ratio, int64_t{3}) == std::string("must be in [0.5, 2], got 3"));
-    CHECK(check(ratio, true) == std::string("expected a number, got a boolean"));
+    CHECK(check_value(ratio, 1.0).ok());
+    CHECK(check_value(ratio, int64_t{2}).ok());
+    CHECK(check_value(ratio, int64_t{3}).error() == std::string("must be in [0.5, 2], got 3"));
+    CHECK(check_value(ratio, true).error() == std::string("expected a number, got a boolean"));
 
     auto mode = string_decl("a|b");
-    CHECK_FALSE(check(mode, std::string("b")));
-    CHECK(check(mode, std::string("c")) == std::string("must be one of a|b, got \"c\""));
-    CHECK(check(mode, List{1}) == std::string("expected a string, got an integer list"));
+    CHECK(check_value(mode, std::string("b")).ok());
+    CHECK(check_value(mode, std::string("c")).error() ==
+          std::string("must be one of a|b, got \"c\""));
+    CHECK(check_value(mode, List{1}).error() ==
+          std::string("expected a string, got an integer list"));
 
     auto sizes = int_decl(1, 100, CMDBENCH_PARAM_INT_LIST);
-    CHECK_FALSE(check(sizes, List{1, 100}));
-    CHECK_FALSE(check(sizes, int64_t{5}));
-    CHECK(check(sizes, List{}) == std::string("must not be empty"));
-    CHECK(check(sizes, List{1, 101}) == std::string("element 2 must be in [1, 100], got 101"));
+    CHECK(check_value(sizes, List{1, 100}).ok());
+    CHECK(check_value(sizes, int64_t{5}).ok());
+    CHECK(check_value(sizes, List{}).error() == std::string("must not be empty"));
+    CHECK(check_value(sizes, List{1, 101}).error() ==
+          std::string("element 2 must be in [1, 100], got 101"));
 
-    CHECK(check(decl(CMDBENCH_PARAM_BOOL), int64_t{1}) ==
+    CHECK(check_value(decl(CMDBENCH_PARAM_BOOL), int64_t{1}).error() ==
           std::string("expected a boolean, got an integer"));
-    CHECK(check(decl(99), true) == std::string("unknown parameter type 99"));
+    CHECK(check_value(decl(99), true).error() == std::string("unknown parameter type 99"));
 }
 
 TEST_CASE("type names and range text for help") {

@@ -188,7 +188,7 @@ TEST_CASE("a placement pins every thread of the process and is undone after") {
         p.cpus = {last};
         p.numa = SidePlacement::Numa::Node;
         p.node = t.nodes.begin()->first;
-        REQUIRE(scope.apply(p, int(p.node)) == "");
+        REQUIRE(scope.apply(p, int(p.node)).ok());
         cpu_set_t now;
         REQUIRE(sched_getaffinity(0, sizeof now, &now) == 0);
         CHECK(CPU_COUNT(&now) == 1);

@@ -148,13 +148,14 @@ TEST_CASE("ParamSpec: a run's values land in their fields") {
 }
 
 TEST_CASE("ParamSpec: the host refuses values outside an entry's range") {
-    CHECK(cmdbench::check(decl("depth"), int64_t{0}) == "must be in [1, 16384], got 0");
-    CHECK_FALSE(cmdbench::check(decl("depth"), int64_t{1}));
-    CHECK(cmdbench::check(decl("depth"), int64_t{16385}));
-    CHECK(cmdbench::check(decl("duration"), 3601.0));
-    CHECK(cmdbench::check(decl("sizes"), std::vector<int64_t>{64, 0}));
-    CHECK(cmdbench::check(decl("mode"), std::string("sleep")));
-    CHECK_FALSE(cmdbench::check(decl("mode"), std::string("poll")));
+    CHECK(cmdbench::check_value(decl("depth"), int64_t{0}).error() ==
+          "must be in [1, 16384], got 0");
+    CHECK(cmdbench::check_value(decl("depth"), int64_t{1}).ok());
+    CHECK_FALSE(cmdbench::check_value(decl("depth"), int64_t{16385}).ok());
+    CHECK_FALSE(cmdbench::check_value(decl("duration"), 3601.0).ok());
+    CHECK_FALSE(cmdbench::check_value(decl("sizes"), std::vector<int64_t>{64, 0}).ok());
+    CHECK_FALSE(cmdbench::check_value(decl("mode"), std::string("sleep")).ok());
+    CHECK(cmdbench::check_value(decl("mode"), std::string("poll")).ok());
 }
 
 TEST_CASE("ParamSpec: a range its field cannot hold is refused when declared") {

@@ -38,6 +38,64 @@ int compare_refused(const std::string &what, const std::vector<std::string> &fil
     return kExitUsage;
 }
 
+// The files read and lined up. `inputs` points into `reports`, so this is
+// filled in place and never moved.
+struct Compared {
+    std::vector<Report> reports;
+    std::vector<const Report *> inputs;
+    Comparison c;
+};
+
+// Reads every file and builds the comparison; false, having said why, when
+// a file cannot be read or the files do not line up.
+bool read_and_compare(const std::vector<std::string> &files, const CompareOptions &options,
+                      Compared &out) {
+    std::string reading; // the file being read, for an exception the reader lets through
+    try {
+        for (const auto &f : files) {
+            reading = f;
+            out.reports.push_back(read_results_file(f));
+        }
+        reading.clear();
+        for (const auto &r : out.reports)
+            out.inputs.push_back(&r);
+        out.c = build_comparison(out.inputs, options);
+        return true;
+    } catch (const ResultsError &e) {
+        compare_refused(e.what(), {});
+    } catch (const CompareError &e) {
+        const std::string what = e.what();
+        compare_refused(what, files);
+        if (!options.common_only && what.rfind("unknown baseline", 0) != 0)
+            std::fprintf(stderr, "(--common compares only the groups and sizes every input has)\n");
+    } catch (const std::exception &e) {
+        compare_refused(reading.empty() ? e.what() : reading + ": " + e.what(), {});
+    }
+    return false;
+}
+
+// The saved expectations (runs[].expect), judged again on each file's own
+// runs: the same verdicts `run` gave, kept with the files.
+std::vector<ExpectVerdict> saved_verdicts(const std::vector<Report> &reports) {
+    std::vector<ExpectVerdict> verdicts;
+    for (const auto &r : reports)
+        for (auto &v : evaluate_expectations(r))
+            verdicts.push_back(std::move(v));
+    return verdicts;
+}
+
+// --report: the comparison as a web page; false, having said why, when it
+// cannot be written.
+bool write_html_page(const std::string &html, const Compared &in,
+                     const std::vector<ExpectVerdict> &verdicts) {
+    std::ostringstream page;
+    format_named("html").make()->finish_comparison(page, in.c, in.inputs, verdicts);
+    const std::string why = write_output(html, page.str());
+    if (why.empty()) return true;
+    std::fprintf(stderr, "cmdbench: cannot write %s: %s\n", html.c_str(), why.c_str());
+    return false;
+}
+
 } // namespace
 
 void print_compare_help(std::ostream &out) {
@@ -63,47 +121,12 @@ int cmd_compare(const std::vector<std::string> &args) {
     if (vm.count("report") && !outputs_writable({{"--report", vm["report"].as<std::string>()}}))
         return kExitUsage;
 
-    std::vector<Report> reports;
-    std::vector<const Report *> inputs;
-    Comparison c;
-    std::string reading; // the file being read, for an exception the reader lets through
-    try {
-        for (const auto &f : files) {
-            reading = f;
-            reports.push_back(read_results_file(f));
-        }
-        reading.clear();
-        for (const auto &r : reports)
-            inputs.push_back(&r);
-        c = build_comparison(inputs, options);
-    } catch (const ResultsError &e) {
-        return compare_refused(e.what(), {});
-    } catch (const CompareError &e) {
-        const std::string what = e.what();
-        compare_refused(what, files);
-        if (!options.common_only && what.rfind("unknown baseline", 0) != 0)
-            std::fprintf(stderr, "(--common compares only the groups and sizes every input has)\n");
-        return kExitUsage;
-    } catch (const std::exception &e) {
-        return compare_refused(reading.empty() ? e.what() : reading + ": " + e.what(), {});
-    }
-    // The saved expectations (runs[].expect), judged again on each file's
-    // own runs: the same verdicts `run` gave, kept with the files.
-    std::vector<ExpectVerdict> verdicts;
-    for (const auto &r : reports)
-        for (auto &v : evaluate_expectations(r))
-            verdicts.push_back(std::move(v));
-    format.make()->finish_comparison(std::cout, c, inputs, verdicts);
-    if (vm.count("report")) {
-        const std::string html = vm["report"].as<std::string>();
-        std::ostringstream page;
-        format_named("html").make()->finish_comparison(page, c, inputs, verdicts);
-        const std::string why = write_output(html, page.str());
-        if (!why.empty()) {
-            std::fprintf(stderr, "cmdbench: cannot write %s: %s\n", html.c_str(), why.c_str());
-            return kExitRunFailed;
-        }
-    }
+    Compared in;
+    if (!read_and_compare(files, options, in)) return kExitUsage;
+    const std::vector<ExpectVerdict> verdicts = saved_verdicts(in.reports);
+    format.make()->finish_comparison(std::cout, in.c, in.inputs, verdicts);
+    if (vm.count("report") && !write_html_page(vm["report"].as<std::string>(), in, verdicts))
+        return kExitRunFailed;
     return all_held(verdicts) ? 0 : kExitExpectation;
 }
 

@@ -198,18 +198,21 @@ std::string to_text(const ParamValue &v) {
     }
 }
 
-std::optional<std::string> value_text_error(const std::string &text) {
+Status check_value_text(const std::string &text) {
     if (text.size() > kMaxValueTextBytes)
-        return "is " + std::to_string(text.size()) + " bytes long; a value may have at most " +
-               std::to_string(kMaxValueTextBytes);
+        return unexpected("is " + std::to_string(text.size()) +
+                          " bytes long; a value may have at most " +
+                          std::to_string(kMaxValueTextBytes));
     // Scanned as parse_text_unchecked parses it: as the value of a key.
     if (auto bad = toml_shape_error("v = " + text))
-        return "is refused at byte " + std::to_string(bad->column - 4) + ": " + bad->message;
-    return std::nullopt;
+        return unexpected("is refused at byte " + std::to_string(bad->column - 4) + ": " +
+                          bad->message);
+    return {};
 }
 
 Expected<ParamValue> parse_text_unchecked(const cmdbench_param &decl, const std::string &text) {
-    if (auto err = value_text_error(text)) return unexpected("the value " + *err);
+    if (const Status fit = check_value_text(text); !fit)
+        return unexpected("the value " + fit.error());
     std::string doc = "v = " + text;
     toml::table tbl;
     bool parsed = text.find_first_of("\r\n") == std::string::npos;
@@ -234,11 +237,12 @@ Expected<ParamValue> parse_text_unchecked(const cmdbench_param &decl, const std:
 Expected<ParamValue> parse_text(const cmdbench_param &decl, const std::string &text) {
     auto converted = parse_text_unchecked(decl, text);
     if (converted)
-        if (auto err = check(decl, *converted)) return unexpected(*err);
+        if (const Status fits = check_value(decl, *converted); !fits)
+            return unexpected(fits.error());
     return converted;
 }
 
-std::optional<std::string> check(const cmdbench_param &decl, const ParamValue &v) {
+Status check_value(const cmdbench_param &decl, const ParamValue &v) {
     std::string err;
     const auto *i = std::get_if<int64_t>(&v);
     switch (decl.type) {
@@ -274,8 +278,8 @@ std::optional<std::string> check(const cmdbench_param &decl, const ParamValue &v
     default:
         err = "unknown parameter type " + std::to_string(decl.type);
     }
-    if (err.empty()) return std::nullopt;
-    return err;
+    if (err.empty()) return {};
+    return unexpected(err);
 }
 
 const char *type_name(uint32_t param_type) {

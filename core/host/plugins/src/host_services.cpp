@@ -1,5 +1,6 @@
 #include "cmdbench/host/plugins/host_services.hpp"
 
+#include "cmdbench/base/expected.hpp"
 #include "cmdbench/host/machine/cpu_list.hpp"
 #include "cmdbench/report/old_metric_names.hpp"
 #include "host_hist_exchange.hpp"
@@ -121,23 +122,23 @@ cmdbench_row *row_begin(cmdbench_ctx *ctx, const char *name) {
     return r;
 }
 
-// Why a declared meaning is not one plugin.h defines ("" when it is, or when
-// there is none). A plugin that loaded was built for this ABI major and at
+// Fine when a declared meaning is one plugin.h defines (or there is none);
+// else why not. A plugin that loaded was built for this ABI major and at
 // most this minor, so a value outside these enums is a bug, not news.
-std::string meaning_problem(const cmdbench_metric_meaning *m) {
+Status check_meaning(const cmdbench_metric_meaning *m) {
     if (!m) return {};
     if (m->struct_size < sizeof(cmdbench_metric_meaning))
-        return "its meaning with struct_size " + std::to_string(m->struct_size) +
-               ", smaller than struct cmdbench_metric_meaning (" +
-               std::to_string(sizeof(cmdbench_metric_meaning)) +
-               " bytes; initialise it with CMDBENCH_MEANING)";
+        return unexpected("its meaning with struct_size " + std::to_string(m->struct_size) +
+                          ", smaller than struct cmdbench_metric_meaning (" +
+                          std::to_string(sizeof(cmdbench_metric_meaning)) +
+                          " bytes; initialise it with CMDBENCH_MEANING)");
     auto hex = [](uint32_t v) {
         char text[16];
         std::snprintf(text, sizeof text, "0x%x", v);
         return std::string(text);
     };
     auto undefined = [](const std::string &what, const std::string &values) {
-        return what + ", which plugin.h does not define (" + values + ")";
+        return unexpected(what + ", which plugin.h does not define (" + values + ")");
     };
     if (m->kind > CMDBENCH_KIND_OTHER)
         return undefined("kind " + std::to_string(m->kind),
@@ -156,12 +157,11 @@ std::string meaning_problem(const cmdbench_metric_meaning *m) {
 // noted for the run's failure and kept as undeclared.
 MetricMeaning meaning_from(cmdbench_row *row, const char *what, const char *key,
                            const cmdbench_metric_meaning *m) {
-    const std::string problem = meaning_problem(m);
-    if (!problem.empty()) {
+    if (const Status defined = check_meaning(m); !defined) {
         std::lock_guard<std::mutex> lock(row->ctx->mu);
         if (row->ctx->invalid_meaning.empty())
             row->ctx->invalid_meaning = std::string(what) + " '" + (key ? key : "") + "' of row '" +
-                                        row->row.name + "' declares " + problem;
+                                        row->row.name + "' declares " + defined.error();
         return {};
     }
     MetricMeaning out;

@@ -99,8 +99,8 @@ std::vector<cmdbench_param> copy_params(const std::string &file, const std::stri
             auto parsed = parse_text(p, p.default_value);
             if (!parsed)
                 refuse(file, what + " default \"" + p.default_value + "\": " + parsed.error());
-            if (auto err = check(p, *parsed))
-                refuse(file, what + " default \"" + p.default_value + "\": " + *err);
+            if (const Status fits = check_value(p, *parsed); !fits)
+                refuse(file, what + " default \"" + p.default_value + "\": " + fits.error());
         }
         for (const auto &q : out)
             if (std::strcmp(q.name, p.name) == 0) refuse(file, what + " is declared twice");
@@ -124,10 +124,9 @@ void complete_socket_hooks(const std::string &file, const std::string &owner, Ho
     check_size(file, owner + " sock_ops", t.sock_ops->struct_size, kRequiredSockOps);
     h.sock_ops.push_back(normalised(t.sock_ops));
     t.sock_ops = &h.sock_ops.back();
-    std::string why;
-    std::shared_ptr<void> route = route_sock_ops(t, h.sock_ops.back(), why);
-    if (!route) refuse(file, owner + ": " + why);
-    h.routes.push_back(std::move(route));
+    Expected<std::shared_ptr<void>> route = route_sock_ops(t, h.sock_ops.back());
+    if (!route) refuse(file, owner + ": " + route.error());
+    h.routes.push_back(std::move(*route));
 }
 
 // The version fields sit right after struct_size in every ABI, so they can
@@ -149,45 +148,44 @@ void check_abi_version(const std::string &path, const cmdbench_plugin *raw) {
     check_size(path, "plugin descriptor", raw->struct_size, kRequiredPlugin);
 }
 
-} // namespace
-
-LoadedPlugin load_plugin(const std::string &path) {
-    auto holder = std::make_shared<Holder>();
+// Opened with every symbol resolved, or refused with the loader's reason.
+void open_library(const std::string &path, boost::dll::shared_library &lib) {
     // The loader's own reason; Boost.DLL's message ends in a stale errno.
-    std::string unloadable = dlopen_problem(path);
-    if (!unloadable.empty()) refuse(path, "not a loadable shared object: " + unloadable);
+    if (const Status loads = check_dlopen(path); !loads)
+        refuse(path, "not a loadable shared object: " + loads.error());
     try {
         // rtld_now: an unresolved symbol is a refusal now, not a crash mid-run.
-        holder->lib.load(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
+        lib.load(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
     } catch (const std::exception &e) {
         refuse(path, std::string("not a loadable shared object: ") + e.what());
     }
-    if (!holder->lib.has(CMDBENCH_ENTRY_SYMBOL))
+}
+
+// What the entry point returns, once it is known to be a function.
+const cmdbench_plugin *call_entry_point(const std::string &path,
+                                        const boost::dll::shared_library &lib) {
+    if (!lib.has(CMDBENCH_ENTRY_SYMBOL))
         refuse(path, "no " CMDBENCH_ENTRY_SYMBOL " entry point (not a cmdbench plugin?)");
-    std::string not_code = entry_symbol_problem(holder->lib.native(), CMDBENCH_ENTRY_SYMBOL);
-    if (!not_code.empty()) refuse(path, CMDBENCH_ENTRY_SYMBOL ": " + not_code);
-    auto entry = holder->lib.get<const cmdbench_plugin *()>(CMDBENCH_ENTRY_SYMBOL);
+    if (const Status code = check_entry_symbol(lib.native(), CMDBENCH_ENTRY_SYMBOL); !code)
+        refuse(path, CMDBENCH_ENTRY_SYMBOL ": " + code.error());
+    auto entry = lib.get<const cmdbench_plugin *()>(CMDBENCH_ENTRY_SYMBOL);
     const cmdbench_plugin *raw = entry();
     if (!raw) refuse(path, CMDBENCH_ENTRY_SYMBOL " returned no descriptor");
+    return raw;
+}
 
-    check_abi_version(path, raw);
-
-    Holder &h = *holder;
-    h.desc = normalised(raw);
-    if (!valid_name(h.desc.name)) refuse(path, "plugin has no valid name ([a-z0-9_-])");
-    if (!h.desc.version) refuse(path, "plugin '" + std::string(h.desc.name) + "' has no version");
-    if (h.desc.transport_count && !h.desc.transports)
+// The descriptor's own fields, before any of its arrays is walked.
+void check_descriptor(const std::string &path, const cmdbench_plugin &d) {
+    if (!valid_name(d.name)) refuse(path, "plugin has no valid name ([a-z0-9_-])");
+    if (!d.version) refuse(path, "plugin '" + std::string(d.name) + "' has no version");
+    if (d.transport_count && !d.transports)
         refuse(path, "transport_count is set but the transports array is missing");
-    if (h.desc.test_count && !h.desc.tests)
-        refuse(path, "test_count is set but the tests array is missing");
-    if (h.desc.transport_count + h.desc.test_count == 0)
+    if (d.test_count && !d.tests) refuse(path, "test_count is set but the tests array is missing");
+    if (d.transport_count + d.test_count == 0)
         refuse(path, "plugin registers no transport and no test");
+}
 
-    // Reserve first: the registry keeps pointers into these vectors.
-    h.transports.reserve(h.desc.transport_count);
-    h.tests.reserve(h.desc.test_count);
-    h.params.reserve(h.desc.transport_count + h.desc.test_count);
-    h.sock_ops.reserve(h.desc.transport_count);
+void copy_transports(const std::string &path, Holder &h) {
     for (uint32_t i = 0; i < h.desc.transport_count; ++i) {
         const cmdbench_transport *t = h.desc.transports[i];
         if (!t) refuse(path, "transport #" + std::to_string(i) + " is NULL");
@@ -202,6 +200,9 @@ LoadedPlugin load_plugin(const std::string &path) {
         h.transports.push_back(n);
         h.transport_ptrs.push_back(&h.transports.back());
     }
+}
+
+void copy_tests(const std::string &path, Holder &h) {
     for (uint32_t i = 0; i < h.desc.test_count; ++i) {
         const cmdbench_test *t = h.desc.tests[i];
         if (!t) refuse(path, "test #" + std::to_string(i) + " is NULL");
@@ -215,6 +216,26 @@ LoadedPlugin load_plugin(const std::string &path) {
         h.tests.push_back(n);
         h.test_ptrs.push_back(&h.tests.back());
     }
+}
+
+} // namespace
+
+LoadedPlugin load_plugin(const std::string &path) {
+    auto holder = std::make_shared<Holder>();
+    Holder &h = *holder;
+    open_library(path, h.lib);
+    const cmdbench_plugin *raw = call_entry_point(path, h.lib);
+    check_abi_version(path, raw);
+    h.desc = normalised(raw);
+    check_descriptor(path, h.desc);
+
+    // Reserve first: the registry keeps pointers into these vectors.
+    h.transports.reserve(h.desc.transport_count);
+    h.tests.reserve(h.desc.test_count);
+    h.params.reserve(h.desc.transport_count + h.desc.test_count);
+    h.sock_ops.reserve(h.desc.transport_count);
+    copy_transports(path, h);
+    copy_tests(path, h);
     h.desc.transports = h.transport_ptrs.data();
     h.desc.tests = h.test_ptrs.data();
     return LoadedPlugin{path, &h.desc, holder};
@@ -255,8 +276,8 @@ std::vector<LoadFailure> load_plugins(Registry &registry, const std::vector<std:
         if (registry.has_file(canon)) return;
         try {
             LoadedPlugin p = load_plugin(canon);
-            std::string clash = shipped_name_clash(registry, p, shipped_dir);
-            if (!clash.empty()) throw LoadError(clash);
+            if (const Status own = check_shipped_name(registry, p, shipped_dir); !own)
+                throw LoadError(own.error());
             registry.add(std::move(p));
         } catch (const LoadError &e) {
             failures.push_back({canon, e.what()});

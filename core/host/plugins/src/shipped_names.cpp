@@ -19,15 +19,15 @@ bool inside(const std::string &file, const std::string &dir) {
 
 } // namespace
 
-std::string shipped_name_clash(const Registry &registry, const LoadedPlugin &incoming,
-                               const std::string &shipped_dir) {
+Status check_shipped_name(const Registry &registry, const LoadedPlugin &incoming,
+                          const std::string &shipped_dir) {
     if (inside(incoming.file, shipped_dir)) return {};
     const std::string name = incoming.desc->name;
     for (const LoadedPlugin &p : registry.plugins())
         if (name == p.desc->name && inside(p.file, shipped_dir))
-            return incoming.file + ": plugin name '" + name +
-                   "' belongs to the plugin shipped with " + "cmdbench (" + p.file +
-                   "); rename this plugin";
+            return unexpected(incoming.file + ": plugin name '" + name +
+                              "' belongs to the plugin shipped with " + "cmdbench (" + p.file +
+                              "); rename this plugin");
     return {};
 }
 

@@ -174,17 +174,16 @@ void release_route(size_t i) {
 
 } // namespace
 
-std::shared_ptr<void> route_sock_ops(cmdbench_transport &t, const cmdbench_sock_ops &ops,
-                                     std::string &why) {
+Expected<std::shared_ptr<void>> route_sock_ops(cmdbench_transport &t,
+                                               const cmdbench_sock_ops &ops) {
     size_t i = 0;
     {
         std::lock_guard<std::mutex> lock(g_routes_mu);
         while (i < kMaxRoutedTransports && g_route_used[i])
             ++i;
         if (i == kMaxRoutedTransports) {
-            why = "more than " + std::to_string(kMaxRoutedTransports) +
-                  " transports with sock_ops are loaded at once";
-            return nullptr;
+            return unexpected("more than " + std::to_string(kMaxRoutedTransports) +
+                              " transports with sock_ops are loaded at once");
         }
         g_route_used[i] = true;
         g_routes[i] = Route{&ops, t};
@@ -205,7 +204,8 @@ std::shared_ptr<void> route_sock_ops(cmdbench_transport &t, const cmdbench_sock_
     if (ops.fcntl) t.fcntl = route_fcntl;
     if (ops.getsockname) t.getsockname = route_getsockname;
     if (ops.shutdown) t.shutdown = route_shutdown;
-    return std::shared_ptr<Route>(&g_routes[i], [i](Route *) { release_route(i); });
+    return std::shared_ptr<void>(
+        std::shared_ptr<Route>(&g_routes[i], [i](Route *) { release_route(i); }));
 }
 
 } // namespace cmdbench

@@ -10,6 +10,8 @@
 // model"); this routing is kept for plugins that set sock_ops while the ABI
 // is 1.x, and goes with it in 2.0.
 #pragma once
+#include "cmdbench/base/expected.hpp"
+
 #include <cmdbench/plugin.h>
 #include <memory>
 #include <string>
@@ -20,9 +22,8 @@ namespace cmdbench {
 // libc) at the host's routers for every hook `ops` has, and socket, accept
 // and close always (they keep the table). `ops` must outlive the routing.
 // Returns the routing's lifetime (release it when the plugin is unloaded),
-// or nullptr with `why` when no routing is left (kMaxRoutedTransports).
-std::shared_ptr<void> route_sock_ops(cmdbench_transport &t, const cmdbench_sock_ops &ops,
-                                     std::string &why);
+// or why not when no routing is left (kMaxRoutedTransports).
+Expected<std::shared_ptr<void>> route_sock_ops(cmdbench_transport &t, const cmdbench_sock_ops &ops);
 
 // How many sock_ops transports one process can have loaded at once: socket()
 // and poll() carry no handle that names the transport, so each loaded one

@@ -27,7 +27,7 @@ std::optional<Execution> RoleRun::probe() {
     return probe_transport(setup_.transport, ctx_);
 }
 
-std::string RoleRun::place(const SidePlacement &p, int node) {
+Status RoleRun::place(const SidePlacement &p, int node) {
     asked_ = asked_affinity(p, node);
     if (p.empty()) return {};
     placement_ = std::make_unique<PlacementScope>();

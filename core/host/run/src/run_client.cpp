@@ -46,11 +46,10 @@ void open_session(ClientSession &s, const Registry &registry, const std::string 
         s.label = "the local server";
     } else {
         // cmd_run and the scenario loader have checked it: this is a backstop.
-        HostPort hp;
-        const std::string bad = parse_host_port(server, kDefaultControlPort, hp);
-        if (!bad.empty()) throw ControlError("server '" + server + "': " + bad);
-        s.host = hp.host;
-        port = hp.port;
+        const Expected<HostPort> hp = parse_host_port(server, kDefaultControlPort);
+        if (!hp) throw ControlError("server '" + server + "': " + hp.error());
+        s.host = hp->host;
+        port = hp->port;
         if (s.label.empty()) s.label = "server " + server;
     }
     s.channel = std::make_unique<control::Channel>(
@@ -169,20 +168,20 @@ struct ClientRun {
 std::string client_address(const ClientRun &c) {
     if (c.session.channel) return c.session.channel->local_host();
     if (c.session.server.empty()) return c.st.local_node;
-    HostPort hp;
-    if (!parse_host_port(c.session.server, kDefaultControlPort, hp).empty()) return {};
-    return source_address_toward(hp.host);
+    const Expected<HostPort> hp = parse_host_port(c.session.server, kDefaultControlPort);
+    if (!hp) return {};
+    return source_address_toward(hp->host);
 }
 
 // Places the client side of a run before any hook of the plugin runs:
-// "" or why it could not. `numa = "device"` needs this side's data path,
+// fine, or why it could not. `numa = "device"` needs this side's data path,
 // which needs our address toward the server.
-std::string place_client(RoleRun &role, const ClientRun &c) {
+Status place_client(RoleRun &role, const ClientRun &c) {
     const SidePlacement &p = c.spec.placement.client;
     const std::string address =
         p.numa == SidePlacement::Numa::Device ? client_address(c) : std::string();
     auto node = placement_numa_node(p, c.st.registry, c.test, c.transport, c.params, address);
-    if (!node) return node.error();
+    if (!node) return unexpected(node.error());
     return role.place(p, *node);
 }
 
@@ -347,12 +346,12 @@ RunResult run_client(ClientState &st, ClientSession &session, const RunSpec &spe
     c.params.insert(spec.transport_params.begin(), spec.transport_params.end());
     RoleRun role(client_setup(c));
 
-    const std::string misplaced = place_client(role, c);
+    const Status placed = place_client(role, c);
     std::optional<Execution> skipped;
-    if (misplaced.empty()) skipped = role.probe();
-    if (!misplaced.empty()) {
+    if (placed) skipped = role.probe();
+    if (!placed) {
         r.status = RunStatus::Failed;
-        r.error = "client: " + misplaced;
+        r.error = "client: " + placed.error();
     } else if (skipped) {
         r.status = skipped->status;
         r.error = skipped->error;

@@ -51,8 +51,8 @@ std::map<std::string, ParamValue> params_from_wire(const cmdbench_test *test,
                 " here (different plugin versions?)");
         auto parsed = parse_text(*decl, text);
         if (!parsed) throw std::runtime_error("parameter '" + key + "': " + parsed.error());
-        if (auto err = check(*decl, *parsed))
-            throw std::runtime_error("parameter '" + key + "' " + *err);
+        if (const Status fits = check_value(*decl, *parsed); !fits)
+            throw std::runtime_error("parameter '" + key + "' " + fits.error());
         out[key] = *parsed;
     }
     add_defaults(out, test->params, test->param_count, std::string("test '") + test->name + "'");

@@ -17,31 +17,35 @@ std::string matrix_toml(const MatrixSpec &m) {
     return out;
 }
 
-std::string matrix_address_problem(const std::string &address) {
-    if (address.empty()) return "must not be empty (leave it out for the node's own address)";
-    if (address.size() > 253) return "is longer than 253 characters";
+Status check_matrix_address(const std::string &address) {
+    if (address.empty())
+        return unexpected("must not be empty (leave it out for the node's own address)");
+    if (address.size() > 253) return unexpected("is longer than 253 characters");
     for (char c : address)
         if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == ':' ||
               c == '_' || c == '%'))
-            return "expects one host name or IP address without a port, got '" + address + "'";
+            return unexpected("expects one host name or IP address without a port, got '" +
+                              address + "'");
     if (address == "0.0.0.0" || address == "::")
-        return "is published for the other ranks to connect to: give an address of this node, "
-               "not the wildcard '" +
-               address + "'";
-    return "";
+        return unexpected(
+            "is published for the other ranks to connect to: give an address of this node, "
+            "not the wildcard '" +
+            address + "'");
+    return {};
 }
 
-std::string matrix_name_problem(const std::string &name) {
-    if (name.empty()) return "must not be empty";
+Status check_matrix_name(const std::string &name) {
+    if (name.empty()) return unexpected("must not be empty");
     // IFNAMSIZ - 1 for interfaces; RDMA device names are as short.
-    if (name.size() > 63) return "is longer than 63 characters";
-    if (name == "." || name == "..") return "expects a name, got '" + name + "'";
+    if (name.size() > 63) return unexpected("is longer than 63 characters");
+    if (name == "." || name == "..") return unexpected("expects a name, got '" + name + "'");
     for (char c : name)
         if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' ||
               c == ':' || c == '@'))
-            return "expects an interface or device name (letters, digits, . - _ : @), got '" +
-                   name + "'";
-    return "";
+            return unexpected(
+                "expects an interface or device name (letters, digits, . - _ : @), got '" + name +
+                "'");
+    return {};
 }
 
 } // namespace cmdbench

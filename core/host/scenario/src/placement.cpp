@@ -253,7 +253,7 @@ PlacementScope::~PlacementScope() {
     restore();
 }
 
-std::string PlacementScope::apply(const SidePlacement &p, int node) {
+Status PlacementScope::apply(const SidePlacement &p, int node) {
     const Topology t = local_topology();
     const std::set<unsigned> cpus = placement_cpus(p, node, t);
     if (!cpus.empty()) {
@@ -268,25 +268,26 @@ std::string PlacementScope::apply(const SidePlacement &p, int node) {
             if (!pin(tid, cpus) && tid == int(syscall(SYS_gettid))) {
                 const std::string why = std::strerror(errno);
                 restore();
-                return "cannot run on CPUs " + cpu_list_text(cpus) + ": " + why;
+                return unexpected("cannot run on CPUs " + cpu_list_text(cpus) + ": " + why);
             }
         }
         cpus_set_ = true;
     }
     if (node >= 0) {
         if (unsigned(node) >= kNodeBits)
-            return "NUMA node " + std::to_string(node) + " is too high";
+            return unexpected("NUMA node " + std::to_string(node) + " is too high");
         if (get_mempolicy_call(&saved_mode_, saved_nodes_, kNodeBits, nullptr, 0) != 0) {
             const std::string why = std::strerror(errno);
             restore();
-            return "cannot read the memory policy: " + why;
+            return unexpected("cannot read the memory policy: " + why);
         }
         unsigned long mask[kNodeBits / (8 * sizeof(long))] = {};
         mask[unsigned(node) / (8 * sizeof(long))] |= 1UL << (unsigned(node) % (8 * sizeof(long)));
         if (set_mempolicy_call(MPOL_BIND, mask, kNodeBits) != 0) {
             const std::string why = std::strerror(errno);
             restore();
-            return "cannot bind memory to NUMA node " + std::to_string(node) + ": " + why;
+            return unexpected("cannot bind memory to NUMA node " + std::to_string(node) + ": " +
+                              why);
         }
         memory_set_ = true;
         g_memory_placed = true;

@@ -184,11 +184,11 @@ double timeout_setting(const Setting &s) {
 // --server is, before a run connects to the wrong port.
 std::string server_setting(const Setting &s) {
     std::string value = string_setting(s);
-    HostPort unused; // only the check matters here; the runner parses it again
-    const std::string bad = value.empty() ? "" : parse_host_port(value, 1, unused);
-    if (!bad.empty())
+    if (value.empty()) return value;
+    // Only the check matters here; the runner parses it again.
+    if (const Expected<HostPort> hp = parse_host_port(value, 1); !hp)
         fail(s.value_at, in_quotes(s.key) + " expects " + kHostPortForms + ", got " +
-                             to_text(ParamValue{value}) + ": " + bad);
+                             to_text(ParamValue{value}) + ": " + hp.error());
     return value;
 }
 
@@ -214,13 +214,15 @@ std::vector<std::string> compare_setting(const Setting &s) {
     family.choices = kCompareFamilies;
     const std::string label = in_quotes(s.key);
     auto checked = [&](const std::string &name, const std::string &what) {
-        if (auto err = check(family, ParamValue{name})) fail(s.value_at, what + " " + *err);
+        if (const Status fits = check_value(family, ParamValue{name}); !fits)
+            fail(s.value_at, what + " " + fits.error());
         return name;
     };
     toml::table doc;
     const toml::node *value = nullptr;
     if (s.text.find_first_of("\r\n") == std::string::npos) {
-        if (auto err = value_text_error(s.text)) fail(s.value_at, label + " " + *err);
+        if (const Status fit = check_value_text(s.text); !fit)
+            fail(s.value_at, label + " " + fit.error());
         try {
             const std::string text = "v = " + s.text;
             doc = toml::parse(std::string_view(text), std::string_view("value"));
@@ -399,11 +401,9 @@ void resolve_labels(Context &cx, const std::vector<Setting> &run, RunSpec &spec)
         variant ? label_setting(*variant) : (spec.transport.empty() ? spec.test : spec.transport);
 }
 
-RunSpec resolve_run(Context &cx, const toml::table &table) {
-    const std::string header = at(cx.path, table.source().begin);
-    const std::vector<Setting> run = settings_of(table, cx.path);
-    RunSpec spec;
-
+// The run's test, from the run's table or [defaults].
+const cmdbench_test *resolve_test(Context &cx, const std::vector<Setting> &run,
+                                  const std::string &header, RunSpec &spec) {
     const Setting *test_s = find_setting(run, "test");
     if (!test_s) test_s = find_setting(cx.defaults, "test");
     if (!test_s) fail(header, "missing required key 'test'");
@@ -412,47 +412,44 @@ RunSpec resolve_run(Context &cx, const toml::table &table) {
     if (!test)
         fail(test_s->value_at, "unknown test " + in_quotes(spec.test) +
                                    " (registered: " + registered_tests(cx.registry) + ")");
-    const std::string test_label = "test " + in_quotes(spec.test);
+    return test;
+}
 
-    // `transport` only for a test that takes one.
+std::set<std::string> names_of(const std::vector<cmdbench_param> &params) {
+    std::set<std::string> names;
+    for (const cmdbench_param &p : params)
+        names.insert(p.name);
+    return names;
+}
+
+// Every key of the run must be a run key or a parameter of its test or
+// transport (`transport` only for a test that takes one). What is allowed
+// here also counts as declared somewhere, for [defaults] and --set.
+void check_run_keys(Context &cx, const std::vector<Setting> &run, const cmdbench_test *test,
+                    const std::set<std::string> &param_names, const std::string &test_label) {
     std::set<std::string> allowed = kReservedRunKeys;
     if (!(test->flags & CMDBENCH_TEST_USES_TRANSPORT)) allowed.erase("transport");
-    const cmdbench_transport *transport =
-        resolve_transport(cx, run, header, test, test_label, spec);
-
-    auto test_params = declared_params(test->params, test->param_count);
-    auto transport_params = transport ? declared_params(transport->params, transport->param_count)
-                                      : std::vector<cmdbench_param>{};
-    std::set<std::string> test_names;
-    for (const cmdbench_param &p : test_params)
-        test_names.insert(p.name);
-    allowed.insert(test_names.begin(), test_names.end());
-    for (const cmdbench_param &p : transport_params)
-        allowed.insert(p.name);
+    allowed.insert(param_names.begin(), param_names.end());
     cx.declared_somewhere.insert(allowed.begin(), allowed.end());
-
     for (const Setting &s : run)
         if (!allowed.count(s.key))
             fail(s.key_at, "unknown key " + in_quotes(s.key) + " for " + test_label +
                                suggestion(s.key, allowed));
+}
 
-    fill_params(cx, run, header, test_params, {}, test_label, spec.test_params);
-    if (transport)
-        fill_params(cx, run, header, transport_params, test_names,
-                    "transport " + in_quotes(spec.transport), spec.transport_params);
-
+// The run keys that are plain settings: timeout, server, the labels,
+// repeat and compare.
+void resolve_run_settings(Context &cx, const std::vector<Setting> &run, RunSpec &spec) {
     const Setting *timeout = lookup(cx, run, "timeout");
     spec.timeout_s = timeout ? timeout_setting(*timeout) : kDefaultTimeout;
     if (const Setting *s = lookup(cx, run, "server")) spec.server = server_setting(*s);
     resolve_labels(cx, run, spec);
     if (const Setting *s = lookup(cx, run, "repeat")) spec.repeat = repeat_setting(*s);
     if (const Setting *s = lookup(cx, run, "compare")) spec.compare = compare_setting(*s);
-    if (const toml::node *rails = table.get("rails")) {
-        spec.rails = read_rails(*rails, cx.path,
-                                {test_params, transport_params, test_label,
-                                 run_uses_rdma(cx.registry, test, transport)});
-        spec.rails_all = rails->is_string();
-    }
+}
+
+// The run's own `expect`, else the one of [defaults].
+void resolve_expect(const Context &cx, const toml::table &table, RunSpec &spec) {
     if (const toml::node *e = table.get("expect")) {
         spec.expect = read_expect(*e, cx.path, spec.expect_at);
     } else {
@@ -460,6 +457,38 @@ RunSpec resolve_run(Context &cx, const toml::table &table) {
         spec.expect.inherited = true;
         spec.expect_at = cx.default_ratio_at;
     }
+}
+
+RunSpec resolve_run(Context &cx, const toml::table &table) {
+    const std::string header = at(cx.path, table.source().begin);
+    const std::vector<Setting> run = settings_of(table, cx.path);
+    RunSpec spec;
+    const cmdbench_test *test = resolve_test(cx, run, header, spec);
+    const std::string test_label = "test " + in_quotes(spec.test);
+    const cmdbench_transport *transport =
+        resolve_transport(cx, run, header, test, test_label, spec);
+
+    auto test_params = declared_params(test->params, test->param_count);
+    auto transport_params = transport ? declared_params(transport->params, transport->param_count)
+                                      : std::vector<cmdbench_param>{};
+    const std::set<std::string> test_names = names_of(test_params);
+    std::set<std::string> param_names = names_of(transport_params);
+    param_names.insert(test_names.begin(), test_names.end());
+    check_run_keys(cx, run, test, param_names, test_label);
+
+    fill_params(cx, run, header, test_params, {}, test_label, spec.test_params);
+    if (transport)
+        fill_params(cx, run, header, transport_params, test_names,
+                    "transport " + in_quotes(spec.transport), spec.transport_params);
+
+    resolve_run_settings(cx, run, spec);
+    if (const toml::node *rails = table.get("rails")) {
+        spec.rails = read_rails(*rails, cx.path,
+                                {test_params, transport_params, test_label,
+                                 run_uses_rdma(cx.registry, test, transport)});
+        spec.rails_all = rails->is_string();
+    }
+    resolve_expect(cx, table, spec);
     if (const Setting *s = lookup(cx, run, "cpus"))
         read_cpus_setting(s->text, s->value_at, spec.placement);
     if (const Setting *s = lookup(cx, run, "numa"))

@@ -65,9 +65,9 @@ MatrixSpec read_matrix_table(const toml::table &root, const std::string &path) {
                          "device");
             where_key = k;
             const std::string text = string_of(path, k, value);
-            const std::string bad =
-                k == "address" ? matrix_address_problem(text) : matrix_name_problem(text);
-            if (!bad.empty()) fail(path, value, "'" + k + "' " + bad);
+            const Status fit =
+                k == "address" ? check_matrix_address(text) : check_matrix_name(text);
+            if (!fit) fail(path, value, "'" + k + "' " + fit.error());
             (k == "address" ? m.address : k == "interface" ? m.interface : m.device) = text;
         }
     }

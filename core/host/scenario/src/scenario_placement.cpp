@@ -20,7 +20,8 @@ constexpr unsigned kMaxNode = 1023;
 // `doc` keeps the node alive.
 const toml::node *value_node(const std::string &text, const std::string &at, const char *key,
                              toml::table &doc, const std::string &expects) {
-    if (auto err = value_text_error(text)) fail(at, "'" + std::string(key) + "' " + *err);
+    if (const Status fit = check_value_text(text); !fit)
+        fail(at, "'" + std::string(key) + "' " + fit.error());
     if (text.find_first_of("\r\n") == std::string::npos) {
         try {
             doc = toml::parse("v = " + text, std::string_view("value"));

@@ -67,12 +67,11 @@ Rail read_rail(const toml::table &t, size_t index, const std::string &path,
                 if (s->empty()) fail(path, value.source(), "'label' must not be empty");
                 rail.label = *s;
             } else {
-                HostPort unused;
-                const std::string bad = parse_host_port(*s, 1, unused);
-                if (s->empty() || !bad.empty())
+                const Expected<HostPort> hp = parse_host_port(*s, 1);
+                if (s->empty() || !hp)
                     fail(path, value.source(),
                          "'server' expects " + std::string(kHostPortForms) + ", got \"" + *s +
-                             "\"" + (bad.empty() ? "" : ": " + bad));
+                             "\"" + (hp ? "" : ": " + hp.error()));
                 rail.server = *s;
             }
         } else if (const cmdbench_param *d = find_decl(params.test, key)) {

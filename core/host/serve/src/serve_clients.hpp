@@ -23,7 +23,7 @@ struct ClientLimits {
 
 // What a session child is given besides its connection.
 struct SessionGate {
-    // Takes a session once the client is authenticated: "" or the busy text.
+    // Takes a session once the client is authenticated: fine, or the busy text.
     control::Admission admit;
     // Logs a line about a refused or failed handshake, at most five a second
     // over all sessions (the rest are counted in the next line).

@@ -50,44 +50,46 @@ struct ServerRun {
 };
 
 // The request's test, transport and parameters, checked against this
-// server's plugins and limits: "" or why the run is refused.
-std::string resolve_request(ServerRun &run, const Registry &registry, const ServeOptions &opt,
-                            const Channel &ch) {
+// server's plugins and limits: fine, or why the run is refused.
+Status resolve_request(ServerRun &run, const Registry &registry, const ServeOptions &opt,
+                       const Channel &ch) {
     control::RunRequest &req = run.req;
-    if (const Status ok = check_run_request(req); !ok) return ok.error();
+    if (const Status ok = check_run_request(req); !ok) return ok;
     req.run_name = printable_text(req.run_name); // only ever shown
     run.test = registry.find_test(req.test);
-    if (!run.test) return "the server has no test '" + req.test + "'";
+    if (!run.test) return unexpected("the server has no test '" + req.test + "'");
     if (!req.transport.empty()) {
         run.transport = registry.find_transport(req.transport);
-        if (!run.transport) return "the server has no transport '" + req.transport + "'";
+        if (!run.transport)
+            return unexpected("the server has no transport '" + req.transport + "'");
     }
     try {
         run.params = params_from_wire(run.test, run.transport, req.params);
     } catch (const std::exception &e) {
-        return std::string("the server refused the run: ") + e.what();
+        return unexpected(std::string("the server refused the run: ") + e.what());
     }
     if (const Status within = opt.limits.check(run.params, req.timeout_s); !within) {
         log_line("refused run '" + req.run_name + "' of " + ch.peer_name() + ": " + within.error());
-        return "the server refused the run: " + within.error();
+        return unexpected("the server refused the run: " + within.error());
     }
     return {};
 }
 
 // Places this side before any hook of the plugin runs (the client checked
-// what it could; only we know what this machine has): "" or why not.
-std::string place_server(RoleRun &role, const ServerRun &run, const Registry &registry) {
+// what it could; only we know what this machine has): fine, or why not.
+Status place_server(RoleRun &role, const ServerRun &run, const Registry &registry) {
     if (run.req.placement.empty()) return {};
     auto wanted = placement_from_wire(run.req.placement);
-    if (!wanted) return "the server refused the run: " + wanted.error();
+    if (!wanted) return unexpected("the server refused the run: " + wanted.error());
     const SidePlacement &p = *wanted;
     if (const Status ok = check_placement(p, local_topology(), "the server's machine"); !ok)
-        return "the server refused the run: " + ok.error();
+        return unexpected("the server refused the run: " + ok.error());
     auto node =
         placement_numa_node(p, registry, run.test, run.transport, run.params, run.data_host);
-    if (!node) return "on the server: " + node.error();
-    const std::string misplaced = role.place(p, *node);
-    return misplaced.empty() ? misplaced : "on the server: " + misplaced;
+    if (!node) return unexpected("on the server: " + node.error());
+    if (const Status placed = role.place(p, *node); !placed)
+        return unexpected("on the server: " + placed.error());
+    return {};
 }
 
 // The test's thread still runs and owns the data socket: tell the client,
@@ -130,8 +132,8 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
         ch.send(control::make_run_end({status_code(s), why}), control::kHandshakeTimeoutMs);
         return true;
     };
-    const std::string refused = resolve_request(run, registry, opt, ch);
-    if (!refused.empty()) return refuse(RunStatus::Failed, refused);
+    if (const Status resolved = resolve_request(run, registry, opt, ch); !resolved)
+        return refuse(RunStatus::Failed, resolved.error());
     run.data_host = ch.local_host();
     if (run.data_host.empty()) run.data_host = opt.bind;
     RoleSetup setup;
@@ -143,8 +145,8 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
     setup.registry = &registry;
     setup.run_label = run_label(run.req.run_name, 1, 1);
     RoleRun role(std::move(setup));
-    const std::string misplaced = place_server(role, run, registry);
-    if (!misplaced.empty()) return refuse(RunStatus::Failed, misplaced);
+    if (const Status placed = place_server(role, run, registry); !placed)
+        return refuse(RunStatus::Failed, placed.error());
     if (auto skipped = role.probe())
         return refuse(skipped->status, "on the server: " + skipped->error);
 

@@ -19,8 +19,8 @@ std::string signal_text(int sig) {
 
 // "10.0.0.2:51000" -> "10.0.0.2", "[::1]:51000" -> "::1".
 std::string host_of(const std::string &peer) {
-    HostPort hp;
-    return parse_host_port(peer, 1, hp).empty() ? hp.host : peer;
+    const Expected<HostPort> hp = parse_host_port(peer, 1);
+    return hp ? hp->host : peer;
 }
 
 } // namespace

@@ -121,11 +121,11 @@ size_t SessionTable::sessions() const {
     return count(kSession);
 }
 
-std::string SessionTable::claim(size_t entry, std::chrono::milliseconds wait) {
+Status SessionTable::claim(size_t entry, std::chrono::milliseconds wait) {
     Entry &e = shared_->entries[entry];
     int expected = kHandshake;
     if (!e.state.compare_exchange_strong(expected, kAuthenticated))
-        return "the server ended this handshake";
+        return unexpected("the server ended this handshake");
     // Optimistic: become a session, then count. Of two children that do so
     // at once, the one that counts last sees both, so no more than
     // max_sessions are ever kept (both may back off; a random pause parts them).
@@ -134,9 +134,9 @@ std::string SessionTable::claim(size_t entry, std::chrono::milliseconds wait) {
     for (;;) {
         e.since_s.store(int64_t(std::time(nullptr)));
         e.state.store(kSession);
-        if (count(kSession) <= size_t(max_sessions_)) return "";
+        if (count(kSession) <= size_t(max_sessions_)) return {};
         e.state.store(kAuthenticated);
-        if (std::chrono::steady_clock::now() >= end) return busy_text();
+        if (std::chrono::steady_clock::now() >= end) return unexpected(busy_text());
         std::this_thread::sleep_for(std::chrono::milliseconds(1 + pause() % 5));
     }
 }

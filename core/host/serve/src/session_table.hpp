@@ -9,6 +9,8 @@
 // So a stranger without the token never holds one of the --max-clients
 // sessions, and only an authenticated client learns who they are busy with.
 #pragma once
+#include "cmdbench/base/expected.hpp"
+
 #include <chrono>
 #include <cstddef>
 #include <optional>
@@ -36,8 +38,8 @@ class SessionTable {
     size_t sessions() const;
 
     // Child: makes `entry` a session, waiting up to wait_ms for one to end.
-    // "" when it is one; otherwise the busy text for the client.
-    std::string claim(size_t entry, std::chrono::milliseconds wait);
+    // Fine when it is one; otherwise the busy text for the client.
+    Status claim(size_t entry, std::chrono::milliseconds wait);
     // Child: the session of `entry` is over; another client may have it.
     void leave(size_t entry);
 

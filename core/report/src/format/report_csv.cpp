@@ -65,18 +65,25 @@ void write_line(std::ostream &out, const std::vector<std::string> &fields) {
     out << "\r\n";
 }
 
-} // namespace
-
-void write_csv(std::ostream &out, const Report &report) {
+// The metric and histogram keys of every row of the report, first-seen
+// order: one column (or one per statistic) each.
+struct CsvColumns {
     std::vector<std::string> metric_keys, hist_keys;
+};
+
+CsvColumns columns_of(const Report &report) {
+    CsvColumns cols;
     for (const auto &run : report.runs)
         for (const auto &row : run.rows) {
             for (const auto &m : row.metrics)
-                add_unique(metric_keys, m.key);
+                add_unique(cols.metric_keys, m.key);
             for (const auto &h : row.hists)
-                add_unique(hist_keys, h.key);
+                add_unique(cols.hist_keys, h.key);
         }
+    return cols;
+}
 
+std::vector<std::string> header_of(const CsvColumns &cols) {
     std::vector<std::string> header{"run",
                                     "test",
                                     "transport",
@@ -89,48 +96,63 @@ void write_csv(std::ostream &out, const Report &report) {
                                     "cpu_client_sys_s",
                                     "cpu_server_user_s",
                                     "cpu_server_sys_s"};
-    header.insert(header.end(), metric_keys.begin(), metric_keys.end());
-    for (const auto &key : hist_keys)
+    header.insert(header.end(), cols.metric_keys.begin(), cols.metric_keys.end());
+    for (const auto &key : cols.hist_keys)
         for (const auto &stat : kHistStats)
             header.push_back(key + stat.suffix);
-    write_line(out, header);
+    return header;
+}
 
+// The fixed columns: the run's first four, the row name, then the
+// comparison and CPU fields of the run (added later, so after `row`).
+std::vector<std::string> start_line(const RunResult &run, const std::string &row_name) {
+    return {run.name,
+            run.test,
+            run.transport,
+            to_string(run.status),
+            row_name,
+            run.group,
+            run.variant,
+            std::to_string(run.repeat),
+            cpu_field(run.cpu_client, &CpuTime::user_s),
+            cpu_field(run.cpu_client, &CpuTime::sys_s),
+            cpu_field(run.cpu_server, &CpuTime::user_s),
+            cpu_field(run.cpu_server, &CpuTime::sys_s)};
+}
+
+// The row's value in each metric column, then each histogram statistic;
+// empty where the row has none.
+void add_row_values(std::vector<std::string> &line, const Row &row, const CsvColumns &cols) {
+    for (const auto &key : cols.metric_keys) {
+        auto m = std::find_if(row.metrics.begin(), row.metrics.end(),
+                              [&](const Metric &x) { return x.key == key; });
+        line.push_back(m == row.metrics.end() ? "" : exact_str(m->value));
+    }
+    for (const auto &key : cols.hist_keys) {
+        auto h = std::find_if(row.hists.begin(), row.hists.end(),
+                              [&](const HistMetric &x) { return x.key == key; });
+        for (const auto &stat : kHistStats)
+            line.push_back(h == row.hists.end() ? "" : stat.value(h->summary));
+    }
+}
+
+} // namespace
+
+void write_csv(std::ostream &out, const Report &report) {
+    const CsvColumns cols = columns_of(report);
+    const std::vector<std::string> header = header_of(cols);
+    write_line(out, header);
     for (const auto &run : report.runs) {
-        const std::vector<std::string> run_fields{run.group,
-                                                  run.variant,
-                                                  std::to_string(run.repeat),
-                                                  cpu_field(run.cpu_client, &CpuTime::user_s),
-                                                  cpu_field(run.cpu_client, &CpuTime::sys_s),
-                                                  cpu_field(run.cpu_server, &CpuTime::user_s),
-                                                  cpu_field(run.cpu_server, &CpuTime::sys_s)};
-        // The fixed columns: the run's first four, the row name, then the
-        // comparison and CPU fields of the run (added later, so after `row`).
-        auto start_line = [&](const std::string &row_name) {
-            std::vector<std::string> line{run.name, run.test, run.transport, to_string(run.status),
-                                          row_name};
-            line.insert(line.end(), run_fields.begin(), run_fields.end());
-            return line;
-        };
         // A run without rows (skipped, failed early) still gets a line, so
         // its status is not lost.
         if (run.rows.empty()) {
-            std::vector<std::string> line = start_line("");
+            std::vector<std::string> line = start_line(run, "");
             line.resize(header.size());
             write_line(out, line);
         }
         for (const auto &row : run.rows) {
-            std::vector<std::string> line = start_line(row.name);
-            for (const auto &key : metric_keys) {
-                auto m = std::find_if(row.metrics.begin(), row.metrics.end(),
-                                      [&](const Metric &x) { return x.key == key; });
-                line.push_back(m == row.metrics.end() ? "" : exact_str(m->value));
-            }
-            for (const auto &key : hist_keys) {
-                auto h = std::find_if(row.hists.begin(), row.hists.end(),
-                                      [&](const HistMetric &x) { return x.key == key; });
-                for (const auto &stat : kHistStats)
-                    line.push_back(h == row.hists.end() ? "" : stat.value(h->summary));
-            }
+            std::vector<std::string> line = start_line(run, row.name);
+            add_row_values(line, row, cols);
             write_line(out, line);
         }
     }

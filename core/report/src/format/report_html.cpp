@@ -392,24 +392,14 @@ void Page::paths(const std::vector<const Report *> &reports) {
         << body << "</tbody>\n</table>\n";
 }
 
-} // namespace
-
-void write_html_report(std::ostream &out, const Comparison &c,
-                       const std::vector<const Report *> &reports) {
-    std::vector<std::string> groups; // first-seen order
-    GroupRows by_group;
-    for (const auto &r : c.rows) {
-        auto &rows = by_group[r.group];
-        if (rows.empty()) groups.push_back(r.group);
-        rows.push_back(&r);
-    }
+// The page's head and its opening paragraphs: the variants, what a ratio
+// means, and the software-RDMA banner. Well-formed XML as well as HTML
+// (void elements closed with "/>"), so the tests can check the markup with
+// an XML parser.
+void write_page_top(std::ostream &out, const Comparison &c) {
     std::string versus;
     for (const auto &col : c.columns)
         versus += (versus.empty() ? "" : " vs ") + col;
-    const bool has_baseline = c.baseline < c.columns.size();
-
-    // Well-formed XML as well as HTML (void elements closed with "/>"), so
-    // the tests can check the markup with an XML parser.
     out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
            "style-src 'unsafe-inline'\"/>\n"
@@ -422,7 +412,7 @@ void write_html_report(std::ostream &out, const Comparison &c,
             << (col == c.baseline ? " (baseline)" : "");
     if (c.columns.empty()) out << "none";
     out << ".";
-    if (has_baseline)
+    if (c.baseline < c.columns.size())
         out << " Ratios are each variant's median divided by the baseline's ("
             << escape(c.columns[c.baseline])
             << "); “no clear difference” means within the run-to-run spread of either side.";
@@ -433,14 +423,10 @@ void write_html_report(std::ostream &out, const Comparison &c,
                           1, char(std::toupper(static_cast<unsigned char>(c.software_rdma[0])))) +
                       c.software_rdma.substr(1))
             << ".</p>\n";
+}
 
-    write_html_verdicts(out, reports);
-
-    Page page{out, c, by_group};
-    out << "<h2>Context</h2>\n";
-    page.context(reports);
-    page.paths(reports);
-
+// One chart section and one table section per group, in `groups`' order.
+void write_groups(std::ostream &out, Page &page, const std::vector<std::string> &groups) {
     out << "<h2>Charts</h2>\n";
     if (groups.empty()) out << "<p>Nothing to compare.</p>\n";
     for (const auto &g : groups) {
@@ -451,10 +437,13 @@ void write_html_report(std::ostream &out, const Comparison &c,
     out << "<h2>Tables</h2>\n";
     for (const auto &g : groups) {
         out << "<h3>" << escape(group_label(g)) << "</h3>\n<div class=\"tables\">\n";
-        for (const CompareMetric &m : families(by_group, g))
+        for (const CompareMetric &m : families(page.by_group, g))
             page.table(g, m);
         out << "</div>\n";
     }
+}
+
+void write_page_end(std::ostream &out, const Comparison &c) {
     if (!c.notes.empty()) {
         out << "<h2>Notes</h2>\n<ul class=\"notes\">\n";
         for (const auto &n : c.notes)
@@ -464,6 +453,27 @@ void write_html_report(std::ostream &out, const Comparison &c,
     out << "<footer>Written by cmdbench " << escape(CMDBENCH_VERSION)
         << ". Self-contained: no script, nothing loaded from "
            "elsewhere.</footer>\n</body>\n</html>\n";
+}
+
+} // namespace
+
+void write_html_report(std::ostream &out, const Comparison &c,
+                       const std::vector<const Report *> &reports) {
+    std::vector<std::string> groups; // first-seen order
+    GroupRows by_group;
+    for (const auto &r : c.rows) {
+        auto &rows = by_group[r.group];
+        if (rows.empty()) groups.push_back(r.group);
+        rows.push_back(&r);
+    }
+    write_page_top(out, c);
+    write_html_verdicts(out, reports);
+    Page page{out, c, by_group};
+    out << "<h2>Context</h2>\n";
+    page.context(reports);
+    page.paths(reports);
+    write_groups(out, page, groups);
+    write_page_end(out, c);
 }
 
 namespace {

@@ -5,6 +5,7 @@
 // back the same way. The token itself never crosses the wire. See
 // docs/security.md.
 #pragma once
+#include "cmdbench/base/expected.hpp"
 #include "cmdbench/control/control.hpp"
 
 #include <cstddef>
@@ -24,10 +25,10 @@ struct AuthRefused : ControlError {
 };
 
 // A server's answer to a client it has authenticated (right after its Hello
-// when the server holds no token): "" to serve it, or the text it is turned
-// away with ("server busy with ..."). Only then may a client learn who else
-// is served, or take a session.
-using Admission = std::function<std::string()>;
+// when the server holds no token): fine to serve it, or the text it is
+// turned away with ("server busy with ..."). Only then may a client learn
+// who else is served, or take a session.
+using Admission = std::function<Status()>;
 
 // The server turned an authenticated client away (Admission said why).
 struct NotAdmitted : ControlError {

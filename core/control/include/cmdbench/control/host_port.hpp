@@ -2,6 +2,8 @@
 // (`server = "..."`): checked before anything connects, so a typo is a
 // usage error rather than a connection to some other port.
 #pragma once
+#include "cmdbench/base/expected.hpp"
+
 #include <cstdint>
 #include <string>
 
@@ -18,10 +20,14 @@ extern const char *const kHostPortForms;
 
 // Accepts [v6]:port, [v6], host:port, a bare host and a bare v6 address
 // (two or more colons, no port); port is 1-65535, digits only. `default_port`
-// is used when none is given. Returns what is wrong, or "" with `out` set.
+// is used when none is given. Returns the host and port, or what is wrong.
+Expected<HostPort> parse_host_port(const std::string &spec, uint16_t default_port);
+
+// The same as a message: what is wrong, or "" with `out` set (`out` is left
+// as it was on failure). Kept for the callers that still read a string.
 std::string parse_host_port(const std::string &spec, uint16_t default_port, HostPort &out);
 
-// A port number alone: digits only, 1-65535. Returns what is wrong, or "".
-std::string parse_port(const std::string &text, uint16_t &port);
+// A port number alone: digits only, 1-65535. Returns it, or what is wrong.
+Expected<uint16_t> parse_port(const std::string &text);
 
 } // namespace cmdbench

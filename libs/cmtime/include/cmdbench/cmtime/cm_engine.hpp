@@ -127,6 +127,8 @@ class CmEngine {
     void accept(Conn &c);
     void client_disconnect(Conn &c);
     void server_disconnect(Conn &c);
+    // A DISCONNECTED event on `c` during iteration `it`.
+    void on_disconnected(Iteration &it, Conn *c);
     void destroy_all();
     rdma_conn_param conn_param(Conn &c);
 

@@ -5,7 +5,6 @@
 
 #include <cmdbench/plugin.h>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -26,12 +25,13 @@ Expected<ParamValue> parse_text_unchecked(const cmdbench_param &decl, const std:
 // The longest value text parse_text takes: lists of sizes are a few hundred
 // bytes, and a server parses what any client sends.
 constexpr size_t kMaxValueTextBytes = 65536;
-// What makes `text` unfit to parse as a value: too long, or nested past
-// toml_shape.hpp's bounds ("is 600000 bytes long; at most 65536"). Nothing if fine.
-std::optional<std::string> value_text_error(const std::string &text);
-// Checks a value's type and range against the declaration and returns what
-// is wrong ("must be in [1, 65535], got 0"), or nothing.
-std::optional<std::string> check(const cmdbench_param &decl, const ParamValue &v);
+// Fine when `text` is fit to parse as a value; else what makes it unfit: too
+// long, or nested past toml_shape.hpp's bounds ("is 600000 bytes long; at
+// most 65536").
+Status check_value_text(const std::string &text);
+// Fine when a value's type and range fit the declaration; else what is
+// wrong ("must be in [1, 65535], got 0").
+Status check_value(const cmdbench_param &decl, const ParamValue &v);
 // Names the type for messages and listings: "bool", "int", "float", "string", "int list".
 const char *type_name(uint32_t param_type);
 // Range as text for help: "[1, 65535]", "one of a|b|c", or "".

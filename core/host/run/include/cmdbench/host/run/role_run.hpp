@@ -46,8 +46,8 @@ class RoleRun {
 
     // Places this side (`cpus`, `numa`; `node`: the node `numa` resolved to,
     // -1 for none) until the role ends; call it before probe(), so every
-    // hook of the plugin runs placed. "" or why it could not.
-    std::string place(const SidePlacement &p, int node);
+    // hook of the plugin runs placed. Fine, or why it could not.
+    Status place(const SidePlacement &p, int node);
 
     // What this side was asked and where it ran (after run()).
     SideAffinity affinity() const;

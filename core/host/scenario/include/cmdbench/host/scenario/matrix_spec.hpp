@@ -1,6 +1,7 @@
 // The `[matrix]` table of a scenario (docs/matrix.md): how a job started by
 // a launcher pairs its ranks. Ignored in single-pair mode.
 #pragma once
+#include "cmdbench/base/expected.hpp"
 #include "cmdbench/host/scenario/matrix_schedule.hpp"
 
 #include <string>
@@ -25,10 +26,12 @@ struct MatrixSpec {
 // effective scenario text, whose digest every rank compares.
 std::string matrix_toml(const MatrixSpec &m);
 
-// What is wrong with `address` as a published server address, or "".
-std::string matrix_address_problem(const std::string &address);
+// Fine when `address` can be published as a server address; else what is
+// wrong with it.
+Status check_matrix_address(const std::string &address);
 
-// What is wrong with `name` as a network interface or RDMA device name, or "".
-std::string matrix_name_problem(const std::string &name);
+// Fine when `name` can be a network interface or RDMA device name; else
+// what is wrong with it.
+Status check_matrix_name(const std::string &name);
 
 } // namespace cmdbench

@@ -66,9 +66,9 @@ class PlacementScope {
     PlacementScope &operator=(const PlacementScope &) = delete;
     ~PlacementScope();
 
-    // `node`: the node `numa` resolved to (-1: none). Returns "" or why the
+    // `node`: the node `numa` resolved to (-1: none). Fine, or why the
     // placement could not be applied (what was applied is undone).
-    std::string apply(const SidePlacement &p, int node);
+    Status apply(const SidePlacement &p, int node);
 
   private:
     void restore();
