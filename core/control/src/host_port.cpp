@@ -54,11 +54,4 @@ Expected<HostPort> parse_host_port(const std::string &spec, uint16_t default_por
     return hp;
 }
 
-std::string parse_host_port(const std::string &spec, uint16_t default_port, HostPort &out) {
-    Expected<HostPort> parsed = parse_host_port(spec, default_port);
-    if (!parsed) return parsed.error();
-    out = std::move(*parsed);
-    return {};
-}
-
 } // namespace cmdbench

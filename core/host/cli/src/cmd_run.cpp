@@ -55,11 +55,9 @@ ones are named on stderr); 130 interrupted.
 
 // Checked before anything loads or runs: a bad port is a typo, not a run.
 std::string checked_server(const std::string &spec) {
-    HostPort hp;
-    const std::string bad = parse_host_port(spec, kDefaultControlPort, hp);
-    if (!bad.empty())
+    if (const Expected<HostPort> hp = parse_host_port(spec, kDefaultControlPort); !hp)
         throw UsageError("--server expects " + std::string(kHostPortForms) + ", got '" + spec +
-                         "': " + bad);
+                         "': " + hp.error());
     return spec;
 }
 

@@ -36,9 +36,8 @@ std::string rails_text(const std::vector<RailAddress> &rails) {
 }
 
 std::string rail_server_address(const std::string &server, const std::string &rail_address) {
-    HostPort hp;
-    parse_host_port(server, 0, hp); // published_address wrote it: it parses
-    return published_address(rail_address, hp.port);
+    // published_address wrote `server`: it parses.
+    return published_address(rail_address, parse_host_port(server, 0)->port);
 }
 
 } // namespace cmdbench

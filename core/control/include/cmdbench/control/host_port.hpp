@@ -23,10 +23,6 @@ extern const char *const kHostPortForms;
 // is used when none is given. Returns the host and port, or what is wrong.
 Expected<HostPort> parse_host_port(const std::string &spec, uint16_t default_port);
 
-// The same as a message: what is wrong, or "" with `out` set (`out` is left
-// as it was on failure). Kept for the callers that still read a string.
-std::string parse_host_port(const std::string &spec, uint16_t default_port, HostPort &out);
-
 // A port number alone: digits only, 1-65535. Returns it, or what is wrong.
 Expected<uint16_t> parse_port(const std::string &text);
 
