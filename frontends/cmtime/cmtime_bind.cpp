@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace cmtime_frontend {
+namespace cmdbench::cmtime_frontend {
 
 BindAddress bind_address(const Options &o, bool announce) {
     BindAddress b;
@@ -31,4 +31,4 @@ BindAddress bind_address(const Options &o, bool announce) {
     return b;
 }
 
-} // namespace cmtime_frontend
+} // namespace cmdbench::cmtime_frontend

@@ -6,7 +6,7 @@
 #include <string>
 #include <sys/socket.h>
 
-namespace cmtime_frontend {
+namespace cmdbench::cmtime_frontend {
 
 struct BindAddress {
     std::string text;
@@ -18,4 +18,4 @@ struct BindAddress {
 // `announce`: print cmtime's "Picking source address ..." line for -B.
 BindAddress bind_address(const Options &options, bool announce = true);
 
-} // namespace cmtime_frontend
+} // namespace cmdbench::cmtime_frontend

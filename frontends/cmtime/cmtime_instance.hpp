@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace cmtime_frontend {
+namespace cmdbench::cmtime_frontend {
 
 // Lines and tables on stdout, or nothing (quiet).
 class Console {
@@ -67,4 +67,4 @@ void run_rdma(Instance &in, const BindAddress &bind);
 void run_sockets(Instance &in, const BindAddress &bind);
 void run_socket_mesh(Instance &in, const BindAddress &bind);
 
-} // namespace cmtime_frontend
+} // namespace cmdbench::cmtime_frontend

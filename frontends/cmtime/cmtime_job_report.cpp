@@ -4,7 +4,7 @@
 #include <map>
 #include <utility>
 
-namespace cmtime_frontend {
+namespace cmdbench::cmtime_frontend {
 
 std::string rank_ranges(const std::vector<int> &ranks) {
     std::string out;
@@ -59,4 +59,4 @@ nlohmann::json job_json(const JobSummary &job) {
             {"conns_per_pair", job.conns}, {"per_rank", ranks}};
 }
 
-} // namespace cmtime_frontend
+} // namespace cmdbench::cmtime_frontend

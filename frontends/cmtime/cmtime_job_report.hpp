@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace cmtime_frontend {
+namespace cmdbench::cmtime_frontend {
 
 struct JobSummary {
     std::string launcher; // Job::describe(): "PMIx 4.2.2, namespace 1895104513"
@@ -23,4 +23,4 @@ std::string format_job_summary(const JobSummary &job);
 
 nlohmann::json job_json(const JobSummary &job);
 
-} // namespace cmtime_frontend
+} // namespace cmdbench::cmtime_frontend

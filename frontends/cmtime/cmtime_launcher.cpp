@@ -12,7 +12,7 @@
 #include <cstdlib>
 #include <memory>
 
-namespace cmtime_frontend {
+namespace cmdbench::cmtime_frontend {
 namespace {
 
 constexpr double kRefusalBarrierS = 10;
@@ -178,4 +178,4 @@ int run_cmtime_launched(const Options &o, cmdbench::Job &job) {
     return 0;
 }
 
-} // namespace cmtime_frontend
+} // namespace cmdbench::cmtime_frontend

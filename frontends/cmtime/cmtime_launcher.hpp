@@ -25,7 +25,7 @@ namespace cmdbench {
 class Job;
 }
 
-namespace cmtime_frontend {
+namespace cmdbench::cmtime_frontend {
 
 // The exit status (0, or 1 for usage errors and failures, as cmtime).
 int run_cmtime_launched(const Options &options, cmdbench::Job &job);
@@ -36,4 +36,4 @@ int run_cmtime_launched(const Options &options, cmdbench::Job &job);
 // rank 0 has spoken. Returns 1.
 int refuse_in_job(cmdbench::Job &job, const std::string &message, bool usage);
 
-} // namespace cmtime_frontend
+} // namespace cmdbench::cmtime_frontend

@@ -6,7 +6,7 @@
 #include <net/route.h>
 #include <sstream>
 
-namespace cmtime_frontend {
+namespace cmdbench::cmtime_frontend {
 
 NodeAddress default_route_address() {
     // /proc/net/route: Iface Destination Gateway Flags RefCnt Use Metric ...
@@ -31,4 +31,4 @@ NodeAddress default_route_address() {
     return {"127.0.0.1", "loopback: this node has no default route"};
 }
 
-} // namespace cmtime_frontend
+} // namespace cmdbench::cmtime_frontend

@@ -9,11 +9,11 @@
 #include <cmdbench/rdma-util/rdma_device_address.hpp>
 #include <string>
 
-namespace cmtime_frontend {
+namespace cmdbench::cmtime_frontend {
 
 // {address, why}: empty address when none was found, why says what is missing.
 using cmdbench::rdma::NodeAddress;
 using cmdbench::rdma::rdma_device_address;
 NodeAddress default_route_address();
 
-} // namespace cmtime_frontend
+} // namespace cmdbench::cmtime_frontend

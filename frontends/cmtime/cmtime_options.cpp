@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <getopt.h>
 
-namespace cmtime_frontend {
+namespace cmdbench::cmtime_frontend {
 namespace {
 
 constexpr int64_t kMaxQpn = (1 << 24) - 1;
@@ -203,4 +203,4 @@ Options parse_options(int argc, char **argv, bool launcher) {
     return o;
 }
 
-} // namespace cmtime_frontend
+} // namespace cmdbench::cmtime_frontend

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace cmtime_frontend {
+namespace cmdbench::cmtime_frontend {
 
 struct Options {
     std::string controller;     // -C (required)
@@ -47,4 +47,4 @@ using cmdbench::UsageError;
 Options parse_options(int argc, char **argv, bool launcher = false);
 std::string usage_text();
 
-} // namespace cmtime_frontend
+} // namespace cmdbench::cmtime_frontend

@@ -1,13 +1,13 @@
 // Aggregated tables and JSON of cmdbench-cmtime (see cmtime_report.hpp).
 #include "cmtime_report.hpp"
 
-#include "cmtime_job_report.hpp"
 #include "cmdbench/report/histogram.hpp"
+#include "cmtime_job_report.hpp"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-namespace cmtime_frontend {
+namespace cmdbench::cmtime_frontend {
 namespace {
 
 // Absent for a step with too few samples (a p99 of 50 connections is their
@@ -135,4 +135,4 @@ std::string format_json(const std::vector<MeshTest> &tests, int peers, const Job
     return doc.dump(2) + "\n";
 }
 
-} // namespace cmtime_frontend
+} // namespace cmdbench::cmtime_frontend

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace cmtime_frontend {
+namespace cmdbench::cmtime_frontend {
 
 struct PeerResult {
     int index = 0;
@@ -32,4 +32,4 @@ struct JobSummary;
 std::string format_json(const std::vector<MeshTest> &tests, int peers,
                         const JobSummary *job = nullptr);
 
-} // namespace cmtime_frontend
+} // namespace cmdbench::cmtime_frontend

@@ -13,7 +13,7 @@
 #include <mutex>
 #include <stdexcept>
 
-namespace cmtime_frontend {
+namespace cmdbench::cmtime_frontend {
 namespace {
 
 constexpr uint64_t kMaxQpn = (1u << 24) - 1;
@@ -229,4 +229,4 @@ int run_cmtime(const Options &o) {
     return 0;
 }
 
-} // namespace cmtime_frontend
+} // namespace cmdbench::cmtime_frontend

@@ -3,8 +3,8 @@
 #pragma once
 #include "cmtime_options.hpp"
 
-namespace cmtime_frontend {
+namespace cmdbench::cmtime_frontend {
 
 int run_cmtime(const Options &options);
 
-} // namespace cmtime_frontend
+} // namespace cmdbench::cmtime_frontend

@@ -11,7 +11,7 @@
 #include <netinet/in.h>
 #include <stdexcept>
 
-namespace cmtime_frontend {
+namespace cmdbench::cmtime_frontend {
 namespace {
 
 void set_port(sockaddr_storage &addr, uint16_t port) {
@@ -68,4 +68,4 @@ void run_socket_mesh(Instance &in, const BindAddress &bind) {
     in.publish("sockets", report);
 }
 
-} // namespace cmtime_frontend
+} // namespace cmdbench::cmtime_frontend

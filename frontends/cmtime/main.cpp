@@ -13,16 +13,16 @@
 
 namespace {
 
-int usage_error(const cmtime_frontend::UsageError &e) {
+int usage_error(const cmdbench::cmtime_frontend::UsageError &e) {
     if (*e.what()) std::fprintf(stderr, "cmdbench cmtime: %s\n", e.what());
-    std::printf("%s", cmtime_frontend::usage_text().c_str());
+    std::printf("%s", cmdbench::cmtime_frontend::usage_text().c_str());
     return 1;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-    using namespace cmtime_frontend;
+    using namespace cmdbench::cmtime_frontend;
     try {
         std::unique_ptr<cmdbench::Job> job;
         if (cmdbench::launched_by_pmix()) job = cmdbench::join_job();

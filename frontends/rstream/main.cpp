@@ -6,7 +6,7 @@
 #include <exception>
 
 int main(int argc, char **argv) {
-    using namespace rstream_frontend;
+    using namespace cmdbench::rstream_frontend;
     Options options;
     try {
         options = parse_options(argc, argv);

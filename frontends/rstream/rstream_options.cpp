@@ -8,7 +8,7 @@
 #include <netdb.h>
 #include <strings.h>
 
-namespace rstream_frontend {
+namespace cmdbench::rstream_frontend {
 namespace {
 
 constexpr int64_t kMaxSize = 1073741824;
@@ -209,4 +209,4 @@ std::vector<int64_t> suite_sizes(bool all) {
     return sizes;
 }
 
-} // namespace rstream_frontend
+} // namespace cmdbench::rstream_frontend

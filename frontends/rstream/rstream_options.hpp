@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace rstream_frontend {
+namespace cmdbench::rstream_frontend {
 
 struct Options {
     std::string server;      // -s: client mode when set
@@ -47,6 +47,6 @@ std::string usage_text();
 // The sizes of the standard suite: the 4 defaults, or all 33 with -S all.
 std::vector<int64_t> suite_sizes(bool all);
 
-} // namespace rstream_frontend
+} // namespace cmdbench::rstream_frontend
 
 #endif

@@ -21,7 +21,7 @@
 #include <string>
 #include <unistd.h>
 
-namespace rstream_frontend {
+namespace cmdbench::rstream_frontend {
 namespace {
 
 constexpr int kExitFailure = 255; // rstream: a failed call returned -1
@@ -227,4 +227,4 @@ int run_rstream(const Options &o) {
     return failed_run_status(o, ex, interrupted);
 }
 
-} // namespace rstream_frontend
+} // namespace cmdbench::rstream_frontend

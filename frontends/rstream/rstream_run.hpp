@@ -5,13 +5,13 @@
 
 #include "rstream_options.hpp"
 
-namespace rstream_frontend {
+namespace cmdbench::rstream_frontend {
 
 // Runs the test and prints rstream's table; returns rstream's exit status,
 // with the deviations README's "Where cmdbench differs from rstream on
 // purpose" lists.
 int run_rstream(const Options &options);
 
-} // namespace rstream_frontend
+} // namespace cmdbench::rstream_frontend
 
 #endif

@@ -3,7 +3,7 @@
 
 #include <poll.h>
 
-namespace rstream_frontend {
+namespace cmdbench::rstream_frontend {
 
 int failure_status(const std::string &error) {
     static const std::string kMarker = "(poll revents: ";
@@ -16,4 +16,4 @@ int failure_status(const std::string &error) {
     return status ? status : 255;
 }
 
-} // namespace rstream_frontend
+} // namespace cmdbench::rstream_frontend

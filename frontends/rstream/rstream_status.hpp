@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace rstream_frontend {
+namespace cmdbench::rstream_frontend {
 
 // 255 (a failed call), or, for a -T a readiness wait that reported an error
 // or hang-up, rstream's poll bits: 8 (POLLERR), 16 (POLLHUP), 24 (both). The
@@ -12,6 +12,6 @@ namespace rstream_frontend {
 // "rrecv: Connection reset by peer (poll revents: POLLERR|POLLHUP)".
 int failure_status(const std::string &error);
 
-} // namespace rstream_frontend
+} // namespace cmdbench::rstream_frontend
 
 #endif

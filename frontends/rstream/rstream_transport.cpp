@@ -8,7 +8,7 @@
 #include <netinet/tcp.h>
 #include <sys/socket.h>
 
-namespace rstream_frontend {
+namespace cmdbench::rstream_frontend {
 namespace {
 
 const cmdbench_transport *g_plugin = nullptr;
@@ -58,4 +58,4 @@ const cmdbench_transport *rstream_transport(const cmdbench_transport *plugin,
     return &g_table;
 }
 
-} // namespace rstream_frontend
+} // namespace cmdbench::rstream_frontend

@@ -5,7 +5,7 @@
 
 #include <cmdbench/plugin.h>
 
-namespace rstream_frontend {
+namespace cmdbench::rstream_frontend {
 
 struct TransportAdditions {
     // -k: after each socket is configured, print rstream's "Keepalive: ON"
@@ -23,6 +23,6 @@ struct TransportAdditions {
 const cmdbench_transport *rstream_transport(const cmdbench_transport *plugin,
                                             const TransportAdditions &add);
 
-} // namespace rstream_frontend
+} // namespace cmdbench::rstream_frontend
 
 #endif

@@ -17,7 +17,10 @@
 #include <netinet/in.h>
 #include <rdma/rdma_cma.h>
 
-namespace cmtime {
+namespace cmdbench::rdmacm {
+
+// The steps are cmtime's (libs/cmtime), run by its RDMA CM engine.
+using namespace cmdbench::cmtime;
 namespace {
 
 constexpr int64_t kMaxCount = 1000000;
@@ -193,4 +196,4 @@ const cmdbench_test &cm_steps_test() {
     return test;
 }
 
-} // namespace cmtime
+} // namespace cmdbench::rdmacm

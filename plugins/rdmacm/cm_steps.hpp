@@ -3,8 +3,8 @@
 #pragma once
 #include <cmdbench/plugin.h>
 
-namespace cmtime {
+namespace cmdbench::rdmacm {
 
 const cmdbench_test &cm_steps_test();
 
-} // namespace cmtime
+} // namespace cmdbench::rdmacm

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace stream {
+namespace cmdbench::stream {
 namespace {
 
 // How long the parent waits past the deadline (or a cancel) for the child to
@@ -72,7 +72,7 @@ std::string describe_exit(int wstatus) {
 
 class ChildWait {
   public:
-    ChildWait(const Session &s, pid_t pid, int fd) : s_(s), pid_(pid), fd_(fd) {}
+    ChildWait(const Run &s, pid_t pid, int fd) : s_(s), pid_(pid), fd_(fd) {}
     ~ChildWait() {
         if (fd_ >= 0) close(fd_);
         if (pid_ > 0) { // not reaped: the run is being abandoned
@@ -133,14 +133,14 @@ class ChildWait {
         }
     }
 
-    const Session &s_;
+    const Run &s_;
     pid_t pid_;
     int fd_;
 };
 
 } // namespace
 
-void run_in_child(const Session &s, const std::function<void()> &body) {
+void run_in_child(const Run &s, const std::function<void()> &body) {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) fail_errno("pipe", errno);
     // DEVIATION from rstream: flush first, so that nothing buffered before the
@@ -161,4 +161,4 @@ void run_in_child(const Session &s, const std::function<void()> &body) {
     ChildWait(s, pid, fds[0]).finish();
 }
 
-} // namespace stream
+} // namespace cmdbench::stream

@@ -8,15 +8,15 @@
 
 #include <functional>
 
-namespace stream {
+namespace cmdbench::stream {
 
 // Runs `body` in a forked child and returns in the parent once the child has
 // exited. The child's failure (a RunError's status and message) is thrown
 // again in the parent, so the run fails as if the parent had run the tests.
 // The parent's wait is bounded by the run's deadline (plus a short grace for
 // the child to report its own timeout), after which the child is killed.
-void run_in_child(const Session &session, const std::function<void()> &body);
+void run_in_child(const Run &run, const std::function<void()> &body);
 
-} // namespace stream
+} // namespace cmdbench::stream
 
 #endif

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace stream {
+namespace cmdbench::stream {
 namespace {
 
 constexpr int64_t kMaxSize = 1073741824;
@@ -148,8 +148,7 @@ struct SizePlan {
     int64_t iterations;
 };
 
-void report_row(const Session &s, const SizePlan &plan, uint64_t elapsed_ns,
-                const cmdbench_hist *rtt) {
+void report_row(const Run &s, const SizePlan &plan, uint64_t elapsed_ns, const cmdbench_hist *rtt) {
     const cmdbench_host &h = s.host();
     double ns = static_cast<double>(std::max<uint64_t>(elapsed_ns, 1));
     double us = ns / 1000.0;
@@ -176,7 +175,7 @@ void report_row(const Session &s, const SizePlan &plan, uint64_t elapsed_ns,
 }
 
 // Sync, then the timed iterations with one clock read per iteration boundary.
-void run_size(const Session &s, Peer &peer, const SizePlan &plan) {
+void run_size(const Run &s, Peer &peer, const SizePlan &plan) {
     const cmdbench_host &h = s.host();
     cmdbench_hist *rtt = h.hist_create(s.ctx());
     if (!rtt) fail("hist_create failed");
@@ -240,7 +239,7 @@ std::vector<Phase> plan_phases(const Settings &p) {
 // What every phase shares: one work buffer for every size and the verify
 // counters running on across phases, as rstream's, and the progress made.
 struct Exchange {
-    Session &s;
+    Run &s;
     IoMode mode;
     std::vector<uint8_t> buf;
     Pattern pattern;
@@ -278,7 +277,7 @@ void serve_phase(Exchange &ex, Listener &listener, const Phase &phase, bool fork
     ex.s.host().progress(ex.s.ctx(), ex.done, ex.total);
 }
 
-void run_pingpong(Session &s) {
+void run_pingpong(Run &s) {
     const Settings p = read_settings(s, params());
     const std::vector<Phase> phases = plan_phases(p);
     const int64_t largest = *std::max_element(p.sizes.begin(), p.sizes.end());
@@ -307,8 +306,8 @@ const cmdbench_test &pingpong_test() {
     static const cmdbench_test test = cmdbench::support::test_descriptor(
         "pingpong", "rstream's ping-pong: round-trip latency and bandwidth per transfer size",
         CMDBENCH_TEST_USES_TRANSPORT, params().size(), params().table(),
-        cmdbench::support::guarded_run<Session, run_pingpong>);
+        cmdbench::support::guarded_run<Run, run_pingpong>);
     return test;
 }
 
-} // namespace stream
+} // namespace cmdbench::stream

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-namespace stream {
+namespace cmdbench::stream {
 
 // c(size): iterations of a latency test, transfer count of a bandwidth test.
 inline int64_t rstream_count(int64_t size) {
@@ -23,6 +23,6 @@ inline std::string rstream_size_label(int64_t size) {
     return cmdbench::support::size_label(size);
 }
 
-} // namespace stream
+} // namespace cmdbench::stream
 
 #endif

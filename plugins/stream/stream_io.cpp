@@ -16,7 +16,7 @@
 #include <sys/time.h>
 #include <utility>
 
-namespace stream {
+namespace cmdbench::stream {
 
 namespace {
 
@@ -38,7 +38,7 @@ struct Address {
 };
 
 // The first address for node:port; fresh hints per lookup (rstream quirk 6).
-Address resolve(const Session &s, const char *node, uint16_t port, bool passive) {
+Address resolve(const Run &s, const char *node, uint16_t port, bool passive) {
     char service[8];
     std::snprintf(service, sizeof(service), "%u", static_cast<unsigned>(port));
     Address addr;
@@ -63,18 +63,18 @@ Address resolve(const Session &s, const char *node, uint16_t port, bool passive)
     return addr;
 }
 
-Socket open_socket(const Session &s, const Address &addr) {
+Socket open_socket(const Run &s, const Address &addr) {
     int fd = s.transport().socket(addr.storage.ss_family, SOCK_STREAM, 0);
     if (fd < 0) fail_errno("rsocket failed", errno);
     return Socket(s, fd);
 }
 
-void configure(const Session &s, int fd, uint32_t stage, uint32_t hint) {
+void configure(const Run &s, int fd, uint32_t stage, uint32_t hint) {
     const cmdbench_transport &tp = s.transport();
     if (tp.configure && tp.configure(s.ctx(), &s.host(), fd, stage, hint) != 0) fail_reported();
 }
 
-void set_nonblocking(const Session &s, int fd, bool on) {
+void set_nonblocking(const Run &s, int fd, bool on) {
     const cmdbench_transport &tp = s.transport();
     int flags = tp.fcntl(fd, F_GETFL, 0);
     if (flags < 0) fail_errno("rfcntl", errno);
@@ -83,7 +83,7 @@ void set_nonblocking(const Session &s, int fd, bool on) {
 }
 
 // Wait until fd reports any of `events` (or an error), in bounded slices.
-void wait_bounded(const Session &s, int fd, short events, const char *what) {
+void wait_bounded(const Run &s, int fd, short events, const char *what) {
     for (;;) {
         pollfd p{fd, events, 0};
         int n = s.transport().poll(&p, 1, s.wait_slice_ms(what));
@@ -95,7 +95,7 @@ void wait_bounded(const Session &s, int fd, short events, const char *what) {
 // Per-call timeouts for blocking mode so that a stalled peer cannot hold a
 // blocking call beyond the run's timeout. Transports without them (rsockets)
 // get a bounded poll before each call instead.
-bool set_call_timeouts(const Session &s, int fd) {
+bool set_call_timeouts(const Run &s, int fd) {
     timeval tv{0, 200 * 1000};
     const cmdbench_transport &tp = s.transport();
     return tp.setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) == 0 &&
@@ -104,42 +104,42 @@ bool set_call_timeouts(const Session &s, int fd) {
 
 } // namespace
 
-// ------------------------------------------------------------------ Session
+// ------------------------------------------------------------------ Run
 
-Session::Session(const cmdbench_run_env &env)
+Run::Run(const cmdbench_run_env &env)
     : env_(&env), host_(env.host), ctx_(env.ctx), transport_(env.transport),
       client_(env.role == CMDBENCH_ROLE_CLIENT), peer_host_(env.peer_host) {
     if (!transport_) fail("stream tests need a transport");
 }
 
-void Session::check_stop(const char *what) const {
+void Run::check_stop(const char *what) const {
     cmdbench::support::check_stop(*env_, what);
 }
 
-int Session::wait_slice_ms(const char *what) const {
+int Run::wait_slice_ms(const char *what) const {
     check_stop(what);
     return static_cast<int>(std::min<int64_t>(host_->remaining_ms(ctx_), 1000));
 }
 
-void Session::barrier(const char *name) const {
+void Run::barrier(const char *name) const {
     cmdbench::support::Peer(*env_, "").barrier(name);
 }
 
-uint32_t Session::exchange(const void *data, uint32_t len, void *buf, uint32_t cap,
-                           const char *what) const {
+uint32_t Run::exchange(const void *data, uint32_t len, void *buf, uint32_t cap,
+                       const char *what) const {
     return cmdbench::support::Peer(*env_, "").exchange(data, len, buf, cap, what);
 }
 
 // ------------------------------------------------------------------- Socket
 
 Socket::~Socket() {
-    if (fd_ >= 0) session_->transport().close(fd_);
+    if (fd_ >= 0) run_->transport().close(fd_);
 }
 
 void Socket::shutdown_and_close() {
     if (fd_ < 0) return;
-    session_->transport().shutdown(fd_, SHUT_RDWR);
-    session_->transport().close(fd_);
+    run_->transport().shutdown(fd_, SHUT_RDWR);
+    run_->transport().close(fd_);
     fd_ = -1;
 }
 
@@ -147,7 +147,7 @@ void Socket::shutdown_and_close() {
 
 namespace {
 
-Socket listening_socket(const Session &s, uint16_t port, uint32_t hint) {
+Socket listening_socket(const Run &s, uint16_t port, uint32_t hint) {
     Address addr = resolve(s, s.peer_host(), port, true);
     Socket sock = open_socket(s, addr);
     const cmdbench_transport &tp = s.transport();
@@ -168,14 +168,13 @@ Socket listening_socket(const Session &s, uint16_t port, uint32_t hint) {
 
 } // namespace
 
-Listener::Listener(const Session &session, uint16_t port, uint32_t hint)
-    : session_(&session), sock_(listening_socket(session, port, hint)), hint_(hint) {}
+Listener::Listener(const Run &run, uint16_t port, uint32_t hint)
+    : run_(&run), sock_(listening_socket(run, port, hint)), hint_(hint) {}
 
 uint16_t Listener::local_port() const {
     sockaddr_storage addr{};
     socklen_t len = sizeof(addr);
-    if (session_->transport().getsockname(sock_.fd(), reinterpret_cast<sockaddr *>(&addr), &len) !=
-        0)
+    if (run_->transport().getsockname(sock_.fd(), reinterpret_cast<sockaddr *>(&addr), &len) != 0)
         fail_errno("rgetsockname", errno);
     if (addr.ss_family == AF_INET6)
         return ntohs(reinterpret_cast<sockaddr_in6 *>(&addr)->sin6_port);
@@ -184,7 +183,7 @@ uint16_t Listener::local_port() const {
 }
 
 Socket Listener::accept_client(bool configure_accepted_socket) {
-    const Session &s = *session_;
+    const Run &s = *run_;
     if (!fresh_configuration_) configure(s, sock_.fd(), CMDBENCH_SOCK_LISTENER, hint_);
     fresh_configuration_ = false;
     for (;;) {
@@ -200,10 +199,10 @@ Socket Listener::accept_client(bool configure_accepted_socket) {
 }
 
 void Listener::configure_accepted(int fd) const {
-    configure(*session_, fd, CMDBENCH_SOCK_ACCEPTED, hint_);
+    configure(*run_, fd, CMDBENCH_SOCK_ACCEPTED, hint_);
 }
 
-void announce_port(const Session &s, const Listener &listener, uint16_t port) {
+void announce_port(const Run &s, const Listener &listener, uint16_t port) {
     if (port != 0) {
         s.barrier("listening");
         return;
@@ -215,7 +214,7 @@ void announce_port(const Session &s, const Listener &listener, uint16_t port) {
     s.exchange(message, sizeof(message), ignored, sizeof(ignored), "port exchange");
 }
 
-uint16_t learn_port(const Session &s, uint16_t port) {
+uint16_t learn_port(const Run &s, uint16_t port) {
     if (port != 0) {
         s.barrier("listening");
         return port;
@@ -231,7 +230,7 @@ uint16_t learn_port(const Session &s, uint16_t port) {
 
 // ------------------------------------------------------------------- client
 
-Socket connect_to_server(const Session &s, uint16_t port, uint32_t hint, const std::string &local) {
+Socket connect_to_server(const Run &s, uint16_t port, uint32_t hint, const std::string &local) {
     Address addr = resolve(s, s.peer_host(), port, false);
     Socket sock = open_socket(s, addr);
     configure(s, sock.fd(), CMDBENCH_SOCK_CLIENT, hint);
@@ -257,18 +256,18 @@ Socket connect_to_server(const Session &s, uint16_t port, uint32_t hint, const s
 
 // -------------------------------------------------------------- DataChannel
 
-DataChannel::DataChannel(const Session &session, Socket sock, IoMode mode)
-    : session_(&session), sock_(std::move(sock)), mode_(mode),
+DataChannel::DataChannel(const Run &run, Socket sock, IoMode mode)
+    : run_(&run), sock_(std::move(sock)), mode_(mode),
       flags_(mode.blocking ? MSG_WAITALL : MSG_DONTWAIT), poll_first_(mode.async) {
-    set_nonblocking(session, sock_.fd(), !mode.blocking);
-    if (mode.blocking && !set_call_timeouts(session, sock_.fd())) poll_first_ = true;
+    set_nonblocking(run, sock_.fd(), !mode.blocking);
+    if (mode.blocking && !set_call_timeouts(run, sock_.fd())) poll_first_ = true;
 }
 
 void DataChannel::wait_ready(short events, const char *call) {
-    const cmdbench_transport &tp = session_->transport();
+    const cmdbench_transport &tp = run_->transport();
     hangup_ = 0;
     for (;;) {
-        int timeout = mode_.blocking ? session_->wait_slice_ms(call) : 0;
+        int timeout = mode_.blocking ? run_->wait_slice_ms(call) : 0;
         pollfd p{sock_.fd(), events, 0};
         int n = tp.poll(&p, 1, timeout);
         if (n > 0) {
@@ -291,8 +290,7 @@ void DataChannel::wait_ready(short events, const char *call) {
 std::string DataChannel::socket_error(const std::string &fallback) {
     int err = 0;
     socklen_t len = sizeof(err);
-    if (session_->transport().getsockopt(sock_.fd(), SOL_SOCKET, SO_ERROR, &err, &len) != 0 ||
-        err == 0)
+    if (run_->transport().getsockopt(sock_.fd(), SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err == 0)
         return fallback;
     return errno_text(err);
 }
@@ -306,13 +304,13 @@ void DataChannel::fail_poll(const char *call, short bits, const std::string &det
 
 void DataChannel::on_no_progress(const char *call) {
     if (mode_.blocking)
-        session_->check_stop(call); // a per-call timeout expired: rare
+        run_->check_stop(call); // a per-call timeout expired: rare
     else
         tick(call);
 }
 
 void DataChannel::send_all(const uint8_t *buf, size_t len) {
-    const cmdbench_transport &tp = session_->transport();
+    const cmdbench_transport &tp = run_->transport();
     size_t done = 0;
     while (done < len) {
         if (poll_first_) wait_ready(POLLOUT, "rsend");
@@ -329,7 +327,7 @@ void DataChannel::send_all(const uint8_t *buf, size_t len) {
 }
 
 size_t DataChannel::recv_some(uint8_t *buf, size_t len) {
-    const cmdbench_transport &tp = session_->transport();
+    const cmdbench_transport &tp = run_->transport();
     for (;;) {
         if (poll_first_) wait_ready(POLLIN, "rrecv");
         ssize_t n = tp.recv(sock_.fd(), buf, len, flags_);
@@ -356,14 +354,14 @@ void DataChannel::recv_all(uint8_t *buf, size_t len) {
 }
 
 ssize_t DataChannel::send_now(const uint8_t *buf, size_t len) {
-    const ssize_t n = session_->transport().send(sock_.fd(), buf, len, flags_);
+    const ssize_t n = run_->transport().send(sock_.fd(), buf, len, flags_);
     if (n > 0) return n;
     if (n < 0 && would_block(errno)) return -1;
     fail_errno("rsend", n == 0 ? EIO : errno);
 }
 
 ssize_t DataChannel::recv_now(uint8_t *buf, size_t len) {
-    const ssize_t n = session_->transport().recv(sock_.fd(), buf, len, flags_);
+    const ssize_t n = run_->transport().recv(sock_.fd(), buf, len, flags_);
     if (n >= 0) return n;
     if (would_block(errno)) return -1;
     fail_errno("rrecv", errno);
@@ -377,7 +375,7 @@ void DataChannel::idle(bool want_recv, bool want_send) {
     const short events = short((want_recv ? POLLIN : 0) | (want_send ? POLLOUT : 0));
     for (;;) {
         pollfd p{sock_.fd(), events, 0};
-        const int n = session_->transport().poll(&p, 1, session_->wait_slice_ms("rpoll"));
+        const int n = run_->transport().poll(&p, 1, run_->wait_slice_ms("rpoll"));
         if (n > 0) {
             const short bits = p.revents & (POLLERR | POLLHUP);
             // Readable data (or the EOF) is taken by the next recv_now first.
@@ -391,7 +389,7 @@ void DataChannel::idle(bool want_recv, bool want_send) {
 }
 
 void DataChannel::shutdown_send() {
-    if (session_->transport().shutdown(sock_.fd(), SHUT_WR) != 0) fail_errno("rshutdown", errno);
+    if (run_->transport().shutdown(sock_.fd(), SHUT_WR) != 0) fail_errno("rshutdown", errno);
 }
 
-} // namespace stream
+} // namespace cmdbench::stream

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace stream {
+namespace cmdbench::stream {
 
 // fail(message); fail_errno(call, err): "<call>: <strerror(err)>", the way
 // rstream names its failed calls.
@@ -25,10 +25,10 @@ using cmdbench::support::fail;
 using cmdbench::support::fail_errno;
 
 // One role of one run: the host services, the transport and the role.
-class Session {
+class Run {
   public:
     // Fails without a transport: the stream tests need one.
-    explicit Session(const cmdbench_run_env &env);
+    explicit Run(const cmdbench_run_env &env);
 
     const cmdbench_host &host() const { return *host_; }
     cmdbench_ctx *ctx() const { return ctx_; }
@@ -60,8 +60,8 @@ class Session {
 // A transport handle, closed on destruction.
 class Socket {
   public:
-    Socket(const Session &session, int fd) : session_(&session), fd_(fd) {}
-    Socket(Socket &&other) noexcept : session_(other.session_), fd_(other.fd_) { other.fd_ = -1; }
+    Socket(const Run &run, int fd) : run_(&run), fd_(fd) {}
+    Socket(Socket &&other) noexcept : run_(other.run_), fd_(other.fd_) { other.fd_ = -1; }
     Socket &operator=(Socket &&) = delete;
     Socket(const Socket &) = delete;
     ~Socket();
@@ -71,14 +71,14 @@ class Socket {
     void shutdown_and_close();
 
   private:
-    const Session *session_;
+    const Run *run_;
     int fd_;
 };
 
-// The server's listening socket, bound to the session's peer_host and `port`.
+// The server's listening socket, bound to the run's peer_host and `port`.
 class Listener {
   public:
-    Listener(const Session &session, uint16_t port, uint32_t hint);
+    Listener(const Run &run, uint16_t port, uint32_t hint);
 
     // The bound port (the ephemeral one when asked for 0).
     uint16_t local_port() const;
@@ -93,7 +93,7 @@ class Listener {
     void set_hint(uint32_t hint) { hint_ = hint; }
 
   private:
-    const Session *session_;
+    const Run *run_;
     Socket sock_;
     uint32_t hint_;
     // configure() ran before bind; the first accept needs no second call.
@@ -102,14 +102,14 @@ class Listener {
 
 // Tell the client where to connect: the ephemeral port via exchange when
 // `port` is 0, otherwise just a "listening" barrier.
-void announce_port(const Session &session, const Listener &listener, uint16_t port);
+void announce_port(const Run &run, const Listener &listener, uint16_t port);
 // The client's side of announce_port; returns the port to connect to.
-uint16_t learn_port(const Session &session, uint16_t port);
+uint16_t learn_port(const Run &run, uint16_t port);
 
 // Resolve peer_host:port (transport->resolve or getaddrinfo), create, configure
 // and connect a client socket; the connect wait is bounded. A non-empty
 // `local` is bound first, with the same port (rstream's client -b).
-Socket connect_to_server(const Session &session, uint16_t port, uint32_t hint,
+Socket connect_to_server(const Run &run, uint16_t port, uint32_t hint,
                          const std::string &local = std::string());
 
 // rstream's IO modes.
@@ -130,8 +130,7 @@ template <typename S> void add_io_params(cmdbench::support::ParamSpec<S> &spec) 
 }
 
 // The run's settings; `sizes` must list one size at least.
-template <typename S>
-S read_settings(const Session &s, const cmdbench::support::ParamSpec<S> &spec) {
+template <typename S> S read_settings(const Run &s, const cmdbench::support::ParamSpec<S> &spec) {
     S settings = spec.read(cmdbench::support::ParamReader(s.env(), std::string()));
     if (settings.sizes.empty()) fail("parameter sizes: not available as an integer list");
     return settings;
@@ -140,7 +139,7 @@ S read_settings(const Session &s, const cmdbench::support::ParamSpec<S> &spec) {
 // A connected socket used in one IO mode: moves whole transfers.
 class DataChannel {
   public:
-    DataChannel(const Session &session, Socket sock, IoMode mode);
+    DataChannel(const Run &run, Socket sock, IoMode mode);
 
     // Move exactly len bytes; a peer that closes first is an error.
     void send_all(const uint8_t *buf, size_t len);
@@ -173,11 +172,11 @@ class DataChannel {
     void on_no_progress(const char *call);
     // Cheap: consults the host once every kSpinCheck calls.
     void tick(const char *call) {
-        if ((++spins_ & (kSpinCheck - 1)) == 0) session_->check_stop(call);
+        if ((++spins_ & (kSpinCheck - 1)) == 0) run_->check_stop(call);
     }
     static constexpr uint32_t kSpinCheck = 1024;
 
-    const Session *session_;
+    const Run *run_;
     Socket sock_;
     IoMode mode_;
     int flags_;
@@ -188,6 +187,6 @@ class DataChannel {
     short hangup_ = 0;
 };
 
-} // namespace stream
+} // namespace cmdbench::stream
 
 #endif

@@ -4,11 +4,11 @@
 
 #include <cmdbench/plugin.h>
 
-namespace stream {
+namespace cmdbench::stream {
 
 const cmdbench_test &pingpong_test();
 const cmdbench_test &throughput_test();
 
-} // namespace stream
+} // namespace cmdbench::stream
 
 #endif

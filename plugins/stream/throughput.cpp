@@ -17,7 +17,7 @@
 #include <optional>
 #include <vector>
 
-namespace stream {
+namespace cmdbench::stream {
 namespace {
 
 using cmdbench::support::get_be64;
@@ -70,7 +70,7 @@ constexpr uint32_t kReceiverLen = 16;
 
 // Both sides call this once per size: the client's figures go one way, the
 // server's the other.
-void swap_figures(const Session &s, SenderFigures &sender, ReceiverFigures &receiver) {
+void swap_figures(const Run &s, SenderFigures &sender, ReceiverFigures &receiver) {
     uint8_t out[kSenderLen] = {};
     uint8_t in[kSenderLen] = {};
     uint32_t out_len = 0;
@@ -97,7 +97,7 @@ void swap_figures(const Session &s, SenderFigures &sender, ReceiverFigures &rece
     }
 }
 
-SenderFigures send_stream(const Session &s, DataChannel &channel, const uint8_t *buf, size_t size,
+SenderFigures send_stream(const Run &s, DataChannel &channel, const uint8_t *buf, size_t size,
                           const Limits &limits) {
     const cmdbench_host &h = s.host();
     SenderFigures sent;
@@ -126,7 +126,7 @@ SenderFigures send_stream(const Session &s, DataChannel &channel, const uint8_t 
 }
 
 // Read to EOF; time runs from the first received byte.
-ReceiverFigures receive_stream(const Session &s, DataChannel &channel, uint8_t *buf, size_t size) {
+ReceiverFigures receive_stream(const Run &s, DataChannel &channel, uint8_t *buf, size_t size) {
     const cmdbench_host &h = s.host();
     ReceiverFigures got;
     // One byte first, so that the clock starts as close as possible to the
@@ -144,7 +144,7 @@ ReceiverFigures receive_stream(const Session &s, DataChannel &channel, uint8_t *
     return got;
 }
 
-void report_row(const Session &s, int64_t size, const SenderFigures &sent,
+void report_row(const Run &s, int64_t size, const SenderFigures &sent,
                 const ReceiverFigures &received) {
     const cmdbench_host &h = s.host();
     const double seconds = static_cast<double>(std::max<uint64_t>(received.ns, 1)) / 1e9;
@@ -168,7 +168,7 @@ void check_delivered(const SenderFigures &sent, const ReceiverFigures &received)
     fail(text);
 }
 
-void run_throughput(Session &s) {
+void run_throughput(Run &s) {
     const Settings p = read_settings(s, params());
     const std::vector<int64_t> &sizes = p.sizes;
     const Limits limits{p.duration, static_cast<uint64_t>(p.bytes)};
@@ -233,8 +233,8 @@ const cmdbench_test &throughput_test() {
         "One-way (or with bidirectional, two-way) streaming throughput per send size, measured at "
         "the receiver",
         CMDBENCH_TEST_USES_TRANSPORT, params().size(), params().table(),
-        cmdbench::support::guarded_run<Session, run_throughput>);
+        cmdbench::support::guarded_run<Run, run_throughput>);
     return test;
 }
 
-} // namespace stream
+} // namespace cmdbench::stream

@@ -3,7 +3,7 @@
 // its sender and its receiver are active at once and neither waits for the
 // other. Each direction is measured by its receiver, from the first byte to
 // the EOF, as one-way throughput is; the client puts the server's receive
-// window on its own clock (cmdbench::bidir::measure_peer_clock) to report both
+// window on its own clock (bidir::measure_peer_clock) to report both
 // directions on one time line.
 #include "throughput_bidir.hpp"
 
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace stream {
+namespace cmdbench::stream {
 namespace {
 
 // What one side did for one size, on its own clock.
@@ -31,19 +31,19 @@ std::vector<uint8_t> encode(const SideFigures &f) {
     std::vector<uint8_t> out;
     for (uint64_t v : {f.sent_bytes, f.sent_msgs, f.send_start, f.send_end, f.recv_bytes,
                        f.recv_start, f.recv_end})
-        cmdbench::bidir::put_u64(out, v);
+        bidir::put_u64(out, v);
     return out;
 }
 
 SideFigures decode(const std::vector<uint8_t> &in) {
     std::vector<uint64_t> v;
-    if (!cmdbench::bidir::get_u64s(in, kFields, v))
+    if (!bidir::get_u64s(in, kFields, v))
         fail("throughput figures exchange: unexpected message length");
     return {v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
 }
 
 // Streams `limits` out while reading the peer's stream to its EOF.
-SideFigures move_both(const Session &s, DataChannel &channel, uint8_t *buf, size_t size,
+SideFigures move_both(const Run &s, DataChannel &channel, uint8_t *buf, size_t size,
                       const Limits &limits) {
     const cmdbench_host &h = s.host();
     SideFigures f;
@@ -107,40 +107,36 @@ void check_delivered(const char *direction, uint64_t sent, uint64_t received) {
 }
 
 struct DirectionRow {
-    cmdbench::bidir::Direction direction;
+    bidir::Direction direction;
     uint64_t bytes, messages, send_ns;
 };
 
-void report_direction(const Session &s, int64_t size, const DirectionRow &d,
-                      const cmdbench::bidir::Timeline &t) {
+void report_direction(const Run &s, int64_t size, const DirectionRow &d, const bidir::Timeline &t) {
     const cmdbench_host &h = s.host();
-    const cmdbench::bidir::Span &span =
-        d.direction == cmdbench::bidir::Direction::ClientToServer ? t.c2s : t.s2c;
+    const bidir::Span &span = d.direction == bidir::Direction::ClientToServer ? t.c2s : t.s2c;
     const double seconds = static_cast<double>(std::max<uint64_t>(span.ns(), 1)) / 1e9;
     const double bytes = static_cast<double>(d.bytes);
     cmdbench_row *row = begin_rate_row(
-        h, s.ctx(), cmdbench::bidir::row_name(rstream_size_label(size), d.direction), size, bytes,
-        seconds, static_cast<double>(d.messages), cmdbench::support::meaning::kMoved);
+        h, s.ctx(), bidir::row_name(rstream_size_label(size), d.direction), size, bytes, seconds,
+        static_cast<double>(d.messages), cmdbench::support::meaning::kMoved);
     namespace m = cmdbench::support::meaning;
     h.row_metric_ex(row, "send_time", static_cast<double>(d.send_ns) / 1e9, CMDBENCH_UNIT_SECONDS,
                     &m::kElapsed);
-    cmdbench::bidir::put_span(h, row, t, d.direction);
+    bidir::put_span(h, row, t, d.direction);
     h.row_end(row);
 }
 
 // Both directions' bytes over the union of their windows: what the link
 // carried while either direction was moving.
-void report_sum(const Session &s, int64_t size, const DirectionRow &c2s, const DirectionRow &s2c,
-                const cmdbench::bidir::Timeline &t, const cmdbench::bidir::PeerClock &clock) {
+void report_sum(const Run &s, int64_t size, const DirectionRow &c2s, const DirectionRow &s2c,
+                const bidir::Timeline &t, const bidir::PeerClock &clock) {
     const cmdbench_host &h = s.host();
     const double seconds = static_cast<double>(std::max<uint64_t>(t.union_ns(), 1)) / 1e9;
     const double bytes = static_cast<double>(c2s.bytes + s2c.bytes);
     cmdbench_row *row = begin_rate_row(
-        h, s.ctx(),
-        cmdbench::bidir::row_name(rstream_size_label(size), cmdbench::bidir::Direction::Both), size,
-        bytes, seconds, static_cast<double>(c2s.messages + s2c.messages),
-        cmdbench::bidir::kSumBytes);
-    cmdbench::bidir::put_overlap(h, row, t, clock);
+        h, s.ctx(), bidir::row_name(rstream_size_label(size), bidir::Direction::Both), size, bytes,
+        seconds, static_cast<double>(c2s.messages + s2c.messages), bidir::kSumBytes);
+    bidir::put_overlap(h, row, t, clock);
     h.row_end(row);
 }
 
@@ -153,7 +149,7 @@ void check_bidir_params(const IoMode &mode) {
              "with async = true to wait in poll");
 }
 
-void run_bidir_size(const Session &s, DataChannel &channel, uint8_t *buf, int64_t size,
+void run_bidir_size(const Run &s, DataChannel &channel, uint8_t *buf, int64_t size,
                     const Limits &limits) {
     s.barrier("throughput both ways");
     const SideFigures mine = move_both(s, channel, buf, static_cast<size_t>(size), limits);
@@ -164,30 +160,30 @@ void run_bidir_size(const Session &s, DataChannel &channel, uint8_t *buf, int64_
                                     uint32_t(theirs.size()), "throughput figures exchange");
     theirs.resize(got);
     const SideFigures peer = decode(theirs);
-    const cmdbench::bidir::Exchange exchange = [&s](const std::vector<uint8_t> &out) {
+    const bidir::Exchange exchange = [&s](const std::vector<uint8_t> &out) {
         std::vector<uint8_t> in(64);
         const uint32_t n = s.exchange(out.data(), uint32_t(out.size()), in.data(),
                                       uint32_t(in.size()), "throughput clock exchange");
         in.resize(n);
         return in;
     };
-    const cmdbench::bidir::PeerClock clock =
-        cmdbench::bidir::measure_peer_clock(exchange, s.host().now_ns, s.is_client());
+    const bidir::PeerClock clock =
+        bidir::measure_peer_clock(exchange, s.host().now_ns, s.is_client());
     const SideFigures &client = s.is_client() ? mine : peer;
     const SideFigures &server = s.is_client() ? peer : mine;
     check_delivered("client to server", client.sent_bytes, server.recv_bytes);
     check_delivered("server to client", server.sent_bytes, client.recv_bytes);
     if (!s.is_client()) return;
-    cmdbench::bidir::Timeline t;
+    bidir::Timeline t;
     t.c2s = {clock.to_client(server.recv_start), clock.to_client(server.recv_end)};
     t.s2c = {client.recv_start, client.recv_end};
-    const DirectionRow c2s{cmdbench::bidir::Direction::ClientToServer, server.recv_bytes,
-                           client.sent_msgs, client.send_end - client.send_start};
-    const DirectionRow s2c{cmdbench::bidir::Direction::ServerToClient, client.recv_bytes,
-                           server.sent_msgs, server.send_end - server.send_start};
+    const DirectionRow c2s{bidir::Direction::ClientToServer, server.recv_bytes, client.sent_msgs,
+                           client.send_end - client.send_start};
+    const DirectionRow s2c{bidir::Direction::ServerToClient, client.recv_bytes, server.sent_msgs,
+                           server.send_end - server.send_start};
     report_direction(s, size, c2s, t);
     report_direction(s, size, s2c, t);
     report_sum(s, size, c2s, s2c, t, clock);
 }
 
-} // namespace stream
+} // namespace cmdbench::stream

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace stream {
+namespace cmdbench::stream {
 
 // How long each sender streams: `duration` seconds, or `bytes` when it is 0.
 struct Limits {
@@ -22,9 +22,9 @@ void check_bidir_params(const IoMode &mode);
 // until each sender is done and each receiver saw the peer's EOF, swap the
 // figures, check every byte arrived, and (client) report the rows
 // "<size> c2s", "<size> s2c" and "<size> bidir". `buf` holds `size` bytes.
-void run_bidir_size(const Session &s, DataChannel &channel, uint8_t *buf, int64_t size,
+void run_bidir_size(const Run &s, DataChannel &channel, uint8_t *buf, int64_t size,
                     const Limits &limits);
 
-} // namespace stream
+} // namespace cmdbench::stream
 
 #endif

@@ -9,7 +9,7 @@
 #include <functional>
 #include <thread>
 
-namespace cmtime {
+namespace cmdbench::cmtime {
 
 class AsyncCall {
   public:
@@ -44,4 +44,4 @@ class AsyncCall {
     std::thread thread_;
 };
 
-} // namespace cmtime
+} // namespace cmdbench::cmtime

@@ -6,7 +6,7 @@
 #include <infiniband/verbs.h>
 #include <time.h>
 
-namespace cmtime {
+namespace cmdbench::cmtime {
 namespace {
 
 // The mimic delay replaces a QP create/modify. Unlike cmtime, whole seconds
@@ -172,4 +172,4 @@ void CmEngine::destroy_all() {
     it.times.total[kDestroyId].finish();
 }
 
-} // namespace cmtime
+} // namespace cmdbench::cmtime

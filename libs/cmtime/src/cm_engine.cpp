@@ -10,7 +10,7 @@
 #include <cmdbench/rdma-util/rdma_device.hpp>
 #include <infiniband/verbs.h>
 
-namespace cmtime {
+namespace cmdbench::cmtime {
 namespace {
 
 // A connection's failure event, naming the peer: the server the connection
@@ -240,4 +240,4 @@ void CmEngine::retry_or_fail(Conn &c, rdma_cm_event *event, bool addr) {
           std::to_string(config_.retries) + " retries)");
 }
 
-} // namespace cmtime
+} // namespace cmdbench::cmtime

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <stdexcept>
 
-namespace cmtime {
+namespace cmdbench::cmtime {
 
 struct CmEngine::Conn {
     size_t index = 0;
@@ -56,4 +56,4 @@ struct CmEngine::Iteration {
     throw std::runtime_error(std::string(call) + ": " + cmdbench::support::errno_text(errno));
 }
 
-} // namespace cmtime
+} // namespace cmdbench::cmtime

@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-namespace cmtime {
+namespace cmdbench::cmtime {
 
 StepReport CmEngine::run_client(const std::vector<sockaddr_storage> &targets, QpMode mode) {
     const uint64_t n = targets.size();
@@ -216,4 +216,4 @@ StepReport CmEngine::run_server(uint64_t n, QpMode mode) {
     return r;
 }
 
-} // namespace cmtime
+} // namespace cmdbench::cmtime

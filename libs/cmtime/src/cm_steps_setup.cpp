@@ -7,7 +7,7 @@
 #include <netinet/in.h>
 #include <stdexcept>
 
-namespace cmtime {
+namespace cmdbench::cmtime {
 namespace {
 
 constexpr uint32_t kMagic = 0x434d5354; // "CMST"
@@ -90,4 +90,4 @@ std::string address_text(const sockaddr_storage &addr) {
     return "(no address)";
 }
 
-} // namespace cmtime
+} // namespace cmdbench::cmtime

@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <vector>
 
-namespace cmtime {
+namespace cmdbench::cmtime {
 namespace {
 
 [[noreturn]] void fail_errno(const char *call, int err) {
@@ -287,4 +287,4 @@ StepReport sock_server(int listener, uint64_t count, const SockHooks &hooks) {
     return compute_report(times, 1, false);
 }
 
-} // namespace cmtime
+} // namespace cmdbench::cmtime

@@ -7,7 +7,7 @@
 #include <cmdbench/plugin-support/result_rows.hpp>
 #include <string>
 
-namespace cmtime {
+namespace cmdbench::cmtime {
 namespace {
 
 // Well below the control channel's 1 MiB frame limit.
@@ -152,4 +152,4 @@ std::vector<uint8_t> swap_blob(const cmdbench_run_env &env, const std::vector<ui
     return got;
 }
 
-} // namespace cmtime
+} // namespace cmdbench::cmtime

@@ -7,7 +7,7 @@
 #include <ctime>
 #include <stdexcept>
 
-namespace cmtime {
+namespace cmdbench::cmtime {
 namespace {
 
 const char *const kLabels[kStepCount] = {
@@ -196,4 +196,4 @@ StepReport decode_figures(const std::vector<uint8_t> &bytes) {
     return r;
 }
 
-} // namespace cmtime
+} // namespace cmdbench::cmtime

@@ -8,7 +8,7 @@
 #include <sched.h>
 #include <time.h>
 
-namespace cmtime {
+namespace cmdbench::cmtime {
 
 WorkQueue::WorkQueue(unsigned threads) {
     for (unsigned i = 0; i < threads; ++i)
@@ -99,4 +99,4 @@ void wait_count(const std::atomic<uint64_t> &done, uint64_t want, const std::fun
     }
 }
 
-} // namespace cmtime
+} // namespace cmdbench::cmtime

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-using namespace cmtime;
+using namespace cmdbench::cmtime;
 using Clock = std::chrono::steady_clock;
 
 TEST_CASE("the last of many arrivals stamps the step's end once, before done counts it") {

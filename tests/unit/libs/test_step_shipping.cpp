@@ -25,14 +25,15 @@ cmdbench_run_env env_of(cmdbench_ctx &ctx, uint32_t role) {
 
 // A report as a run of `conns` connections gives: some steps timed per
 // connection (lognormal durations), others not measured at all.
-cmtime::StepReport sample_report(uint64_t conns) {
+cmdbench::cmtime::StepReport sample_report(uint64_t conns) {
     std::mt19937_64 rng(conns);
     std::lognormal_distribution<double> took(9, 1.5);
-    cmtime::StepReport r;
+    cmdbench::cmtime::StepReport r;
     r.conns = conns;
     r.threads = 4;
-    for (int s : {cmtime::kCreateId, cmtime::kConnect, cmtime::kDestroyId}) {
-        cmtime::StepStats &st = r.step[s];
+    for (int s :
+         {cmdbench::cmtime::kCreateId, cmdbench::cmtime::kConnect, cmdbench::cmtime::kDestroyId}) {
+        cmdbench::cmtime::StepStats &st = r.step[s];
         st.total_us = 1000 + uint64_t(s) * 7;
         st.min_us = UINT64_MAX;
         for (uint64_t c = 0; c < conns; ++c) {
@@ -44,20 +45,20 @@ cmtime::StepReport sample_report(uint64_t conns) {
         }
         st.samples = conns;
     }
-    r.step[cmtime::kFullConnect].total_us = 4321;
+    r.step[cmdbench::cmtime::kFullConnect].total_us = 4321;
     return r;
 }
 
 // Rows as the old path made them: report_rows on the raw samples.
-std::vector<Row> rows_from_samples(const cmtime::StepReport &r) {
+std::vector<Row> rows_from_samples(const cmdbench::cmtime::StepReport &r) {
     cmdbench_ctx ctx;
     const cmdbench_run_env env = env_of(ctx, CMDBENCH_ROLE_CLIENT);
-    cmtime::report_rows(env, r, "server ");
+    cmdbench::cmtime::report_rows(env, r, "server ");
     return ctx.rows;
 }
 
 // Rows as the client now makes them from what the server shipped.
-std::vector<Row> rows_shipped(const cmtime::StepReport &r) {
+std::vector<Row> rows_shipped(const cmdbench::cmtime::StepReport &r) {
     control::Listener listener("127.0.0.1", 0);
     auto accepted = std::async(std::launch::async, [&] { return listener.accept(5000); });
     control::Channel client_ch = control::Channel::connect("127.0.0.1", listener.port(), 5000);
@@ -70,15 +71,15 @@ std::vector<Row> rows_shipped(const cmtime::StepReport &r) {
     const cmdbench_run_env client_env = env_of(client, CMDBENCH_ROLE_CLIENT);
     const cmdbench_run_env server_env = env_of(server, CMDBENCH_ROLE_SERVER);
     auto sent = std::async(std::launch::async,
-                           [&] { cmtime::send_report(server_env, r, "test: results"); });
-    cmtime::report_peer_rows(client_env, "server ", "test: results");
+                           [&] { cmdbench::cmtime::send_report(server_env, r, "test: results"); });
+    cmdbench::cmtime::report_peer_rows(client_env, "server ", "test: results");
     sent.get(); // rethrows what the server side threw
     return client.rows;
 }
 
 void check_same_rows(const std::vector<Row> &want, const std::vector<Row> &got) {
     REQUIRE(got.size() == want.size());
-    REQUIRE(got.size() == size_t(cmtime::kStepCount));
+    REQUIRE(got.size() == size_t(cmdbench::cmtime::kStepCount));
     for (size_t i = 0; i < want.size(); ++i) {
         INFO("row " << want[i].name);
         CHECK(got[i].name == want[i].name);
@@ -114,24 +115,24 @@ void check_same_rows(const std::vector<Row> &want, const std::vector<Row> &got) 
 } // namespace
 
 TEST_CASE("step report: the server's rows from shipped histograms equal those from samples") {
-    const cmtime::StepReport report = sample_report(20000);
+    const cmdbench::cmtime::StepReport report = sample_report(20000);
     const std::vector<Row> want = rows_from_samples(report);
     // The sample rows are real: 20,000 connections on the timed steps.
-    REQUIRE(want[cmtime::kConnect].hists.at(0).summary.count == 20000);
-    REQUIRE(want[cmtime::kBindAddr].hists.at(0).summary.count == 0);
+    REQUIRE(want[cmdbench::cmtime::kConnect].hists.at(0).summary.count == 20000);
+    REQUIRE(want[cmdbench::cmtime::kBindAddr].hists.at(0).summary.count == 0);
     check_same_rows(want, rows_shipped(report));
 }
 
 TEST_CASE("step report: what crosses the control channel no longer grows with connections") {
-    const cmtime::StepReport report = sample_report(20000);
+    const cmdbench::cmtime::StepReport report = sample_report(20000);
     // Before: 8 bytes per connection per timed step, over 1 MiB here (three
     // exchange rounds of 512 KiB).
-    CHECK(cmtime::encode_report(report).size() > 3 * 20000 * 8);
+    CHECK(cmdbench::cmtime::encode_report(report).size() > 3 * 20000 * 8);
     // Now: 712 bytes of figures and 17 histograms, the timed ones of some
     // 1,500 buckets (at most 7,424 however many connections).
-    CHECK(cmtime::encode_figures(report).size() == 712);
+    CHECK(cmdbench::cmtime::encode_figures(report).size() == 712);
     size_t hist_bytes = 0;
-    for (const cmtime::StepStats &st : report.step) {
+    for (const cmdbench::cmtime::StepStats &st : report.step) {
         Histogram h;
         for (uint64_t v : st.sample_ns)
             h.record(v);
@@ -141,11 +142,12 @@ TEST_CASE("step report: what crosses the control channel no longer grows with co
 }
 
 TEST_CASE("step report: figures round trip, and an old peer's samples are named as such") {
-    const cmtime::StepReport report = sample_report(50);
-    const cmtime::StepReport back = cmtime::decode_figures(cmtime::encode_figures(report));
+    const cmdbench::cmtime::StepReport report = sample_report(50);
+    const cmdbench::cmtime::StepReport back =
+        cmdbench::cmtime::decode_figures(cmdbench::cmtime::encode_figures(report));
     CHECK(back.conns == 50);
     CHECK(back.threads == 4);
-    for (int s = 0; s < cmtime::kStepCount; ++s) {
+    for (int s = 0; s < cmdbench::cmtime::kStepCount; ++s) {
         CHECK(back.step[s].total_us == report.step[s].total_us);
         CHECK(back.step[s].sum_us == report.step[s].sum_us);
         CHECK(back.step[s].max_us == report.step[s].max_us);
@@ -153,9 +155,9 @@ TEST_CASE("step report: figures round trip, and an old peer's samples are named 
         CHECK(back.step[s].samples == report.step[s].samples);
         CHECK(back.step[s].sample_ns.empty());
     }
-    CHECK_THROWS_WITH(cmtime::decode_figures(cmtime::encode_report(report)),
+    CHECK_THROWS_WITH(cmdbench::cmtime::decode_figures(cmdbench::cmtime::encode_report(report)),
                       Catch::Contains("run the same cmdbench on both sides"));
-    auto bytes = cmtime::encode_figures(report);
+    auto bytes = cmdbench::cmtime::encode_figures(report);
     bytes.pop_back();
-    CHECK_THROWS_WITH(cmtime::decode_figures(bytes), Catch::Contains("truncated"));
+    CHECK_THROWS_WITH(cmdbench::cmtime::decode_figures(bytes), Catch::Contains("truncated"));
 }

@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-namespace cmtime {
+namespace cmdbench::cmtime {
 
 struct EngineConfig {
     unsigned threads = 1;    // -n
@@ -166,4 +166,4 @@ class CmEngine {
 // "no RDMA device" when ibv_get_device_list finds none, else empty.
 std::string rdma_device_problem();
 
-} // namespace cmtime
+} // namespace cmdbench::cmtime

@@ -7,7 +7,7 @@
 #include <sys/socket.h>
 #include <vector>
 
-namespace cmtime {
+namespace cmdbench::cmtime {
 
 struct PeerSetup {
     // 2: the barriers 112 and 114 (cm_engine.hpp) before 12 and 14.
@@ -25,4 +25,4 @@ PeerSetup decode_setup(const std::vector<uint8_t> &bytes);
 // "10.0.0.1:7471" / "[fe80::1]:7471".
 std::string address_text(const sockaddr_storage &addr);
 
-} // namespace cmtime
+} // namespace cmdbench::cmtime

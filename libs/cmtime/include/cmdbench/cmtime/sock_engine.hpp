@@ -11,7 +11,7 @@
 #include <sys/socket.h>
 #include <vector>
 
-namespace cmtime {
+namespace cmdbench::cmtime {
 
 struct SockHooks {
     std::function<void(const char *what)> check_stop; // throws to end the run
@@ -56,4 +56,4 @@ StepReport sock_client(const SockClientConfig &config, const std::vector<SockTar
 // them.
 StepReport sock_server(int listener, uint64_t count, const SockHooks &hooks);
 
-} // namespace cmtime
+} // namespace cmdbench::cmtime

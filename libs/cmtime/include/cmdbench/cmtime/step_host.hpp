@@ -9,7 +9,7 @@
 #include <cmdbench/plugin.h>
 #include <string>
 
-namespace cmtime {
+namespace cmdbench::cmtime {
 
 // A failed run, carried to the test's ABI edge (run_guarded). When a host
 // service failed and already gave the run's error its reason (hist_recv:
@@ -43,4 +43,4 @@ std::vector<uint8_t> swap_blob(const cmdbench_run_env &env, const std::vector<ui
 using cmdbench::support::check_stop;
 using cmdbench::support::run_guarded;
 
-} // namespace cmtime
+} // namespace cmdbench::cmtime

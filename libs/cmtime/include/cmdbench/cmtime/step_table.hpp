@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace cmtime {
+namespace cmdbench::cmtime {
 
 enum Step : int {
     kFullConnect = 0,
@@ -143,4 +143,4 @@ StepReport decode_report(const std::vector<uint8_t> &bytes);
 std::vector<uint8_t> encode_figures(const StepReport &report);
 StepReport decode_figures(const std::vector<uint8_t> &bytes);
 
-} // namespace cmtime
+} // namespace cmdbench::cmtime

@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-namespace cmtime {
+namespace cmdbench::cmtime {
 
 class WorkQueue {
   public:
@@ -54,4 +54,4 @@ void wait_count(const std::atomic<uint64_t> &done, uint64_t want, const std::fun
 void wait_count(const std::atomic<uint64_t> &done, uint64_t want, const std::function<void()> &stop,
                 Wakeup &wake);
 
-} // namespace cmtime
+} // namespace cmdbench::cmtime
