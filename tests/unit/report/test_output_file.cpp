@@ -64,7 +64,7 @@ TEST_CASE("a new file is created with the umask's permissions") {
     const TempDir scratch;
     const std::string &dir = scratch.path;
     const mode_t old = umask(022);
-    CHECK(write_output(dir + "/out.json", "{}\n") == "");
+    CHECK(write_output(dir + "/out.json", "{}\n").ok());
     umask(old);
     CHECK(slurp(dir + "/out.json") == "{}\n");
     CHECK((mode_of(dir + "/out.json") & 0777) == 0644);
@@ -77,7 +77,7 @@ TEST_CASE("an existing file is replaced whole and keeps its permissions") {
     const std::string out = dir + "/out.csv";
     std::ofstream(out) << "a much longer previous content\n";
     REQUIRE(chmod(out.c_str(), 0600) == 0);
-    CHECK(write_output(out, "new\n") == "");
+    CHECK(write_output(out, "new\n").ok());
     CHECK(slurp(out) == "new\n");
     CHECK((mode_of(out) & 0777) == 0600);
     CHECK(entry_count(dir) == 1);
@@ -89,9 +89,9 @@ TEST_CASE("links at the path stay links and the file at the end of them is repla
     REQUIRE(mkdir((dir + "/sub").c_str(), 0755) == 0);
     REQUIRE(symlink("sub/hop", (dir + "/out.json").c_str()) == 0);
     REQUIRE(symlink("final.json", (dir + "/sub/hop").c_str()) == 0); // relative to sub/
-    CHECK(output_problem(dir + "/out.json") == "");
-    CHECK(write_output(dir + "/out.json", "one\n") == "");
-    CHECK(write_output(dir + "/out.json", "two\n") == "");
+    CHECK(check_output(dir + "/out.json").ok());
+    CHECK(write_output(dir + "/out.json", "one\n").ok());
+    CHECK(write_output(dir + "/out.json", "two\n").ok());
     CHECK(S_ISLNK(mode_of(dir + "/out.json")));
     CHECK(S_ISLNK(mode_of(dir + "/sub/hop")));
     CHECK(S_ISREG(mode_of(dir + "/sub/final.json")));
@@ -103,8 +103,8 @@ TEST_CASE("a symlink loop is refused") {
     const std::string &dir = scratch.path;
     REQUIRE(symlink("b", (dir + "/a").c_str()) == 0);
     REQUIRE(symlink("a", (dir + "/b").c_str()) == 0);
-    CHECK(output_problem(dir + "/a") == "Too many levels of symbolic links");
-    CHECK(write_output(dir + "/a", "x") == "Too many levels of symbolic links");
+    CHECK(check_output(dir + "/a").error() == "Too many levels of symbolic links");
+    CHECK(write_output(dir + "/a", "x").error() == "Too many levels of symbolic links");
 }
 
 TEST_CASE("a failed write keeps the previous file and leaves no temporary file") {
@@ -118,10 +118,10 @@ TEST_CASE("a failed write keeps the previous file and leaves no temporary file")
     small.rlim_cur = 4;
     auto *old_handler = std::signal(SIGXFSZ, SIG_IGN);
     REQUIRE(setrlimit(RLIMIT_FSIZE, &small) == 0);
-    const std::string why = write_output(out, "a document longer than four bytes\n");
+    const Status written = write_output(out, "a document longer than four bytes\n");
     setrlimit(RLIMIT_FSIZE, &old);
     std::signal(SIGXFSZ, old_handler);
-    CHECK(why == "File too large");
+    CHECK(written.error() == "File too large");
     CHECK(slurp(out) == "previous\n");
     CHECK(entry_count(dir) == 1);
 }
@@ -145,10 +145,10 @@ TEST_CASE("the check before a run accepts what can be written and leaves nothing
     const std::string &dir = scratch.path;
     std::ofstream(dir + "/file") << "kept";
     REQUIRE(mkfifo((dir + "/fifo").c_str(), 0644) == 0);
-    CHECK(output_problem("-") == "");
-    CHECK(output_problem(dir + "/new.json") == "");
-    CHECK(output_problem(dir + "/file") == "");
-    CHECK(output_problem(dir + "/fifo") == ""); // a reader may come later
+    CHECK(check_output("-").ok());
+    CHECK(check_output(dir + "/new.json").ok());
+    CHECK(check_output(dir + "/file").ok());
+    CHECK(check_output(dir + "/fifo").ok()); // a reader may come later
     CHECK(entry_count(dir) == 2);
     CHECK(slurp(dir + "/file") == "kept");
 }
@@ -157,13 +157,13 @@ TEST_CASE("the check before a run says why a path cannot be written") {
     const TempDir scratch;
     const std::string &dir = scratch.path;
     std::ofstream(dir + "/file") << "";
-    CHECK(output_problem("") == "the path is empty");
-    CHECK(output_problem(dir) == "it is a directory");
-    CHECK(output_problem(dir + "/") == "it names a directory");
-    CHECK(output_problem(dir + "/missing/out.json") ==
+    CHECK(check_output("").error() == "the path is empty");
+    CHECK(check_output(dir).error() == "it is a directory");
+    CHECK(check_output(dir + "/").error() == "it names a directory");
+    CHECK(check_output(dir + "/missing/out.json").error() ==
           "directory " + dir + "/missing: No such file or directory");
-    CHECK(output_problem(dir + "/file/out.json") == dir + "/file is not a directory");
-    CHECK(output_problem("/sys/out.json").rfind("cannot create a file in /sys: ", 0) == 0);
+    CHECK(check_output(dir + "/file/out.json").error() == dir + "/file is not a directory");
+    CHECK(check_output("/sys/out.json").error().rfind("cannot create a file in /sys: ", 0) == 0);
 
     const std::string sock = dir + "/sock";
     const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
@@ -172,8 +172,8 @@ TEST_CASE("the check before a run says why a path cannot be written") {
     std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", sock.c_str());
     REQUIRE(bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0);
     close(fd);
-    CHECK(output_problem(sock) == "it is a socket");
-    CHECK(write_output(sock, "x") == "it is a socket");
+    CHECK(check_output(sock).error() == "it is a socket");
+    CHECK(write_output(sock, "x").error() == "it is a socket");
     CHECK(S_ISSOCK(mode_of(sock)));
 }
 
@@ -186,5 +186,5 @@ TEST_CASE("a read-only file is refused by the check (not as root)") {
     const std::string &dir = scratch.path;
     std::ofstream(dir + "/ro") << "";
     REQUIRE(chmod((dir + "/ro").c_str(), 0444) == 0);
-    CHECK(output_problem(dir + "/ro") == "Permission denied");
+    CHECK(check_output(dir + "/ro").error() == "Permission denied");
 }

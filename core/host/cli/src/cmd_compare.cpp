@@ -90,9 +90,9 @@ bool write_html_page(const std::string &html, const Compared &in,
                      const std::vector<ExpectVerdict> &verdicts) {
     std::ostringstream page;
     format_named("html").make()->finish_comparison(page, in.c, in.inputs, verdicts);
-    const std::string why = write_output(html, page.str());
-    if (why.empty()) return true;
-    std::fprintf(stderr, "cmdbench: cannot write %s: %s\n", html.c_str(), why.c_str());
+    const Status written = write_output(html, page.str());
+    if (written.ok()) return true;
+    std::fprintf(stderr, "cmdbench: cannot write %s: %s\n", html.c_str(), written.error().c_str());
     return false;
 }
 

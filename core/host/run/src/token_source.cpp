@@ -15,9 +15,9 @@ namespace {
 constexpr size_t kMaxTokenFileBytes = 4096;
 
 std::string read_token_file(const std::string &path) {
-    std::string token;
-    const std::string why = read_input_file(path, kMaxTokenFileBytes, token);
-    if (!why.empty()) throw std::invalid_argument("--token-file: '" + path + "': " + why);
+    Expected<std::string> read = read_input_file(path, kMaxTokenFileBytes);
+    if (!read) throw std::invalid_argument("--token-file: '" + path + "': " + read.error());
+    std::string token = std::move(*read);
     // `echo secret > FILE` leaves a line end that is not part of the secret.
     while (!token.empty() && (token.back() == '\n' || token.back() == '\r'))
         token.pop_back();

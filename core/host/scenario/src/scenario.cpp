@@ -584,10 +584,9 @@ void check_top_level(const toml::table &root, const std::string &path) {
 } // namespace
 
 std::string read_scenario_file(const std::string &path) {
-    std::string text;
-    const std::string error = read_input_file(path, kMaxScenarioBytes, text);
-    if (!error.empty()) fail(path, error);
-    return text;
+    Expected<std::string> text = read_input_file(path, kMaxScenarioBytes);
+    if (!text) fail(path, text.error());
+    return std::move(*text);
 }
 
 std::vector<std::string> scenario_plugins(const std::string &path) {

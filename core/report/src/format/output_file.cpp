@@ -170,6 +170,9 @@ bool output_is_stream(const std::string &path) {
     return follow_links(path, target) && stat(target.c_str(), &st) == 0 && is_stream(st);
 }
 
+namespace {
+
+// Why PATH cannot be written; "" when it can.
 std::string output_problem(const std::string &path) {
     if (path == "-") return "";
     if (path.empty()) return "the path is empty";
@@ -201,20 +204,8 @@ std::string output_problem(const std::string &path) {
     return "";
 }
 
-bool outputs_writable(const std::vector<std::pair<std::string, std::string>> &outputs) {
-    bool ok = true;
-    for (const auto &[option, path] : outputs) {
-        if (path.empty()) continue; // not asked for
-        const std::string why = output_problem(path);
-        if (why.empty()) continue;
-        std::fprintf(stderr, "cmdbench: cannot write %s %s: %s\n", option.c_str(), path.c_str(),
-                     why.c_str());
-        ok = false;
-    }
-    return ok;
-}
-
-std::string write_output(const std::string &path, const std::string &text) {
+// Writes TEXT to PATH; "" or why it failed.
+std::string write_output_text(const std::string &path, const std::string &text) {
     if (path == "-") return write_stdout(text);
     std::string target;
     if (!follow_links(path, target)) return std::strerror(errno);
@@ -224,6 +215,32 @@ std::string write_output(const std::string &path, const std::string &text) {
         if (S_ISSOCK(st.st_mode)) return "it is a socket";
     }
     return replace_file(target, text);
+}
+
+} // namespace
+
+Status check_output(const std::string &path) {
+    if (std::string why = output_problem(path); !why.empty()) return unexpected(std::move(why));
+    return {};
+}
+
+bool outputs_writable(const std::vector<std::pair<std::string, std::string>> &outputs) {
+    bool ok = true;
+    for (const auto &[option, path] : outputs) {
+        if (path.empty()) continue; // not asked for
+        const Status writable = check_output(path);
+        if (writable.ok()) continue;
+        std::fprintf(stderr, "cmdbench: cannot write %s %s: %s\n", option.c_str(), path.c_str(),
+                     writable.error().c_str());
+        ok = false;
+    }
+    return ok;
+}
+
+Status write_output(const std::string &path, const std::string &text) {
+    if (std::string why = write_output_text(path, text); !why.empty())
+        return unexpected(std::move(why));
+    return {};
 }
 
 } // namespace cmdbench

@@ -42,10 +42,10 @@ void ResultSink::write_file(const Report &report, bool final, const Comparison *
 }
 
 void ResultSink::write_to(const std::string &path, const std::string &text) {
-    const std::string why = write_output(path, text);
-    if (why.empty()) return;
+    const Status written = write_output(path, text);
+    if (written.ok()) return;
     write_failed_ = true;
-    const std::string message = "cmdbench: cannot write " + path + ": " + why;
+    const std::string message = "cmdbench: cannot write " + path + ": " + written.error();
     if (message != last_error_) std::fprintf(stderr, "%s\n", message.c_str());
     last_error_ = message;
 }

@@ -39,10 +39,10 @@ std::string wait_readable(int fd) {
 
 } // namespace
 
-std::string read_input_file(const std::string &path, size_t limit, std::string &text) {
+Expected<std::string> read_input_file(const std::string &path, size_t limit) {
     // O_NONBLOCK: opening a FIFO no one writes to would otherwise wait forever.
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) return cannot_read(errno);
+    if (fd < 0) return unexpected(cannot_read(errno));
     struct stat st {};
     std::string error;
     if (fstat(fd, &st) != 0) {
@@ -66,8 +66,8 @@ std::string read_input_file(const std::string &path, size_t limit, std::string &
         if (out.size() > limit) error = too_large(limit);
     }
     ::close(fd);
-    if (error.empty()) text = std::move(out);
-    return error;
+    if (!error.empty()) return unexpected(std::move(error));
+    return out;
 }
 
 } // namespace cmdbench

@@ -441,10 +441,9 @@ Report read_results_file(const std::string &path) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
         throw ResultsError(path + ": cannot read: is a directory");
-    std::string text;
-    const std::string error = read_input_file(path, kMaxResultsBytes, text);
-    if (!error.empty()) throw ResultsError(path + ": " + error);
-    return parse_results(text, path);
+    const Expected<std::string> text = read_input_file(path, kMaxResultsBytes);
+    if (!text) throw ResultsError(path + ": " + text.error());
+    return parse_results(*text, path);
 }
 
 } // namespace cmdbench

@@ -3,6 +3,8 @@
 // Pipes are fine (`cmdbench run <(gen)`): the bound is on what is read, and
 // on how long a pipe may stay silent.
 #pragma once
+#include "cmdbench/base/expected.hpp"
+
 #include <cstddef>
 #include <string>
 
@@ -19,8 +21,8 @@ constexpr size_t kMaxResultsBytes = size_t(256) << 20;
 // with no writer would hang a run forever).
 constexpr int kInputIdleSeconds = 10;
 
-// Reads `path` into `text`. Returns "" or what went wrong, without the path:
-// "cannot read: No such file or directory", "larger than the 16777216-byte limit".
-std::string read_input_file(const std::string &path, size_t limit, std::string &text);
+// The text of `path`, or what went wrong, without the path: "cannot read: No
+// such file or directory", "larger than the 16777216-byte limit".
+Expected<std::string> read_input_file(const std::string &path, size_t limit);
 
 } // namespace cmdbench

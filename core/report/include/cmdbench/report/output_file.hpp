@@ -7,6 +7,8 @@
 // the one replaced. Stdout ("-"), devices and FIFOs are written in place,
 // never renamed over or turned into a regular file.
 #pragma once
+#include "cmdbench/base/expected.hpp"
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,18 +19,18 @@ namespace cmdbench {
 // replaced through a temporary file.
 bool output_is_stream(const std::string &path);
 
-// Why PATH cannot be written ("" when it can): checked before anything runs.
+// Whether PATH can be written, or why not: checked before anything runs.
 // Its directory exists and a file can really be created there (one is
 // created and removed), an existing target is writable and not a directory.
-std::string output_problem(const std::string &path);
+Status check_output(const std::string &path);
 
-// Checks each (option, path), e.g. {"-o", "out.json"}, with output_problem
+// Checks each (option, path), e.g. {"-o", "out.json"}, with check_output
 // (an empty path: the option was not given); prints "cmdbench: cannot write OPTION PATH: WHY" for
 // each that fails.
 bool outputs_writable(const std::vector<std::pair<std::string, std::string>> &outputs);
 
-// Writes TEXT to PATH as described above. Returns "" or why it failed; on
-// failure a regular file at PATH keeps its previous content.
-std::string write_output(const std::string &path, const std::string &text);
+// Writes TEXT to PATH as described above. On failure (why, in the Status) a
+// regular file at PATH keeps its previous content.
+Status write_output(const std::string &path, const std::string &text);
 
 } // namespace cmdbench
