@@ -1,6 +1,7 @@
 # The plugin SDK: what a third-party plugin builds against after
-# `cmake --install`. The header is the whole SDK; this file only makes it
-# findable, with find_package(cmdbench) (target cmdbench::plugin_sdk) or
+# `cmake --install`. The ABI header, plus the header-only C++ helpers that
+# declare a plugin's parameters once (cmdbench/plugin-support/param_spec.hpp
+# and what it includes); this file installs those and makes them findable, with find_package(cmdbench) (target cmdbench::plugin_sdk) or
 # pkg-config (cmdbench-plugin). Included once from the top-level CMakeLists.
 include(CMakePackageConfigHelpers)
 
@@ -13,7 +14,13 @@ add_library(cmdbench::plugin_sdk ALIAS cmdbench_plugin_sdk)
 set_target_properties(cmdbench_plugin_sdk PROPERTIES EXPORT_NAME plugin_sdk)
 target_include_directories(cmdbench_plugin_sdk INTERFACE
   "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/core/include>"
+  "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/libs/plugin-support/include>"
   "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>")
+# Header-only, needing nothing but plugin.h and the C++ standard library.
+set(_cmdbench_sdk_support ${PROJECT_SOURCE_DIR}/libs/plugin-support/include/cmdbench/plugin-support)
+install(FILES ${_cmdbench_sdk_support}/param_spec.hpp ${_cmdbench_sdk_support}/choice.hpp
+              ${_cmdbench_sdk_support}/param_reader.hpp ${_cmdbench_sdk_support}/run_error.hpp
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cmdbench/plugin-support)
 
 install(TARGETS cmdbench_plugin_sdk EXPORT cmdbenchTargets)
 install(EXPORT cmdbenchTargets NAMESPACE cmdbench:: DESTINATION ${CMDBENCH_CMAKE_INSTALL_DIR})

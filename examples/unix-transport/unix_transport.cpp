@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmdbench/plugin-support/param_spec.hpp>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
@@ -41,32 +42,44 @@ namespace {
 constexpr int64_t kMaxBufferSize = 1073741824;
 
 // The parameters a scenario may set for this transport (`socket_dir =
-// "/run/x"` next to `transport = "unix"`). The host checks types and
-// ranges before anything runs; strings and arrays are static, because the
-// host keeps pointers to them while the plugin is loaded.
-const cmdbench_param params[] = {
-    CMDBENCH_PARAM_STRING_DECL("socket_dir", "\"/tmp\"", nullptr,
-                               "directory of the socket files (<dir>/cmdbench-unix-<port>.sock); "
-                               "both peers must see it"),
-    // The default is tcp's (rstream's 512 KiB), so that the two compare like
-    // for like: AF_UNIX's own default (~208 KiB) makes 64 KiB streaming
-    // several times slower.
-    CMDBENCH_PARAM_INT_DECL("buffer_size", 524288, 0, kMaxBufferSize,
-                            "SO_SNDBUF and SO_RCVBUF in bytes; 0 keeps the kernel's default"),
+// "/run/x"` next to `transport = "unix"`), each declared once with the field
+// it fills (cmdbench/plugin-support/param_spec.hpp, header-only, in the SDK).
+// The host checks types and ranges before anything runs; the spec is static,
+// because the host keeps pointers into its table while the plugin is loaded.
+struct Settings {
+    std::string socket_dir;
+    int64_t buffer_size = 0;
 };
+
+const cmdbench::support::ParamSpec<Settings> &params() {
+    static const auto spec = [] {
+        cmdbench::support::ParamSpec<Settings> p;
+        p.text("socket_dir", &Settings::socket_dir, "/tmp",
+               "directory of the socket files (<dir>/cmdbench-unix-<port>.sock); both peers "
+               "must see it")
+            // The default is tcp's (rstream's 512 KiB), so that the two
+            // compare like for like: AF_UNIX's own default (~208 KiB) makes
+            // 64 KiB streaming several times slower.
+            .integer("buffer_size", &Settings::buffer_size, 524288, 0, kMaxBufferSize,
+                     "SO_SNDBUF and SO_RCVBUF in bytes; 0 keeps the kernel's default");
+        return p;
+    }();
+    return spec;
+}
+
+// This run's settings, or false after set_error.
+bool settings(cmdbench_ctx *ctx, const cmdbench_host *host, Settings &out) {
+    try {
+        params().fill(cmdbench::support::ParamReader(host, ctx, "unix"), out);
+    } catch (const cmdbench::support::RunError &e) {
+        host->set_error(ctx, e.what());
+        return false;
+    }
+    return true;
+}
 
 void report(cmdbench_ctx *ctx, const cmdbench_host *host, const std::string &what, int err) {
     host->set_error(ctx, (what + ": " + std::strerror(err)).c_str());
-}
-
-bool socket_dir(cmdbench_ctx *ctx, const cmdbench_host *host, std::string &out) {
-    const char *dir = nullptr;
-    if (host->param_string(ctx, "socket_dir", &dir) != CMDBENCH_OK || !dir) {
-        host->set_error(ctx, "unix: parameter socket_dir unavailable");
-        return false;
-    }
-    out = dir;
-    return true;
 }
 
 // probe: called once per run before any socket is made, on each peer. Say
@@ -74,8 +87,9 @@ bool socket_dir(cmdbench_ctx *ctx, const cmdbench_host *host, std::string &out) 
 // here" (no device); a bad setting is a plain failure.
 int unix_probe(cmdbench_ctx *ctx, const cmdbench_host *host) {
     try {
-        std::string dir;
-        if (!socket_dir(ctx, host, dir)) return CMDBENCH_ERR;
+        Settings s;
+        if (!settings(ctx, host, s)) return CMDBENCH_ERR;
+        const std::string &dir = s.socket_dir;
         struct stat st {};
         if (::stat(dir.c_str(), &st) != 0) {
             report(ctx, host, "unix: socket_dir '" + dir + "'", errno);
@@ -99,13 +113,15 @@ int unix_probe(cmdbench_ctx *ctx, const cmdbench_host *host) {
 // it for. Return 0, or -1 after set_error.
 int unix_configure(cmdbench_ctx *ctx, const cmdbench_host *host, int sock, uint32_t /*stage*/,
                    uint32_t /*hint: nothing to tune per purpose here*/) {
-    int64_t size = 0;
-    if (host->param_int(ctx, "buffer_size", &size) != CMDBENCH_OK) {
-        host->set_error(ctx, "unix: parameter buffer_size unavailable");
+    Settings s;
+    try {
+        if (!settings(ctx, host, s)) return -1;
+    } catch (...) { // std::string allocation
+        host->set_error(ctx, "unix configure: out of memory");
         return -1;
     }
-    if (size == 0) return 0;
-    const int value = static_cast<int>(size);
+    if (s.buffer_size == 0) return 0;
+    const int value = static_cast<int>(s.buffer_size);
     for (int option : {SO_SNDBUF, SO_RCVBUF}) {
         if (::setsockopt(sock, SOL_SOCKET, option, &value, sizeof(value)) != 0) {
             try {
@@ -128,8 +144,9 @@ int unix_configure(cmdbench_ctx *ctx, const cmdbench_host *host, int sock, uint3
 int unix_resolve(cmdbench_ctx *ctx, const cmdbench_host *host, const char * /*node*/,
                  const char *service, int /*passive*/, sockaddr_storage *addr, socklen_t *addrlen) {
     try {
-        std::string dir;
-        if (!socket_dir(ctx, host, dir)) return -1;
+        Settings s;
+        if (!settings(ctx, host, s)) return -1;
+        const std::string &dir = s.socket_dir;
         char *end = nullptr;
         errno = 0;
         const long port = service ? std::strtol(service, &end, 10) : 0;
@@ -243,8 +260,8 @@ cmdbench_transport make_transport() {
     t.name = "unix";
     t.description = "AF_UNIX stream sockets on this machine (example third-party transport)";
     t.flags = 0; // no RDMA device needed
-    t.param_count = sizeof(params) / sizeof(params[0]);
-    t.params = params;
+    t.param_count = params().size();
+    t.params = params().table();
     t.probe = unix_probe;
     t.configure = unix_configure;
     t.resolve = unix_resolve;

@@ -13,8 +13,10 @@
 namespace cmdbench::support {
 
 // Throws RunError "<owner>: parameter KEY: "TEXT" is not one of ALLOWED".
-[[noreturn]] void bad_choice(const ParamReader &in, const char *key, const std::string &text,
-                             const std::string &allowed);
+[[noreturn]] inline void bad_choice(const ParamReader &in, const char *key, const std::string &text,
+                                    const std::string &allowed) {
+    in.bad(std::string("parameter ") + key + ": \"" + text + "\" is not one of " + allowed);
+}
 
 template <typename E> struct ChoiceName {
     const char *name;

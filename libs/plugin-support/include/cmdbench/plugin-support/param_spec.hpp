@@ -9,6 +9,10 @@
 //       .choice("mode", &Settings::mode, kModes, Mode::Poll, "how to wait");
 //   ... test_descriptor(name, description, flags, spec.size(), spec.table(), run)
 //   const Settings s = spec.read(ParamReader(env, "mytest"));
+//
+// Header-only (with choice.hpp, param_reader.hpp and run_error.hpp): the SDK
+// installs these four, so an out-of-tree plugin uses them with no library
+// of cmdbench's (examples/unix-transport does).
 #ifndef CMDBENCH_PLUGIN_SUPPORT_PARAM_SPEC_HPP
 #define CMDBENCH_PLUGIN_SUPPORT_PARAM_SPEC_HPP
 
@@ -17,6 +21,7 @@
 
 #include <cmdbench/plugin.h>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <list>
@@ -28,12 +33,27 @@
 namespace cmdbench::support {
 
 // Defaults in scenario syntax, as the table carries them.
-std::string bool_text(bool value);
-std::string quoted_text(const std::string &value);
-std::string int_list_text(const std::vector<int64_t> &values);
+inline std::string bool_text(bool value) {
+    return value ? "true" : "false";
+}
+inline std::string quoted_text(const std::string &value) {
+    return "\"" + value + "\"";
+}
+inline std::string int_list_text(const std::vector<int64_t> &values) {
+    std::string out = "[";
+    for (size_t i = 0; i < values.size(); ++i)
+        out += (i ? ", " : "") + std::to_string(values[i]);
+    return out + "]";
+}
 // A double default, written as the listing shows it ("2.0", "0"); throws
 // std::invalid_argument when it is not a number.
-double number_of(const std::string &text);
+inline double number_of(const std::string &text) {
+    char *end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0')
+        throw std::invalid_argument("parameter default \"" + text + "\" is not a number");
+    return value;
+}
 
 template <typename S> class ParamSpec {
   public:
