@@ -47,6 +47,21 @@ if [ "$guest" != 0 ]; then
   exit 0
 fi
 
+# cable_report: after a failed check, the state of the cable to guest 1
+# (once it stops carrying traffic, every later check that crosses it fails
+# too): its packet counters, guest 1's entry in the neighbour table, and the
+# kernel's last words.
+cable_report() {
+  local peer=${CMDBENCH_RDMA_PEER_ADDR:-} netdev=${CMDBENCH_RDMA_NETDEV:-}
+  [ -n "$netdev" ] || return 0
+  echo "    cable $netdev after the failure:"
+  {
+    ip -s link show dev "$netdev"
+    [ -n "$peer" ] && echo "neighbour: $(ip neigh show to "$peer" dev "$netdev")"
+    dmesg | tail -n 5
+  } 2>&1 | sed 's/^/    | /'
+}
+
 echo "two-guest suite: starting ${#checks[@]} checks"
 for check in "${checks[@]}"; do
   name=$(basename "$check" .sh)
@@ -66,6 +81,7 @@ for check in "${checks[@]}"; do
     echo "    guest 1 ($peer_rc):"
     sed 's/^/    | /' "$s/peer.log" 2>/dev/null
   fi
+  case $result in FAIL*) cable_report ;; esac
 done
 rm -rf "$scratch" 2>/dev/null
 end_suite "two-guest suite" "in guest 0"
