@@ -3,6 +3,7 @@
 // and the struct they fill holds what the run was given.
 #include "cmdbench/host/params/params.hpp"
 #include "cmdbench/host/plugins/host_services.hpp"
+#include "host_run_env.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmdbench/plugin-support/param_spec.hpp>
@@ -46,15 +47,6 @@ const ParamSpec<Settings> &spec() {
         return p;
     }();
     return s;
-}
-
-cmdbench_run_env env_of(cmdbench_ctx &ctx) {
-    return cmdbench_run_env{sizeof(cmdbench_run_env),
-                            cmdbench::host_services(),
-                            &ctx,
-                            CMDBENCH_ROLE_CLIENT,
-                            nullptr,
-                            nullptr};
 }
 
 const cmdbench_param &decl(const char *name) {

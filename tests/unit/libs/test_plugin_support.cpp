@@ -2,6 +2,7 @@
 // returns and reports for each kind of failure, typed parameter reading and
 // its errors, and the byte order, size names and errno text plugins share.
 #include "cmdbench/host/plugins/host_services.hpp"
+#include "host_run_env.hpp"
 
 #include <catch2/catch.hpp>
 #include <cerrno>
@@ -19,15 +20,6 @@
 using namespace cmdbench::support;
 
 namespace {
-
-cmdbench_run_env env_of(cmdbench_ctx &ctx) {
-    return cmdbench_run_env{sizeof(cmdbench_run_env),
-                            cmdbench::host_services(),
-                            &ctx,
-                            CMDBENCH_ROLE_CLIENT,
-                            nullptr,
-                            nullptr};
-}
 
 int run(cmdbench_ctx &ctx, void (*body)(const cmdbench_run_env &)) {
     const cmdbench_run_env env = env_of(ctx);

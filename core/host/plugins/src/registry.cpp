@@ -74,6 +74,27 @@ void Registry::add(LoadedPlugin plugin) {
     plugins_.push_back(std::move(plugin));
 }
 
+namespace {
+
+template <typename Item>
+std::vector<std::string> names_of(const std::vector<LoadedPlugin> &plugins) {
+    std::vector<std::string> out;
+    for (const LoadedPlugin &p : plugins)
+        for (const Item *item : items_of<Item>(*p.desc))
+            out.push_back(item->name);
+    return out;
+}
+
+} // namespace
+
+std::vector<std::string> Registry::test_names() const {
+    return names_of<cmdbench_test>(plugins_);
+}
+
+std::vector<std::string> Registry::transport_names() const {
+    return names_of<cmdbench_transport>(plugins_);
+}
+
 const cmdbench_test *Registry::find_test(std::string_view name) const {
     const cmdbench_test *found = nullptr;
     owner_of<cmdbench_test>(plugins_, name, &found);

@@ -95,19 +95,11 @@ std::string join_or_none(std::vector<std::string> names) {
 }
 
 std::string registered_tests(const Registry &registry) {
-    std::vector<std::string> names;
-    for (const LoadedPlugin &p : registry.plugins())
-        for (uint32_t i = 0; i < p.desc->test_count; ++i)
-            if (p.desc->tests[i]) names.push_back(p.desc->tests[i]->name);
-    return join_or_none(std::move(names));
+    return join_or_none(registry.test_names());
 }
 
 std::string registered_transports(const Registry &registry) {
-    std::vector<std::string> names;
-    for (const LoadedPlugin &p : registry.plugins())
-        for (uint32_t i = 0; i < p.desc->transport_count; ++i)
-            if (p.desc->transports[i]) names.push_back(p.desc->transports[i]->name);
-    return join_or_none(std::move(names));
+    return join_or_none(registry.transport_names());
 }
 
 // A plugin compiled against an older minor has a smaller cmdbench_param, so

@@ -28,6 +28,9 @@ class Registry {
 
     const cmdbench_test *find_test(std::string_view name) const;
     const cmdbench_transport *find_transport(std::string_view name) const;
+    // Every registered test's (transport's) name, in registration order.
+    std::vector<std::string> test_names() const;
+    std::vector<std::string> transport_names() const;
     // The file that registered a test or transport (for messages).
     std::string file_of(const void *test_or_transport) const;
     // The name of the plugin that registered it (empty when none did).
