@@ -46,4 +46,11 @@ RunResult execute_job(ClientState &client, const RunPlan &plan, const RunJob &jo
     return r;
 }
 
+RunResult not_run(const RunPlan &plan, const RunJob &job, const std::string &why) {
+    RunResult r = result_of(plan.spec_of(job.step), plan.repeat_of(job.step));
+    r.status = RunStatus::Interrupted;
+    r.error = why;
+    return r;
+}
+
 } // namespace cmdbench

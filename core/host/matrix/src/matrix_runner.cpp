@@ -301,9 +301,7 @@ RunResult MatrixRun::run_pair(const RunJob &job) {
 void MatrixRun::not_run(size_t from_step, size_t from_round, const std::string &why) {
     plan_.for_each_job(from_step, from_round, [&](const RunJob &job) {
         if (job.pair->client != job_.rank()) return;
-        RunResult res = result_of(plan_.spec_of(job.step), plan_.repeat_of(job.step));
-        res.status = RunStatus::Interrupted;
-        res.error = why;
+        RunResult res = cmdbench::not_run(plan_, job, why);
         res.pair = pair_of(job);
         mine_.push_back(std::move(res));
     });
@@ -426,9 +424,7 @@ void MatrixRun::write_partial(const std::string &note, const std::string &why_no
         const RunSpec &spec = plan_.spec_of(job.step);
         const unsigned repeat = plan_.repeat_of(job.step);
         if (done.count({spec.name, repeat, job.pair->client, job.pair->server})) return;
-        RunResult res = result_of(spec, repeat);
-        res.status = RunStatus::Interrupted;
-        res.error = why_not_run;
+        RunResult res = cmdbench::not_run(plan_, job, why_not_run);
         res.pair = pair_of(job);
         runs.push_back(std::move(res));
     });

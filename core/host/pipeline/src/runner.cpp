@@ -40,13 +40,10 @@ void note_single_cpu(const Scenario &scenario, const RunOptions &options, Report
 // The jobs from `from` on, which never started, reported all the same: the
 // output always lists every run (and repetition) of the scenario.
 void report_not_run(const RunPlan &plan, size_t from, bool abandoned, Report &report) {
-    for (size_t step = from; step < plan.steps.size(); ++step) {
-        RunResult r = result_of(plan.spec_of(step), plan.repeat_of(step));
-        r.status = RunStatus::Interrupted;
-        r.error =
-            abandoned ? "not run: an earlier run could not be stopped" : "not run: interrupted";
-        report.runs.push_back(std::move(r));
-    }
+    const std::string why =
+        abandoned ? "not run: an earlier run could not be stopped" : "not run: interrupted";
+    for (size_t step = from; step < plan.steps.size(); ++step)
+        report.runs.push_back(not_run(plan, RunJob{step}, why));
 }
 
 } // namespace

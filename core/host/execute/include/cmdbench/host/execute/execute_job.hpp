@@ -12,4 +12,8 @@ namespace cmdbench {
 RunResult execute_job(ClientState &client, const RunPlan &plan, const RunJob &job,
                       ServerLink &link);
 
+// The result of a job that never ran (an interrupt, a stuck test, a lost
+// rank), `why` its error: so that the results list every job of the plan.
+RunResult not_run(const RunPlan &plan, const RunJob &job, const std::string &why);
+
 } // namespace cmdbench
