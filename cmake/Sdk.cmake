@@ -18,8 +18,7 @@ target_include_directories(cmdbench_plugin_sdk INTERFACE
   "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>")
 # Header-only, needing nothing but plugin.h and the C++ standard library.
 set(_cmdbench_sdk_support ${PROJECT_SOURCE_DIR}/libs/plugin-support/include/cmdbench/plugin-support)
-install(FILES ${_cmdbench_sdk_support}/param_spec.hpp ${_cmdbench_sdk_support}/choice.hpp
-              ${_cmdbench_sdk_support}/param_reader.hpp ${_cmdbench_sdk_support}/run_error.hpp
+install(FILES ${_cmdbench_sdk_support}/param_spec.hpp ${_cmdbench_sdk_support}/run_error.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cmdbench/plugin-support)
 
 install(TARGETS cmdbench_plugin_sdk EXPORT cmdbenchTargets)

@@ -7,7 +7,6 @@
 #include "cmdbench/host/plugins/host_services.hpp"
 #include "cmdbench/host/plugins/plugin_loader.hpp"
 #include "cmdbench/host/run/role_run.hpp"
-#include "cmdbench/host/run/run_params.hpp"
 #include "cmdbench/report/fixed_columns.hpp"
 #include "rstream_status.hpp"
 #include "rstream_transport.hpp"
@@ -54,10 +53,7 @@ bool declares(const cmdbench_transport *t, const std::string &key) {
 }
 
 std::string int_list(const std::vector<int64_t> &v) {
-    std::string s = "[";
-    for (size_t i = 0; i < v.size(); ++i)
-        s += (i ? ", " : "") + std::to_string(v[i]);
-    return s + "]";
+    return cmdbench::to_text(v);
 }
 
 cmdbench::WireParams wire_params(const Options &o, const cmdbench_transport *t) {
@@ -199,13 +195,13 @@ int run_rstream(const Options &o) {
     std::fflush(stdout);
     if (int rc = check_resolvable(o)) return rc;
 
-    try {
-        setup.params = cmdbench::params_from_wire(setup.test, setup.transport,
-                                                  wire_params(o, setup.transport));
-    } catch (const std::exception &e) {
-        std::fprintf(stderr, "cmdbench rstream: %s\n", e.what());
+    auto params =
+        cmdbench::params_from_text(setup.test, setup.transport, wire_params(o, setup.transport));
+    if (!params) {
+        std::fprintf(stderr, "cmdbench rstream: %s\n", params.error().c_str());
         return kExitFailure;
     }
+    setup.params = std::move(*params);
     const std::atomic<bool> &interrupted = cmdbench::install_interrupt_handler();
     setup.interrupted = &interrupted;
     setup.log_prefix = "cmdbench rstream: ";

@@ -8,7 +8,6 @@
 #ifndef CMDBENCH_STREAM_IO_HPP
 #define CMDBENCH_STREAM_IO_HPP
 
-#include <cmdbench/plugin-support/param_reader.hpp>
 #include <cmdbench/plugin-support/param_spec.hpp>
 #include <cmdbench/plugin-support/run_error.hpp>
 #include <cmdbench/plugin.h>

@@ -11,7 +11,7 @@
 #include "qp/conn.hpp"
 #include "verbs_params.hpp"
 
-#include <cmdbench/plugin-support/param_reader.hpp>
+#include <cmdbench/plugin-support/param_spec.hpp>
 #include <cstdint>
 #include <infiniband/verbs.h>
 

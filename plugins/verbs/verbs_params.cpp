@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmdbench/plugin-support/descriptors.hpp>
-#include <cmdbench/plugin-support/param_reader.hpp>
 #include <cmdbench/plugin-support/param_spec.hpp>
 #include <vector>
 

@@ -2,7 +2,7 @@
 // a rail's run sends a remote server, and where a pair meets on a rail.
 #include "cmdbench/host/matrix/matrix_rails.hpp"
 #include "cmdbench/host/plan/job_plan.hpp"
-#include "cmdbench/host/run/run_params.hpp"
+#include "cmdbench/host/run/run_client.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -62,9 +62,9 @@ TEST_CASE("rails = \"all\": the client's rail address is not sent to a remote se
         INFO(spec.name);
         // A remote server binds where the client reached it: its own
         // address on the rail. A local one shares this machine's addresses.
-        CHECK_FALSE(has(params_to_wire(spec, true), "bind_address"));
-        CHECK(has(params_to_wire(spec, true), "sizes"));
-        if (spec.rails.empty()) CHECK(has(params_to_wire(spec, false), "bind_address"));
+        CHECK_FALSE(has(sent_params(spec, true), "bind_address"));
+        CHECK(has(sent_params(spec, true), "sizes"));
+        if (spec.rails.empty()) CHECK(has(sent_params(spec, false), "bind_address"));
     }
 }
 

@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <cmdbench/plugin-support/byte_order.hpp>
-#include <cmdbench/plugin-support/param_reader.hpp>
+#include <cmdbench/plugin-support/param_spec.hpp>
 #include <cmdbench/plugin-support/run_error.hpp>
 #include <cmdbench/plugin-support/run_guard.hpp>
 #include <cmdbench/plugin-support/size_label.hpp>

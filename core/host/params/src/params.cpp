@@ -313,4 +313,65 @@ std::string range_text(const cmdbench_param &decl) {
     }
 }
 
+namespace {
+
+const cmdbench_param *find_decl(const cmdbench_param *params, uint32_t count,
+                                const std::string &key) {
+    for (uint32_t i = 0; i < count; ++i)
+        if (key == params[i].name) return &params[i];
+    return nullptr;
+}
+
+Status add_defaults(ParamMap &out, const cmdbench_param *params, uint32_t count,
+                    const std::string &owner) {
+    for (uint32_t i = 0; i < count; ++i) {
+        const cmdbench_param &p = params[i];
+        if (out.count(p.name)) continue;
+        if (!p.default_value)
+            return unexpected("missing required parameter '" + std::string(p.name) + "' for " +
+                              owner);
+        out[p.name] = parse_text(p, p.default_value).value(); // checked at load
+    }
+    return {};
+}
+
+} // namespace
+
+WireParams params_as_text(const ParamMap &first, const ParamMap &second,
+                          const std::set<std::string> &omit) {
+    WireParams out;
+    for (const auto &[k, v] : first)
+        if (!omit.count(k)) out.emplace_back(k, to_text(v));
+    for (const auto &[k, v] : second)
+        if (!first.count(k) && !omit.count(k)) out.emplace_back(k, to_text(v));
+    return out;
+}
+
+Expected<ParamMap> params_from_text(const cmdbench_test *test, const cmdbench_transport *transport,
+                                    const WireParams &sent) {
+    ParamMap out;
+    for (const auto &[key, text] : sent) {
+        const cmdbench_param *decl = find_decl(test->params, test->param_count, key);
+        if (!decl && transport) decl = find_decl(transport->params, transport->param_count, key);
+        if (!decl)
+            return unexpected(
+                "parameter '" + key + "' is not known to test '" + test->name + "'" +
+                (transport ? std::string(" or transport '") + transport->name + "'" : "") +
+                " here (different plugin versions?)");
+        auto parsed = parse_text(*decl, text);
+        if (!parsed) return unexpected("parameter '" + key + "': " + parsed.error());
+        out[key] = *parsed;
+    }
+    if (Status ok = add_defaults(out, test->params, test->param_count,
+                                 std::string("test '") + test->name + "'");
+        !ok)
+        return unexpected(ok.error());
+    if (transport)
+        if (Status ok = add_defaults(out, transport->params, transport->param_count,
+                                     std::string("transport '") + transport->name + "'");
+            !ok)
+            return unexpected(ok.error());
+    return out;
+}
+
 } // namespace cmdbench

@@ -9,8 +9,8 @@
 #include "cmdbench/host/run/control_port.hpp"
 #include "cmdbench/host/run/crash_context.hpp"
 #include "cmdbench/host/run/role_run.hpp"
-#include "cmdbench/host/run/run_params.hpp"
 #include "cmdbench/host/run/run_path.hpp"
+#include "cmdbench/host/run/status_code.hpp"
 #include "cmdbench/host/run/test_executor.hpp"
 #include "session_recovery.hpp"
 
@@ -276,7 +276,7 @@ void run_with_server(RunResult &r, ClientRun &c, RoleRun &role) {
                                 spec.test,
                                 spec.transport,
                                 spec.timeout_s,
-                                params_to_wire(spec, !session.server.empty()),
+                                sent_params(spec, !session.server.empty()),
                                 placement_wire(spec.placement.server)};
         auto answered = request_run(c, req);
         if (auto *refused = std::get_if<PlacementRefused>(&answered)) {
@@ -304,14 +304,18 @@ void run_with_server(RunResult &r, ClientRun &c, RoleRun &role) {
 
 } // namespace
 
+WireParams sent_params(const RunSpec &spec, bool remote) {
+    return params_as_text(spec.test_params, spec.transport_params,
+                          remote ? spec.client_only_params : std::set<std::string>{});
+}
+
 // The fields every result of a run has, whether it ran or not.
 RunResult result_of(const RunSpec &spec, unsigned repeat) {
     RunResult r;
     r.name = spec.name;
     r.test = spec.test;
     r.transport = spec.transport;
-    for (const auto &[k, v] : params_to_wire(spec))
-        r.params.emplace_back(k, v);
+    r.params = sent_params(spec, false);
     r.group = spec.group;
     r.variant = spec.variant;
     r.compare = spec.compare;

@@ -2,7 +2,7 @@
 
 #include "cmdbench/host/plugins/transport_guard.hpp"
 #include "cmdbench/host/run/crash_report.hpp"
-#include "cmdbench/host/run/run_params.hpp"
+#include "cmdbench/host/run/status_code.hpp"
 #include "cmdbench/host/scenario/placement.hpp"
 
 #include <chrono>

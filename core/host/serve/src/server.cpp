@@ -7,8 +7,8 @@
 #include "cmdbench/host/run/control_peer.hpp"
 #include "cmdbench/host/run/crash_context.hpp"
 #include "cmdbench/host/run/role_run.hpp"
-#include "cmdbench/host/run/run_params.hpp"
 #include "cmdbench/host/run/run_path.hpp"
+#include "cmdbench/host/run/status_code.hpp"
 #include "cmdbench/host/scenario/placement.hpp"
 #include "cmdbench/host/serve/run_request_check.hpp"
 #include "cmdbench/report/report.hpp"
@@ -43,7 +43,7 @@ struct ServerRun {
     control::RunRequest req;
     const cmdbench_test *test = nullptr;
     const cmdbench_transport *transport = nullptr;
-    std::map<std::string, ParamValue> params;
+    ParamMap params;
     // The data plane meets where the client reached us: over the same
     // address family and interface as the control connection.
     std::string data_host;
@@ -63,11 +63,9 @@ Status resolve_request(ServerRun &run, const Registry &registry, const ServeOpti
         if (!run.transport)
             return unexpected("the server has no transport '" + req.transport + "'");
     }
-    try {
-        run.params = params_from_wire(run.test, run.transport, req.params);
-    } catch (const std::exception &e) {
-        return unexpected(std::string("the server refused the run: ") + e.what());
-    }
+    auto params = params_from_text(run.test, run.transport, req.params);
+    if (!params) return unexpected("the server refused the run: " + params.error());
+    run.params = std::move(*params);
     if (const Status within = opt.limits.check(run.params, req.timeout_s); !within) {
         log_line("refused run '" + req.run_name + "' of " + ch.peer_name() + ": " + within.error());
         return unexpected("the server refused the run: " + within.error());

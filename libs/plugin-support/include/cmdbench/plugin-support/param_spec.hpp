@@ -10,27 +10,162 @@
 //   ... test_descriptor(name, description, flags, spec.size(), spec.table(), run)
 //   const Settings s = spec.read(ParamReader(env, "mytest"));
 //
-// Header-only (with choice.hpp, param_reader.hpp and run_error.hpp): the SDK
-// installs these four, so an out-of-tree plugin uses them with no library
-// of cmdbench's (examples/unix-transport does).
+// Also here: ParamReader, the run's values by type, and Choice, a STRING
+// parameter's fixed names and the values they stand for.
+//
+// Header-only (with run_error.hpp): the SDK installs both, so an out-of-tree
+// plugin uses them with no library of cmdbench's (examples/unix-transport
+// does).
 #ifndef CMDBENCH_PLUGIN_SUPPORT_PARAM_SPEC_HPP
 #define CMDBENCH_PLUGIN_SUPPORT_PARAM_SPEC_HPP
 
-#include "cmdbench/plugin-support/choice.hpp"
-#include "cmdbench/plugin-support/param_reader.hpp"
+#include "cmdbench/plugin-support/run_error.hpp"
 
 #include <cmdbench/plugin.h>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <list>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace cmdbench::support {
+
+// Typed access to a run's parameters. The host already checked each value
+// against the test's table (type and range); what is left for the plugin is
+// reading it with the right type, checks across keys, and a clear error when
+// a key is missing (a test whose table lacks it).
+class ParamReader {
+  public:
+    // `owner` prefixes every error ("verbs-bw: ..."); empty for none.
+    ParamReader(const cmdbench_run_env &env, std::string owner)
+        : host_(env.host), ctx_(env.ctx), owner_(std::move(owner)) {}
+    // A transport's hooks get the host and context without a run env.
+    ParamReader(const cmdbench_host *host, cmdbench_ctx *ctx, std::string owner)
+        : host_(host), ctx_(ctx), owner_(std::move(owner)) {}
+
+    // Each throws RunError "<owner>: parameter NAME: not available as a TYPE".
+    bool boolean(const char *name) const;
+    int64_t integer(const char *name) const;
+    // integer() for keys whose table range fits an int.
+    int small_int(const char *name) const { return static_cast<int>(integer(name)); }
+    double number(const char *name) const;
+    std::string text(const char *name) const;
+    // May be empty: a test that needs an entry checks (and names) it.
+    std::vector<int64_t> int_list(const char *name) const;
+
+    // A value outside what another key allows: throws RunError
+    // "<owner>: KEY = VALUE must be in RANGE" plus " (NOTE)" when given.
+    [[noreturn]] void out_of_range(const char *key, int64_t value, const std::string &range,
+                                   const std::string &note = std::string()) const;
+    // Throws RunError "<owner>: MESSAGE".
+    [[noreturn]] void bad(const std::string &message) const;
+
+  private:
+    [[noreturn]] void unavailable(const char *name, const char *as) const;
+
+    const cmdbench_host *host_;
+    cmdbench_ctx *ctx_;
+    std::string owner_;
+};
+
+inline void ParamReader::bad(const std::string &message) const {
+    fail(owner_.empty() ? message : owner_ + ": " + message);
+}
+
+inline void ParamReader::unavailable(const char *name, const char *as) const {
+    bad(std::string("parameter ") + name + ": not available as " + as);
+}
+
+inline void ParamReader::out_of_range(const char *key, int64_t value, const std::string &range,
+                                      const std::string &note) const {
+    bad(std::string(key) + " = " + std::to_string(value) + " must be in " + range +
+        (note.empty() ? std::string() : " (" + note + ")"));
+}
+
+inline bool ParamReader::boolean(const char *name) const {
+    int value = 0;
+    if (host_->param_bool(ctx_, name, &value) != CMDBENCH_OK) unavailable(name, "a boolean");
+    return value != 0;
+}
+
+inline int64_t ParamReader::integer(const char *name) const {
+    int64_t value = 0;
+    if (host_->param_int(ctx_, name, &value) != CMDBENCH_OK) unavailable(name, "an integer");
+    return value;
+}
+
+inline double ParamReader::number(const char *name) const {
+    double value = 0;
+    if (host_->param_double(ctx_, name, &value) != CMDBENCH_OK) unavailable(name, "a number");
+    return value;
+}
+
+inline std::string ParamReader::text(const char *name) const {
+    const char *value = nullptr;
+    if (host_->param_string(ctx_, name, &value) != CMDBENCH_OK || !value)
+        unavailable(name, "a string");
+    return value;
+}
+
+inline std::vector<int64_t> ParamReader::int_list(const char *name) const {
+    const int64_t *values = nullptr;
+    size_t count = 0;
+    if (host_->param_int_list(ctx_, name, &values, &count) != CMDBENCH_OK)
+        unavailable(name, "an integer list");
+    return std::vector<int64_t>(values, values + count);
+}
+
+// A STRING parameter with fixed choices, declared once as {"poll",
+// Mode::Poll}, ... : the "poll|event" text of the parameter table, the value
+// each name stands for, and the name of each value, all from one list.
+// Throws RunError "<owner>: parameter KEY: "TEXT" is not one of ALLOWED".
+[[noreturn]] inline void bad_choice(const ParamReader &in, const char *key, const std::string &text,
+                                    const std::string &allowed) {
+    in.bad(std::string("parameter ") + key + ": \"" + text + "\" is not one of " + allowed);
+}
+
+template <typename E> struct ChoiceName {
+    const char *name;
+    E value;
+};
+
+template <typename E> class Choice {
+  public:
+    Choice(std::initializer_list<ChoiceName<E>> names) : names_(names) {
+        for (const ChoiceName<E> &n : names_) {
+            if (!joined_.empty()) joined_ += '|';
+            joined_ += n.name;
+        }
+    }
+
+    // "a|b|c", the table's `choices`.
+    const std::string &joined() const { return joined_; }
+
+    // The name of `value`, or "?" for one the list lacks.
+    const char *name(E value) const {
+        for (const ChoiceName<E> &n : names_)
+            if (n.value == value) return n.name;
+        return "?";
+    }
+
+    // The value `text` names. The host checks scenario values against the
+    // table first, so a miss means a table and a list that disagree.
+    E value(const ParamReader &in, const char *key, const std::string &text) const {
+        for (const ChoiceName<E> &n : names_)
+            if (text == n.name) return n.value;
+        bad_choice(in, key, text, joined_);
+    }
+
+  private:
+    std::vector<ChoiceName<E>> names_;
+    std::string joined_;
+};
 
 // Defaults in scenario syntax, as the table carries them.
 inline std::string bool_text(bool value) {

@@ -1,17 +1,25 @@
 // Typed parameter values: parsing, validation against a cmdbench_param
-// declaration, and the canonical text form used on the control channel.
+// declaration, and the canonical text form a run's parameters take on the
+// control channel and in its results.
 #pragma once
 #include "cmdbench/base/expected.hpp"
 
 #include <cmdbench/plugin.h>
 #include <cstdint>
+#include <map>
+#include <set>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
 namespace cmdbench {
 
 using ParamValue = std::variant<bool, int64_t, double, std::string, std::vector<int64_t>>;
+using ParamMap = std::map<std::string, ParamValue>;
+// A run's parameters as (name, canonical text): what a client sends its
+// server and what the results record.
+using WireParams = std::vector<std::pair<std::string, std::string>>;
 
 // Canonical text in TOML value syntax: true, 64, 1.5, "tcp", [64, 4096].
 std::string to_text(const ParamValue &v);
@@ -36,5 +44,15 @@ Status check_value(const cmdbench_param &decl, const ParamValue &v);
 const char *type_name(uint32_t param_type);
 // Range as text for help: "[1, 65535]", "one of a|b|c", or "".
 std::string range_text(const cmdbench_param &decl);
+
+// `first`'s values, then `second`'s where `first` has no such name, less
+// the names in `omit` (client-only ones a remote server takes by default).
+WireParams params_as_text(const ParamMap &first, const ParamMap &second,
+                          const std::set<std::string> &omit = {});
+// The values sent for this test and transport, each parsed and checked
+// against the declaring table, with every declared parameter not sent at its
+// default; or why not, naming the key ("parameter 'depth' must be in ...").
+Expected<ParamMap> params_from_text(const cmdbench_test *test, const cmdbench_transport *transport,
+                                    const WireParams &sent);
 
 } // namespace cmdbench

@@ -42,6 +42,11 @@ struct ClientState {
 // The fields every result of a run has, whether it ran or not.
 RunResult result_of(const RunSpec &spec, unsigned repeat);
 
+// The run's parameters as its server gets them. `remote`: for a server on
+// another machine, less the run's client-only parameters
+// (RunSpec::client_only_params), which it then takes by default.
+WireParams sent_params(const RunSpec &spec, bool remote);
+
 // One repetition of one run, client side, against the session's server.
 RunResult run_client(ClientState &st, ClientSession &session, const RunSpec &spec, unsigned repeat);
 
