@@ -61,6 +61,17 @@ class ServeProcess {
     std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
     std::string out() const { return read_file(dir_ + "/out"); }
     std::string err() const { return read_file(dir_ + "/err"); }
+    // Its stderr once it holds `text` (a line the server writes after the
+    // client is done), or as it is after `timeout_s`.
+    std::string err_with(const std::string &text, int timeout_s = 10) const {
+        const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
+        std::string e = err();
+        while (e.find(text) == std::string::npos && std::chrono::steady_clock::now() < end) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            e = err();
+        }
+        return e;
+    }
     // Waits for it to exit by itself: the exit code (-1 when it had to be killed).
     int wait_exit(int timeout_s) {
         if (pid_ <= 0) return code_;
