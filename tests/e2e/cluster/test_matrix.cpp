@@ -12,10 +12,12 @@
 #include <chrono>
 #include <csignal>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 
 using nlohmann::json;
@@ -280,9 +282,53 @@ TEST_CASE("mpirun --enable-recovery: a killed rank is named once, the job goes o
     CHECK(err.find("its link to rank 0 broke (killed or crashed?)") != std::string::npos);
     CHECK(err.find("the job goes on without it") != std::string::npos);
     CHECK(err.find("pair runs did not succeed") != std::string::npos);
-    check_went_on(json::parse(read_file(out)), "its link to rank 0 broke");
+    const json first = json::parse(read_file(out));
+    check_went_on(first, "its link to rank 0 broke");
     sleep(1);
     CHECK_FALSE(process_running_with(toml));
+
+    // --resume: the node is back; only the pairs not run are run.
+    const std::string again = dir() + "/resumed.json";
+    const ProcessResult r = run_process(
+        mpirun_np(4, {cmdbench_exe(), "run", toml, "-o", again, "--resume", out}), 120, kRootOk);
+    INFO("resumed: exit " << r.exit_code << "\nstderr: " << r.err);
+    CHECK(r.exit_code == 0);
+    const size_t not_run = 24 - 12 - 6;
+    CHECK(r.err.find("--resume " + out + ": " + std::to_string(24 - not_run) +
+                     " of 24 pairs kept, " + std::to_string(not_run) + " to run") !=
+          std::string::npos);
+    const json doc = json::parse(read_file(again));
+    REQUIRE(doc["runs"].size() == 24);
+    std::map<std::tuple<std::string, int, int>, json> before;
+    for (const json &run : first["runs"])
+        before[{run["name"], run["pair"]["client"], run["pair"]["server"]}] = run;
+    for (const json &run : doc["runs"]) {
+        const json &old = before[{run["name"], run["pair"]["client"], run["pair"]["server"]}];
+        INFO(run["name"] << " " << run["pair"]["client"] << " -> " << run["pair"]["server"]);
+        CHECK(run["status"] == "ok");
+        // A kept pair is the earlier one, measured then; the others are new.
+        if (old["status"] == "ok") CHECK(run["rows"] == old["rows"]);
+    }
+}
+
+TEST_CASE("mpirun --resume: a file of another job shape, or no launcher, is refused (exit 2)") {
+    const std::string toml = scenario("resume-bad.toml", "all-pairs", 20);
+    const std::string out = dir() + "/three.json";
+    run_matrix(3, toml, out);
+    const ProcessResult r = run_process(
+        mpirun_np(2, {cmdbench_exe(), "run", toml, "-q", "--resume", out}), 120, kRootOk);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("--resume " + out + ": a job of 3 ranks; this one has 2") !=
+          std::string::npos);
+    const ProcessResult single = run_process({cmdbench_exe(), "run", toml, "--resume", out}, 60);
+    CHECK(single.exit_code == 2);
+    CHECK(single.err.find("--resume works under a launcher") != std::string::npos);
+    const ProcessResult missing = run_process(
+        mpirun_np(2, {cmdbench_exe(), "run", toml, "-q", "--resume", dir() + "/nothing.json"}), 120,
+        kRootOk);
+    CHECK(missing.exit_code == 2);
+    CHECK(missing.err.find("nothing.json: cannot read") != std::string::npos);
 }
 
 TEST_CASE("mpirun --enable-recovery: a stopped rank is named after dead_after, the job ends") {

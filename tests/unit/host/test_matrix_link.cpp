@@ -55,10 +55,15 @@ std::future<RoundWord> end_round(Coordinator &c, size_t seq, const std::string &
 TEST_CASE("matrix link: results as they come, one word for every rank") {
     Coordinator c("127.0.0.1", 3, 5);
     Seen seen;
-    auto joining =
-        std::async(std::launch::async, [&] { return std::make_pair(join(c, 1), join(c, 2)); });
-    c.start(10, on_result(seen), on_gone(seen));
-    auto links = joining.get();
+    // Each waits for its start, which comes once all have joined.
+    auto joining1 = std::async(std::launch::async, [&] { return join(c, 1); });
+    auto joining2 = std::async(std::launch::async, [&] { return join(c, 2); });
+    c.start(10, on_result(seen), on_gone(seen), [](int rank) {
+        return nlohmann::json{{"skip", rank}};
+    });
+    auto links = std::make_pair(joining1.get(), joining2.get());
+    CHECK(links.first->start()["skip"] == 1);
+    CHECK(links.second->start()["skip"] == 2);
     links.first->send_result("{\"one\": 1}");
     links.second->send_result("{\"two\": 2}");
     auto root = end_round(c, 0, "go", 10);
@@ -86,10 +91,11 @@ TEST_CASE("matrix link: results as they come, one word for every rank") {
 TEST_CASE("matrix link: a rank whose link closes is gone at once, the round goes on") {
     Coordinator c("127.0.0.1", 3, 30);
     Seen seen;
-    auto joining =
-        std::async(std::launch::async, [&] { return std::make_pair(join(c, 1), join(c, 2)); });
-    c.start(10, on_result(seen), on_gone(seen));
-    auto links = joining.get();
+    // Each waits for its start, which comes once all have joined.
+    auto joining1 = std::async(std::launch::async, [&] { return join(c, 1); });
+    auto joining2 = std::async(std::launch::async, [&] { return join(c, 2); });
+    c.start(10, on_result(seen), on_gone(seen), nullptr);
+    auto links = std::make_pair(joining1.get(), joining2.get());
     const auto t0 = std::chrono::steady_clock::now();
     links.second.reset(); // rank 2 dies: its socket closes
     auto root = end_round(c, 0, "go", 20);
@@ -122,14 +128,14 @@ TEST_CASE("matrix link: a silent rank is gone after dead_after, one never joined
     // connection that sends the join frame only.
     Coordinator c("127.0.0.1", 4, 1.5);
     Seen seen;
-    auto joining = std::async(std::launch::async, [&] {
-        auto one = join(c, 1);
+    auto joining1 = std::async(std::launch::async, [&] { return join(c, 1); });
+    auto joining2 = std::async(std::launch::async, [&] {
         control::Channel two = control::Channel::connect("127.0.0.1", c.port(), 5000);
         two.send(round_frame({{"t", "join"}, {"rank", 2}, {"token", c.token()}}), 5000);
-        return std::make_pair(std::move(one), std::move(two));
+        return two;
     });
-    c.start(3, on_result(seen), on_gone(seen)); // rank 3 never comes
-    auto links = joining.get();
+    c.start(3, on_result(seen), on_gone(seen), nullptr); // rank 3 never comes
+    auto links = std::make_pair(joining1.get(), joining2.get());
     auto root = end_round(c, 0, "go", 20);
     const RoundWord one = links.first->end_round(0, "go", 20);
     const RoundWord w = root.get();
@@ -140,7 +146,8 @@ TEST_CASE("matrix link: a silent rank is gone after dead_after, one never joined
     CHECK(w.gone[1].rank == 3);
     CHECK(w.gone[1].why.find("did not reach rank 0") != std::string::npos);
     CHECK(one.gone.size() == 2);
-    // The silent one, when it wakes, finds it is out.
+    // The silent one, when it wakes, finds its start and then that it is out.
+    CHECK(round_json(links.second.recv(2000))["t"] == "start");
     CHECK_THROWS(links.second.recv(2000));
 }
 
@@ -152,7 +159,7 @@ TEST_CASE("matrix link: a stranger without the token is not taken for a rank") {
         stranger.send(round_frame({{"t", "join"}, {"rank", 1}, {"token", "guess"}}), 5000);
         return join(c, 1);
     });
-    c.start(10, on_result(seen), on_gone(seen));
+    c.start(10, on_result(seen), on_gone(seen), nullptr);
     auto link = joining.get();
     auto root = end_round(c, 0, "go", 10);
     CHECK(link->end_round(0, "go", 10).gone.empty());
@@ -163,7 +170,7 @@ TEST_CASE("matrix link: a rank whose rank 0 is gone gets a JobError naming it") 
     auto c = std::make_unique<Coordinator>("127.0.0.1", 2, 5);
     Seen seen;
     auto joining = std::async(std::launch::async, [&] { return join(*c, 1); });
-    c->start(10, on_result(seen), on_gone(seen));
+    c->start(10, on_result(seen), on_gone(seen), nullptr);
     auto link = joining.get();
     c.reset();
     try {

@@ -51,10 +51,24 @@ Coordinator::~Coordinator() {
     if (reader_.joinable()) reader_.join();
 }
 
-void Coordinator::start(double timeout_s, ResultFn on_result, GoneFn on_gone) {
+void Coordinator::start(double timeout_s, ResultFn on_result, GoneFn on_gone,
+                        const StartFn &start_of) {
     on_result_ = std::move(on_result);
     on_gone_ = std::move(on_gone);
     accept_all(timeout_s);
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        for (size_t r = 1; r < peers_.size(); ++r) {
+            if (peers_[r].gone) continue;
+            Json j = start_of ? start_of(int(r)) : Json::object();
+            j["t"] = "start";
+            try {
+                peers_[r].ch->send(round_frame(j), 5000);
+            } catch (const control::ControlError &e) {
+                mark_gone(int(r), std::string("rank 0 could not reach it: ") + e.what());
+            }
+        }
+    }
     // Nothing was read while the others were awaited: count from now.
     for (Peer &p : peers_)
         p.last_heard = now_s();

@@ -18,6 +18,7 @@
 #include "cmdbench/host/run/run_client.hpp"
 #include "cmdbench/host/run/server_process.hpp"
 #include "cmdbench/host/run/test_executor.hpp"
+#include "cmdbench/report/input_file.hpp"
 #include "cmdbench/report/matrix/report_matrix.hpp"
 #include "cmdbench/report/output_file.hpp"
 #include "cmdbench/report/report.hpp"
@@ -30,6 +31,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -98,6 +100,8 @@ class MatrixRun {
 
   private:
     Hello my_hello(const std::string &digest);
+    std::string load_resumed();
+    nlohmann::json keep_resumed();
     int wire_up(const std::string &digest);
     void join_link();
     void run_rounds();
@@ -131,8 +135,12 @@ class MatrixRun {
     std::unique_ptr<Coordinator> coordinator_; // rank 0
     std::unique_ptr<RankLink> link_;           // every other rank
     std::vector<Hello> peers_;
-    RunPlan plan_;        // each run (each rail's apart), its repeats, the rounds
-    RoundWord word_;      // rank 0's word at the end of the last round
+    RunPlan plan_;   // each run (each rail's apart), its repeats, the rounds
+    RoundWord word_; // rank 0's word at the end of the last round
+    // --resume: the earlier job's results (rank 0), and the pairs this rank
+    // is the client of that they hold: (step, server rank).
+    std::vector<RunResult> resumed_;
+    std::set<std::pair<size_t, int>> skip_;
     std::string stopped_; // why the rounds ended early ("" = they did not)
     RunContext context_;
     size_t seq_ = 0; // the round under way, counted over the whole job
@@ -180,6 +188,10 @@ Hello MatrixRun::my_hello(const std::string &digest) {
                                                   ServerServing{false, sessions});
         me.address = published_address(host, server_->port());
         me.token = server_->token();
+        if (job_.rank() == 0 && !options_.resume.empty()) {
+            me.error = load_resumed();
+            me.bad_input = !me.error.empty();
+        }
         if (job_.rank() == 0) {
             coordinator_ =
                 std::make_unique<Coordinator>(host, job_.size(), scenario_.matrix.dead_after);
@@ -208,21 +220,79 @@ int MatrixRun::wire_up(const std::string &digest) {
     return usage ? kExitUsage : kExitRunFailed;
 }
 
-// Every rank but 0 joins rank 0's coordinator, which takes them all.
+// Rank 0, --resume FILE: the earlier job's results, checked to be a
+// matrix job's with as many ranks and the same pattern; "" or what is wrong.
+std::string MatrixRun::load_resumed() {
+    const std::string what = "--resume " + options_.resume + ": ";
+    const Expected<std::string> text = read_input_file(options_.resume, kMaxResultsBytes);
+    if (!text) return what + text.error();
+    try {
+        Report old = parse_results(*text, options_.resume);
+        if (!old.matrix) return what + "not the results of a matrix job";
+        if (old.matrix->ranks.size() != size_t(job_.size()))
+            return what + "a job of " + std::to_string(old.matrix->ranks.size()) +
+                   " ranks; this one has " + std::to_string(job_.size()) +
+                   " (resume with as many ranks)";
+        if (old.matrix->pattern != to_string(scenario_.matrix.pattern))
+            return what + "pattern " + old.matrix->pattern + "; this job's is " +
+                   to_string(scenario_.matrix.pattern);
+        resumed_ = std::move(old.runs);
+    } catch (const ResultsError &e) {
+        return what + e.what();
+    }
+    return "";
+}
+
+// Rank 0: the resumed pairs that finished are this job's (a pair not run
+// there runs here); each rank is told which of its own to skip.
+nlohmann::json MatrixRun::keep_resumed() {
+    std::map<std::tuple<std::string, unsigned, int, int>, RunResult *> old;
+    for (RunResult &r : resumed_)
+        if (r.pair && r.status != RunStatus::Interrupted)
+            old[{r.name, r.repeat, r.pair->client, r.pair->server}] = &r;
+    Json skips = Json::object();
+    size_t kept = 0, all = 0;
+    plan_.for_each_job(0, 0, [&](const RunJob &job) {
+        ++all;
+        auto it = old.find({plan_.spec_of(job.step).name, plan_.repeat_of(job.step),
+                            job.pair->client, job.pair->server});
+        if (it == old.end()) return;
+        ++kept;
+        gathered_.push_back(std::move(*it->second));
+        skips[std::to_string(job.pair->client)].push_back({job.step, job.pair->server});
+    });
+    if (!options_.resume.empty())
+        say("matrix: --resume " + options_.resume + ": " + std::to_string(kept) + " of " +
+            std::to_string(all) + " pairs kept, " + std::to_string(all - kept) + " to run");
+    resumed_.clear();
+    return skips;
+}
+
+// Every rank but 0 joins rank 0's coordinator, which takes them all and
+// tells each the pairs it skips (--resume).
 void MatrixRun::join_link() {
+    Json skips = Json::object();
     if (job_.rank() == 0) {
+        skips = keep_resumed();
         coordinator_->start(
             kWireupTimeout,
             [this](int rank, const std::string &doc) {
                 take(doc, "the result rank " + std::to_string(rank) + " sent");
             },
-            [this](const GoneRank &g) { rank_gone(g); });
-        return;
+            [this](const GoneRank &g) { rank_gone(g); },
+            [&skips](int rank) {
+                return Json{{"skip", skips.value(std::to_string(rank), Json::array())}};
+            });
+        skips = skips.value("0", Json::array());
+    } else {
+        const Hello &root = peers_[0];
+        const std::string host = root.address.substr(0, root.address.rfind(':'));
+        link_ = std::make_unique<RankLink>(host, root.coordinator_port, root.coordinator_token,
+                                           job_.rank(), rank_name(0, peers_));
+        skips = link_->start().value("skip", Json::array());
     }
-    const Hello &root = peers_[0];
-    const std::string host = root.address.substr(0, root.address.rfind(':'));
-    link_ = std::make_unique<RankLink>(host, root.coordinator_port, root.coordinator_token,
-                                       job_.rank(), rank_name(0, peers_));
+    for (const Json &s : skips)
+        skip_.insert({s.at(0).get<size_t>(), s.at(1).get<int>()});
 }
 
 // A pair's server link: the server rank's server, on one rail or all of them.
@@ -298,7 +368,8 @@ void MatrixRun::run_round(size_t s, size_t r) {
     const double timeout = spec.timeout_s + kGraceSeconds + kRoundMargin;
     const auto began = std::chrono::steady_clock::now();
     for (const MatrixPair &p : plan_.rounds[r]) {
-        if (p.client != job_.rank() || word_.is_gone(p.server)) continue;
+        if (p.client != job_.rank() || word_.is_gone(p.server) || skip_.count({s, p.server}))
+            continue;
         if (interrupted_ || client_.abandoned) break;
         hand_over(run_pair(RunJob{s, r, &p}));
     }

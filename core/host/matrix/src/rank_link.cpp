@@ -26,9 +26,11 @@ control::Channel join(const std::string &host, uint16_t port, const std::string 
 } // namespace
 
 RankLink::RankLink(const std::string &host, uint16_t port, const std::string &token, int rank,
-                   std::string rank0)
+                   std::string rank0, double start_timeout_s)
     : ch_(join(host, port, rank0)), rank0_(std::move(rank0)) {
     send(Json{{"t", "join"}, {"rank", rank}, {"token", token}});
+    start_ = receive(start_timeout_s);
+    if (start_["t"] != "start") lost("it did not start this rank");
     beater_ = std::thread([this] { beat_loop(); });
 }
 

@@ -24,6 +24,8 @@ class Coordinator {
     // and a rank found gone (once per rank).
     using ResultFn = std::function<void(int rank, const std::string &doc)>;
     using GoneFn = std::function<void(const GoneRank &)>;
+    // What each rank is told once all have joined: {"t": "start", ...}.
+    using StartFn = std::function<nlohmann::json(int rank)>;
 
     // Listens on `host` (an ephemeral port) for the other `size - 1` ranks.
     Coordinator(const std::string &host, int size, double dead_after_s);
@@ -35,8 +37,8 @@ class Coordinator {
     const std::string &token() const { return token_; }
 
     // Takes every rank's connection, waiting at most timeout_s (a rank not
-    // there by then is gone), then starts reading them.
-    void start(double timeout_s, ResultFn on_result, GoneFn on_gone);
+    // there by then is gone), tells each its start, then starts reading them.
+    void start(double timeout_s, ResultFn on_result, GoneFn on_gone, const StartFn &start_of);
     // Rank 0 has ended round `seq` with `word` ("go" or "stop:WHY"): waits
     // until every rank still there has too, at most timeout_s after the
     // round `began` (one that has not is gone: stuck), and tells them all

@@ -16,14 +16,17 @@ namespace cmdbench {
 
 class RankLink {
   public:
-    // Joins rank 0's coordinator at host:port with the job's token; throws
-    // JobError naming rank 0 (`rank0`, "rank 0 (node1)") when it cannot.
+    // Joins rank 0's coordinator at host:port with the job's token and waits
+    // (at most start_timeout_s) for its start; throws JobError naming rank 0
+    // (`rank0`, "rank 0 (node1)") when it cannot.
     RankLink(const std::string &host, uint16_t port, const std::string &token, int rank,
-             std::string rank0);
+             std::string rank0, double start_timeout_s = 90);
     ~RankLink();
     RankLink(const RankLink &) = delete;
     RankLink &operator=(const RankLink &) = delete;
 
+    // What rank 0 said at the start (Coordinator::StartFn).
+    const nlohmann::json &start() const { return start_; }
     // A results document of one pair; throws JobError when rank 0 is gone.
     void send_result(const std::string &doc);
     // This rank's end of round `seq` ("go" or "stop:WHY"), then rank 0's word
@@ -41,6 +44,7 @@ class RankLink {
 
     control::Channel ch_;
     std::string rank0_;
+    nlohmann::json start_;
     std::mutex send_mu_;
     std::mutex beat_mu_;
     std::condition_variable beat_cv_;
