@@ -1,4 +1,6 @@
+#include "cmdbench/host/machine/rdma_ports.hpp"
 #include "cmdbench/host/matrix/job.hpp"
+#include "cmdbench/host/matrix/preflight.hpp"
 #include "cmdbench/host/run/exit_status.hpp"
 #include "cmdbench/report/output_format.hpp"
 #include "commands.hpp"
@@ -8,6 +10,7 @@
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <unistd.h>
 
@@ -50,6 +53,40 @@ RankInfo parse_rank(int rank, const std::string &where, const std::string &timin
     return info;
 }
 
+// Rank 0: every node's RDMA ports against what most nodes have.
+Preflight preflight_of(const std::vector<RankInfo> &ranks, const std::vector<std::string> &ports) {
+    std::vector<NodePorts> nodes;
+    for (size_t r = 0; r < ranks.size(); ++r) {
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(ports[r]);
+        } catch (const nlohmann::json::exception &) {
+            throw JobError("rank " + std::to_string(r) +
+                           " sent an unreadable list of RDMA ports (a different cmdbench "
+                           "version?)");
+        }
+        nodes.push_back({ranks[r].node, ports_from_json(j)});
+    }
+    return compare_nodes(nodes);
+}
+
+void print_preflight(const Preflight &p, size_t nodes) {
+    if (p.majority.empty() && p.findings.empty()) {
+        std::printf("RDMA: no device on any node\n");
+        return;
+    }
+    std::printf("RDMA ports (what most of the %zu node%s have):\n", nodes, nodes == 1 ? "" : "s");
+    for (const std::string &line : p.majority)
+        std::printf("  %s\n", line.c_str());
+    if (p.findings.empty()) {
+        std::printf("every node has the same RDMA ports\n");
+        return;
+    }
+    std::printf("nodes that differ:\n");
+    for (const std::string &line : p.findings)
+        std::printf("  %s\n", line.c_str());
+}
+
 void print_table(const Job &job, const std::vector<RankInfo> &ranks, double init_max,
                  double gather_max) {
     std::printf("job of %d ranks (%s)\n", job.size(), job.describe().c_str());
@@ -61,7 +98,7 @@ void print_table(const Job &job, const std::vector<RankInfo> &ranks, double init
 }
 
 void print_json(const Job &job, const std::vector<RankInfo> &ranks, double init_max,
-                double gather_max) {
+                double gather_max, const std::vector<std::string> &ports, const Preflight &p) {
     nlohmann::json out;
     out["size"] = job.size();
     out["launcher"] = job.describe();
@@ -73,6 +110,11 @@ void print_json(const Job &job, const std::vector<RankInfo> &ranks, double init_
                                 {"init_ms", ranks[r].init_ms},
                                 {"allgather_ms", ranks[r].allgather_ms}});
     out["wireup_ms"] = {{"init_max", init_max}, {"allgather_max", gather_max}};
+    nlohmann::json rdma = nlohmann::json::array();
+    for (size_t r = 0; r < ranks.size(); ++r)
+        rdma.push_back(
+            {{"rank", r}, {"node", ranks[r].node}, {"ports", nlohmann::json::parse(ports[r])}});
+    out["rdma"] = {{"ranks", rdma}, {"majority", p.majority}, {"differences", p.findings}};
     std::cout << out.dump(2) << "\n";
 }
 
@@ -92,6 +134,7 @@ int run_job(bool json, double timeout_s) {
     std::ostringstream timing;
     timing << init_ms << " " << gather_ms;
     auto timings = job->allgather("job.timing", timing.str(), timeout_s);
+    const auto ports = job->allgather("job.rdma", ports_json(local_rdma_ports()).dump(), timeout_s);
     if (job->rank() != 0) return kExitOk;
 
     std::vector<RankInfo> ranks;
@@ -101,11 +144,20 @@ int run_job(bool json, double timeout_s) {
         init_max = std::max(init_max, ranks.back().init_ms);
         gather_max = std::max(gather_max, ranks.back().allgather_ms);
     }
-    if (json)
-        print_json(*job, ranks, init_max, gather_max);
-    else
+    const Preflight preflight = preflight_of(ranks, ports);
+    if (json) {
+        print_json(*job, ranks, init_max, gather_max, ports, preflight);
+    } else {
         print_table(*job, ranks, init_max, gather_max);
-    return kExitOk;
+        std::set<std::string> nodes;
+        for (const RankInfo &r : ranks)
+            nodes.insert(r.node);
+        print_preflight(preflight, nodes.size());
+    }
+    if (preflight.findings.empty()) return kExitOk;
+    std::fprintf(stderr, "cmdbench job: %zu difference%s from what most nodes have in RDMA ports\n",
+                 preflight.findings.size(), preflight.findings.size() == 1 ? "" : "s");
+    return kExitRunFailed;
 }
 
 int usage_error(const std::string &what) {
@@ -118,10 +170,13 @@ int usage_error(const std::string &what) {
 void print_job_help(std::ostream &out) {
     out << "Usage: cmdbench job [options]\n\n"
            "Run under a launcher (mpirun -np N cmdbench job, srun --mpi=pmix -n N cmdbench job):\n"
-           "every rank joins the job through PMIx, and rank 0 prints each rank's node and pid\n"
-           "and the wire-up time. The first check on a cluster (docs/cluster.md).\n"
-           "Exit status: 0 all ranks joined; 2 bad option, no launcher, or the job could not\n"
-           "be joined.\n\n"
+           "every rank joins the job through PMIx, and rank 0 prints each rank's node and pid,\n"
+           "the wire-up time, and every node's RDMA ports (state, rate, active MTU, link\n"
+           "layer, GIDs) against what most nodes have. The first check on a cluster\n"
+           "(docs/cluster.md).\n"
+           "Exit status: 0 all ranks joined and every node has the same RDMA ports; 1 a node's\n"
+           "ports differ (each difference named); 2 bad option, no launcher, or the job could\n"
+           "not be joined.\n\n"
         << job_options();
 }
 

@@ -184,24 +184,8 @@ std::optional<GidMatch> find_gid(const fs::path &root, const std::optional<Gid> 
 }
 
 RdmaDevice read_device(const fs::path &root, const GidMatch &m) {
-    const fs::path dir = root / "class" / "infiniband" / m.device;
-    const fs::path port = dir / "ports" / std::to_string(m.port);
-    RdmaDevice d;
-    d.name = m.device;
-    d.driver = link_name(dir / "device" / "driver");
-    // Software devices have no bus device, hence no driver link; they name
-    // their network interface in `parent`. siw is iWARP (an RNIC), rxe an
-    // InfiniBand CA over Ethernet.
-    if (d.driver == kUnknown && read_value(dir / "parent") != kUnknown)
-        d.driver = read_value(dir / "node_type").rfind("4:", 0) == 0 ? "siw" : "rxe";
-    d.firmware = read_value(dir / "fw_ver");
-    d.node_guid = read_value(dir / "node_guid");
-    d.port = m.port;
-    d.port_state = after_colon(read_value(port / "state"));
-    d.link_layer = read_value(port / "link_layer");
-    d.rate = read_value(port / "rate");
-    d.netdev = m.netdev != kUnknown ? m.netdev : read_value(dir / "parent");
-    bus_position(dir, d.numa_node, d.pci_address);
+    RdmaDevice d = read_rdma_port(root.string(), m.device, m.port);
+    if (m.netdev != kUnknown) d.netdev = m.netdev;
     return d;
 }
 
@@ -213,6 +197,29 @@ bool is_loopback(const std::optional<Gid> &g) {
 }
 
 } // namespace
+
+RdmaDevice read_rdma_port(const std::string &sysfs_root, const std::string &device,
+                          unsigned port_number) {
+    const fs::path dir = fs::path(sysfs_root) / "class" / "infiniband" / device;
+    const fs::path port = dir / "ports" / std::to_string(port_number);
+    RdmaDevice d;
+    d.name = device;
+    d.driver = link_name(dir / "device" / "driver");
+    // Software devices have no bus device, hence no driver link; they name
+    // their network interface in `parent`. siw is iWARP (an RNIC), rxe an
+    // InfiniBand CA over Ethernet.
+    if (d.driver == kUnknown && read_value(dir / "parent") != kUnknown)
+        d.driver = read_value(dir / "node_type").rfind("4:", 0) == 0 ? "siw" : "rxe";
+    d.firmware = read_value(dir / "fw_ver");
+    d.node_guid = read_value(dir / "node_guid");
+    d.port = port_number;
+    d.port_state = after_colon(read_value(port / "state"));
+    d.link_layer = read_value(port / "link_layer");
+    d.rate = read_value(port / "rate");
+    d.netdev = read_value(dir / "parent");
+    bus_position(dir, d.numa_node, d.pci_address);
+    return d;
+}
 
 SidePath describe_path(const std::string &sysfs_root, const std::string &address,
                        const std::string &ifname, bool rdma, ActiveMtu active_mtu) {

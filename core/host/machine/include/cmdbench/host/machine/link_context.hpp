@@ -21,6 +21,10 @@ using ActiveMtu = std::string (*)(const std::string &device, unsigned port);
 SidePath describe_path(const std::string &sysfs_root, const std::string &address,
                        const std::string &ifname, bool rdma, ActiveMtu active_mtu = nullptr);
 
+// Port `port` of RDMA device `device` as sysfs at `sysfs_root` says (the
+// active MTU stays unknown: sysfs does not give it).
+RdmaDevice read_rdma_port(const std::string &sysfs_root, const std::string &device, unsigned port);
+
 // The interface of this machine that has `address` (getifaddrs), or "".
 std::string interface_with_address(const std::string &address);
 

@@ -1,0 +1,55 @@
+#include "cmdbench/host/machine/rdma_ports.hpp"
+
+#include "cmdbench/host/machine/sysfs_files.hpp"
+#include "ibv_port_mtu.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+namespace cmdbench {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool all_digits(const std::string &s) {
+    return !s.empty() &&
+           std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
+}
+
+// A GID file of all zeros ("0000:0000:...") is an unused entry.
+bool gid_in_use(const std::string &text) {
+    return std::any_of(text.begin(), text.end(), [](char c) { return c != '0' && c != ':'; });
+}
+
+} // namespace
+
+std::vector<RdmaPort> rdma_ports(const std::string &sysfs_root, ActiveMtu active_mtu) {
+    std::vector<RdmaPort> out;
+    const fs::path ib = fs::path(sysfs_root) / "class" / "infiniband";
+    for (const std::string &dev : dir_entries(ib)) {
+        std::vector<std::string> ports = dir_entries(ib / dev / "ports");
+        ports.erase(std::remove_if(ports.begin(), ports.end(),
+                                   [](const std::string &p) { return !all_digits(p); }),
+                    ports.end());
+        std::sort(ports.begin(), ports.end(), [](const std::string &a, const std::string &b) {
+            return std::stoul(a) < std::stoul(b);
+        });
+        for (const std::string &p : ports) {
+            RdmaPort port;
+            const unsigned n = unsigned(std::stoul(p));
+            port.device = read_rdma_port(sysfs_root, dev, n);
+            if (active_mtu) port.device.active_mtu = active_mtu(dev, n);
+            for (const std::string &idx : dir_entries(ib / dev / "ports" / p / "gids"))
+                port.gids += gid_in_use(first_line(ib / dev / "ports" / p / "gids" / idx));
+            out.push_back(std::move(port));
+        }
+    }
+    return out;
+}
+
+std::vector<RdmaPort> local_rdma_ports() {
+    return rdma_ports("/sys", ibv_active_mtu);
+}
+
+} // namespace cmdbench
