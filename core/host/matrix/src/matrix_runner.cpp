@@ -115,7 +115,7 @@ class MatrixRun {
     void rank_gone(const GoneRank &g);
     const GoneRank *gone_from(const RunJob &job, const std::vector<GoneRank> &gone) const;
     std::vector<RunResult> whole(const std::string &why_not_run) const;
-    bool write_due() const;
+    bool write_due();
     Report assemble(std::vector<RunResult> runs, const std::string &note) const;
     void write_partial(const std::string &note, const std::string &why_not_run);
     std::string where(size_t seq) const;
@@ -504,8 +504,9 @@ void MatrixRun::write_partial(const std::string &note, const std::string &why_no
 
 // Rank 0: whether to rewrite -o now: once the last write is far enough
 // back for its cost.
-bool MatrixRun::write_due() const {
+bool MatrixRun::write_due() {
     if (options_.output.empty() || output_is_stream(options_.output)) return false;
+    std::lock_guard<std::mutex> lock(write_mu_); // the coordinator's thread writes too
     if (last_write_ == std::chrono::steady_clock::time_point{}) return true;
     const double since =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - last_write_).count();
