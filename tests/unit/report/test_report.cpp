@@ -239,6 +239,30 @@ TEST_CASE("context describes this machine") {
     CHECK(c.start_time[19] == 'Z');
 }
 
+TEST_CASE("JSON output: the runs written one by one read as one dump of the whole") {
+    // write_json writes each run on its own (no tree of them all): the text
+    // must be what dumping the whole document at once gives.
+    auto same_as_whole = [](const Report &rep) {
+        std::ostringstream out;
+        write_json(out, rep);
+        const auto doc = nlohmann::ordered_json::parse(out.str());
+        CHECK(out.str() == doc.dump(2) + "\n");
+        return doc;
+    };
+    Report rep = sample_report();
+    // A run named like the text that stands for the runs, and strings with
+    // newlines and quotes: none may pose as the document's `runs` key.
+    rep.runs[0].name = "cmdbench-runs-placeholder-4f1c";
+    rep.runs[1].error = "line one\n  \"runs\": \"x\"\nline three";
+    rep.context.hostname = "\n  \"runs\": ";
+    const auto doc = same_as_whole(rep);
+    REQUIRE(doc.at("runs").size() == 2);
+    CHECK(doc.at("runs").at(0).at("name") == "cmdbench-runs-placeholder-4f1c");
+    CHECK(doc.at("runs").at(1).at("error") == "line one\n  \"runs\": \"x\"\nline three");
+    rep.runs.clear();
+    CHECK(same_as_whole(rep).at("runs").empty());
+}
+
 TEST_CASE("JSON output parses back with schema, context and runs") {
     std::ostringstream out;
     write_json(out, sample_report());

@@ -10,8 +10,10 @@
 #include "compare/comparison_document.hpp"
 #include "results/metric_meaning.hpp"
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 namespace cmdbench {
 namespace {
@@ -180,12 +182,37 @@ Json run_json(const RunResult &run) {
     return j;
 }
 
+// Placeholder for `runs` in the document's text: each run is written into
+// it on its own, so a matrix of thousands of pairs never has one JSON tree
+// of them all in memory (the tree takes about ten times the text's size).
+constexpr const char *kRunsPlaceholder = "cmdbench-runs-placeholder-4f1c";
+
+// The runs as the document's `runs` array, indented as dump(2) indents it.
+void write_runs(std::ostream &out, const std::vector<RunResult> &runs) {
+    if (runs.empty()) {
+        out << "[]";
+        return;
+    }
+    out << "[\n";
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const std::string text =
+            run_json(runs[i]).dump(2, ' ', false, Json::error_handler_t::replace);
+        size_t start = 0;
+        while (start <= text.size()) {
+            const size_t end = std::min(text.find('\n', start), text.size());
+            out << "    " << std::string_view(text).substr(start, end - start);
+            if (end == text.size()) break;
+            out << '\n';
+            start = end + 1;
+        }
+        out << (i + 1 < runs.size() ? ",\n" : "\n");
+    }
+    out << "  ]";
+}
+
 } // namespace
 
 void write_json(std::ostream &out, const Report &report, const Comparison *comparison) {
-    Json runs = Json::array();
-    for (const auto &run : report.runs)
-        runs.push_back(run_json(run));
     Json doc = {{"schema", "cmdbench-results"},
                 {"schema_version", kResultsSchemaVersion},
                 {"context", context_json(report.context)},
@@ -198,12 +225,20 @@ void write_json(std::ostream &out, const Report &report, const Comparison *compa
     // document without them.
     if (comparison) doc["comparison"]["result"] = comparison_document(*comparison);
     if (report.matrix) doc["matrix"] = matrix_json(*report.matrix);
-    doc["runs"] = runs;
+    doc["runs"] = kRunsPlaceholder;
     // Only when the scenario set expectations: other documents read as before.
     const auto verdicts = evaluate_expectations(report);
     if (!verdicts.empty()) doc["expectations"] = verdicts_json(verdicts);
     // Replace invalid UTF-8 (e.g. a hostile host name) instead of throwing.
-    out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+    const std::string text = doc.dump(2, ' ', false, Json::error_handler_t::replace);
+    // A top-level key starts a line: no string's text can (newlines in
+    // strings are escaped), so a hostile value cannot pose as it.
+    const std::string key = "\n  \"runs\": ";
+    const std::string marker = key + "\"" + kRunsPlaceholder + "\"";
+    const size_t at = text.find(marker);
+    out << std::string_view(text).substr(0, at + key.size());
+    write_runs(out, report.runs);
+    out << std::string_view(text).substr(at + marker.size()) << '\n';
 }
 
 namespace {
