@@ -228,12 +228,13 @@ TEST_CASE("mpirun: a rank killed mid-run: no hang, finished pairs kept, the rank
 // the middle and for the job to go on without it. A pair left waiting on
 // the gone rank would take the run's timeout of 300 s: far above what the
 // tests allow, even under sanitizers.
-std::string paced_scenario(const std::string &name) {
+std::string paced_scenario(const std::string &name, int iterations = 20000) {
     return write(name, "[matrix]\naddress = \"127.0.0.1\"\ndead_after = 2\n\n[defaults]\n"
                        "transport = \"tcp\"\ntimeout = 300\n\n[[run]]\nname = \"latency\"\n"
                        "test = \"pingpong\"\nsizes = [64]\niterations = 50\ntransfer_count = 1\n\n"
                        "[[run]]\nname = \"paced\"\ntest = \"pingpong\"\nsizes = [64]\n"
-                       "iterations = 20000\ntransfer_count = 1\nblocking = true\n");
+                       "iterations = " +
+                           std::to_string(iterations) + "\ntransfer_count = 1\nblocking = true\n");
 }
 
 // The job went on without rank 2: every pair of the first run and every
@@ -313,6 +314,48 @@ TEST_CASE("mpirun --enable-recovery: a killed rank is named once, the job goes o
         // A kept pair is the earlier one, measured then; the others are new.
         if (old["status"] == "ok") CHECK(run["rows"] == old["rows"]);
     }
+}
+
+TEST_CASE("mpirun --enable-recovery: rank 0 killed: every rank ends at once, naming it") {
+    // Long rounds: the job is still on when the first run is in -o.
+    const std::string toml = paced_scenario("root.toml", 100000);
+    const std::string pids = dir() + "/pids-root", out = dir() + "/root.json";
+    const pid_t job = start_matrix_job(toml, out, pids, "root", {"--enable-recovery"});
+    REQUIRE(wait_for_err("root", "run 2/2"));
+    auto latency_in_file = [&] {
+        int n = 0;
+        try {
+            const json doc = json::parse(read_file(out)); // kept: the loop reads into it
+            for (const json &run : doc["runs"])
+                n += run["name"] == "latency" && run["status"] == "ok";
+        } catch (const json::exception &) {
+        }
+        return n;
+    };
+    for (int i = 0; i < 600 && latency_in_file() < 12; ++i)
+        usleep(100000);
+    const pid_t victim = rank_pid(pids, 0);
+    REQUIRE(victim > 0);
+    const auto killed = std::chrono::steady_clock::now();
+    REQUIRE(kill(victim, SIGKILL) == 0);
+    const int code = wait_process(job, 120);
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - killed).count();
+    const std::string err = read_file(dir() + "/root.err");
+    INFO("exit " << code << ", " << took << " s after the kill; stderr: " << err);
+    CHECK(code != -1);
+    CHECK(took < 30); // not a round's wait (300 s + 35)
+    for (int rank : {1, 2, 3})
+        CHECK(err.find("rank " + std::to_string(rank) + ": lost the link to rank 0 (") !=
+              std::string::npos);
+    // What rank 0 wrote before it died is intact: the first run whole, the
+    // file marked incomplete.
+    CHECK(latency_in_file() == 12);
+    const json doc = json::parse(read_file(out));
+    REQUIRE(doc["context"]["notes"].size() == 1);
+    CHECK(doc["context"]["notes"][0].get<std::string>().find("incomplete") != std::string::npos);
+    sleep(1);
+    CHECK_FALSE(process_running_with(toml));
 }
 
 TEST_CASE("mpirun --resume: a file of another job shape, or no launcher, is refused (exit 2)") {
