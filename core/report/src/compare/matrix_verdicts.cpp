@@ -81,14 +81,19 @@ class Gather {
     }
 
   private:
+    // link_fraction when one was judged with a value, else the first check
+    // that has values, else the first check.
     void choose_headline() {
-        for (const ExpectVerdict &v : verdicts_)
-            if (v.pair && (m_.check.empty() || v.check == "link_fraction")) {
-                m_.metric = v.metric;
-                m_.check = v.check;
-                m_.unit = v.unit;
-                if (v.check == "link_fraction") return;
-            }
+        int best = -1;
+        for (const ExpectVerdict &v : verdicts_) {
+            if (!v.pair) continue;
+            const int rank = v.value ? (v.check == "link_fraction" ? 2 : 1) : 0;
+            if (rank <= best) continue;
+            best = rank;
+            m_.metric = v.metric;
+            m_.check = v.check;
+            m_.unit = v.unit;
+        }
     }
 
     void add(const ExpectVerdict &v) {

@@ -82,7 +82,9 @@ void write_matrix_table(std::ostream &out, const Report &report) {
         << " rounds per run" << (m.one_pair_at_a_time ? " (one pair at a time)" : "") << "\n";
     // The verdicts first: with a thousand ranks, the rank list alone fills
     // many screens.
-    write_matrix_verdicts_table(out, matrix_verdicts(report, evaluate_expectations(report)));
+    const MatrixVerdicts verdicts = matrix_verdicts(report, evaluate_expectations(report));
+    write_matrix_verdicts_table(out, verdicts);
+    if (!verdicts.links.empty()) out << "ranks:\n";
     for (const MatrixRank &r : m.ranks)
         out << "  rank " << r.rank << ": " << r.node << " " << r.address << '\n';
     for (const std::string &note : report.context.notes)
