@@ -258,6 +258,8 @@ TEST_CASE("matrix ratios: against the baseline's run of the same pair, else unkn
     CHECK(*v[1].value == Approx(0.5));
     CHECK(v[2].outcome == Outcome::Unknown);
     CHECK(v[2].reason == "no value of baseline 'tcp' on this link");
+    CHECK(v[2].hint == "give an absolute bound: expect.bandwidth.min = ... Gb/s");
+    CHECK(verdict_text(v[2]).find(" on this link; give an absolute bound: ") != std::string::npos);
 
     rep.baseline = "none";
     const auto none = evaluate_expectations(rep);

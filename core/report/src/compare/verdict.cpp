@@ -269,9 +269,12 @@ class Judge {
                 std::string why = "no value of baseline '" + report_.baseline + "'";
                 // A matrix sets a pair against the baseline's run of the
                 // same pair and rail only.
-                if (run.pair)
+                if (run.pair) {
                     why +=
                         any_baseline_ ? " on this link" : ": no run of that variant in this matrix";
+                    row.hint = "give an absolute bound: expect." + metric +
+                               (check == "min_ratio" ? ".min" : ".max") + " = ... " + row.unit;
+                }
                 unknown(std::move(row), why);
                 continue;
             }
