@@ -9,12 +9,15 @@
 #include "process.hpp"
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <csignal>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 
 using nlohmann::json;
@@ -138,9 +141,49 @@ TEST_CASE("mpirun: ranks with different scenarios fail cleanly with exit 2") {
     CHECK_FALSE(process_running_with(a));
 }
 
+// The ranks of a 4-rank job as they start ("RANK PID" lines in `pids`).
+pid_t rank_pid(const std::string &pids, int rank) {
+    std::ifstream in(pids);
+    for (int r, pid; in >> r >> pid;)
+        if (r == rank) return pid;
+    return 0;
+}
+
+// A 4-rank job of `toml` under mpirun with `mpirun_options`, each rank
+// recording its pid first; started, not waited for.
+pid_t start_matrix_job(const std::string &toml, const std::string &out, const std::string &pids,
+                       const std::string &name, std::vector<std::string> mpirun_options) {
+    std::remove(pids.c_str());
+    std::remove(out.c_str());
+    const std::string cmd = "echo $OMPI_COMM_WORLD_RANK $$ >> " + pids + "; exec " +
+                            cmdbench_exe() + " run " + toml + " -o " + out;
+    mpirun_options.insert(mpirun_options.end(), {"/bin/sh", "-c", cmd});
+    std::vector<std::string> argv = mpirun_np(4, mpirun_options);
+    argv.insert(argv.begin(), kRootOk.begin(), kRootOk.end());
+    argv.insert(argv.begin(), "/usr/bin/env");
+    return start_process(argv, dir() + "/" + name + ".out", dir() + "/" + name + ".err");
+}
+
+// Waits (bounded) for rank 0 to say `text` on stderr.
+bool wait_for_err(const std::string &name, const std::string &text) {
+    for (int i = 0; i < 1200; ++i) {
+        if (read_file(dir() + "/" + name + ".err").find(text) != std::string::npos) return true;
+        usleep(50000);
+    }
+    return false;
+}
+
+size_t count_of(const std::string &text, const std::string &what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+        ++n;
+    return n;
+}
+
 TEST_CASE("mpirun: a rank killed mid-run: no hang, finished pairs kept, the rank named") {
     // A short run whose 12 pairs finish, then one that never ends: rank 2
-    // is killed in its first round.
+    // is killed in its first round. mpirun ends the job (it was not told
+    // to go on without a rank: --enable-recovery).
     const std::string toml =
         write("kill.toml", "[matrix]\naddress = \"127.0.0.1\"\n\n[defaults]\ntransport = \"tcp\"\n"
                            "timeout = 60\n\n[[run]]\nname = \"latency\"\ntest = \"pingpong\"\n"
@@ -148,38 +191,21 @@ TEST_CASE("mpirun: a rank killed mid-run: no hang, finished pairs kept, the rank
                            "name = \"endless\"\ntest = \"pingpong\"\nsizes = [64]\n"
                            "iterations = 2000000\ntransfer_count = 1\n");
     const std::string pids = dir() + "/pids", out = dir() + "/kill.json";
-    std::remove(pids.c_str());
-    std::remove(out.c_str());
-    const std::string cmd = "echo $OMPI_COMM_WORLD_RANK $$ >> " + pids + "; exec " +
-                            cmdbench_exe() + " run " + toml + " -o " + out;
-    // Open MPI ends the job once a rank died: SIGTERM after
-    // odls_base_sigkill_timeout, SIGKILL as long again later. 4 s, not the
-    // default 1, leaves the ranks time to name the dead one (docs/matrix.md).
-    std::vector<std::string> argv =
-        mpirun_np(4, {"--mca", "odls_base_sigkill_timeout", "4", "/bin/sh", "-c", cmd});
-    argv.insert(argv.begin(), kRootOk.begin(), kRootOk.end());
-    argv.insert(argv.begin(), "/usr/bin/env");
-    const std::string err = dir() + "/kill.err";
-    const pid_t job = start_process(argv, dir() + "/kill.out", err);
-    // Wait for the endless run to be under way.
-    for (int i = 0; i < 1200 && read_file(err).find("run 2/2") == std::string::npos; ++i)
-        usleep(50000);
-    REQUIRE(read_file(err).find("run 2/2") != std::string::npos);
+    const pid_t job = start_matrix_job(toml, out, pids, "kill", {});
+    REQUIRE(wait_for_err("kill", "run 2/2"));
     usleep(500000);
-    pid_t victim = 0;
-    std::ifstream in(pids);
-    for (int rank, pid; in >> rank >> pid;)
-        if (rank == 2) victim = pid;
+    const pid_t victim = rank_pid(pids, 2);
     REQUIRE(victim > 0);
     REQUIRE(kill(victim, SIGKILL) == 0);
     const int code = wait_process(job, 90);
-    const std::string stderr_text = read_file(err);
+    const std::string stderr_text = read_file(dir() + "/kill.err");
     INFO("stderr: " << stderr_text);
     CHECK(code != 0);
     CHECK(code != -1); // -1: still running after 90 s, killed by the test
-    CHECK(stderr_text.find("rank 2 (node ") != std::string::npos);
-    CHECK(stderr_text.find("is gone (killed, stopped or stuck): no answer after the end of round "
-                           "1 of 6 of run 'endless' failed") != std::string::npos);
+    // Rank 0 names it the moment its link closes, before mpirun ends the job.
+    CHECK(stderr_text.find("cmdbench: matrix: rank 2 (") != std::string::npos);
+    CHECK(stderr_text.find("is gone in round 1 of 6 of run 'endless': its link to rank 0 broke") !=
+          std::string::npos);
     // The finished run is in the file, every pair of the other as not run,
     // and a note names the rank.
     const json doc = json::parse(read_file(out));
@@ -192,10 +218,144 @@ TEST_CASE("mpirun: a rank killed mid-run: no hang, finished pairs kept, the rank
     CHECK(not_run == 12);
     REQUIRE(doc["context"]["notes"].size() == 1);
     const std::string note = doc["context"]["notes"][0];
-    CHECK(note.find("rank 2 (node ") != std::string::npos);
+    CHECK(note.find("rank 2 (") != std::string::npos);
     CHECK(note.find("is gone") != std::string::npos);
     sleep(1);
     CHECK_FALSE(process_running_with(toml));
+}
+
+// Tiny pairs, then 6 rounds of about a second each: time to stop a rank in
+// the middle and for the job to go on without it.
+std::string paced_scenario(const std::string &name) {
+    return write(name, "[matrix]\naddress = \"127.0.0.1\"\ndead_after = 2\n\n[defaults]\n"
+                       "transport = \"tcp\"\ntimeout = 60\n\n[[run]]\nname = \"latency\"\n"
+                       "test = \"pingpong\"\nsizes = [64]\niterations = 50\ntransfer_count = 1\n\n"
+                       "[[run]]\nname = \"paced\"\ntest = \"pingpong\"\nsizes = [64]\n"
+                       "iterations = 20000\ntransfer_count = 1\nblocking = true\n");
+}
+
+// The job went on without rank 2: every pair of the first run and every
+// pair of the second without rank 2 ran; those with it are not run, naming
+// it. `in_flight_ok`: a pair it served when it went may have finished.
+void check_went_on(const json &doc, const std::string &why) {
+    int latency = 0, others = 0, without = 0;
+    for (const json &run : doc["runs"]) {
+        const int c = run["pair"]["client"], s = run["pair"]["server"];
+        INFO(run["name"] << " " << c << " -> " << s << ": " << run["status"] << " "
+                         << run.value("error", ""));
+        if (run["name"] == "latency") {
+            latency += run["status"] == "ok";
+        } else if (c != 2 && s != 2) {
+            CHECK(run["status"] == "ok");
+            ++others;
+        } else if (run["status"] != "ok") {
+            CHECK(run["status"] == "interrupted");
+            const std::string error = run["error"];
+            CHECK(error.find("not run: rank 2 (") != std::string::npos);
+            CHECK(error.find(why) != std::string::npos);
+            ++without;
+        }
+    }
+    CHECK(latency == 12);
+    CHECK(others == 6);
+    CHECK(without >= 5); // the pair rank 2 served may have ended first
+}
+
+TEST_CASE("mpirun --enable-recovery: a killed rank is named once, the job goes on without it") {
+    const std::string toml = paced_scenario("recover.toml");
+    const std::string pids = dir() + "/pids-recover", out = dir() + "/recover.json";
+    const pid_t job = start_matrix_job(toml, out, pids, "recover", {"--enable-recovery"});
+    REQUIRE(wait_for_err("recover", "run 2/2"));
+    usleep(300000);
+    const pid_t victim = rank_pid(pids, 2);
+    REQUIRE(victim > 0);
+    const auto killed = std::chrono::steady_clock::now();
+    REQUIRE(kill(victim, SIGKILL) == 0);
+    const int code = wait_process(job, 120);
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - killed).count();
+    const std::string err = read_file(dir() + "/recover.err");
+    INFO("exit " << code << ", " << took << " s after the kill; stderr: " << err);
+    CHECK(code != -1);
+    CHECK(took < 60); // the rest of the rounds, not a timeout
+    CHECK(count_of(err, "rank 2 (") == 1);
+    CHECK(err.find("its link to rank 0 broke (killed or crashed?)") != std::string::npos);
+    CHECK(err.find("the job goes on without it") != std::string::npos);
+    CHECK(err.find("pair runs did not succeed") != std::string::npos);
+    const json first = json::parse(read_file(out));
+    check_went_on(first, "its link to rank 0 broke");
+    sleep(1);
+    CHECK_FALSE(process_running_with(toml));
+
+    // --resume: the node is back; only the pairs not run are run.
+    const std::string again = dir() + "/resumed.json";
+    const ProcessResult r = run_process(
+        mpirun_np(4, {cmdbench_exe(), "run", toml, "-o", again, "--resume", out}), 120, kRootOk);
+    INFO("resumed: exit " << r.exit_code << "\nstderr: " << r.err);
+    CHECK(r.exit_code == 0);
+    const size_t not_run = 24 - 12 - 6;
+    CHECK(r.err.find("--resume " + out + ": " + std::to_string(24 - not_run) +
+                     " of 24 pairs kept, " + std::to_string(not_run) + " to run") !=
+          std::string::npos);
+    const json doc = json::parse(read_file(again));
+    REQUIRE(doc["runs"].size() == 24);
+    std::map<std::tuple<std::string, int, int>, json> before;
+    for (const json &run : first["runs"])
+        before[{run["name"], run["pair"]["client"], run["pair"]["server"]}] = run;
+    for (const json &run : doc["runs"]) {
+        const json &old = before[{run["name"], run["pair"]["client"], run["pair"]["server"]}];
+        INFO(run["name"] << " " << run["pair"]["client"] << " -> " << run["pair"]["server"]);
+        CHECK(run["status"] == "ok");
+        // A kept pair is the earlier one, measured then; the others are new.
+        if (old["status"] == "ok") CHECK(run["rows"] == old["rows"]);
+    }
+}
+
+TEST_CASE("mpirun --resume: a file of another job shape, or no launcher, is refused (exit 2)") {
+    const std::string toml = scenario("resume-bad.toml", "all-pairs", 20);
+    const std::string out = dir() + "/three.json";
+    run_matrix(3, toml, out);
+    const ProcessResult r = run_process(
+        mpirun_np(2, {cmdbench_exe(), "run", toml, "-q", "--resume", out}), 120, kRootOk);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("--resume " + out + ": a job of 3 ranks; this one has 2") !=
+          std::string::npos);
+    const ProcessResult single = run_process({cmdbench_exe(), "run", toml, "--resume", out}, 60);
+    CHECK(single.exit_code == 2);
+    CHECK(single.err.find("--resume works under a launcher") != std::string::npos);
+    const ProcessResult missing = run_process(
+        mpirun_np(2, {cmdbench_exe(), "run", toml, "-q", "--resume", dir() + "/nothing.json"}), 120,
+        kRootOk);
+    CHECK(missing.exit_code == 2);
+    CHECK(missing.err.find("nothing.json: cannot read") != std::string::npos);
+}
+
+TEST_CASE("mpirun --enable-recovery: a stopped rank is named after dead_after, the job ends") {
+    const std::string toml = paced_scenario("stop.toml");
+    const std::string pids = dir() + "/pids-stop", out = dir() + "/stop.json";
+    const pid_t job = start_matrix_job(toml, out, pids, "stop", {"--enable-recovery"});
+    REQUIRE(wait_for_err("stop", "run 2/2"));
+    usleep(300000);
+    const pid_t victim = rank_pid(pids, 2);
+    REQUIRE(victim > 0);
+    const auto stopped = std::chrono::steady_clock::now();
+    REQUIRE(kill(victim, SIGSTOP) == 0);
+    REQUIRE(wait_for_err("stop", "is gone"));
+    const double named =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - stopped).count();
+    const int code = wait_process(job, 120);
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - stopped).count();
+    kill(victim, SIGKILL); // if the job left it behind
+    const std::string err = read_file(dir() + "/stop.err");
+    INFO("exit " << code << ", named " << named << " s and ended " << took
+                 << " s after the stop; stderr: " << err);
+    CHECK(named < 12); // dead_after = 2, plus a loaded machine's slack
+    CHECK(code != -1);
+    CHECK(took < 60); // rank 0 ends the job: the stopped rank would hold it
+    CHECK(err.find("no word from it for 2 s (stopped or stuck") != std::string::npos);
+    check_went_on(json::parse(read_file(out)), "no word from it for 2 s");
 }
 
 TEST_CASE("mpirun -np 2: cpus per side places each pair's client and server") {

@@ -37,7 +37,10 @@ po::options_description run_options() {
         "the matrix heatmaps)")("pattern", po::value<std::string>(),
                                 "under a launcher (mpirun, srun): pair the ranks as all-pairs, "
                                 "ring, one-to-all or bisection (overrides [matrix] pattern; "
-                                "docs/matrix.md)");
+                                "docs/matrix.md)")(
+        "resume", po::value<std::string>(),
+        "FILE: under a launcher, keep the finished pairs of FILE (the JSON -o of an earlier "
+        "job of this scenario with as many ranks) and run only the others");
     d.add(token_options("FILE: the token of the --server (default: CMDBENCH_TOKEN); the "
                         "server started by run itself gets its own"));
     d.add(plugin_options());
@@ -117,6 +120,7 @@ RunOptions run_options_of(const po::variables_map &vm) {
     opt.quiet = vm.count("quiet") > 0;
     opt.allow_skip = vm.count("allow-skip") > 0;
     opt.token = token_of(vm);
+    if (vm.count("resume")) opt.resume = vm["resume"].as<std::string>();
     return opt;
 }
 
@@ -162,6 +166,11 @@ bool join_matrix(const RunOptions &opt, const Scenario &scenario, std::unique_pt
         check_placement_here(scenario, opt.server.empty() || matrix);
     } catch (const ScenarioError &e) {
         std::fprintf(stderr, "%s\n", e.what());
+        return false;
+    }
+    if (!matrix && !opt.resume.empty()) {
+        std::fprintf(stderr, "cmdbench: --resume works under a launcher (matrix mode): a "
+                             "single-pair run has nothing to go on from\n");
         return false;
     }
     if (!matrix && scenario.matrix.given)

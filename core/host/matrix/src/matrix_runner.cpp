@@ -1,32 +1,37 @@
-// The matrix runner. Collectives (Job::allgather) happen only between runs:
-// once to exchange the servers, once after every round (which doubles as
-// the agreement to go on, and brings the round's results to rank 0, which
-// rewrites -o so that a job that dies later keeps them), and twice at the
-// end (the pairs never run, the common exit status). Each has a bound, so a
-// dead or stuck rank ends the job with an error that names it instead of a
-// hang.
+// The matrix runner. The launcher is asked once (Job::allgather: every
+// rank's server, rank 0's coordinator); after that the ranks speak to rank 0
+// alone (round_link.hpp): each pair's result as it ends, a word at the end of
+// every round, and rank 0's answer, the same for all. Rank 0 keeps every
+// finished pair (and rewrites -o as they come), notices a dead or stopped
+// rank within a bound, names it once, and the job goes on without it: the
+// pairs it would have been in are reported not run, with the reason.
 #include "cmdbench/host/matrix/matrix_runner.hpp"
 
 #include "cmdbench/control/sha256.hpp"
 #include "cmdbench/host/execute/execute_job.hpp"
 #include "cmdbench/host/machine/interface_address.hpp"
+#include "cmdbench/host/matrix/coordinator.hpp"
 #include "cmdbench/host/matrix/matrix_rails.hpp"
+#include "cmdbench/host/matrix/rank_link.hpp"
 #include "cmdbench/host/plan/job_plan.hpp"
 #include "cmdbench/host/run/exit_status.hpp"
 #include "cmdbench/host/run/run_client.hpp"
 #include "cmdbench/host/run/server_process.hpp"
 #include "cmdbench/host/run/test_executor.hpp"
+#include "cmdbench/report/input_file.hpp"
 #include "cmdbench/report/matrix/report_matrix.hpp"
 #include "cmdbench/report/output_file.hpp"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/result_sink.hpp"
 #include "cmdbench/report/results_reader.hpp"
 #include "matrix_address.hpp"
+#include "matrix_hello.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -38,16 +43,16 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr double kWireupTimeout = 60;  // every rank's server up and published
-constexpr double kGatherTimeout = 300; // the results of every rank to rank 0
+constexpr double kWireupTimeout = 60; // every rank's server up and published
 // A round waits for its slowest pair: the run's timeout, the test's grace,
 // and time to connect, hand over the results and close.
 constexpr double kRoundMargin = 30;
-// After a failed round, how long to wait for each rank to say it is there:
-// the live ones fail the same collective at about the same time (a killed
-// rank makes the launcher interrupt the rest within a second or so), and
-// the launcher may end the job a second after that.
-constexpr double kRollCallTimeout = 2;
+// A rank waits this much longer than rank 0 for the round's word: rank 0
+// sends it once the round's wait is over.
+constexpr double kWordMargin = 30;
+// The last word (the exit status) comes after rank 0 has written every
+// output: a report of a large matrix takes a while.
+constexpr double kEndTimeout = 600;
 // Rewriting -o after a round takes at most about a tenth of the run's time
 // (a 64-rank matrix has 4032 entries and 126 rounds a run), and happens at
 // most once a second.
@@ -67,54 +72,18 @@ std::string hex(const Sha256Digest &d) {
     return out;
 }
 
-// What each rank tells the others at the start.
-struct Hello {
-    std::string digest;     // of the effective scenario text
-    std::string node;       // Job::node()
-    std::string address;    // "host:port" of its server; empty when it could not start one
-    std::string token;      // that server's token (the job is private to its launcher)
-    std::string error;      // why it has no server
-    bool bad_input = false; // the error is the scenario's ([matrix] interface/device): exit 2
-    std::vector<RailAddress> rails; // rails = "all": its RDMA devices, where its server listens
-};
-
-std::string hello_text(const Hello &h) {
-    Json rails = Json::array();
-    for (const RailAddress &r : h.rails)
-        rails.push_back({{"label", r.label}, {"address", r.address}});
-    return Json{{"digest", h.digest}, {"node", h.node},   {"address", h.address},
-                {"token", h.token},   {"error", h.error}, {"bad_input", h.bad_input},
-                {"rails", rails}}
-        .dump();
-}
-
-Hello parse_hello(const std::string &text) {
-    Hello h;
-    try {
-        const Json j = Json::parse(text);
-        h.digest = j.at("digest").get<std::string>();
-        h.node = j.at("node").get<std::string>();
-        h.address = j.at("address").get<std::string>();
-        h.token = j.at("token").get<std::string>();
-        h.error = j.at("error").get<std::string>();
-        h.bad_input = j.value("bad_input", false);
-        for (const Json &r : j.value("rails", Json::array()))
-            h.rails.push_back(
-                {r.at("label").get<std::string>(), r.at("address").get<std::string>()});
-    } catch (const std::exception &e) {
-        h.error = std::string("unreadable hello: ") + e.what();
-    }
-    return h;
-}
-
-// This rank's runs as a results document, compact: it travels through the
-// launcher to rank 0.
+// Runs as a results document, compact: a pair's result on its way to rank 0.
 std::string results_text(const std::vector<RunResult> &runs) {
     Report mine;
     mine.runs = runs;
     std::ostringstream out;
     write_json(out, mine);
     return Json::parse(out.str()).dump();
+}
+
+// "rank 2 (node3)".
+std::string rank_name(int rank, const std::vector<Hello> &peers) {
+    return "rank " + std::to_string(rank) + " (" + peers[size_t(rank)].node + ")";
 }
 
 class MatrixRun {
@@ -131,19 +100,25 @@ class MatrixRun {
 
   private:
     Hello my_hello(const std::string &digest);
+    std::string load_resumed();
+    nlohmann::json keep_resumed();
     int wire_up(const std::string &digest);
+    void join_link();
     void run_rounds();
-    void not_run(size_t from_step, size_t from_round, const std::string &why);
+    void run_round(size_t step, size_t round);
+    std::string my_word() const;
     ServerLink link_to(int server_rank, int rail) const;
     RunPair pair_of(const RunJob &job) const;
     RunResult run_pair(const RunJob &job);
-    void keep(const std::string &key, double timeout_s);
-    void write_progress(size_t step, size_t round);
+    void hand_over(const RunResult &r);
+    void take(const std::string &doc, const std::string &from);
+    void rank_gone(const GoneRank &g);
+    const GoneRank *gone_from(const RunJob &job, const std::vector<GoneRank> &gone) const;
+    std::vector<RunResult> whole(const std::string &why_not_run) const;
     bool write_due() const;
     Report assemble(std::vector<RunResult> runs, const std::string &note) const;
     void write_partial(const std::string &note, const std::string &why_not_run);
-    std::string where(size_t step, size_t round) const;
-    std::string lost(const std::string &why);
+    std::string where(size_t seq) const;
     int finish();
     int report(Report report);
     void say(const std::string &line) const; // rank 0, unless --quiet
@@ -157,19 +132,24 @@ class MatrixRun {
     ResultSink sink_; // rank 0's outputs
     ClientState client_;
     std::unique_ptr<ServerProcess> server_;
+    std::unique_ptr<Coordinator> coordinator_; // rank 0
+    std::unique_ptr<RankLink> link_;           // every other rank
     std::vector<Hello> peers_;
-    RunPlan plan_;                   // each run (each rail's apart), its repeats, the rounds
-    std::vector<RunResult> mine_;    // the pairs this rank was the client of, not run
-    std::vector<RunResult> pending_; // run, not yet handed to rank 0
-    bool flush_asked_ = false;       // rank 0 asked for the results at the next round's end
-    std::string stopped_;            // why the rounds ended early ("" = they did not)
+    RunPlan plan_;   // each run (each rail's apart), its repeats, the rounds
+    RoundWord word_; // rank 0's word at the end of the last round
+    // --resume: the earlier job's results (rank 0), and the pairs this rank
+    // is the client of that they hold: (step, server rank).
+    std::vector<RunResult> resumed_;
+    std::set<std::pair<size_t, int>> skip_;
+    std::string stopped_; // why the rounds ended early ("" = they did not)
     RunContext context_;
-    // Rank 0: every finished pair, as the rounds bring them in.
+    size_t seq_ = 0; // the round under way, counted over the whole job
+    // Rank 0: every finished pair, as they come (the coordinator's thread
+    // adds what the other ranks send), and a rank's result it could not read.
+    mutable std::mutex results_mu_;
     std::vector<RunResult> gathered_;
-    std::string unreadable_; // a rank's results that could not be read
-    // The collective under way, and where the rounds are (for messages).
-    std::string key_;
-    size_t step_ = 0, round_ = 0;
+    std::string unreadable_;
+    std::mutex write_mu_; // -o is rewritten by both threads
     std::chrono::steady_clock::time_point last_write_{};
     double last_write_seconds_ = 0;
 };
@@ -179,7 +159,7 @@ void MatrixRun::say(const std::string &line) const {
 }
 
 // This rank's hello: where its server listens (it starts it here), or why
-// it has none.
+// it has none; rank 0's also where its coordinator listens.
 Hello MatrixRun::my_hello(const std::string &digest) {
     Hello me;
     me.digest = digest;
@@ -208,48 +188,20 @@ Hello MatrixRun::my_hello(const std::string &digest) {
                                                   ServerServing{false, sessions});
         me.address = published_address(host, server_->port());
         me.token = server_->token();
+        if (job_.rank() == 0 && !options_.resume.empty()) {
+            me.error = load_resumed();
+            me.bad_input = !me.error.empty();
+        }
+        if (job_.rank() == 0) {
+            coordinator_ =
+                std::make_unique<Coordinator>(host, job_.size(), scenario_.matrix.dead_after);
+            me.coordinator_port = coordinator_->port();
+            me.coordinator_token = coordinator_->token();
+        }
     } catch (const std::exception &e) {
         me.error = "cannot start a server on " + host + ": " + e.what();
     }
     return me;
-}
-
-// What keeps the job from running, in the hellos of every rank (each sees
-// the same, so each reaches the same verdict); `usage`: the scenario's or
-// the command's fault (exit 2).
-std::vector<std::string> hello_problems(const std::vector<Hello> &peers, bool &usage) {
-    std::vector<std::string> problems;
-    std::vector<std::string> nodes;
-    for (const Hello &h : peers)
-        if (std::find(nodes.begin(), nodes.end(), h.node) == nodes.end()) nodes.push_back(h.node);
-    for (size_t r = 0; r < peers.size(); ++r) {
-        const Hello &h = peers[r];
-        const std::string who = "rank " + std::to_string(r) + " (" + h.node + ")";
-        if (h.digest != peers[0].digest) {
-            usage = true;
-            problems.push_back(who +
-                               " runs a different scenario than rank 0 (effective scenario "
-                               "digest " +
-                               h.digest.substr(0, 12) + " vs " + peers[0].digest.substr(0, 12) +
-                               "): give every rank the same file and --set options");
-        }
-        if (!h.error.empty()) problems.push_back(who + ": " + h.error);
-        usage = usage || h.bad_input;
-        const std::string addr_host = h.address.substr(0, h.address.rfind(':'));
-        if (nodes.size() > 1 && !h.address.empty() && is_loopback_address(addr_host)) {
-            usage = true;
-            problems.push_back(who + " would serve on the loopback address " + h.address +
-                               ", but the job spans " + std::to_string(nodes.size()) +
-                               " nodes: set [matrix] address, or make the node name resolve to "
-                               "an address the other nodes reach");
-        }
-        if (h.rails.size() != peers[0].rails.size())
-            problems.push_back(who + " has " + rails_text(h.rails) + ", rank 0 (" + peers[0].node +
-                               ") " + rails_text(peers[0].rails) +
-                               ": rails = \"all\" needs as many active RDMA devices on every "
-                               "node");
-    }
-    return problems;
 }
 
 int MatrixRun::wire_up(const std::string &digest) {
@@ -266,6 +218,81 @@ int MatrixRun::wire_up(const std::string &digest) {
         if (rank == 0 || p.rfind("rank " + std::to_string(rank) + " ", 0) == 0)
             std::fprintf(stderr, "cmdbench: matrix: %s\n", p.c_str());
     return usage ? kExitUsage : kExitRunFailed;
+}
+
+// Rank 0, --resume FILE: the earlier job's results, checked to be a
+// matrix job's with as many ranks and the same pattern; "" or what is wrong.
+std::string MatrixRun::load_resumed() {
+    const std::string what = "--resume " + options_.resume + ": ";
+    const Expected<std::string> text = read_input_file(options_.resume, kMaxResultsBytes);
+    if (!text) return what + text.error();
+    try {
+        Report old = parse_results(*text, options_.resume);
+        if (!old.matrix) return what + "not the results of a matrix job";
+        if (old.matrix->ranks.size() != size_t(job_.size()))
+            return what + "a job of " + std::to_string(old.matrix->ranks.size()) +
+                   " ranks; this one has " + std::to_string(job_.size()) +
+                   " (resume with as many ranks)";
+        if (old.matrix->pattern != to_string(scenario_.matrix.pattern))
+            return what + "pattern " + old.matrix->pattern + "; this job's is " +
+                   to_string(scenario_.matrix.pattern);
+        resumed_ = std::move(old.runs);
+    } catch (const ResultsError &e) {
+        return what + e.what();
+    }
+    return "";
+}
+
+// Rank 0: the resumed pairs that finished are this job's (a pair not run
+// there runs here); each rank is told which of its own to skip.
+nlohmann::json MatrixRun::keep_resumed() {
+    std::map<std::tuple<std::string, unsigned, int, int>, RunResult *> old;
+    for (RunResult &r : resumed_)
+        if (r.pair && r.status != RunStatus::Interrupted)
+            old[{r.name, r.repeat, r.pair->client, r.pair->server}] = &r;
+    Json skips = Json::object();
+    size_t kept = 0, all = 0;
+    plan_.for_each_job(0, 0, [&](const RunJob &job) {
+        ++all;
+        auto it = old.find({plan_.spec_of(job.step).name, plan_.repeat_of(job.step),
+                            job.pair->client, job.pair->server});
+        if (it == old.end()) return;
+        ++kept;
+        gathered_.push_back(std::move(*it->second));
+        skips[std::to_string(job.pair->client)].push_back({job.step, job.pair->server});
+    });
+    if (!options_.resume.empty())
+        say("matrix: --resume " + options_.resume + ": " + std::to_string(kept) + " of " +
+            std::to_string(all) + " pairs kept, " + std::to_string(all - kept) + " to run");
+    resumed_.clear();
+    return skips;
+}
+
+// Every rank but 0 joins rank 0's coordinator, which takes them all and
+// tells each the pairs it skips (--resume).
+void MatrixRun::join_link() {
+    Json skips = Json::object();
+    if (job_.rank() == 0) {
+        skips = keep_resumed();
+        coordinator_->start(
+            kWireupTimeout,
+            [this](int rank, const std::string &doc) {
+                take(doc, "the result rank " + std::to_string(rank) + " sent");
+            },
+            [this](const GoneRank &g) { rank_gone(g); },
+            [&skips](int rank) {
+                return Json{{"skip", skips.value(std::to_string(rank), Json::array())}};
+            });
+        skips = skips.value("0", Json::array());
+    } else {
+        const Hello &root = peers_[0];
+        const std::string host = root.address.substr(0, root.address.rfind(':'));
+        link_ = std::make_unique<RankLink>(host, root.coordinator_port, root.coordinator_token,
+                                           job_.rank(), rank_name(0, peers_));
+        skips = link_->start().value("skip", Json::array());
+    }
+    for (const Json &s : skips)
+        skip_.insert({s.at(0).get<size_t>(), s.at(1).get<int>()});
 }
 
 // A pair's server link: the server rank's server, on one rail or all of them.
@@ -297,18 +324,64 @@ RunResult MatrixRun::run_pair(const RunJob &job) {
     return r;
 }
 
-// The pairs this rank would still have run as a client, reported as not run.
-void MatrixRun::not_run(size_t from_step, size_t from_round, const std::string &why) {
-    plan_.for_each_job(from_step, from_round, [&](const RunJob &job) {
-        if (job.pair->client != job_.rank()) return;
-        RunResult res = cmdbench::not_run(plan_, job, why);
-        res.pair = pair_of(job);
-        mine_.push_back(std::move(res));
-    });
+// A finished pair to rank 0 at once: whatever dies later, it is kept.
+void MatrixRun::hand_over(const RunResult &r) {
+    if (job_.rank() == 0) {
+        std::lock_guard<std::mutex> lock(results_mu_);
+        gathered_.push_back(r);
+    } else {
+        link_->send_result(results_text({r}));
+    }
+}
+
+// Rank 0 (the coordinator's thread): a result another rank sent.
+void MatrixRun::take(const std::string &doc, const std::string &from) {
+    try {
+        Report theirs = parse_results(doc, from);
+        std::lock_guard<std::mutex> lock(results_mu_);
+        for (auto &run : theirs.runs)
+            gathered_.push_back(std::move(run));
+    } catch (const ResultsError &e) {
+        std::lock_guard<std::mutex> lock(results_mu_);
+        if (unreadable_.empty()) unreadable_ = e.what();
+    }
+}
+
+// Rank 0 (the coordinator's thread): a rank is gone. Said once, and -o
+// written at once with every pair so far: the launcher may end the job any
+// moment now.
+void MatrixRun::rank_gone(const GoneRank &g) {
+    const std::string text = rank_name(g.rank, peers_) + " is gone in " + where(g.seq) + ": " +
+                             g.why + "; the job goes on without it (its pairs are not run)";
+    std::fprintf(stderr, "cmdbench: matrix: %s\n", text.c_str());
+    write_partial("", "not run: the job had not got to this pair when the file was written");
+}
+
+std::string MatrixRun::my_word() const {
+    if (client_.abandoned) return "stop:not run: an earlier run could not be stopped";
+    if (interrupted_) return "stop:not run: interrupted";
+    return "go";
+}
+
+void MatrixRun::run_round(size_t s, size_t r) {
+    const RunSpec &spec = plan_.spec_of(s);
+    const double timeout = spec.timeout_s + kGraceSeconds + kRoundMargin;
+    const auto began = std::chrono::steady_clock::now();
+    for (const MatrixPair &p : plan_.rounds[r]) {
+        if (p.client != job_.rank() || word_.is_gone(p.server) || skip_.count({s, p.server}))
+            continue;
+        if (interrupted_ || client_.abandoned) break;
+        hand_over(run_pair(RunJob{s, r, &p}));
+    }
+    // The end of a round is where the ranks agree to go on: nothing of it
+    // runs while a pair is timed.
+    word_ = job_.rank() == 0 ? coordinator_->end_round(seq_, my_word(), began, timeout)
+                             : link_->end_round(seq_, my_word(), timeout + kWordMargin);
+    ++seq_;
+    if (!word_.stop.empty()) stopped_ = word_.stop;
 }
 
 void MatrixRun::run_rounds() {
-    const int rank = job_.rank();
     for (size_t s = 0; s < plan_.steps.size(); ++s) {
         const RunSpec &spec = plan_.spec_of(s);
         say("matrix: run " + std::to_string(plan_.steps[s].part + 1) + "/" +
@@ -317,68 +390,70 @@ void MatrixRun::run_rounds() {
                                    std::to_string(spec.repeat)
                              : "") +
             ": " + std::to_string(plan_.rounds.size()) + " rounds");
-        const double round_timeout = spec.timeout_s + kGraceSeconds + kRoundMargin;
         for (size_t r = 0; r < plan_.rounds.size(); ++r) {
-            step_ = s;
-            round_ = r;
-            for (const MatrixPair &p : plan_.rounds[r])
-                if (p.client == rank) pending_.push_back(run_pair(RunJob{s, r, &p}));
-            // The end of a round is where the ranks agree to go on: no
-            // collective runs while a pair is timed. At the end of a run,
-            // and when rank 0 asked for it in the previous round's word,
-            // every rank hands its results since the last time to rank 0
-            // (under a key only rank 0 reads), which rewrites -o. Not every
-            // round: with 64 ranks, that doubled the job's time.
-            const bool hand_over = flush_asked_ || r + 1 == plan_.rounds.size();
-            std::string word = "go";
-            if (client_.abandoned)
-                word = "stop:not run: an earlier run could not be stopped";
-            else if (interrupted_)
-                word = "stop:not run: interrupted";
-            else if (rank == 0 && write_due())
-                word = "go flush";
-            key_ = "cmdbench.matrix.round." + std::to_string(s) + "." + std::to_string(r);
-            if (hand_over) {
-                job_.put(key_ + ".runs", results_text(pending_));
-                pending_.clear();
-            }
-            const auto words = job_.allgather(key_, word, round_timeout);
-            for (const std::string &w : words)
-                if (w.rfind("stop:", 0) == 0 && stopped_.empty()) stopped_ = w.substr(5);
-            flush_asked_ = words[0] == "go flush";
-            if (rank == 0 && hand_over) {
-                keep(key_ + ".runs", round_timeout);
-                if (stopped_.empty()) write_progress(s, r);
-            }
-            if (!stopped_.empty()) {
-                not_run(s, r + 1, stopped_);
-                return;
-            }
+            run_round(s, r);
+            if (!stopped_.empty()) return;
+            const bool last = s + 1 == plan_.steps.size() && r + 1 == plan_.rounds.size();
+            if (job_.rank() == 0 && !last && write_due())
+                write_partial("incomplete: written after " + where(seq_ - 1) +
+                                  "; the job had not finished (if this note stays, it never did)",
+                              "not run: the job had not got to this pair when the file was "
+                              "written");
         }
     }
 }
 
-// Rank 0: the results of one round, one document per rank under `key`.
-void MatrixRun::keep(const std::string &key, double timeout_s) {
-    for (int r = 0; r < job_.size(); ++r) {
-        const std::string text = job_.get(r, key, timeout_s);
-        try {
-            Report theirs = parse_results(text, "the results of rank " + std::to_string(r));
-            for (auto &run : theirs.runs)
-                gathered_.push_back(std::move(run));
-        } catch (const ResultsError &e) {
-            if (unreadable_.empty()) unreadable_ = e.what();
-        }
-    }
-}
-
-// "round 3 of 6 of run 'latency'", for notes and errors.
-std::string MatrixRun::where(size_t step, size_t round) const {
+// "round 3 of 6 of run 'latency'" for round `seq` of the job.
+std::string MatrixRun::where(size_t seq) const {
+    const size_t rounds = std::max<size_t>(1, plan_.rounds.size());
+    const size_t step = std::min(seq / rounds, plan_.steps.size() - 1);
     const RunSpec &spec = plan_.spec_of(step);
-    std::string w = "round " + std::to_string(round + 1) + " of " +
+    std::string w = "round " + std::to_string(seq % rounds + 1) + " of " +
                     std::to_string(plan_.rounds.size()) + " of run '" + spec.name + "'";
     if (spec.repeat > 1) w += " repeat " + std::to_string(plan_.repeat_of(step));
     return w;
+}
+
+// The gone rank that keeps `job` from counting, if any: one of its two
+// ranks, gone before the pair's round ended.
+const GoneRank *MatrixRun::gone_from(const RunJob &job, const std::vector<GoneRank> &gone) const {
+    const size_t seq = job.step * plan_.rounds.size() + job.round;
+    for (const GoneRank &g : gone)
+        if ((g.rank == job.pair->client || g.rank == job.pair->server) && g.seq <= seq) return &g;
+    return nullptr;
+}
+
+// Rank 0: every pair of the schedule, in no order: each finished one, and
+// each other as not run: for a gone rank's, that rank and why; else
+// `why_not_run`. A pair that failed because a rank in it went is not run too
+// (the failure is the rank's, not the link's).
+std::vector<RunResult> MatrixRun::whole(const std::string &why_not_run) const {
+    const std::vector<GoneRank> gone = coordinator_->gone();
+    std::map<std::tuple<std::string, unsigned, int, int>, RunResult> done;
+    {
+        std::lock_guard<std::mutex> lock(results_mu_);
+        for (const RunResult &r : gathered_)
+            if (r.pair) done[{r.name, r.repeat, r.pair->client, r.pair->server}] = r;
+    }
+    std::vector<RunResult> runs;
+    plan_.for_each_job(0, 0, [&](const RunJob &job) {
+        const RunSpec &spec = plan_.spec_of(job.step);
+        auto it =
+            done.find({spec.name, plan_.repeat_of(job.step), job.pair->client, job.pair->server});
+        const GoneRank *g = gone_from(job, gone);
+        if (it != done.end() && (it->second.status == RunStatus::Ok || !g)) {
+            runs.push_back(std::move(it->second));
+            return;
+        }
+        std::string why = why_not_run;
+        if (g)
+            why = "not run: " + rank_name(g->rank, peers_) + " was gone: " + g->why +
+                  (it != done.end() ? " (the pair's own error: " + it->second.error + ")" : "");
+        RunResult res = cmdbench::not_run(plan_, job, why);
+        res.pair = pair_of(job);
+        runs.push_back(std::move(res));
+    });
+    return runs;
 }
 
 // The document rank 0 writes: the job's context and ranks, `runs` in
@@ -387,6 +462,9 @@ Report MatrixRun::assemble(std::vector<RunResult> runs, const std::string &note)
     Report all;
     all.context = context_;
     if (!note.empty()) all.context.notes.push_back(note);
+    for (const GoneRank &g : coordinator_->gone())
+        all.context.notes.push_back(rank_name(g.rank, peers_) + " is gone since " + where(g.seq) +
+                                    ": " + g.why + "; its pairs from there are not run");
     all.baseline = scenario_.baseline;
     MatrixInfo info;
     info.pattern = to_string(scenario_.matrix.pattern);
@@ -416,27 +494,16 @@ Report MatrixRun::assemble(std::vector<RunResult> runs, const std::string &note)
 void MatrixRun::write_partial(const std::string &note, const std::string &why_not_run) {
     const std::string &path = options_.output;
     if (path.empty() || output_is_stream(path)) return;
-    std::set<std::tuple<std::string, unsigned, int, int>> done;
-    for (const RunResult &r : gathered_)
-        if (r.pair) done.insert({r.name, r.repeat, r.pair->client, r.pair->server});
-    std::vector<RunResult> runs = gathered_;
-    plan_.for_each_job(0, 0, [&](const RunJob &job) {
-        const RunSpec &spec = plan_.spec_of(job.step);
-        const unsigned repeat = plan_.repeat_of(job.step);
-        if (done.count({spec.name, repeat, job.pair->client, job.pair->server})) return;
-        RunResult res = cmdbench::not_run(plan_, job, why_not_run);
-        res.pair = pair_of(job);
-        runs.push_back(std::move(res));
-    });
+    std::lock_guard<std::mutex> lock(write_mu_);
     const auto began = std::chrono::steady_clock::now();
-    sink_.write_interim(assemble(runs, note));
+    sink_.write_interim(assemble(whole(why_not_run), note));
     const auto ended = std::chrono::steady_clock::now();
     last_write_ = ended;
     last_write_seconds_ = std::chrono::duration<double>(ended - began).count();
 }
 
-// Rank 0: whether to ask for the results so far, to rewrite -o: once the
-// last write is far enough back for its cost.
+// Rank 0: whether to rewrite -o now: once the last write is far enough
+// back for its cost.
 bool MatrixRun::write_due() const {
     if (options_.output.empty() || output_is_stream(options_.output)) return false;
     if (last_write_ == std::chrono::steady_clock::time_point{}) return true;
@@ -445,70 +512,35 @@ bool MatrixRun::write_due() const {
     return since >= std::max(kMinWriteInterval, kWriteShare * last_write_seconds_);
 }
 
-// Rank 0, after a round that went well and brought results: the file so
-// far (the final document follows the last round of all).
-void MatrixRun::write_progress(size_t step, size_t round) {
-    if (step + 1 == plan_.steps.size() && round + 1 == plan_.rounds.size()) return;
-    write_partial("incomplete: written after " + where(step, round) +
-                      "; the job had not finished (if this note stays, it never did)",
-                  "not run: the job had not got to this pair when the file was written");
-}
-
-// A collective failed: name the ranks that did not get there, in the error
-// and (rank 0) in the results file. The file is written first with what is
-// known, then again with the names: the launcher may end the job any moment.
-std::string MatrixRun::lost(const std::string &why) {
-    const std::string at = where(step_, round_);
-    const bool root = job_.rank() == 0;
-    if (root)
-        write_partial("the matrix broke off at the end of " + at + ": " + why,
-                      "not run: the matrix broke off at the end of " + at);
-    const std::vector<int> gone = job_.roll_call(key_ + ".here", kRollCallTimeout);
-    if (gone.empty()) return why;
-    std::string who;
-    for (size_t i = 0; i < gone.size(); ++i)
-        who += std::string(i ? ", " : "") + "rank " + std::to_string(gone[i]) + " (node " +
-               peers_[size_t(gone[i])].node + ")";
-    const std::string text = who + (gone.size() > 1 ? " are" : " is") +
-                             " gone (killed, stopped or stuck): no answer after the end of " + at +
-                             " failed; " + why;
-    if (root)
-        write_partial(text, "not run: the matrix broke off at the end of " + at + ": " + who +
-                                (gone.size() > 1 ? " are" : " is") + " gone");
-    return text;
-}
-
+// Rank 0 reports and tells every rank still there the exit status; the
+// others wait for it.
 int MatrixRun::finish() {
-    // The rounds brought most finished pairs; what is left is those run
-    // since the last hand-over (the rounds stopped early) and the pairs not
-    // run.
-    std::vector<RunResult> rest = std::move(pending_);
-    rest.insert(rest.end(), mine_.begin(), mine_.end());
-    const auto texts =
-        job_.allgather("cmdbench.matrix.results", results_text(rest), kGatherTimeout);
+    if (job_.rank() != 0) return link_->wait_end(kEndTimeout);
     int status = kExitOk;
-    if (job_.rank() == 0) {
-        std::vector<RunResult> runs = std::move(gathered_);
-        try {
-            for (size_t r = 0; r < texts.size(); ++r) {
-                Report theirs = parse_results(texts[r], "the results of rank " + std::to_string(r));
-                for (auto &run : theirs.runs)
-                    runs.push_back(std::move(run));
-            }
-        } catch (const ResultsError &e) {
-            std::fprintf(stderr, "cmdbench: matrix: %s\n", e.what());
-            status = kExitRunFailed;
-        }
+    const std::string why = stopped_.empty() ? "not run" : stopped_;
+    Report all = assemble(whole(why), "");
+    {
+        std::lock_guard<std::mutex> lock(results_mu_);
         if (!unreadable_.empty()) {
             std::fprintf(stderr, "cmdbench: matrix: %s\n", unreadable_.c_str());
             status = kExitRunFailed;
         }
-        status = std::max(status, report(assemble(std::move(runs), "")));
     }
-    // The same status on every rank: the worst any rank has.
-    const auto statuses = job_.allgather("cmdbench.matrix.status", std::to_string(status), 60);
-    for (const std::string &s : statuses)
-        status = std::max(status, std::atoi(s.c_str()));
+    {
+        std::lock_guard<std::mutex> lock(write_mu_);
+        status = std::max(status, report(std::move(all)));
+    }
+    const std::vector<GoneRank> gone = coordinator_->gone();
+    if (!gone.empty()) status = std::max(status, int(kExitRunFailed));
+    coordinator_->finish(status);
+    // A stopped rank would keep the launcher waiting for ever: with every
+    // output written and every rank told, end the job.
+    for (const GoneRank &g : gone)
+        if (g.silent && !interrupted_) {
+            std::fflush(nullptr);
+            job_.abort(status, rank_name(g.rank, peers_) + " is gone; the job ended without it");
+            break;
+        }
     return status;
 }
 
@@ -535,12 +567,16 @@ int MatrixRun::run(RunContext context) {
         std::to_string(job_.size()) + " ranks on " + job_.describe() + ": " +
         std::to_string(pairs) + " pairs in " + std::to_string(plan_.rounds.size()) +
         " rounds per run");
+    int status = kExitRunFailed;
     try {
+        join_link();
         run_rounds();
+        status = finish();
     } catch (const JobError &e) {
-        throw JobError(lost(e.what()));
+        // Rank 0 is gone or gave up on this rank: the job may go on without
+        // this one, so it must not ask the launcher to end the job.
+        std::fprintf(stderr, "cmdbench: matrix: rank %d: %s\n", job_.rank(), e.what());
     }
-    const int status = finish();
     if (client_.abandoned) {
         server_->stop(0);
         leave_abandoned(status);
@@ -557,7 +593,8 @@ int run_matrix(Job &job, const Scenario &scenario, const Registry &registry, Run
     try {
         return run.run(std::move(context));
     } catch (const JobError &e) {
-        // A rank died or a collective timed out: the job cannot go on.
+        // The wire-up failed (a rank died or the launcher's collective timed
+        // out): the job cannot start.
         std::fprintf(stderr, "cmdbench: matrix: rank %d: %s\n", job.rank(), e.what());
         // Interrupted (SIGTERM: the launcher is ending the job already, e.g.
         // after a rank died), PMIx_Abort would only block until the SIGKILL.

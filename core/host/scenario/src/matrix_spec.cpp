@@ -14,6 +14,8 @@ std::string matrix_toml(const MatrixSpec &m) {
     if (!m.address.empty()) out += "address = " + to_text(ParamValue{m.address}) + "\n";
     if (!m.interface.empty()) out += "interface = " + to_text(ParamValue{m.interface}) + "\n";
     if (!m.device.empty()) out += "device = " + to_text(ParamValue{m.device}) + "\n";
+    if (m.dead_after != MatrixSpec::kDefaultDeadAfter)
+        out += "dead_after = " + to_text(ParamValue{m.dead_after}) + "\n";
     return out;
 }
 

@@ -3,13 +3,14 @@
 #include "cmdbench/host/params/toml_kind.hpp"
 #include "cmdbench/host/scenario/scenario.hpp"
 
+#include <optional>
 #include <set>
 
 namespace cmdbench {
 namespace {
 
 const std::set<std::string> kMatrixKeys = {"pattern", "one_pair_at_a_time", "address", "interface",
-                                           "device"};
+                                           "device",  "dead_after"};
 
 std::string at(const std::string &path, const toml::source_position &pos) {
     return path + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column);
@@ -23,6 +24,18 @@ std::string string_of(const std::string &path, const std::string &key, const tom
     auto s = n.value_exact<std::string>();
     if (!s) fail(path, n, "'" + key + "' expects a string, got " + node_kind(n));
     return *s;
+}
+
+double dead_after_of(const std::string &path, const toml::node &n) {
+    std::optional<double> v = n.value_exact<double>();
+    if (auto i = n.value_exact<int64_t>()) v = double(*i);
+    if (!v) fail(path, n, "'dead_after' expects a number of seconds, got " + node_kind(n));
+    if (!(*v >= MatrixSpec::kMinDeadAfter && *v <= MatrixSpec::kMaxDeadAfter))
+        fail(path, n,
+             "'dead_after' must be in [" + std::to_string(int(MatrixSpec::kMinDeadAfter)) + ", " +
+                 std::to_string(int(MatrixSpec::kMaxDeadAfter)) + "] seconds, got " +
+                 to_text(ParamValue{*v}));
+    return *v;
 }
 
 } // namespace
@@ -41,7 +54,7 @@ MatrixSpec read_matrix_table(const toml::table &root, const std::string &path) {
             throw ScenarioError(
                 at(path, key.source().begin) + ": unknown key '" + k +
                 "' in [matrix] (keys: pattern, one_pair_at_a_time, address, interface, "
-                "device)");
+                "device, dead_after)");
         if (k == "pattern") {
             const std::string name = string_of(path, k, value);
             auto p = matrix_pattern_from(name);
@@ -56,6 +69,8 @@ MatrixSpec read_matrix_table(const toml::table &root, const std::string &path) {
                 fail(path, value,
                      "'one_pair_at_a_time' expects a boolean, got " + node_kind(value));
             m.one_pair_at_a_time = *b;
+        } else if (k == "dead_after") {
+            m.dead_after = dead_after_of(path, value);
         } else {
             // address, interface or device: where each rank's server listens.
             if (!where_key.empty())

@@ -16,6 +16,9 @@ struct RunOptions {
     bool quiet = false;                        // no progress display
     bool allow_skip = false;                   // skipped runs do not make the exit status non-zero
     std::string token; // proves us to a named server (token_source.hpp); "" = none
+    // --resume FILE (matrix mode): an earlier results file of the job whose
+    // finished pairs are kept instead of run again.
+    std::string resume;
     ProgressDisplay *progress = nullptr; // where the runs show how far they are; null = nowhere
 };
 

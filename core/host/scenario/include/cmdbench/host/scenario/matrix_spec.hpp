@@ -20,6 +20,12 @@ struct MatrixSpec {
     // of address, interface and device.
     std::string interface;
     std::string device;
+    // Seconds without a word from a rank before rank 0 counts it gone
+    // (stopped or stuck; a killed rank is noticed at once) and the job goes
+    // on without it.
+    double dead_after = kDefaultDeadAfter;
+    static constexpr double kDefaultDeadAfter = 10;
+    static constexpr double kMinDeadAfter = 2, kMaxDeadAfter = 3600;
 };
 
 // The table as TOML ("[matrix]\n..."), "" when not given: part of the
