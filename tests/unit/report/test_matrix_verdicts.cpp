@@ -297,3 +297,46 @@ TEST_CASE("an unknown link rate suggests the absolute bound; HTML verdicts are r
     CHECK(h.find("3.0448453843810785") == std::string::npos);
     CHECK(h.find("<td>3.04</td><td>1.23</td>") != std::string::npos);
 }
+
+TEST_CASE("matrix summaries: fractions of the line rate; the lists bounded, saying how many more") {
+    // 12 ranks, all pairs, a 2.5 Gb/s link each; node11's links move 0.5
+    // Gb/s (0.2 of the line rate) and every other link 2 Gb/s (0.8), against
+    // link_fraction 0.9: every link fails, node11's furthest.
+    const int n = 12;
+    Report rep = matrix_of(n);
+    Expectations e;
+    e.link_fraction = 0.9;
+    SidePath rxe;
+    rxe.rdma = true;
+    RdmaDevice d;
+    d.name = "rxe0";
+    d.rate = "2.5 Gb/sec (1X SDR)";
+    rxe.devices.push_back(d);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+            if (i == j) continue;
+            const bool slow = i == n - 1 || j == n - 1;
+            RunResult r = pair_run("bw", "tcp", i, j, {bandwidth_row(slow ? 0.5 : 2)}, e);
+            r.path.client = rxe;
+            r.path.server = rxe;
+            rep.runs.push_back(std::move(r));
+        }
+    const MatrixVerdicts m = matrix_verdicts(rep, evaluate_expectations(rep));
+    REQUIRE(m.links.size() == size_t(n * (n - 1)));
+    CHECK(m.check == "link_fraction");
+    CHECK(m.nodes[0].name == "node11");
+    CHECK(tally_text(m, m.nodes[0]) ==
+          "node11 (rank 11): 22 of 22 links FAIL, median 0.2 of line rate");
+    CHECK(tally_text(m, m.nodes[1]) ==
+          "node0 (rank 0): 22 of 22 links FAIL, median 0.8 of line rate");
+    CHECK(m.links[0].miss == Approx(4.5)); // 0.9 / 0.2
+    std::ostringstream out;
+    write_matrix_verdicts_table(out, m);
+    const std::string t = out.str();
+    CHECK(t.find("  and 2 more nodes with links not passing\n") != std::string::npos);
+    CHECK(t.find("  and 122 more (every verdict: the expectations below, or -o FILE.json)\n") !=
+          std::string::npos);
+    CHECK(
+        t.find("FAIL    bw rank 0 (node0) -> rank 11 (node11) 64k_bw: bandwidth 0.5 Gb/s = 0.2 of "
+               "rxe0 2.5 Gb/s, expected >= 0.9") != std::string::npos);
+}

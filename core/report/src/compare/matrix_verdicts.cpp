@@ -50,13 +50,20 @@ double median_of(std::vector<double> v) {
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-// Worst first: more failing links, a larger share of them, then what could
-// not be judged, then what did not run; ties by name.
-void sort_tallies(std::vector<VerdictTally> &tallies) {
-    auto key = [](const VerdictTally &t) {
+// Worst first: more failing links, a larger share of them, then the worse
+// median (when every node fails a bound set too tight, the one that stands
+// out still leads), then what could not be judged, then what did not run;
+// ties by name.
+void sort_tallies(std::vector<VerdictTally> &tallies, const std::string &check) {
+    const bool lower = lower_bound(check); // a lower median is worse
+    auto badness = [&](const VerdictTally &t) {
+        if (!t.median) return -std::numeric_limits<double>::infinity();
+        return lower ? -*t.median : *t.median;
+    };
+    auto key = [&](const VerdictTally &t) {
         const double share = t.links ? double(t.count[int(Outcome::Fail)]) / double(t.links) : 0;
-        return std::make_tuple(t.count[int(Outcome::Fail)], share, t.count[int(Outcome::Unknown)],
-                               t.count[int(Outcome::NotRun)]);
+        return std::make_tuple(t.count[int(Outcome::Fail)], share, badness(t),
+                               t.count[int(Outcome::Unknown)], t.count[int(Outcome::NotRun)]);
     };
     std::stable_sort(tallies.begin(), tallies.end(),
                      [&](const VerdictTally &a, const VerdictTally &b) {
@@ -165,8 +172,8 @@ class Gather {
                 if (!rail_values[name].empty()) t.median = median_of(rail_values[name]);
                 m_.rails.push_back(std::move(t));
             }
-        sort_tallies(m_.nodes);
-        sort_tallies(m_.rails);
+        sort_tallies(m_.nodes, m_.check);
+        sort_tallies(m_.rails, m_.check);
     }
 
     static void count(VerdictTally &t, const LinkVerdict &l) {
