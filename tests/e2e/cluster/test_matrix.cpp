@@ -293,10 +293,12 @@ TEST_CASE("mpirun --enable-recovery: a killed rank is named once, the job goes o
         mpirun_np(4, {cmdbench_exe(), "run", toml, "-o", again, "--resume", out}), 120, kRootOk);
     INFO("resumed: exit " << r.exit_code << "\nstderr: " << r.err);
     CHECK(r.exit_code == 0);
-    const size_t not_run = 24 - 12 - 6;
-    CHECK(r.err.find("--resume " + out + ": " + std::to_string(24 - not_run) +
-                     " of 24 pairs kept, " + std::to_string(not_run) + " to run") !=
-          std::string::npos);
+    // 18 or 19: the pair rank 2 was serving when it went may have finished.
+    size_t kept = 0;
+    for (const json &run : first["runs"])
+        kept += run["status"] == "ok";
+    CHECK(r.err.find("--resume " + out + ": " + std::to_string(kept) + " of 24 pairs kept, " +
+                     std::to_string(24 - kept) + " to run") != std::string::npos);
     const json doc = json::parse(read_file(again));
     REQUIRE(doc["runs"].size() == 24);
     std::map<std::tuple<std::string, int, int>, json> before;

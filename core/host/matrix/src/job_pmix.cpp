@@ -134,32 +134,18 @@ class PmixJob : public Job {
 
     void barrier(double timeout_s) override { fence("barrier", timeout_s, false); }
 
-    std::vector<int> roll_call(const std::string &key, double timeout_s) override {
-        // A value put and committed is readable without a fence: from the
-        // node's PMIx server, or the owner's (direct modex). So each rank
-        // says "here" and looks for the others' word, waiting on each.
-        std::vector<int> missing;
-        try {
-            const std::string full_key = pmix_key(key);
-            pmix_value_t here;
-            PMIX_VALUE_CONSTRUCT(&here);
-            here.type = PMIX_BYTE_OBJECT;
-            here.data.bo.bytes = const_cast<char *>("here");
-            here.data.bo.size = 4;
-            if (PMIx_Put(PMIX_GLOBAL, full_key.c_str(), &here) != PMIX_SUCCESS ||
-                PMIx_Commit() != PMIX_SUCCESS)
-                return missing;
-            for (int r = 0; r < size_; ++r) {
-                if (r == rank()) continue;
-                try {
-                    get_bytes(r, full_key, timeout_s);
-                } catch (const JobError &) {
-                    missing.push_back(r);
-                }
-            }
-        } catch (const JobError &) {
-        }
-        return missing;
+    bool kill_rank(int rank) override {
+        pmix_proc_t target;
+        PMIX_PROC_LOAD(&target, me_.nspace, pmix_rank_t(rank));
+        pmix_info_t kill;
+        bool yes = true;
+        PMIX_INFO_LOAD(&kill, PMIX_JOB_CTRL_KILL, &yes, PMIX_BOOL);
+        pmix_info_t *results = nullptr;
+        size_t nresults = 0;
+        const pmix_status_t rc = PMIx_Job_control(&target, 1, &kill, 1, &results, &nresults);
+        PMIX_INFO_DESTRUCT(&kill);
+        if (results) PMIX_INFO_FREE(results, nresults);
+        return rc == PMIX_SUCCESS;
     }
 
     void abort(int status, const std::string &why) override {

@@ -534,9 +534,10 @@ int MatrixRun::finish() {
     if (!gone.empty()) status = std::max(status, int(kExitRunFailed));
     coordinator_->finish(status);
     // A stopped rank would keep the launcher waiting for ever: with every
-    // output written and every rank told, end the job.
+    // output written and every rank told, have the launcher end it (or, if
+    // it cannot, the job).
     for (const GoneRank &g : gone)
-        if (g.silent && !interrupted_) {
+        if (g.silent && !interrupted_ && !job_.kill_rank(g.rank)) {
             std::fflush(nullptr);
             job_.abort(status, rank_name(g.rank, peers_) + " is gone; the job ended without it");
             break;

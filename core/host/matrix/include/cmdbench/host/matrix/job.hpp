@@ -38,11 +38,9 @@ class Job {
     virtual void put(const std::string &key, const std::string &value) = 0;
     // Rank `rank`'s put() value for `key`, at most timeout_s.
     virtual std::string get(int rank, const std::string &key, double timeout_s) = 0;
-    // After a collective failed: says "here" under `key` (used once) and
-    // returns the other ranks that do not say it within timeout_s each (dead,
-    // stopped, or stuck short of a collective), in rank order. No fence:
-    // it works with ranks missing. Never throws.
-    virtual std::vector<int> roll_call(const std::string &key, double timeout_s) = 0;
+    // Asks the launcher to end one rank (one counted gone that may still be
+    // there: stopped, stuck); false when it cannot. Never throws.
+    virtual bool kill_rank(int rank) = 0;
     // Asks the launcher to end the whole job (a rank that cannot go on).
     virtual void abort(int status, const std::string &why) = 0;
 };
