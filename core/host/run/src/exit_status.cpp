@@ -1,14 +1,41 @@
 #include "cmdbench/host/run/exit_status.hpp"
 
+#include "cmdbench/report/matrix/matrix_verdicts.hpp"
 #include "cmdbench/report/verdict.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <unistd.h>
 
 namespace cmdbench {
 
+namespace {
+
+// A matrix's verdicts by link, worst first; "" when none has a pair.
+std::string matrix_line(const Report &report, const std::vector<ExpectVerdict> &verdicts) {
+    if (!report.matrix) return "";
+    const MatrixVerdicts m = matrix_verdicts(report, verdicts);
+    return m.links.empty() ? "" : matrix_verdict_line(m);
+}
+
+// A matrix whose pairs did not all run still names its failing links: the
+// exit status is that of the runs, but a failed link is what to fix.
+void say_failed_links(const Report &report) {
+    if (!report.matrix) return;
+    const auto verdicts = evaluate_expectations(report);
+    const bool failed = std::any_of(verdicts.begin(), verdicts.end(), [](const ExpectVerdict &v) {
+        return v.outcome == Outcome::Fail;
+    });
+    if (failed) std::fprintf(stderr, "cmdbench: %s\n", matrix_line(report, verdicts).c_str());
+}
+
+} // namespace
+
 int exit_status(const Report &report, const RunEnding &ending) {
-    if (ending.interrupted) return kExitInterrupted;
+    if (ending.interrupted) {
+        say_failed_links(report);
+        return kExitInterrupted;
+    }
     int failed = 0, skipped = 0;
     for (const auto &r : report.runs) {
         if (r.status == RunStatus::Skipped)
@@ -19,6 +46,7 @@ int exit_status(const Report &report, const RunEnding &ending) {
     if (failed) {
         std::fprintf(stderr, "cmdbench: %d of %zu %s did not succeed\n", failed, report.runs.size(),
                      ending.runs);
+        say_failed_links(report);
         return kExitRunFailed;
     }
     if (skipped && !ending.allow_skip) {
@@ -30,7 +58,9 @@ int exit_status(const Report &report, const RunEnding &ending) {
     if (ending.write_failed) return kExitRunFailed;
     const auto verdicts = evaluate_expectations(report);
     if (!all_held(verdicts)) {
-        std::fprintf(stderr, "cmdbench: %s\n", verdict_summary(verdicts).c_str());
+        const std::string links = matrix_line(report, verdicts);
+        std::fprintf(stderr, "cmdbench: %s\n",
+                     (links.empty() ? verdict_summary(verdicts) : links).c_str());
         return kExitExpectation;
     }
     return kExitOk;

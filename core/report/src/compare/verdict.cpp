@@ -1,8 +1,8 @@
 // Expectations judged on a report (verdict.hpp).
 #include "cmdbench/report/verdict.hpp"
 
-#include "compare/comparison_samples.hpp"
 #include "cmdbench/control/printable_text.hpp"
+#include "compare/comparison_samples.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -27,16 +27,64 @@ std::string num(double v) {
     return buf;
 }
 
-using BaselineKey = std::tuple<std::string, std::string, std::string>; // group, row, metric
+// Matrix mode: the rail a run measured, from the names the planner gives
+// a rail's run ("NAME @LABEL", variant "V@LABEL"); "all rails" for the run
+// on every rail at once; "" for any other run.
+std::string run_rail(const RunResult &run) {
+    if (!run.pair) return "";
+    if (!run.rails.empty()) return "all rails";
+    const size_t at = run.name.rfind(" @");
+    if (at == std::string::npos) return "";
+    const std::string label = run.name.substr(at + 2);
+    if (label == "all rails") return label;
+    const std::string suffix = "@" + label;
+    const std::string &variant = run.variant;
+    if (variant.size() <= suffix.size() ||
+        variant.compare(variant.size() - suffix.size(), suffix.size(), suffix) != 0)
+        return "";
+    return label;
+}
 
-// The baseline variant's value of every (group, row, metric): the median of
-// its repeats, as the comparison takes it.
+// The variant without its rail: a matrix's rail runs are compared with the
+// baseline's run on the same rail.
+std::string bare_variant(const RunResult &run) {
+    std::string v = run_variant(run);
+    const std::string rail = run_rail(run);
+    if (rail.empty()) return v;
+    const std::string suffix = rail == "all rails" ? "@all" : "@" + rail;
+    if (v.size() > suffix.size() && v.compare(v.size() - suffix.size(), suffix.size(), suffix) == 0)
+        v.resize(v.size() - suffix.size());
+    return v;
+}
+
+// A row's rail: a run on every rail at once names its rails' rows "LABEL/ROW".
+std::string row_rail(const RunResult &run, const std::string &row) {
+    for (const RailPart &r : run.rails)
+        if (row.rfind(r.label + "/", 0) == 0) return r.label;
+    return run_rail(run);
+}
+
+// group, row, metric; in matrix mode also client, server and rail, so that
+// a pair is set against the baseline's run of the same link.
+using BaselineKey = std::tuple<std::string, std::string, std::string, int, int, std::string>;
+
+BaselineKey baseline_key(const RunResult &run, const std::string &row, const std::string &metric) {
+    if (!run.pair) return {run_group(run), row, metric, -1, -1, ""};
+    return {run_group(run), row, metric, run.pair->client, run.pair->server, run_rail(run)};
+}
+
+bool is_baseline(const Report &report, const RunResult &run) {
+    return (run.pair ? bare_variant(run) : run_variant(run)) == report.baseline;
+}
+
+// The baseline variant's value of every key: the median of its repeats, as
+// the comparison takes it.
 std::map<BaselineKey, double> baseline_values(const Report &report) {
     std::map<BaselineKey, std::vector<double>> all;
     for (const auto &run : report.runs)
-        if (run_variant(run) == report.baseline)
+        if (is_baseline(report, run))
             for (const auto &s : every_sample(run))
-                if (s.value) all[{run_group(run), s.item, s.metric.id}].push_back(*s.value);
+                if (s.value) all[baseline_key(run, s.item, s.metric.id)].push_back(*s.value);
     std::map<BaselineKey, double> out;
     for (auto &[key, values] : all) {
         std::sort(values.begin(), values.end());
@@ -79,11 +127,19 @@ std::string link_names(const RunResult &run) {
 
 class Judge {
   public:
-    explicit Judge(const Report &report) : report_(report), baseline_(baseline_values(report)) {}
+    explicit Judge(const Report &report) : report_(report), baseline_(baseline_values(report)) {
+        for (const auto &run : report.runs)
+            any_baseline_ = any_baseline_ || is_baseline(report, run);
+    }
 
     std::vector<ExpectVerdict> all() {
-        for (const auto &run : report_.runs)
-            if (!run.expect.empty()) judge_run(run);
+        for (const auto &run : report_.runs) {
+            if (run.expect.empty()) continue;
+            const size_t first = out_.size();
+            judge_run(run);
+            for (size_t i = first; i < out_.size(); ++i)
+                if (run.pair) out_[i].rail = row_rail(run, out_[i].row);
+        }
         return std::move(out_);
     }
 
@@ -99,6 +155,7 @@ class Judge {
         v.metric = metric;
         v.check = check;
         v.bound = bound;
+        v.pair = run.pair;
         return v;
     }
 
@@ -118,6 +175,21 @@ class Judge {
         // Every check of a run that did not finish is unknown: an acceptance
         // run must not pass on a skipped device.
         const auto checks = checks_of(run.expect);
+        // Interrupted is what a run (a pair) that never ran, or was cut
+        // short, gets: not run, which is not a failed link.
+        if (run.status == RunStatus::Interrupted) {
+            std::string why =
+                run.error.rfind("not run", 0) == 0
+                    ? run.error
+                    : "run interrupted" + (run.error.empty() ? std::string() : ": " + run.error);
+            for (const auto &[metric, check, bound] : checks) {
+                ExpectVerdict v = base(run, metric, check, bound);
+                v.outcome = Outcome::NotRun;
+                v.reason = why;
+                out_.push_back(std::move(v));
+            }
+            return;
+        }
         if (run.status != RunStatus::Ok) {
             std::string why = std::string("run ") + to_string(run.status);
             if (!run.error.empty()) why += ": " + run.error;
@@ -156,7 +228,11 @@ class Judge {
             return;
         }
         const auto rate = result_link_rate(run);
-        if (!rate) return unknown(v, "link rate unknown (" + link_names(run) + ")");
+        if (!rate) {
+            v.hint = "give an absolute bound: expect.bandwidth.min = " + num(bound) +
+                     " x the link's rate in Gb/s";
+            return unknown(v, "link rate unknown (" + link_names(run) + ")");
+        }
         v.link = rate;
         for (const CompareSample *s : rows) {
             ExpectVerdict row = v;
@@ -188,9 +264,18 @@ class Judge {
                 continue;
             }
             row.measured = *s.value;
-            const auto it = baseline_.find({run_group(run), s.item, metric});
+            const auto it = baseline_.find(baseline_key(run, s.item, metric));
             if (it == baseline_.end() || it->second == 0) {
-                unknown(std::move(row), "no value of baseline '" + report_.baseline + "'");
+                std::string why = "no value of baseline '" + report_.baseline + "'";
+                // A matrix sets a pair against the baseline's run of the
+                // same pair and rail only.
+                if (run.pair) {
+                    why +=
+                        any_baseline_ ? " on this link" : ": no run of that variant in this matrix";
+                    row.hint = "give an absolute bound: expect." + metric +
+                               (check == "min_ratio" ? ".min" : ".max") + " = ... " + row.unit;
+                }
+                unknown(std::move(row), why);
                 continue;
             }
             row.baseline = it->second;
@@ -202,6 +287,7 @@ class Judge {
 
     const Report &report_;
     std::map<BaselineKey, double> baseline_;
+    bool any_baseline_ = false;
     std::vector<ExpectVerdict> out_;
 };
 
@@ -209,12 +295,25 @@ const char *bound_sign(const std::string &check) {
     return check == "max" || check == "max_ratio" ? "<=" : ">=";
 }
 
+// A matrix verdict names its link; a rail run's name loses its " @LABEL",
+// which the link carries.
 std::string subject(const ExpectVerdict &v) {
     std::string s = v.run;
+    const std::string at = " @" + v.rail;
+    if (v.pair && !v.rail.empty() && v.rail != "all rails" && s.size() > at.size() &&
+        s.compare(s.size() - at.size(), at.size(), at) == 0)
+        s.resize(s.size() - at.size());
     if (v.repeats > 1)
         s += " [rep " + std::to_string(v.repeat) + "/" + std::to_string(v.repeats) + "]";
+    if (v.pair) s += " " + link_text(v);
     if (!v.row.empty()) s += " " + v.row;
     return printable_text(s);
+}
+
+// The built-in latency family is one-way: half the round trip that the
+// tables' latency columns (p50(us), p99(us)) show.
+bool one_way(const ExpectVerdict &v) {
+    return v.metric == CompareMetric::LatencyP50.id || v.metric == CompareMetric::LatencyP99.id;
 }
 
 } // namespace
@@ -227,8 +326,37 @@ const char *to_string(Outcome o) {
         return "fail";
     case Outcome::Unknown:
         return "unknown";
+    case Outcome::NotRun:
+        return "not_run";
     }
     return "unknown";
+}
+
+const char *outcome_label(Outcome o) {
+    switch (o) {
+    case Outcome::Pass:
+        return "PASS";
+    case Outcome::Fail:
+        return "FAIL";
+    case Outcome::Unknown:
+        return "UNKNOWN";
+    case Outcome::NotRun:
+        return "NOT RUN";
+    }
+    return "UNKNOWN";
+}
+
+std::string verdict_number(double v) {
+    return num(v);
+}
+
+std::string link_text(const ExpectVerdict &v) {
+    if (!v.pair) return "";
+    const RunPair &p = *v.pair;
+    std::string s = "rank " + std::to_string(p.client) + " (" + p.client_node + ") -> rank " +
+                    std::to_string(p.server) + " (" + p.server_node + ")";
+    if (!v.rail.empty()) s += " @" + v.rail;
+    return printable_text(s);
 }
 
 std::vector<ExpectVerdict> evaluate_expectations(const Report &report) {
@@ -249,9 +377,12 @@ std::string verdict_text(const ExpectVerdict &v) {
                     unit + ")";
     } else if (v.value) {
         what += " " + num(*v.value) + unit;
+        if (one_way(v)) what += " one-way (round trip " + num(2 * *v.value) + unit + ")";
     }
     what += std::string(", expected ") + bound_sign(v.check) + " " + num(v.bound);
-    if (v.outcome == Outcome::Unknown) what += ": " + printable_text(v.reason);
+    if (v.outcome == Outcome::Unknown || v.outcome == Outcome::NotRun)
+        what += ": " + printable_text(v.reason);
+    if (v.outcome == Outcome::Unknown && !v.hint.empty()) what += "; " + printable_text(v.hint);
     return what;
 }
 
@@ -261,15 +392,21 @@ bool all_held(const std::vector<ExpectVerdict> &verdicts) {
 }
 
 std::string verdict_summary(const std::vector<ExpectVerdict> &verdicts) {
-    size_t failed = 0, unknown = 0;
-    // Failures first, then what could not be judged.
-    std::vector<std::string> named, unknowns;
+    size_t failed = 0, unknown = 0, not_run = 0;
+    // Failures first, then what could not be judged, then what did not run.
+    std::vector<std::string> named, unknowns, not_runs;
     for (const auto &v : verdicts) {
         if (v.outcome == Outcome::Pass) continue;
+        if (v.outcome == Outcome::NotRun) {
+            ++not_run;
+            not_runs.push_back(verdict_text(v));
+            continue;
+        }
         (v.outcome == Outcome::Fail ? failed : unknown) += 1;
         (v.outcome == Outcome::Fail ? named : unknowns).push_back(verdict_text(v));
     }
     named.insert(named.end(), unknowns.begin(), unknowns.end());
+    named.insert(named.end(), not_runs.begin(), not_runs.end());
     const std::string total = std::to_string(verdicts.size());
     if (named.empty()) return "all " + total + " expectations held";
     std::string line;
@@ -278,6 +415,10 @@ std::string verdict_summary(const std::vector<ExpectVerdict> &verdicts) {
         line += (line.empty() ? std::to_string(unknown) + " of " + total + " expectations"
                               : ", " + std::to_string(unknown)) +
                 " could not be judged";
+    if (not_run)
+        line += (line.empty() ? std::to_string(not_run) + " of " + total + " expectations"
+                              : ", " + std::to_string(not_run)) +
+                " not run";
     // The first few by name: enough to act on, short enough to read.
     constexpr size_t kNamed = 5;
     for (size_t i = 0; i < named.size() && i < kNamed; ++i)
@@ -290,16 +431,15 @@ void write_verdicts_table(std::ostream &out, const std::vector<ExpectVerdict> &v
     if (verdicts.empty()) return;
     out << "expectations:\n";
     for (const auto &v : verdicts) {
-        const char *tag = v.outcome == Outcome::Pass   ? "PASS   "
-                          : v.outcome == Outcome::Fail ? "FAIL   "
-                                                       : "UNKNOWN";
+        std::string tag = outcome_label(v.outcome);
+        tag.resize(7, ' '); // as wide as the widest, UNKNOWN and NOT RUN
         out << "  " << tag << " " << verdict_text(v) << '\n';
     }
     out << verdict_summary(verdicts) << '\n';
 }
 
 Json verdicts_json(const std::vector<ExpectVerdict> &verdicts) {
-    size_t counts[3] = {0, 0, 0};
+    size_t counts[4] = {0, 0, 0, 0};
     Json list = Json::array();
     for (const auto &v : verdicts) {
         ++counts[int(v.outcome)];
@@ -315,6 +455,13 @@ Json verdicts_json(const std::vector<ExpectVerdict> &verdicts) {
                   {"bound", v.bound},
                   {"value", opt(v.value)},
                   {"verdict", to_string(v.outcome)}};
+        if (v.pair) {
+            j["pair"] = {{"client", v.pair->client},
+                         {"server", v.pair->server},
+                         {"client_node", v.pair->client_node},
+                         {"server_node", v.pair->server_node}};
+            j["rail"] = v.rail.empty() ? Json(nullptr) : Json(v.rail);
+        }
         if (v.check == "link_fraction") {
             j["measured"] = opt(v.measured);
             j["link"] = v.link ? Json{{"name", v.link->name},
@@ -327,6 +474,7 @@ Json verdicts_json(const std::vector<ExpectVerdict> &verdicts) {
             j["baseline"] = opt(v.baseline);
         }
         j["reason"] = v.reason;
+        if (!v.hint.empty()) j["hint"] = v.hint;
         j["text"] = verdict_text(v);
         list.push_back(std::move(j));
     }
@@ -334,6 +482,7 @@ Json verdicts_json(const std::vector<ExpectVerdict> &verdicts) {
             {"passed", counts[int(Outcome::Pass)]},
             {"failed", counts[int(Outcome::Fail)]},
             {"unknown", counts[int(Outcome::Unknown)]},
+            {"not_run", counts[int(Outcome::NotRun)]},
             {"all_held", all_held(verdicts)},
             {"summary", verdict_summary(verdicts)},
             {"verdicts", list}};

@@ -17,7 +17,7 @@ std::string cell(const std::string &text) {
 }
 
 std::string number_cell(const std::optional<double> &v) {
-    return v ? cell(exact_str(*v)) : "<td><span class=\"missing\">—</span></td>";
+    return v ? cell(verdict_number(*v)) : "<td><span class=\"missing\">—</span></td>";
 }
 
 } // namespace
@@ -36,13 +36,15 @@ void write_html_verdicts(std::ostream &out, const std::vector<const Report *> &r
            "<th>metric</th><th>check</th><th>value</th><th>bound</th><th>detail</th></tr>"
            "</thead>\n<tbody>\n";
     for (const auto &v : all) {
-        const char *cls = v.outcome == Outcome::Pass ? "better" : "worse";
+        const char *cls = v.outcome == Outcome::Pass     ? "better"
+                          : v.outcome == Outcome::NotRun ? "missing"
+                                                         : "worse";
         std::string run = v.run;
         if (v.repeats > 1) run += " [rep " + std::to_string(v.repeat) + "]";
         out << "<tr class=\"verdict-" << to_string(v.outcome) << "\"><td class=\"" << cls << "\">"
-            << escape(to_string(v.outcome)) << "</td>" << cell(run) << cell(v.row) << cell(v.metric)
-            << cell(v.check) << number_cell(v.value) << cell(exact_str(v.bound))
-            << cell(verdict_text(v)) << "</tr>\n";
+            << escape(outcome_label(v.outcome)) << "</td>" << cell(run) << cell(v.row)
+            << cell(v.metric) << cell(v.check) << number_cell(v.value)
+            << cell(verdict_number(v.bound)) << cell(verdict_text(v)) << "</tr>\n";
     }
     out << "</tbody>\n</table>\n";
 }

@@ -1,6 +1,7 @@
 // JSON results (docs/results.md). ordered_json keeps keys in the order the
 // tests reported them, so documents diff cleanly between runs.
 #include "cmdbench/report/comparison_json.hpp"
+#include "cmdbench/report/matrix/matrix_verdicts.hpp"
 #include "cmdbench/report/rail_rows.hpp"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/report_format.hpp"
@@ -229,6 +230,8 @@ void write_json(std::ostream &out, const Report &report, const Comparison *compa
     // Only when the scenario set expectations: other documents read as before.
     const auto verdicts = evaluate_expectations(report);
     if (!verdicts.empty()) doc["expectations"] = verdicts_json(verdicts);
+    if (report.matrix && !verdicts.empty())
+        doc["matrix_verdicts"] = matrix_verdicts_json(matrix_verdicts(report, verdicts));
     // Replace invalid UTF-8 (e.g. a hostile host name) instead of throwing.
     const std::string text = doc.dump(2, ' ', false, Json::error_handler_t::replace);
     // A top-level key starts a line: no string's text can (newlines in

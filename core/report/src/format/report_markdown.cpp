@@ -107,10 +107,7 @@ void write_verdicts(std::ostream &out, const std::vector<ExpectVerdict> &verdict
     out << "\n### expectations\n\n";
     std::vector<std::vector<std::string>> lines{{"verdict", "expectation"}};
     for (const auto &v : verdicts)
-        lines.push_back({v.outcome == Outcome::Pass   ? "PASS"
-                         : v.outcome == Outcome::Fail ? "FAIL"
-                                                      : "UNKNOWN",
-                         verdict_text(v)});
+        lines.push_back({outcome_label(v.outcome), verdict_text(v)});
     write_grid(out, lines, {true, true});
     out << '\n' << md(verdict_summary(verdicts)) << '\n';
 }

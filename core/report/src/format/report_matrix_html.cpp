@@ -3,6 +3,7 @@
 // comparison page: self-contained, no script, a Content-Security-Policy that
 // forbids every load, well-formed XML.
 #include "cmdbench/report/matrix/matrix_heat.hpp"
+#include "cmdbench/report/matrix/matrix_verdicts.hpp"
 #include "cmdbench/report/matrix/matrix_view.hpp"
 #include "cmdbench/report/matrix/report_matrix.hpp"
 #include "cmdbench/report/reporter.hpp"
@@ -19,13 +20,19 @@ namespace {
 using svg::escape;
 
 // After kHtmlBaseStyle (html_style.hpp).
-constexpr const char *kStyle = R"(table{border-collapse:collapse;margin:8px 0 20px;font-size:13px}
+constexpr const char *kStyle =
+    R"(table{border-collapse:collapse;margin:8px 0 20px;font-size:13px}
 th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f3f3f3}
 table.heatmap td,table.heatmap th{padding:2px 4px;font-size:11px;min-width:28px}
 table.heatmap td.none{background:#fff;color:#bbb}table.heatmap td.fail{background:#222;color:#fff}
 caption{text-align:left;font-weight:bold;padding:4px 0}
 .legend{font-size:12px;color:#555}ol.slowest li{margin:2px 0}
 footer{margin-top:32px;font-size:12px;color:#666}
+)"
+    // The verdict summary (report_matrix_verdicts.cpp).
+    R"(.held{border:2px solid #1a7f37;background:#e9f5ec;padding:8px 12px}
+.banner{border:2px solid #b3261e;background:#fdecea;color:#7a1a14;padding:8px 12px}
+table.verdicts td{text-align:left}tr.verdict-fail td:first-child{color:#b3261e;font-weight:bold}
 )";
 
 std::string number(double v) {
@@ -138,6 +145,7 @@ void write_matrix_html(std::ostream &out, const Report &report) {
     legend(out);
     for (const std::string &note : report.context.notes)
         out << "<p class=\"note\"><strong>Note:</strong> " << escape(note) << "</p>\n";
+    write_matrix_verdicts_html(out, matrix_verdicts(report, evaluate_expectations(report)));
     out << "<h2>Ranks</h2>\n<table class=\"ranks\">\n<thead><tr><th>rank</th><th>node</th>"
            "<th>server</th></tr></thead>\n<tbody>\n";
     for (const MatrixRank &r : m.ranks)

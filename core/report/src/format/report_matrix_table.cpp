@@ -1,3 +1,4 @@
+#include "cmdbench/report/matrix/matrix_verdicts.hpp"
 #include "cmdbench/report/matrix/matrix_view.hpp"
 #include "cmdbench/report/matrix/report_matrix.hpp"
 #include "cmdbench/report/reporter.hpp"
@@ -26,11 +27,19 @@ std::string node_of(const Report &report, int rank) {
     return "?";
 }
 
+// The matrix's latency is one-way, as the verdicts' (the table of a single
+// run shows the round trip): say so beside the figures.
+std::string latency_note(const MatrixView &v) {
+    const bool latency = v.metric && (*v.metric == CompareMetric::LatencyP50 ||
+                                      *v.metric == CompareMetric::LatencyP99);
+    return latency ? "; latency one-way (half the round trip)" : "";
+}
+
 void write_view(std::ostream &out, const Report &report, const MatrixView &v) {
     out << "\n"
         << v.run << " (" << v.test << (v.transport.empty() ? "" : "/" + v.transport)
-        << "): " << metric_caption(v) << "; " << v.filled << " of " << v.pairs
-        << " pairs measured\n";
+        << "): " << metric_caption(v) << "; " << v.filled << " of " << v.pairs << " pairs measured"
+        << latency_note(v) << "\n";
     out << "client rank (row) -> server rank (column)\n";
     size_t width = std::max<size_t>(4, std::to_string(v.ranks - 1).size());
     for (const auto &row : v.cells)
@@ -71,6 +80,11 @@ void write_matrix_table(std::ostream &out, const Report &report) {
     const MatrixInfo &m = *report.matrix;
     out << "matrix: " << m.pattern << ", " << m.ranks.size() << " ranks, " << m.rounds
         << " rounds per run" << (m.one_pair_at_a_time ? " (one pair at a time)" : "") << "\n";
+    // The verdicts first: with a thousand ranks, the rank list alone fills
+    // many screens.
+    const MatrixVerdicts verdicts = matrix_verdicts(report, evaluate_expectations(report));
+    write_matrix_verdicts_table(out, verdicts);
+    if (!verdicts.links.empty()) out << "ranks:\n";
     for (const MatrixRank &r : m.ranks)
         out << "  rank " << r.rank << ": " << r.node << " " << r.address << '\n';
     for (const std::string &note : report.context.notes)

@@ -4,6 +4,7 @@
 // key and per histogram percentile.
 #include "format/run_table.hpp"
 
+#include "cmdbench/report/comparison.hpp"
 #include "cmdbench/report/link_rate.hpp"
 #include "cmdbench/report/rail_rows.hpp"
 #include "cmdbench/report/report.hpp"
@@ -12,6 +13,7 @@
 #include "compare/row_applicability.hpp"
 
 #include <algorithm>
+#include <cmdbench/plugin.h>
 #include <set>
 
 namespace cmdbench {
@@ -197,6 +199,25 @@ std::string link_line(const RunResult &run) {
     return line;
 }
 
+// A run whose expectations bound a latency: its verdicts speak of one-way
+// latency, the table's latency columns of the round trip measured; say so
+// where both are read.
+std::string latency_line(const RunResult &run) {
+    bool bounded = false;
+    for (const auto &[metric, bounds] : run.expect.metrics)
+        bounded = bounded || metric == CompareMetric::LatencyP50.id ||
+                  metric == CompareMetric::LatencyP99.id;
+    if (!bounded) return {};
+    for (const auto &row : run.rows)
+        for (const auto &h : row.hists)
+            if (h.meaning.kind == CMDBENCH_KIND_LATENCY &&
+                h.meaning.has(CMDBENCH_METRIC_ROUND_TRIP))
+                return "latency: the table's " + h.key +
+                       " columns (us) are round trip; expectations on latency_p50 and "
+                       "latency_p99 judge one-way latency, half of it";
+    return {};
+}
+
 } // namespace
 
 std::string run_title(const RunResult &run) {
@@ -284,6 +305,8 @@ std::vector<std::string> run_notes(const RunResult &run) {
     for (auto &line : rail_lines(run))
         lines.push_back(std::move(line));
     if (std::string link = link_line(run); !link.empty()) lines.push_back(std::move(link));
+    if (std::string latency = latency_line(run); !latency.empty())
+        lines.push_back(std::move(latency));
     return lines;
 }
 

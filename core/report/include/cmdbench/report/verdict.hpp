@@ -13,8 +13,11 @@
 
 namespace cmdbench {
 
-enum class Outcome { Pass, Fail, Unknown };
-const char *to_string(Outcome o); // "pass", "fail", "unknown"
+// NotRun: the run (a matrix pair) never ran or was cut short (status
+// interrupted): nothing was measured on it, which is not a failed link.
+enum class Outcome { Pass, Fail, Unknown, NotRun };
+const char *to_string(Outcome o);     // "pass", "fail", "unknown", "not_run"
+const char *outcome_label(Outcome o); // "PASS", "FAIL", "UNKNOWN", "NOT RUN"
 
 struct ExpectVerdict {
     std::string run; // run name
@@ -30,7 +33,12 @@ struct ExpectVerdict {
     std::optional<double> baseline; // ratios: the baseline's value (median of its repeats)
     std::optional<LinkRate> link;   // link_fraction: the rate judged against
     Outcome outcome = Outcome::Unknown;
-    std::string reason; // unknown: why it could not be judged
+    std::string reason; // unknown, not run: why it could not be judged
+    std::string hint;   // unknown: what would judge it ("give an absolute bound: ...")
+    // Matrix mode: the link judged, and its rail (the run's `@LABEL`, or the
+    // row's for a run on every rail at once; "" without rails).
+    std::optional<RunPair> pair;
+    std::string rail;
 };
 
 // Every expectation of every run of the report, in run order. Ratios are
@@ -40,7 +48,12 @@ std::vector<ExpectVerdict> evaluate_expectations(const Report &report);
 
 // "throughput/rsocket 1m: bandwidth 1.02 Gb/s = 0.41 of rxe0 2.5 Gb/s, expected >= 0.9".
 std::string verdict_text(const ExpectVerdict &v);
-// Whether every expectation held: none failed and none is unknown.
+// "rank 3 (node3) -> rank 1 (node1) @rxe1"; "" outside matrix mode.
+std::string link_text(const ExpectVerdict &v);
+// Three significant digits, as verdict texts print numbers.
+std::string verdict_number(double v);
+// Whether every expectation held: each verdict passed (a run not run
+// neither passed: `cmdbench run` exits 1 or 130 for it before judging).
 bool all_held(const std::vector<ExpectVerdict> &verdicts);
 // "2 of 8 expectations failed: ...; ..." / "all 8 expectations held".
 std::string verdict_summary(const std::vector<ExpectVerdict> &verdicts);
@@ -48,7 +61,7 @@ std::string verdict_summary(const std::vector<ExpectVerdict> &verdicts);
 // The text section: "expectations:" then "PASS ..." lines and the summary;
 // nothing when there are no verdicts.
 void write_verdicts_table(std::ostream &out, const std::vector<ExpectVerdict> &verdicts);
-// {"total", "passed", "failed", "unknown", "verdicts": [...]}.
+// {"total", "passed", "failed", "unknown", "not_run", "verdicts": [...]}.
 nlohmann::ordered_json verdicts_json(const std::vector<ExpectVerdict> &verdicts);
 
 // runs[].expect as JSON and back (the reverse ignores what it cannot read).
