@@ -53,8 +53,8 @@ std::future<RoundWord> end_round(Coordinator &c, size_t seq, const std::string &
 } // namespace
 
 TEST_CASE("matrix link: results as they come, one word for every rank") {
+    Seen seen; // outlives the coordinator, whose thread reports to it
     Coordinator c("127.0.0.1", 3, 5);
-    Seen seen;
     // Each waits for its start, which comes once all have joined.
     auto joining1 = std::async(std::launch::async, [&] { return join(c, 1); });
     auto joining2 = std::async(std::launch::async, [&] { return join(c, 2); });
@@ -89,8 +89,8 @@ TEST_CASE("matrix link: results as they come, one word for every rank") {
 }
 
 TEST_CASE("matrix link: a rank whose link closes is gone at once, the round goes on") {
+    Seen seen; // outlives the coordinator, whose thread reports to it
     Coordinator c("127.0.0.1", 3, 30);
-    Seen seen;
     // Each waits for its start, which comes once all have joined.
     auto joining1 = std::async(std::launch::async, [&] { return join(c, 1); });
     auto joining2 = std::async(std::launch::async, [&] { return join(c, 2); });
@@ -126,8 +126,8 @@ TEST_CASE("matrix link: a rank whose link closes is gone at once, the round goes
 TEST_CASE("matrix link: a silent rank is gone after dead_after, one never joined at start") {
     // Rank 2 joins but never says a word again (a stopped process): a raw
     // connection that sends the join frame only.
+    Seen seen; // outlives the coordinator, whose thread reports to it
     Coordinator c("127.0.0.1", 4, 1.5);
-    Seen seen;
     auto joining1 = std::async(std::launch::async, [&] { return join(c, 1); });
     auto joining2 = std::async(std::launch::async, [&] {
         control::Channel two = control::Channel::connect("127.0.0.1", c.port(), 5000);
@@ -152,8 +152,8 @@ TEST_CASE("matrix link: a silent rank is gone after dead_after, one never joined
 }
 
 TEST_CASE("matrix link: a stranger without the token is not taken for a rank") {
+    Seen seen; // outlives the coordinator, whose thread reports to it
     Coordinator c("127.0.0.1", 2, 5);
-    Seen seen;
     auto joining = std::async(std::launch::async, [&] {
         control::Channel stranger = control::Channel::connect("127.0.0.1", c.port(), 5000);
         stranger.send(round_frame({{"t", "join"}, {"rank", 1}, {"token", "guess"}}), 5000);
@@ -167,8 +167,8 @@ TEST_CASE("matrix link: a stranger without the token is not taken for a rank") {
 }
 
 TEST_CASE("matrix link: a rank whose rank 0 is gone gets a JobError naming it") {
+    Seen seen; // outlives the coordinator, whose thread reports to it
     auto c = std::make_unique<Coordinator>("127.0.0.1", 2, 5);
-    Seen seen;
     auto joining = std::async(std::launch::async, [&] { return join(*c, 1); });
     c->start(10, on_result(seen), on_gone(seen), nullptr);
     auto link = joining.get();

@@ -96,6 +96,12 @@ class MatrixRun {
                                                                          progress_, kLoopbackNode,
                                                                          false} {}
 
+    // The coordinator's thread reports into the members below it: it stops
+    // first.
+    ~MatrixRun() { coordinator_.reset(); }
+    MatrixRun(const MatrixRun &) = delete;
+    MatrixRun &operator=(const MatrixRun &) = delete;
+
     int run(RunContext context);
 
   private:
