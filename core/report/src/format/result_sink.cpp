@@ -85,8 +85,11 @@ void ResultSink::finish(const Report &report) {
         std::cout.flush();
     }
     write_html(report, final);
-    // The verdicts close the table output; JSON carries them itself.
-    if (format_.streams_runs) {
+    // The verdicts close the table output; JSON carries them itself. A
+    // matrix's table opens with their summary and worst links instead: one
+    // line per link would be a million lines at a thousand nodes (the JSON
+    // has every verdict).
+    if (format_.streams_runs && !matrix) {
         const auto verdicts = evaluate_expectations(report);
         if (!verdicts.empty()) {
             std::cout << '\n';
