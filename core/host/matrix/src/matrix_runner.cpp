@@ -28,6 +28,7 @@
 #include "matrix_hello.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -120,7 +121,7 @@ class MatrixRun {
     void take(const std::string &doc, const std::string &from);
     void rank_gone(const GoneRank &g);
     const GoneRank *gone_from(const RunJob &job, const std::vector<GoneRank> &gone) const;
-    std::vector<RunResult> whole(const std::string &why_not_run) const;
+    std::vector<RunResult> whole(const std::string &why_not_run, bool last = false);
     bool write_due();
     Report assemble(std::vector<RunResult> runs, const std::string &note) const;
     void write_partial(const std::string &note, const std::string &why_not_run);
@@ -156,6 +157,9 @@ class MatrixRun {
     std::vector<RunResult> gathered_;
     std::string unreadable_;
     std::mutex write_mu_; // -o is rewritten by both threads
+    // The final document is being made from the results, taken: a rank
+    // found gone now changes nothing written before it.
+    std::atomic<bool> finishing_{false};
     std::chrono::steady_clock::time_point last_write_{};
     double last_write_seconds_ = 0;
 };
@@ -360,6 +364,7 @@ void MatrixRun::rank_gone(const GoneRank &g) {
     const std::string text = rank_name(g.rank, peers_) + " is gone in " + where(g.seq) + ": " +
                              g.why + "; the job goes on without it (its pairs are not run)";
     std::fprintf(stderr, "cmdbench: matrix: %s\n", text.c_str());
+    if (finishing_) return;
     write_partial("", "not run: the job had not got to this pair when the file was written");
 }
 
@@ -432,14 +437,24 @@ const GoneRank *MatrixRun::gone_from(const RunJob &job, const std::vector<GoneRa
 // Rank 0: every pair of the schedule, in no order: each finished one, and
 // each other as not run: for a gone rank's, that rank and why; else
 // `why_not_run`. A pair that failed because a rank in it went is not run too
-// (the failure is the rank's, not the link's).
-std::vector<RunResult> MatrixRun::whole(const std::string &why_not_run) const {
+// (the failure is the rank's, not the link's). `last`: for the final
+// document, taking the results instead of copying them (a matrix's results
+// are most of rank 0's memory).
+std::vector<RunResult> MatrixRun::whole(const std::string &why_not_run, bool last) {
     const std::vector<GoneRank> gone = coordinator_->gone();
     std::map<std::tuple<std::string, unsigned, int, int>, RunResult> done;
     {
         std::lock_guard<std::mutex> lock(results_mu_);
-        for (const RunResult &r : gathered_)
-            if (r.pair) done[{r.name, r.repeat, r.pair->client, r.pair->server}] = r;
+        for (RunResult &r : gathered_) {
+            if (!r.pair) continue;
+            // The key first: a result taken is empty after.
+            RunResult &slot = done[{r.name, r.repeat, r.pair->client, r.pair->server}];
+            if (last)
+                slot = std::move(r);
+            else
+                slot = r;
+        }
+        if (last) gathered_.clear();
     }
     std::vector<RunResult> runs;
     plan_.for_each_job(0, 0, [&](const RunJob &job) {
@@ -525,7 +540,8 @@ int MatrixRun::finish() {
     if (job_.rank() != 0) return link_->wait_end(kEndTimeout);
     int status = kExitOk;
     const std::string why = stopped_.empty() ? "not run" : stopped_;
-    Report all = assemble(whole(why), "");
+    finishing_ = true;
+    Report all = assemble(whole(why, true), "");
     {
         std::lock_guard<std::mutex> lock(results_mu_);
         if (!unreadable_.empty()) {
