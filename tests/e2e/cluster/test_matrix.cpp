@@ -484,6 +484,28 @@ TEST_CASE("no launcher: today's single-pair run, with a note about [matrix]") {
     CHECK(r.out.find("matrix:") == std::string::npos);
 }
 
+TEST_CASE("several processes without PMIx: a [matrix] scenario is refused with the fix") {
+    const std::string toml = scenario("no-pmix.toml", "ring"), out = dir() + "/no-pmix.json";
+    // What srun without --mpi=pmix gives its tasks: the first says why, the
+    // others exit as quietly; a plain scenario still runs as one pair.
+    for (const std::string rank : {"0", "1"}) {
+        const ProcessResult r = run_process({"/usr/bin/env", "SLURM_STEP_NUM_TASKS=2",
+                                             "SLURM_PROCID=" + rank, cmdbench_exe(), "run", toml,
+                                             "-o", out, "-q"},
+                                            60);
+        INFO("rank " << rank << " stderr: " << r.err);
+        CHECK(r.exit_code == 2);
+        CHECK((r.err.find("srun --mpi=pmix") != std::string::npos) == (rank == "0"));
+        CHECK(access(out.c_str(), F_OK) != 0);
+    }
+    const ProcessResult hydra = run_process(
+        {"/usr/bin/env", "PMI_SIZE=3", "PMI_RANK=0", cmdbench_exe(), "run", toml, "-o", out, "-q"},
+        60);
+    CHECK(hydra.exit_code == 2);
+    CHECK(hydra.err.find("its 3 processes were not started by a PMIx launcher") !=
+          std::string::npos);
+}
+
 TEST_CASE("mpirun -np 1 --bind-to core: client and local server on one CPU are warned about") {
     // One short latency run: bound, each round trip waits for a time slice.
     const std::string toml =

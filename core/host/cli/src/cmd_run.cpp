@@ -147,6 +147,21 @@ bool load_scenario(const std::string &path, const po::variables_map &vm, Registr
     return true;
 }
 
+// A [matrix] scenario that a launcher started several times without PMIx
+// (srun without --mpi=pmix): the processes cannot find each other and would
+// each run the single-pair benchmark, all writing the same -o. Refused as
+// `cmdbench job` refuses it, said once, by the launcher's first process.
+bool refused_without_pmix(const Scenario &scenario) {
+    const LauncherTasks tasks = launcher_tasks();
+    if (tasks.count < 2) return false;
+    if (tasks.index == 0)
+        std::fprintf(stderr,
+                     "cmdbench: %s has [matrix], but its %d processes were %s; they would run "
+                     "%d unrelated single-pair benchmarks\n",
+                     scenario.path.c_str(), tasks.count, kNoPmixLauncher, tasks.count);
+    return true;
+}
+
 // Under a launcher with two or more ranks: matrix mode (docs/matrix.md).
 // Sets `matrix`; false (said on stderr) when the launcher's job cannot be
 // joined or the scenario cannot run there.
@@ -158,6 +173,7 @@ bool join_matrix(const RunOptions &opt, const Scenario &scenario, std::unique_pt
         std::fprintf(stderr, "cmdbench: %s\n", e.what());
         return false;
     }
+    if (!job && scenario.matrix.given && refused_without_pmix(scenario)) return false;
     matrix = job && job->size() >= 2;
     if (matrix && !matrix_usable(opt, scenario)) return false;
     // A CPU or NUMA node this machine lacks is a scenario error, before
