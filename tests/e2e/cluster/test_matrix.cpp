@@ -484,15 +484,30 @@ TEST_CASE("no launcher: today's single-pair run, with a note about [matrix]") {
     CHECK(r.out.find("matrix:") == std::string::npos);
 }
 
+TEST_CASE("mpirun -np 3: a problem every rank has is said once by rank 0, naming the ranks") {
+    const std::string toml = write("unknown-test.toml", "[matrix]\naddress = \"127.0.0.1\"\n\n"
+                                                        "[[run]]\nname = \"x\"\ntest = "
+                                                        "\"no-such-test\"\n");
+    const ProcessResult r =
+        run_process(mpirun_np(3, {cmdbench_exe(), "run", toml, "-q"}), 120, kRootOk);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 2);
+    const std::string said = "cmdbench: ranks 0-2 (node ";
+    CHECK(r.err.find(said) != std::string::npos);
+    CHECK(r.err.find("unknown test 'no-such-test'") != std::string::npos);
+    CHECK(r.err.find("unknown test") == r.err.rfind("unknown test"));
+    CHECK(r.seconds < 60);
+}
+
 TEST_CASE("several processes without PMIx: a [matrix] scenario is refused with the fix") {
     const std::string toml = scenario("no-pmix.toml", "ring"), out = dir() + "/no-pmix.json";
     // What srun without --mpi=pmix gives its tasks: the first says why, the
     // others exit as quietly; a plain scenario still runs as one pair.
     for (const std::string rank : {"0", "1"}) {
-        const ProcessResult r = run_process({"/usr/bin/env", "SLURM_STEP_NUM_TASKS=2",
-                                             "SLURM_PROCID=" + rank, cmdbench_exe(), "run", toml,
-                                             "-o", out, "-q"},
-                                            60);
+        const ProcessResult r =
+            run_process({"/usr/bin/env", "SLURM_STEP_NUM_TASKS=2", "SLURM_PROCID=" + rank,
+                         cmdbench_exe(), "run", toml, "-o", out, "-q"},
+                        60);
         INFO("rank " << rank << " stderr: " << r.err);
         CHECK(r.exit_code == 2);
         CHECK((r.err.find("srun --mpi=pmix") != std::string::npos) == (rank == "0"));

@@ -56,8 +56,8 @@ TEST_CASE("srun -n 3 --mpi=pmix: an all-pairs matrix of 6 pairs, like mpirun's",
     // `cmdbench job` refuses it, said once, and nothing runs or is written.
     const std::string plain_out = dir + "/plain.json";
     const ProcessResult plain =
-        run_process({"/usr/bin/srun", "-n", "2", cmdbench_exe(), "run", toml, "-o", plain_out},
-                    180, {slurm.conf()});
+        run_process({"/usr/bin/srun", "-n", "2", cmdbench_exe(), "run", toml, "-o", plain_out}, 180,
+                    {slurm.conf()});
     INFO("srun without --mpi=pmix: exit " << plain.exit_code << "\nstdout: " << plain.out
                                           << "\nstderr: " << plain.err);
     CHECK(plain.exit_code == 2);

@@ -33,8 +33,8 @@ long env_count(const char *name) {
 LauncherTasks launcher_tasks() {
     // Slurm's step, not SLURM_NTASKS: a batch script's shell has the
     // allocation's task count but is one process.
-    const std::pair<const char *, const char *> kinds[] = {
-        {"SLURM_STEP_NUM_TASKS", "SLURM_PROCID"}, {"PMI_SIZE", "PMI_RANK"}};
+    const std::pair<const char *, const char *> kinds[] = {{"SLURM_STEP_NUM_TASKS", "SLURM_PROCID"},
+                                                           {"PMI_SIZE", "PMI_RANK"}};
     for (const auto &[count, index] : kinds) {
         const long n = env_count(count);
         if (n < 1) continue;
