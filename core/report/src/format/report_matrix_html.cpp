@@ -9,6 +9,8 @@
 #include "cmdbench/report/reporter.hpp"
 #include "cmdbench/report/svg_plot.hpp"
 #include "format/html_style.hpp"
+#include "format/matrix_heatmap.hpp"
+#include "format/matrix_rank_paths.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -48,38 +50,6 @@ const MatrixRank *rank_of(const Report &report, int rank) {
 std::string node_of(const Report &report, int rank) {
     const MatrixRank *r = rank_of(report, rank);
     return r ? r->node : "?";
-}
-
-void heatmap(std::ostream &out, const Report &report, const MatrixView &v) {
-    const bool higher_better = v.metric && higher_is_better(*v.metric);
-    const std::string unit = v.metric ? unit_of(*v.metric) : "";
-    out << "<table class=\"heatmap\">\n<caption>" << escape(metric_caption(v))
-        << ": client rank (row) → server rank (column)</caption>\n<thead><tr><th></th>";
-    for (int j = 0; j < v.ranks; ++j)
-        out << "<th>" << j << "</th>";
-    out << "</tr></thead>\n<tbody>\n";
-    for (int i = 0; i < v.ranks; ++i) {
-        out << "<tr><th>" << i << "</th>";
-        for (int j = 0; j < v.ranks; ++j) {
-            const MatrixCell &c = v.cells[size_t(i)][size_t(j)];
-            const std::string who = std::to_string(i) + " (" + node_of(report, i) + ") → " +
-                                    std::to_string(j) + " (" + node_of(report, j) + ")";
-            if (c.value) {
-                const double at = heat_position(*c.value, v.median.value_or(0), higher_better);
-                out << "<td style=\"background:" << heat_color(at) << "\" title=\""
-                    << escape(who + ": " + number(*c.value) + " " + unit) << "\">"
-                    << number(*c.value) << "</td>";
-            } else if (c.scheduled) {
-                out << "<td class=\"fail\" title=\""
-                    << escape(who + ": " + (c.problem.empty() ? "no value" : c.problem))
-                    << "\">✗</td>";
-            } else {
-                out << "<td class=\"none\"></td>";
-            }
-        }
-        out << "</tr>\n";
-    }
-    out << "</tbody>\n</table>\n";
 }
 
 void slowest(std::ostream &out, const Report &report, const MatrixView &v) {
@@ -132,11 +102,11 @@ void write_matrix_html(std::ostream &out, const Report &report) {
     const MatrixInfo &m = *report.matrix;
     out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-           "style-src 'unsafe-inline'\"/>\n"
+           "style-src 'unsafe-inline'; img-src data:\"/>\n"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>"
         << escape("cmdbench matrix: " + m.pattern + ", " + std::to_string(m.ranks.size()) +
                   " ranks")
-        << "</title>\n<style>" << kHtmlBaseStyle << kStyle
+        << "</title>\n<style>" << kHtmlBaseStyle << kStyle << kHeatmapStyle
         << "</style>\n</head>\n<body>\n<h1>cmdbench matrix</h1>\n"
         << "<p>Pattern <strong>" << escape(m.pattern) << "</strong>, " << m.ranks.size()
         << " ranks, " << m.rounds << " rounds per run"
@@ -152,11 +122,12 @@ void write_matrix_html(std::ostream &out, const Report &report) {
         out << "<tr><td>" << r.rank << "</td><td>" << escape(r.node) << "</td><td>"
             << escape(r.address) << "</td></tr>\n";
     out << "</tbody>\n</table>\n";
+    write_rank_paths_html(out, report);
     for (const MatrixView &v : matrix_views(report)) {
         out << "<h2>" << escape(v.run) << " <span class=\"legend\">("
             << escape(v.test + (v.transport.empty() ? "" : "/" + v.transport)) << ", " << v.filled
             << " of " << v.pairs << " pairs measured)</span></h2>\n";
-        heatmap(out, report, v);
+        write_heatmap(out, report, v);
         slowest(out, report, v);
         failures(out, v);
     }
