@@ -499,6 +499,31 @@ TEST_CASE("mpirun -np 3: a problem every rank has is said once by rank 0, naming
     CHECK(r.seconds < 60);
 }
 
+TEST_CASE("mpirun -np 2 without RDMA: the servers' errors name rank and node, only with -v") {
+    const std::string toml = write("verbs.toml", "[matrix]\naddress = \"127.0.0.1\"\n\n[[run]]\n"
+                                                 "name = \"bw\"\ntest = \"verbs-bw\"\n");
+    const auto run = [&](std::vector<std::string> extra) {
+        std::vector<std::string> cmd = {cmdbench_exe(), "run", toml, "-q", "--allow-skip"};
+        cmd.insert(cmd.end(), extra.begin(), extra.end());
+        return run_process(mpirun_np(2, cmd), 120, kRootOk);
+    };
+    const ProcessResult quiet = run({});
+    INFO("stdout: " << quiet.out << "\nstderr: " << quiet.err);
+    REQUIRE(quiet.exit_code == 0);
+    if (quiet.out.find("skipped: needs an RDMA device") == std::string::npos) {
+        WARN("this host has an RDMA device: nothing to check");
+        return;
+    }
+    // The pairs' failures are in rank 0's table, naming the pairs: the
+    // servers do not say them again, a line per pair.
+    CHECK(quiet.out.find("  0 -> 1: skipped: needs an RDMA device") != std::string::npos);
+    CHECK(quiet.err.find("cmdbench serve") == std::string::npos);
+    const ProcessResult verbose = run({"-v"});
+    CHECK(verbose.exit_code == 0);
+    CHECK(verbose.err.find("cmdbench serve of rank 0 (node ") != std::string::npos);
+    CHECK(verbose.err.find("cmdbench serve of rank 1 (node ") != std::string::npos);
+}
+
 TEST_CASE("several processes without PMIx: a [matrix] scenario is refused with the fix") {
     const std::string toml = scenario("no-pmix.toml", "ring"), out = dir() + "/no-pmix.json";
     // What srun without --mpi=pmix gives its tasks: the first says why, the

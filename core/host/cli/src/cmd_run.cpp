@@ -11,6 +11,7 @@
 #include "cmdbench/host/run/control_port.hpp"
 #include "cmdbench/host/run/exit_status.hpp"
 #include "cmdbench/host/scenario/scenario.hpp"
+#include "cmdbench/host/serve/serve_label.hpp"
 #include "cmdbench/report/output_file.hpp"
 #include "commands.hpp"
 #include "progress.hpp"
@@ -37,6 +38,8 @@ po::options_description run_options() {
         "output,o", po::value<std::string>(),
         ("also write the results to FILE (" + file_formats_text() + "), rewritten after every run")
             .c_str())("quiet,q", "no progress display")(
+        "verbose,v", "under a launcher (matrix mode): plugins' info lines for every pair (without "
+                     "it only their warnings and errors; one pair always shows them)")(
         "allow-skip", "runs skipped for lack of a device do not make the exit status non-zero")(
         "report", po::value<std::string>(),
         "FILE.html: also write the comparison of the variants as a web page (under a launcher: "
@@ -255,6 +258,8 @@ int cmd_run(const std::vector<std::string> &args) {
     // A line per pair is noise at 1,000 ranks: plugins' info lines only
     // with --verbose (servers started from here inherit it).
     if (matrix && !vm.count("verbose")) quiet_plugin_info();
+    if (matrix)
+        label_servers("rank " + std::to_string(job->rank()) + " (node " + job->node() + ")");
     const auto &interrupted = install_interrupt_handler();
     const RunContext context = run_context_of(path, scenario, registry);
     if (matrix) return run_matrix(*job, scenario, registry, context, opt, interrupted);
