@@ -10,7 +10,7 @@ namespace cmdbench {
 const char *const kHeatmapStyle =
     R"(table.heatmap td.notrun{background:#e4e4e4;color:#777}
 img.heatmap{image-rendering:pixelated;border:1px solid #ccc;max-width:100%}
-.mark{padding:1px 6px;margin-right:4px}
+.mark{padding:1px 6px;margin-right:4px}table.path td{text-align:left}
 )";
 
 namespace {

@@ -92,7 +92,9 @@ void legend(std::ostream &out) {
     for (const auto &m : marks)
         out << "<span style=\"background:" << heat_color(m.position)
             << ";padding:1px 6px;margin-right:4px\">" << m.label << "</span>";
-    out << "(worse: higher latency, lower bandwidth or rate).</p>\n";
+    out << "(worse: higher latency, lower bandwidth or rate). Where an absolute reference is "
+           "known (the best rail's median, a pair's link rate) a cell takes the worse of the "
+           "two colours; each heatmap's legend says which.</p>\n";
 }
 
 } // namespace
@@ -116,12 +118,16 @@ void write_matrix_html(std::ostream &out, const Report &report) {
     for (const std::string &note : report.context.notes)
         out << "<p class=\"note\"><strong>Note:</strong> " << escape(note) << "</p>\n";
     write_matrix_verdicts_html(out, matrix_verdicts(report, evaluate_expectations(report)));
-    out << "<h2>Ranks</h2>\n<table class=\"ranks\">\n<thead><tr><th>rank</th><th>node</th>"
+    // Many ranks' rows folded away: the heatmaps come first.
+    const bool fold = m.ranks.size() > size_t(kHeatTableRanks);
+    out << "<h2>Ranks</h2>\n"
+        << (fold ? "<details><summary>each rank's node and server</summary>\n" : "")
+        << "<table class=\"ranks\">\n<thead><tr><th>rank</th><th>node</th>"
            "<th>server</th></tr></thead>\n<tbody>\n";
     for (const MatrixRank &r : m.ranks)
         out << "<tr><td>" << r.rank << "</td><td>" << escape(r.node) << "</td><td>"
             << escape(r.address) << "</td></tr>\n";
-    out << "</tbody>\n</table>\n";
+    out << "</tbody>\n</table>\n" << (fold ? "</details>\n" : "");
     write_rank_paths_html(out, report);
     for (const MatrixView &v : matrix_views(report)) {
         out << "<h2>" << escape(v.run) << " <span class=\"legend\">("
