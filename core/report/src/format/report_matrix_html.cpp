@@ -1,7 +1,9 @@
-// The HTML page of a matrix run: per run a heatmap (a colored N x N table,
-// client rank rows, server rank columns) and its slowest links. Like the
-// comparison page: self-contained, no script, a Content-Security-Policy that
-// forbids every load, well-formed XML.
+// The HTML page of a matrix run: each rank's data path, per run a heatmap (a
+// colored N x N table, client rank rows, server rank columns, or an image
+// past kHeatTableRanks: report_matrix_heatmap.cpp) and its slowest links.
+// Like the comparison page: self-contained, no script, a
+// Content-Security-Policy that forbids every load (images: inline data only),
+// well-formed XML.
 #include "cmdbench/report/matrix/matrix_heat.hpp"
 #include "cmdbench/report/matrix/matrix_verdicts.hpp"
 #include "cmdbench/report/matrix/matrix_view.hpp"
