@@ -201,6 +201,9 @@ TEST_CASE("matrix views: every rail of an all-rails latency run, not only the fi
     const std::string h = html_of(rep);
     CHECK(h.find("of row rxe0/64_lat") != std::string::npos);
     CHECK(h.find("of row rxe1/64_lat") != std::string::npos);
+    CHECK(h.find("<h2>lat @all rails, rail rxe1 <span") != std::string::npos);
+    CHECK(table_of(rep).find("\nlat @all rails, rail rxe0 (pingpong/tcp): latency_p50") !=
+          std::string::npos);
 }
 
 TEST_CASE("matrix: a pair not run has its own mark, apart from a failed pair's") {

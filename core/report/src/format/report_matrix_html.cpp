@@ -132,7 +132,7 @@ void write_matrix_html(std::ostream &out, const Report &report) {
     out << "</tbody>\n</table>\n" << (fold ? "</details>\n" : "");
     write_rank_paths_html(out, report);
     for (const MatrixView &v : matrix_views(report)) {
-        out << "<h2>" << escape(v.run) << " <span class=\"legend\">("
+        out << "<h2>" << escape(view_title(v)) << " <span class=\"legend\">("
             << escape(v.test + (v.transport.empty() ? "" : "/" + v.transport)) << ", " << v.filled
             << " of " << v.pairs << " pairs measured)</span></h2>\n";
         write_heatmap(out, report, v);

@@ -45,7 +45,7 @@ std::string latency_note(const MatrixView &v) {
 
 void write_view(std::ostream &out, const Report &report, const MatrixView &v) {
     out << "\n"
-        << v.run << " (" << v.test << (v.transport.empty() ? "" : "/" + v.transport)
+        << view_title(v) << " (" << v.test << (v.transport.empty() ? "" : "/" + v.transport)
         << "): " << metric_caption(v) << "; " << v.filled << " of " << v.pairs << " pairs measured"
         << latency_note(v) << "\n";
     if (const std::string line = reference_line(v); !line.empty()) out << line << '\n';

@@ -201,6 +201,10 @@ std::vector<MatrixView> matrix_views(const Report &report) {
     return out;
 }
 
+std::string view_title(const MatrixView &v) {
+    return v.rail.empty() ? v.run : v.run + ", rail " + v.rail;
+}
+
 std::string metric_caption(const MatrixView &v) {
     if (!v.metric) return "no value (no row gave a latency, bandwidth or connection rate)";
     return std::string(to_string(*v.metric)) + " (" + unit_of(*v.metric) + ") of row " + v.item;

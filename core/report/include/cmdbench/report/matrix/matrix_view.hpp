@@ -56,6 +56,9 @@ constexpr size_t kSlowLinks = 5;
 // must be set (its ranks give N).
 std::vector<MatrixView> matrix_views(const Report &report);
 
+// The run's name, and the rail of a view per rail: "lat @all rails, rail rxe1".
+std::string view_title(const MatrixView &v);
+
 // "latency p50 (us) of row 64_lat", for captions.
 std::string metric_caption(const MatrixView &v);
 
