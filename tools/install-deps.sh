@@ -6,7 +6,7 @@ build_pkgs=(
   build-essential cmake pkg-config
   librdmacm-dev libibverbs-dev
   libboost-dev libboost-program-options-dev
-  libtomlplusplus-dev catch2 nlohmann-json3-dev
+  libtomlplusplus-dev catch2 nlohmann-json3-dev zlib1g-dev
   clang # tools/fuzz.sh: libFuzzer (libclang_rt.fuzzer comes with it)
 )
 # Reference peers for tests and bench/: Debian's rstream/cmtime, sockperf, iperf3.

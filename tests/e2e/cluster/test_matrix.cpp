@@ -484,6 +484,68 @@ TEST_CASE("no launcher: today's single-pair run, with a note about [matrix]") {
     CHECK(r.out.find("matrix:") == std::string::npos);
 }
 
+TEST_CASE("mpirun -np 3: a problem every rank has is said once by rank 0, naming the ranks") {
+    const std::string toml = write("unknown-test.toml", "[matrix]\naddress = \"127.0.0.1\"\n\n"
+                                                        "[[run]]\nname = \"x\"\ntest = "
+                                                        "\"no-such-test\"\n");
+    const ProcessResult r =
+        run_process(mpirun_np(3, {cmdbench_exe(), "run", toml, "-q"}), 120, kRootOk);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 2);
+    const std::string said = "cmdbench: ranks 0-2 (node ";
+    CHECK(r.err.find(said) != std::string::npos);
+    CHECK(r.err.find("unknown test 'no-such-test'") != std::string::npos);
+    CHECK(r.err.find("unknown test") == r.err.rfind("unknown test"));
+    CHECK(r.seconds < 60);
+}
+
+TEST_CASE("mpirun -np 2 without RDMA: the servers' errors name rank and node, only with -v") {
+    const std::string toml = write("verbs.toml", "[matrix]\naddress = \"127.0.0.1\"\n\n[[run]]\n"
+                                                 "name = \"bw\"\ntest = \"verbs-bw\"\n");
+    const auto run = [&](std::vector<std::string> extra) {
+        std::vector<std::string> cmd = {cmdbench_exe(), "run", toml, "-q", "--allow-skip"};
+        cmd.insert(cmd.end(), extra.begin(), extra.end());
+        return run_process(mpirun_np(2, cmd), 120, kRootOk);
+    };
+    const ProcessResult quiet = run({});
+    INFO("stdout: " << quiet.out << "\nstderr: " << quiet.err);
+    REQUIRE(quiet.exit_code == 0);
+    if (quiet.out.find("skipped: needs an RDMA device") == std::string::npos) {
+        WARN("this host has an RDMA device: nothing to check");
+        return;
+    }
+    // The pairs' failures are in rank 0's table, naming the pairs: the
+    // servers do not say them again, a line per pair.
+    CHECK(quiet.out.find("  0 -> 1: skipped: needs an RDMA device") != std::string::npos);
+    CHECK(quiet.err.find("cmdbench serve") == std::string::npos);
+    const ProcessResult verbose = run({"-v"});
+    CHECK(verbose.exit_code == 0);
+    CHECK(verbose.err.find("cmdbench serve of rank 0 (node ") != std::string::npos);
+    CHECK(verbose.err.find("cmdbench serve of rank 1 (node ") != std::string::npos);
+}
+
+TEST_CASE("several processes without PMIx: a [matrix] scenario is refused with the fix") {
+    const std::string toml = scenario("no-pmix.toml", "ring"), out = dir() + "/no-pmix.json";
+    // What srun without --mpi=pmix gives its tasks: the first says why, the
+    // others exit as quietly; a plain scenario still runs as one pair.
+    for (const std::string rank : {"0", "1"}) {
+        const ProcessResult r =
+            run_process({"/usr/bin/env", "SLURM_STEP_NUM_TASKS=2", "SLURM_PROCID=" + rank,
+                         cmdbench_exe(), "run", toml, "-o", out, "-q"},
+                        60);
+        INFO("rank " << rank << " stderr: " << r.err);
+        CHECK(r.exit_code == 2);
+        CHECK((r.err.find("srun --mpi=pmix") != std::string::npos) == (rank == "0"));
+        CHECK(access(out.c_str(), F_OK) != 0);
+    }
+    const ProcessResult hydra = run_process(
+        {"/usr/bin/env", "PMI_SIZE=3", "PMI_RANK=0", cmdbench_exe(), "run", toml, "-o", out, "-q"},
+        60);
+    CHECK(hydra.exit_code == 2);
+    CHECK(hydra.err.find("its 3 processes were not started by a PMIx launcher") !=
+          std::string::npos);
+}
+
 TEST_CASE("mpirun -np 1 --bind-to core: client and local server on one CPU are warned about") {
     // One short latency run: bound, each round trip waits for a time slice.
     const std::string toml =

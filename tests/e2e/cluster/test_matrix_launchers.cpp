@@ -51,6 +51,22 @@ TEST_CASE("srun -n 3 --mpi=pmix: an all-pairs matrix of 6 pairs, like mpirun's",
     // Rank 0 alone prints the matrix table.
     CHECK(r.out.find("matrix: all-pairs, 3 ranks") != std::string::npos);
     CHECK(r.out.rfind("matrix: all-pairs") == r.out.find("matrix: all-pairs"));
+
+    // Without --mpi=pmix the tasks cannot find each other: refused, as
+    // `cmdbench job` refuses it, said once, and nothing runs or is written.
+    const std::string plain_out = dir + "/plain.json";
+    const ProcessResult plain =
+        run_process({"/usr/bin/srun", "-n", "2", cmdbench_exe(), "run", toml, "-o", plain_out}, 180,
+                    {slurm.conf()});
+    INFO("srun without --mpi=pmix: exit " << plain.exit_code << "\nstdout: " << plain.out
+                                          << "\nstderr: " << plain.err);
+    CHECK(plain.exit_code == 2);
+    const std::string fix = "run it under mpirun or srun --mpi=pmix";
+    CHECK(plain.err.find("has [matrix], but its 2 processes were not started by a PMIx launcher: " +
+                         fix) != std::string::npos);
+    CHECK(plain.err.find(fix) == plain.err.rfind(fix));
+    CHECK(plain.out.find("==") == std::string::npos);
+    CHECK(access(plain_out.c_str(), F_OK) != 0);
 }
 
 TEST_CASE("mpirun across two nodes: a loopback address is refused before any run", "[cluster]") {

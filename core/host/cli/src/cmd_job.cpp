@@ -19,8 +19,6 @@ namespace po = boost::program_options;
 namespace cmdbench::cli {
 namespace {
 
-const char *kNoLauncher = "not started by a PMIx launcher: run it under mpirun or srun --mpi=pmix";
-
 po::options_description job_options() {
     po::options_description d("Options of `cmdbench job`");
     d.add_options()("format", po::value<std::string>()->default_value("table"),
@@ -123,7 +121,7 @@ int run_job(bool json, double timeout_s) {
     std::unique_ptr<Job> job = join_job();
     double init_ms = ms_since(start);
     if (!job) {
-        std::fprintf(stderr, "cmdbench job: %s\n", kNoLauncher);
+        std::fprintf(stderr, "cmdbench job: %s\n", kNoPmixLauncher);
         return kExitUsage;
     }
     // Timed: what every benchmark's wire-up costs (one exchange of addresses).

@@ -5,10 +5,13 @@
 #include "cmdbench/host/machine/run_context.hpp"
 #include "cmdbench/host/matrix/job.hpp"
 #include "cmdbench/host/matrix/matrix_runner.hpp"
+#include "cmdbench/host/matrix/start_problems.hpp"
 #include "cmdbench/host/pipeline/runner.hpp"
+#include "cmdbench/host/plugins/host_services.hpp"
 #include "cmdbench/host/run/control_port.hpp"
 #include "cmdbench/host/run/exit_status.hpp"
 #include "cmdbench/host/scenario/scenario.hpp"
+#include "cmdbench/host/serve/serve_label.hpp"
 #include "cmdbench/report/output_file.hpp"
 #include "commands.hpp"
 #include "progress.hpp"
@@ -18,6 +21,10 @@
 
 namespace cmdbench::cli {
 namespace {
+
+// How long rank 0 waits for every rank to have read the scenario (a slow
+// shared file system, a rank started late).
+constexpr double kStartTimeout = 60;
 
 po::options_description run_options() {
     po::options_description d("Options of `cmdbench run SCENARIO`");
@@ -31,6 +38,8 @@ po::options_description run_options() {
         "output,o", po::value<std::string>(),
         ("also write the results to FILE (" + file_formats_text() + "), rewritten after every run")
             .c_str())("quiet,q", "no progress display")(
+        "verbose,v", "under a launcher (matrix mode): plugins' info lines for every pair (without "
+                     "it only their warnings and errors; one pair always shows them)")(
         "allow-skip", "runs skipped for lack of a device do not make the exit status non-zero")(
         "report", po::value<std::string>(),
         "FILE.html: also write the comparison of the variants as a web page (under a launcher: "
@@ -74,8 +83,9 @@ void apply_pattern_option(const std::string &name, Scenario &scenario) {
     scenario.matrix.pattern = *p;
 }
 
-// In matrix mode the ranks are the servers: a server named elsewhere has no place.
-bool matrix_usable(const RunOptions &opt, const Scenario &scenario) {
+// In matrix mode the ranks are the servers: a server named elsewhere has no
+// place. Why the scenario cannot run under a launcher, or "".
+std::string matrix_unusable(const RunOptions &opt, const Scenario &scenario) {
     std::string why;
     if (!opt.server.empty()) why = "--server cannot be used under a launcher (matrix mode)";
     for (const RunSpec &r : scenario.runs)
@@ -88,9 +98,7 @@ bool matrix_usable(const RunOptions &opt, const Scenario &scenario) {
                   "' lists its rails, which name one machine's addresses; under a launcher "
                   "(matrix mode) use rails = \"all\": each rank's own RDMA devices";
     }
-    if (why.empty()) return true;
-    std::fprintf(stderr, "cmdbench: %s\n", why.c_str());
-    return false;
+    return why;
 }
 
 } // namespace
@@ -124,50 +132,84 @@ RunOptions run_options_of(const po::variables_map &vm) {
     return opt;
 }
 
-// The scenario, its plugins loaded into `registry`; false (said on stderr)
-// when it cannot be read or is wrong.
+// The scenario, its plugins loaded into `registry`; false, with why in
+// `problem`, when it cannot be read or is wrong.
 bool load_scenario(const std::string &path, const po::variables_map &vm, Registry &registry,
-                   Scenario &scenario) {
+                   Scenario &scenario, std::string &problem) {
     std::vector<std::string> overrides;
     if (vm.count("set")) overrides = vm["set"].as<std::vector<std::string>>();
     try {
         // Read once: a scenario from a pipe has no second reading.
         const std::string text = read_scenario_file(path);
-        auto failures = load_all(registry, vm, scenario_plugins_in(text, path));
-        if (report_failures(failures)) return false;
+        for (const LoadFailure &f : load_all(registry, vm, scenario_plugins_in(text, path)))
+            problem += (problem.empty() ? "" : "\n") + ("cmdbench: plugin refused: " + f.reason);
+        if (!problem.empty()) return false;
         scenario = parse_scenario(text, path, registry, overrides);
     } catch (const ScenarioError &e) {
-        std::fprintf(stderr, "%s\n", e.what());
+        problem = e.what();
         return false;
     } catch (const std::exception &e) { // anything the parsers let through: no abort
-        std::fprintf(stderr, "cmdbench: %s: cannot load: %s\n", path.c_str(), e.what());
+        problem = "cmdbench: " + path + ": cannot load: " + e.what();
         return false;
     }
     if (vm.count("pattern")) apply_pattern_option(vm["pattern"].as<std::string>(), scenario);
     return true;
 }
 
-// Under a launcher with two or more ranks: matrix mode (docs/matrix.md).
-// Sets `matrix`; false (said on stderr) when the launcher's job cannot be
-// joined or the scenario cannot run there.
-bool join_matrix(const RunOptions &opt, const Scenario &scenario, std::unique_ptr<Job> &job,
-                 bool &matrix) {
-    try {
-        job = join_job();
-    } catch (const JobError &e) {
-        std::fprintf(stderr, "cmdbench: %s\n", e.what());
-        return false;
-    }
-    matrix = job && job->size() >= 2;
-    if (matrix && !matrix_usable(opt, scenario)) return false;
+// A [matrix] scenario that a launcher started several times without PMIx
+// (srun without --mpi=pmix): the processes cannot find each other and would
+// each run the single-pair benchmark, all writing the same -o. Refused as
+// `cmdbench job` refuses it, said once, by the launcher's first process.
+bool refused_without_pmix(const Scenario &scenario) {
+    const LauncherTasks tasks = launcher_tasks();
+    if (tasks.count < 2) return false;
+    if (tasks.index == 0)
+        std::fprintf(stderr,
+                     "cmdbench: %s has [matrix], but its %d processes were %s; they would run "
+                     "%d unrelated single-pair benchmarks\n",
+                     scenario.path.c_str(), tasks.count, kNoPmixLauncher, tasks.count);
+    return true;
+}
+
+// Why this rank cannot run the scenario, or "": the scenario, its plugins,
+// matrix mode's limits, and the CPUs and NUMA nodes it places sides on.
+std::string start_problem(const std::string &path, const po::variables_map &vm,
+                          const RunOptions &opt, bool matrix, Registry &registry,
+                          Scenario &scenario) {
+    std::string problem;
+    if (!load_scenario(path, vm, registry, scenario, problem)) return problem;
+    if (matrix) problem = matrix_unusable(opt, scenario);
+    if (!problem.empty()) return "cmdbench: " + problem;
     // A CPU or NUMA node this machine lacks is a scenario error, before
     // anything runs; a named server checks its own side (server.cpp).
     try {
         check_placement_here(scenario, opt.server.empty() || matrix);
     } catch (const ScenarioError &e) {
-        std::fprintf(stderr, "%s\n", e.what());
+        return e.what();
+    }
+    return "";
+}
+
+// The job this process belongs to, and whether it runs a matrix (two or
+// more ranks); false (said on stderr) when it cannot start. Under a
+// launcher, what every rank would say is said once, by rank 0 (with the
+// ranks and nodes it concerns).
+bool prepare(const std::string &path, const po::variables_map &vm, const RunOptions &opt,
+             Registry &registry, Scenario &scenario, std::unique_ptr<Job> &job, bool &matrix) {
+    try {
+        job = join_job();
+        matrix = job && job->size() >= 2;
+        const std::string problem = start_problem(path, vm, opt, matrix, registry, scenario);
+        if (matrix) return every_rank_ready(*job, problem, kStartTimeout);
+        if (!problem.empty()) {
+            std::fprintf(stderr, "%s\n", problem.c_str());
+            return false;
+        }
+    } catch (const JobError &e) {
+        std::fprintf(stderr, "cmdbench: %s\n", e.what());
         return false;
     }
+    if (!job && scenario.matrix.given && refused_without_pmix(scenario)) return false;
     if (!matrix && !opt.resume.empty()) {
         std::fprintf(stderr, "cmdbench: --resume works under a launcher (matrix mode): a "
                              "single-pair run has nothing to go on from\n");
@@ -210,10 +252,14 @@ int cmd_run(const std::vector<std::string> &args) {
 
     Registry registry;
     Scenario scenario;
-    if (!load_scenario(path, vm, registry, scenario)) return kExitUsage;
     std::unique_ptr<Job> job;
     bool matrix = false;
-    if (!join_matrix(opt, scenario, job, matrix)) return kExitUsage;
+    if (!prepare(path, vm, opt, registry, scenario, job, matrix)) return kExitUsage;
+    // A line per pair is noise at 1,000 ranks: plugins' info lines only
+    // with --verbose (servers started from here inherit it).
+    if (matrix && !vm.count("verbose")) quiet_plugin_info();
+    if (matrix)
+        label_servers("rank " + std::to_string(job->rank()) + " (node " + job->node() + ")");
     const auto &interrupted = install_interrupt_handler();
     const RunContext context = run_context_of(path, scenario, registry);
     if (matrix) return run_matrix(*job, scenario, registry, context, opt, interrupted);

@@ -8,6 +8,8 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <iostream>
 #include <iterator>
@@ -41,13 +43,30 @@ uint64_t now_ns() {
     return monotonic_ns();
 }
 
+const char *const kLevelNames[] = {"error", "warning", "info", "debug"};
+
 void log(cmdbench_ctx *ctx, int level, const char *msg) {
-    static const char *names[] = {"error", "warning", "info", "debug"};
-    if (level > CMDBENCH_LOG_INFO && !std::getenv("CMDBENCH_DEBUG")) return;
+    const auto &names = kLevelNames;
+    if (level > plugin_log_level()) return;
     const char *name = (level >= 0 && level <= 3) ? names[level] : "log";
     std::string prefix = ctx ? ctx->log_prefix : std::string();
     std::fprintf(stderr, "%s%s: %s\n", prefix.c_str(), name, msg ? msg : "");
 }
+
+} // namespace
+
+int plugin_log_level() {
+    if (const char *want = std::getenv("CMDBENCH_LOG_LEVEL"))
+        for (int level = CMDBENCH_LOG_ERROR; level <= CMDBENCH_LOG_DEBUG; ++level)
+            if (std::strcmp(want, kLevelNames[level]) == 0) return level;
+    return std::getenv("CMDBENCH_DEBUG") ? CMDBENCH_LOG_DEBUG : CMDBENCH_LOG_INFO;
+}
+
+void quiet_plugin_info() {
+    setenv("CMDBENCH_LOG_LEVEL", kLevelNames[CMDBENCH_LOG_WARN], 0);
+}
+
+namespace {
 
 void set_error(cmdbench_ctx *ctx, const char *msg) {
     std::lock_guard<std::mutex> lock(ctx->mu);

@@ -2,6 +2,7 @@
 
 #include "busy_refusals.hpp"
 #include "cmdbench/host/run/test_executor.hpp"
+#include "cmdbench/host/serve/serve_label.hpp"
 #include "session_children.hpp"
 #include "session_table.hpp"
 
@@ -164,7 +165,8 @@ class Dispatcher {
 } // namespace
 
 void serve_log(const std::string &line) {
-    std::fprintf(stderr, "cmdbench serve: %s\n", line.c_str());
+    static const std::string prefix = serve_log_prefix();
+    std::fprintf(stderr, "%s%s\n", prefix.c_str(), line.c_str());
 }
 
 int serve_clients(control::Listener &listener, const ClientLimits &limits,

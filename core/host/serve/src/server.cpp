@@ -11,6 +11,7 @@
 #include "cmdbench/host/run/status_code.hpp"
 #include "cmdbench/host/scenario/placement.hpp"
 #include "cmdbench/host/serve/run_request_check.hpp"
+#include "cmdbench/host/serve/serve_label.hpp"
 #include "cmdbench/report/report.hpp"
 #include "serve_clients.hpp"
 #include "session_wait.hpp"
@@ -139,7 +140,7 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
     setup.transport = run.transport;
     setup.params = run.params;
     setup.interrupted = &interrupted;
-    setup.log_prefix = "cmdbench serve: ";
+    setup.log_prefix = serve_log_prefix();
     setup.registry = &registry;
     setup.run_label = run_label(run.req.run_name, 1, 1);
     RoleRun role(std::move(setup));
@@ -167,7 +168,8 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
     control::RunEnd theirs = peer.finish(ours, wait);
     (void)theirs;
     if (!opt.quiet) print_server_side(run, ex, role, cpu, path);
-    if (ex.status != RunStatus::Ok) log_line("run '" + run.req.run_name + "': " + ex.error);
+    if (ex.status != RunStatus::Ok && serve_logs_run_failures())
+        log_line("run '" + run.req.run_name + "': " + ex.error);
     return true;
 }
 

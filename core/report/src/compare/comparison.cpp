@@ -2,6 +2,7 @@
 // spread and verdict behind every cell (docs/compare.md).
 #include "cmdbench/report/comparison.hpp"
 
+#include "compare/comparison_groups.hpp"
 #include "compare/comparison_lineup.hpp"
 #include "compare/comparison_samples.hpp"
 
@@ -236,9 +237,12 @@ Comparison build_comparison(const std::vector<const Report *> &reports,
     std::vector<CompareSource> sources;
     std::vector<std::string> groups; // first-seen order
     std::set<std::string> seen_groups;
+    std::vector<std::string> split_notes;
+    const auto group_of = comparison_groups(reports, split_notes);
     for (size_t f = 0; f < reports.size(); ++f)
-        for (const auto &run : reports[f]->runs) {
-            CompareSource s{f, columns.index.at({f, run_variant(run)}), run_group(run), &run,
+        for (size_t i = 0; i < reports[f]->runs.size(); ++i) {
+            const RunResult &run = reports[f]->runs[i];
+            CompareSource s{f, columns.index.at({f, run_variant(run)}), group_of[f][i], &run,
                             run_samples(run)};
             if (seen_groups.insert(s.group).second) groups.push_back(s.group);
             sources.push_back(std::move(s));
@@ -267,6 +271,7 @@ Comparison build_comparison(const std::vector<const Report *> &reports,
     if (!drivers.empty()) c.software_rdma = software_rdma_notice(drivers);
     const auto failures = run_notes.text();
     c.notes.insert(c.notes.begin(), failures.begin(), failures.end());
+    c.notes.insert(c.notes.end(), split_notes.begin(), split_notes.end());
     c.spread_limit = options.spread_limit ? *options.spread_limit
                      : reports.empty()    ? kDefaultSpreadLimit
                                           : reports[0]->spread_limit;

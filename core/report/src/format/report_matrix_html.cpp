@@ -1,7 +1,9 @@
-// The HTML page of a matrix run: per run a heatmap (a colored N x N table,
-// client rank rows, server rank columns) and its slowest links. Like the
-// comparison page: self-contained, no script, a Content-Security-Policy that
-// forbids every load, well-formed XML.
+// The HTML page of a matrix run: each rank's data path, per run a heatmap (a
+// colored N x N table, client rank rows, server rank columns, or an image
+// past kHeatTableRanks: report_matrix_heatmap.cpp) and its slowest links.
+// Like the comparison page: self-contained, no script, a
+// Content-Security-Policy that forbids every load (images: inline data only),
+// well-formed XML.
 #include "cmdbench/report/matrix/matrix_heat.hpp"
 #include "cmdbench/report/matrix/matrix_verdicts.hpp"
 #include "cmdbench/report/matrix/matrix_view.hpp"
@@ -9,6 +11,8 @@
 #include "cmdbench/report/reporter.hpp"
 #include "cmdbench/report/svg_plot.hpp"
 #include "format/html_style.hpp"
+#include "format/matrix_heatmap.hpp"
+#include "format/matrix_rank_paths.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -48,38 +52,6 @@ const MatrixRank *rank_of(const Report &report, int rank) {
 std::string node_of(const Report &report, int rank) {
     const MatrixRank *r = rank_of(report, rank);
     return r ? r->node : "?";
-}
-
-void heatmap(std::ostream &out, const Report &report, const MatrixView &v) {
-    const bool higher_better = v.metric && higher_is_better(*v.metric);
-    const std::string unit = v.metric ? unit_of(*v.metric) : "";
-    out << "<table class=\"heatmap\">\n<caption>" << escape(metric_caption(v))
-        << ": client rank (row) → server rank (column)</caption>\n<thead><tr><th></th>";
-    for (int j = 0; j < v.ranks; ++j)
-        out << "<th>" << j << "</th>";
-    out << "</tr></thead>\n<tbody>\n";
-    for (int i = 0; i < v.ranks; ++i) {
-        out << "<tr><th>" << i << "</th>";
-        for (int j = 0; j < v.ranks; ++j) {
-            const MatrixCell &c = v.cells[size_t(i)][size_t(j)];
-            const std::string who = std::to_string(i) + " (" + node_of(report, i) + ") → " +
-                                    std::to_string(j) + " (" + node_of(report, j) + ")";
-            if (c.value) {
-                const double at = heat_position(*c.value, v.median.value_or(0), higher_better);
-                out << "<td style=\"background:" << heat_color(at) << "\" title=\""
-                    << escape(who + ": " + number(*c.value) + " " + unit) << "\">"
-                    << number(*c.value) << "</td>";
-            } else if (c.scheduled) {
-                out << "<td class=\"fail\" title=\""
-                    << escape(who + ": " + (c.problem.empty() ? "no value" : c.problem))
-                    << "\">✗</td>";
-            } else {
-                out << "<td class=\"none\"></td>";
-            }
-        }
-        out << "</tr>\n";
-    }
-    out << "</tbody>\n</table>\n";
 }
 
 void slowest(std::ostream &out, const Report &report, const MatrixView &v) {
@@ -122,7 +94,9 @@ void legend(std::ostream &out) {
     for (const auto &m : marks)
         out << "<span style=\"background:" << heat_color(m.position)
             << ";padding:1px 6px;margin-right:4px\">" << m.label << "</span>";
-    out << "(worse: higher latency, lower bandwidth or rate).</p>\n";
+    out << "(worse: higher latency, lower bandwidth or rate). Where an absolute reference is "
+           "known (the best rail's median, a pair's link rate) a cell takes the worse of the "
+           "two colours; each heatmap's legend says which.</p>\n";
 }
 
 } // namespace
@@ -132,11 +106,11 @@ void write_matrix_html(std::ostream &out, const Report &report) {
     const MatrixInfo &m = *report.matrix;
     out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-           "style-src 'unsafe-inline'\"/>\n"
+           "style-src 'unsafe-inline'; img-src data:\"/>\n"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>"
         << escape("cmdbench matrix: " + m.pattern + ", " + std::to_string(m.ranks.size()) +
                   " ranks")
-        << "</title>\n<style>" << kHtmlBaseStyle << kStyle
+        << "</title>\n<style>" << kHtmlBaseStyle << kStyle << kHeatmapStyle
         << "</style>\n</head>\n<body>\n<h1>cmdbench matrix</h1>\n"
         << "<p>Pattern <strong>" << escape(m.pattern) << "</strong>, " << m.ranks.size()
         << " ranks, " << m.rounds << " rounds per run"
@@ -146,17 +120,22 @@ void write_matrix_html(std::ostream &out, const Report &report) {
     for (const std::string &note : report.context.notes)
         out << "<p class=\"note\"><strong>Note:</strong> " << escape(note) << "</p>\n";
     write_matrix_verdicts_html(out, matrix_verdicts(report, evaluate_expectations(report)));
-    out << "<h2>Ranks</h2>\n<table class=\"ranks\">\n<thead><tr><th>rank</th><th>node</th>"
+    // Many ranks' rows folded away: the heatmaps come first.
+    const bool fold = m.ranks.size() > size_t(kHeatTableRanks);
+    out << "<h2>Ranks</h2>\n"
+        << (fold ? "<details><summary>each rank's node and server</summary>\n" : "")
+        << "<table class=\"ranks\">\n<thead><tr><th>rank</th><th>node</th>"
            "<th>server</th></tr></thead>\n<tbody>\n";
     for (const MatrixRank &r : m.ranks)
         out << "<tr><td>" << r.rank << "</td><td>" << escape(r.node) << "</td><td>"
             << escape(r.address) << "</td></tr>\n";
-    out << "</tbody>\n</table>\n";
+    out << "</tbody>\n</table>\n" << (fold ? "</details>\n" : "");
+    write_rank_paths_html(out, report);
     for (const MatrixView &v : matrix_views(report)) {
-        out << "<h2>" << escape(v.run) << " <span class=\"legend\">("
+        out << "<h2>" << escape(view_title(v)) << " <span class=\"legend\">("
             << escape(v.test + (v.transport.empty() ? "" : "/" + v.transport)) << ", " << v.filled
             << " of " << v.pairs << " pairs measured)</span></h2>\n";
-        heatmap(out, report, v);
+        write_heatmap(out, report, v);
         slowest(out, report, v);
         failures(out, v);
     }

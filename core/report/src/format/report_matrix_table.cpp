@@ -3,6 +3,7 @@
 #include "cmdbench/report/matrix/report_matrix.hpp"
 #include "cmdbench/report/reporter.hpp"
 #include "cmdbench/report/svg_plot.hpp"
+#include "format/matrix_rank_paths.hpp"
 
 #include <algorithm>
 #include <iomanip>
@@ -18,7 +19,14 @@ std::string pad(const std::string &s, size_t width) {
 std::string cell_text(const MatrixCell &c, bool diagonal) {
     if (c.value) return svg::format_value(*c.value);
     if (diagonal || !c.scheduled) return ".";
-    return "FAIL";
+    return c.not_run ? "--" : "FAIL";
+}
+
+bool has_not_run(const MatrixView &v) {
+    for (const auto &row : v.cells)
+        for (const MatrixCell &c : row)
+            if (c.not_run && !c.value) return true;
+    return false;
 }
 
 std::string node_of(const Report &report, int rank) {
@@ -37,9 +45,10 @@ std::string latency_note(const MatrixView &v) {
 
 void write_view(std::ostream &out, const Report &report, const MatrixView &v) {
     out << "\n"
-        << v.run << " (" << v.test << (v.transport.empty() ? "" : "/" + v.transport)
+        << view_title(v) << " (" << v.test << (v.transport.empty() ? "" : "/" + v.transport)
         << "): " << metric_caption(v) << "; " << v.filled << " of " << v.pairs << " pairs measured"
         << latency_note(v) << "\n";
+    if (const std::string line = reference_line(v); !line.empty()) out << line << '\n';
     out << "client rank (row) -> server rank (column)\n";
     size_t width = std::max<size_t>(4, std::to_string(v.ranks - 1).size());
     for (const auto &row : v.cells)
@@ -56,6 +65,8 @@ void write_view(std::ostream &out, const Report &report, const MatrixView &v) {
             out << ' ' << pad(cell_text(v.cells[size_t(i)][size_t(j)], i == j), width);
         out << '\n';
     }
+    if (has_not_run(v))
+        out << "(FAIL: the pair failed; --: not run, a rank gone or an interrupt)\n";
     if (v.median && !v.slowest.empty()) {
         out << "slowest links (ratio to the median " << svg::format_value(*v.median) << " "
             << unit_of(*v.metric) << "):\n";
@@ -87,6 +98,7 @@ void write_matrix_table(std::ostream &out, const Report &report) {
     if (!verdicts.links.empty()) out << "ranks:\n";
     for (const MatrixRank &r : m.ranks)
         out << "  rank " << r.rank << ": " << r.node << " " << r.address << '\n';
+    write_rank_paths_text(out, report);
     for (const std::string &note : report.context.notes)
         out << "note: " << note << '\n';
     for (const MatrixView &v : matrix_views(report))

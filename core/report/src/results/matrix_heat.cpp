@@ -13,14 +13,33 @@ double heat_position(double value, double median, bool higher_is_better) {
     return std::clamp(p, -1.0, 1.0);
 }
 
-std::string heat_color(double position) {
+namespace {
+
+// Hue 120 (green) at the median, 0 (red) at the worse end, 210 (blue) at
+// the better end.
+int heat_hue(double position) {
     const double p = std::clamp(position, -1.0, 1.0);
-    // Hue 120 (green) at the median, 0 (red) at the worse end, 210 (blue) at
-    // the better end.
-    const double hue = p >= 0 ? 120 * (1 - p) : 120 + 90 * -p;
+    return int(std::lround(p >= 0 ? 120 * (1 - p) : 120 + 90 * -p));
+}
+
+} // namespace
+
+std::string heat_color(double position) {
     char buf[48];
-    std::snprintf(buf, sizeof buf, "hsl(%d,70%%,72%%)", int(std::lround(hue)));
+    std::snprintf(buf, sizeof buf, "hsl(%d,70%%,72%%)", heat_hue(position));
     return buf;
+}
+
+Rgb heat_rgb(double position) {
+    // CSS's HSL to RGB, at heat_color's saturation and lightness.
+    const double s = 0.70, l = 0.72, h = heat_hue(position);
+    const double a = s * std::min(l, 1 - l);
+    const auto channel = [&](double n) {
+        const double k = std::fmod(n + h / 30, 12);
+        const double v = l - a * std::max(-1.0, std::min({k - 3, 9 - k, 1.0}));
+        return static_cast<unsigned char>(std::lround(v * 255));
+    };
+    return {channel(0), channel(8), channel(4)};
 }
 
 } // namespace cmdbench

@@ -22,4 +22,10 @@ double heat_position(double value, double median, bool higher_is_better);
 // 3x worse, red at 10x worse and beyond; cyan to blue for better.
 std::string heat_color(double position);
 
+// heat_color as 8-bit RGB, for a heatmap drawn as an image.
+struct Rgb {
+    unsigned char r = 0, g = 0, b = 0;
+};
+Rgb heat_rgb(double position);
+
 } // namespace cmdbench

@@ -15,6 +15,10 @@ struct MatrixCell {
     bool scheduled = false;      // the pattern has this pair
     std::optional<double> value; // median over the repeats that gave one
     std::string problem;         // "failed: ...", "timed-out: ..." of a repeat that did not
+    // No value, and no repeat failed: it never ran (a rank gone, an
+    // interrupt), which says nothing of the link.
+    bool not_run = false;
+    std::optional<double> link_gbps; // bandwidth: the pair's link rate, when its path says
 };
 
 struct SlowLink {
@@ -36,6 +40,14 @@ struct MatrixView {
     size_t pairs = 0, filled = 0;               // scheduled pairs, and those with a value
     std::optional<double> median;               // of the filled cells
     std::vector<SlowLink> slowest;              // the worst kSlowLinks, worst first
+    // A run on every rail at once: the rail whose rows ("LABEL/ITEM") this
+    // view shows; a view per rail when the metric has no total (latency).
+    std::string rail;
+    // The best median of the same metric among the runs of this one on the
+    // other rails ("NAME @LABEL", or the rails of an all-rails run), and
+    // that rail: a rail bad everywhere is worse than it, not its own median.
+    std::optional<double> best_rail_median;
+    std::string best_rail;
 };
 
 constexpr size_t kSlowLinks = 5;
@@ -44,7 +56,25 @@ constexpr size_t kSlowLinks = 5;
 // must be set (its ranks give N).
 std::vector<MatrixView> matrix_views(const Report &report);
 
+// The run's name, and the rail of a view per rail: "lat @all rails, rail rxe1".
+std::string view_title(const MatrixView &v);
+
 // "latency p50 (us) of row 64_lat", for captions.
 std::string metric_caption(const MatrixView &v);
+
+// Where a cell's colour sits on the heat scale (matrix_heat.hpp): the worse
+// of its position against the view's median and against the absolute
+// references known (the pair's link rate for bandwidth, the best rail's
+// median). 0 for a cell without a value.
+double cell_heat(const MatrixView &v, const MatrixCell &c);
+
+// What the colours are set against, for legends: "the run's median", or
+// "the worse of the run's median and the pair's link rate" ...
+std::string heat_reference(const MatrixView &v);
+
+// The view's median against its absolute references, or "": "median 30.0
+// us, 3.00x the best rail's (rxe0: 10.0 us)", "median 8.00 Gb/s, 0.80 of
+// the link rate (median over pairs)".
+std::string reference_line(const MatrixView &v);
 
 } // namespace cmdbench

@@ -48,6 +48,19 @@ class Job {
 // True when the environment says a PMIx launcher started this process.
 bool launched_by_pmix();
 
+// What to do when no PMIx launcher started this process, for messages.
+extern const char *const kNoPmixLauncher;
+
+// The processes a launcher says it started together, as it says so without
+// PMIx too: `srun -n 2` without --mpi=pmix gives each process
+// SLURM_STEP_NUM_TASKS and SLURM_PROCID, MPICH's Hydra PMI_SIZE and
+// PMI_RANK. {1, 0} when no launcher says.
+struct LauncherTasks {
+    int count = 1;
+    int index = 0; // this process, 0-based
+};
+LauncherTasks launcher_tasks();
+
 // The job this process belongs to; nullptr when no launcher started it (the
 // caller falls back to single-pair mode). Throws JobError when a launcher
 // did, but this build has no PMIx or the wire-up fails.

@@ -74,6 +74,14 @@ const cmdbench_host *host_services();
 
 int64_t remaining_ms(const cmdbench_ctx &ctx);
 
+// The most detailed plugin log level printed (CMDBENCH_LOG_*): the
+// environment's CMDBENCH_LOG_LEVEL (error, warning, info, debug), else debug
+// when CMDBENCH_DEBUG is set, else info.
+int plugin_log_level();
+// Plugins' info lines off for this process and the servers it starts from
+// now on (CMDBENCH_LOG_LEVEL=warning), unless the user chose a level.
+void quiet_plugin_info();
+
 // Marks the CPU the calling thread is on in ctx.cpus_seen (cheap: a vDSO
 // call, and a write only the first time a CPU is seen).
 void note_cpu(cmdbench_ctx &ctx);
