@@ -1,6 +1,6 @@
 #include "cmdbench/report/matrix/matrix_ranks.hpp"
 #include "cmdbench/report/svg_plot.hpp"
-#include "format/matrix_rank_paths.hpp"
+#include "matrix/matrix_rank_paths.hpp"
 
 #include <set>
 

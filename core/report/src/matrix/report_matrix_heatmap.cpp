@@ -2,8 +2,8 @@
 // for a few ranks, an image of a pixel a pair for many (matrix_heatmap.hpp).
 #include "cmdbench/report/matrix/matrix_heat.hpp"
 #include "cmdbench/report/svg_plot.hpp"
-#include "format/matrix_heatmap.hpp"
-#include "format/png_image.hpp"
+#include "matrix/matrix_heatmap.hpp"
+#include "matrix/png_image.hpp"
 
 namespace cmdbench {
 

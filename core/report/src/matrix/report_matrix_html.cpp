@@ -11,8 +11,8 @@
 #include "cmdbench/report/reporter.hpp"
 #include "cmdbench/report/svg_plot.hpp"
 #include "format/html_style.hpp"
-#include "format/matrix_heatmap.hpp"
-#include "format/matrix_rank_paths.hpp"
+#include "matrix/matrix_heatmap.hpp"
+#include "matrix/matrix_rank_paths.hpp"
 
 #include <algorithm>
 #include <cmath>

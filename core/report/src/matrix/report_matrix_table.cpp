@@ -3,7 +3,7 @@
 #include "cmdbench/report/matrix/report_matrix.hpp"
 #include "cmdbench/report/reporter.hpp"
 #include "cmdbench/report/svg_plot.hpp"
-#include "format/matrix_rank_paths.hpp"
+#include "matrix/matrix_rank_paths.hpp"
 
 #include <algorithm>
 #include <iomanip>

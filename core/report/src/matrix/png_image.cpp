@@ -1,6 +1,6 @@
 // PNG (ISO/IEC 15948): signature, IHDR, one IDAT of the zlib-compressed
 // scanlines (filter 0), IEND; zlib's crc32 for the chunks.
-#include "format/png_image.hpp"
+#include "matrix/png_image.hpp"
 
 #include <algorithm>
 #include <cstdint>
