@@ -201,13 +201,13 @@ int run_rstream(const Options &o) {
         std::fprintf(stderr, "cmdbench rstream: %s\n", params.error().c_str());
         return kExitFailure;
     }
-    setup.params = std::move(*params);
+    setup.inputs.params = std::move(*params);
     const std::atomic<bool> &interrupted = cmdbench::install_interrupt_handler();
-    setup.interrupted = &interrupted;
-    setup.log_prefix = "cmdbench rstream: ";
+    setup.inputs.interrupted = &interrupted;
+    setup.inputs.log_prefix = "cmdbench rstream: ";
     const bool custom = o.custom;
     // rstream calls a custom run "custom".
-    setup.on_row = [custom, &layout](const cmdbench::Row &row) {
+    setup.inputs.on_row = [custom, &layout](const cmdbench::Row &row) {
         std::printf("%s\n", cmdbench::fixed_row(layout, row, custom ? "custom" : row.name).c_str());
         std::fflush(stdout);
     };

@@ -372,6 +372,16 @@ int64_t remaining_ms(const cmdbench_ctx &ctx) {
     return now >= ctx.deadline_ns ? 0 : int64_t((ctx.deadline_ns - now) / 1000000);
 }
 
+std::shared_ptr<cmdbench_ctx> make_run_ctx(RunInputs in) {
+    auto ctx = std::make_shared<cmdbench_ctx>();
+    ctx->params = std::move(in.params);
+    ctx->interrupted = in.interrupted;
+    ctx->log_prefix = std::move(in.log_prefix);
+    ctx->on_row = std::move(in.on_row);
+    ctx->on_progress = std::move(in.on_progress);
+    return ctx;
+}
+
 const cmdbench_host *host_services() {
     return &kHost;
 }

@@ -15,8 +15,8 @@ std::string local_meeting_node(const Scenario &scenario, const Registry &registr
         if (!transport || !transport->local_node) continue;
         RoleSetup setup;
         setup.transport = transport;
-        setup.params = spec.transport_params;
-        setup.log_prefix = "cmdbench: ";
+        setup.inputs.params = spec.transport_params;
+        setup.inputs.log_prefix = "cmdbench: ";
         RoleRun role(std::move(setup));
         if (role.probe()) continue;
         char node[256] = {};

@@ -9,13 +9,7 @@
 namespace cmdbench {
 
 RoleRun::RoleRun(RoleSetup setup)
-    : setup_(std::move(setup)), ctx_(std::make_shared<cmdbench_ctx>()) {
-    ctx_->params = setup_.params;
-    ctx_->interrupted = setup_.interrupted;
-    ctx_->log_prefix = setup_.log_prefix;
-    ctx_->on_row = setup_.on_row;
-    ctx_->on_progress = setup_.on_progress;
-}
+    : setup_(std::move(setup)), ctx_(make_run_ctx(std::move(setup_.inputs))) {}
 
 std::optional<Execution> RoleRun::probe() {
     if (!setup_.transport) return std::nullopt;

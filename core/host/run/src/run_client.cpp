@@ -189,14 +189,14 @@ RoleSetup client_setup(const ClientRun &c) {
     RoleSetup setup;
     setup.test = c.test;
     setup.transport = c.transport;
-    setup.params = c.params;
-    setup.interrupted = &c.st.interrupted;
-    setup.log_prefix = "cmdbench: ";
+    setup.inputs.params = c.params;
+    setup.inputs.interrupted = &c.st.interrupted;
+    setup.inputs.log_prefix = "cmdbench: ";
     ProgressDisplay &progress = c.st.progress;
-    setup.on_progress = [&progress](uint64_t done, uint64_t total) {
+    setup.inputs.on_progress = [&progress](uint64_t done, uint64_t total) {
         progress.update(done, total);
     };
-    setup.on_row = [&progress](const Row &row) { progress.row_done(row.name); };
+    setup.inputs.on_row = [&progress](const Row &row) { progress.row_done(row.name); };
     setup.registry = &c.st.registry;
     setup.run_label = c.label;
     return setup;

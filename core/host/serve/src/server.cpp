@@ -138,9 +138,9 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
     RoleSetup setup;
     setup.test = run.test;
     setup.transport = run.transport;
-    setup.params = run.params;
-    setup.interrupted = &interrupted;
-    setup.log_prefix = serve_log_prefix();
+    setup.inputs.params = run.params;
+    setup.inputs.interrupted = &interrupted;
+    setup.inputs.log_prefix = serve_log_prefix();
     setup.registry = &registry;
     setup.run_label = run_label(run.req.run_name, 1, 1);
     RoleRun role(std::move(setup));

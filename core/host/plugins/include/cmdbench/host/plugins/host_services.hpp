@@ -35,6 +35,16 @@ uint64_t monotonic_ns();
 using RowSink = std::function<void(const Row &)>;
 using ProgressSink = std::function<void(uint64_t done, uint64_t total)>;
 
+// What a run's context starts with: the parameters the plugin reads through
+// the host services, and where what it reports goes.
+struct RunInputs {
+    ParamMap params;                                // the test's and the transport's
+    const std::atomic<bool> *interrupted = nullptr; // process-wide Ctrl-C; null: none
+    std::string log_prefix;
+    RowSink on_row;
+    ProgressSink on_progress;
+};
+
 } // namespace cmdbench
 
 // The opaque handle of plugin.h. One per run per peer.
@@ -71,6 +81,9 @@ namespace cmdbench {
 
 // The one services table of this host (ABI major.minor of this build).
 const cmdbench_host *host_services();
+
+// A new run's context, holding `in`.
+std::shared_ptr<cmdbench_ctx> make_run_ctx(RunInputs in);
 
 int64_t remaining_ms(const cmdbench_ctx &ctx);
 

@@ -25,11 +25,7 @@ namespace cmdbench {
 struct RoleSetup {
     const cmdbench_test *test = nullptr;           // null: only the transport is asked
     const cmdbench_transport *transport = nullptr; // null: the test needs none
-    std::map<std::string, ParamValue> params;      // the test's and the transport's
-    const std::atomic<bool> *interrupted = nullptr;
-    std::string log_prefix;
-    RowSink on_row;
-    ProgressSink on_progress;
+    RunInputs inputs; // what the run's context starts with (host_services.hpp)
     // For crash reports ("plugin 'x' ... run 'y'"); without a registry a
     // crash blames nobody in particular.
     const Registry *registry = nullptr;
