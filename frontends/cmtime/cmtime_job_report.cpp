@@ -1,23 +1,12 @@
 // The job summary of rank 0 (see cmtime_job_report.hpp).
 #include "cmtime_job_report.hpp"
 
+#include "cmdbench/report/matrix/matrix_ranks.hpp"
+
 #include <map>
 #include <utility>
 
 namespace cmdbench::cmtime_frontend {
-
-std::string rank_ranges(const std::vector<int> &ranks) {
-    std::string out;
-    for (size_t i = 0; i < ranks.size();) {
-        size_t j = i;
-        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
-            ++j;
-        out += (out.empty() ? "" : ", ") + std::to_string(ranks[i]) +
-               (j > i ? "-" + std::to_string(ranks[j]) : "");
-        i = j + 1;
-    }
-    return out;
-}
 
 std::string format_job_summary(const JobSummary &job) {
     const int size = int(job.nodes.size());
@@ -27,9 +16,9 @@ std::string format_job_summary(const JobSummary &job) {
     std::string out =
         "cmtime under a launcher (" + job.launcher + "): " + std::to_string(size) + " ranks; " +
         std::to_string(servers.size()) + " server" + (servers.size() == 1 ? "" : "s") + " (rank" +
-        (servers.size() == 1 ? " " : "s ") + rank_ranges(servers) + "), " +
+        (servers.size() == 1 ? " " : "s ") + rank_list_text(servers) + "), " +
         std::to_string(clients.size()) + " client" + (clients.size() == 1 ? "" : "s") + " (rank" +
-        (clients.size() == 1 ? " " : "s ") + rank_ranges(clients) + "); -c " +
+        (clients.size() == 1 ? " " : "s ") + rank_list_text(clients) + "); -c " +
         std::to_string(job.conns) + " per client-server pair\n";
     // One line per node and address, in order of the first rank there.
     std::vector<std::pair<std::string, std::string>> order;
@@ -42,7 +31,7 @@ std::string format_job_summary(const JobSummary &job) {
     for (const auto &key : order) {
         const std::vector<int> &ranks = where[key];
         out += "  " + key.first + " (" + key.second + "): rank" + (ranks.size() == 1 ? " " : "s ") +
-               rank_ranges(ranks) + "\n";
+               rank_list_text(ranks) + "\n";
     }
     return out;
 }

@@ -15,9 +15,6 @@ struct JobSummary {
     std::vector<std::string> nodes, addresses; // by rank
 };
 
-// "0-3", "0, 2, 5-7".
-std::string rank_ranges(const std::vector<int> &ranks);
-
 // "cmtime under a launcher (...): 4 ranks, ..." then one line per node.
 std::string format_job_summary(const JobSummary &job);
 

@@ -1,15 +1,16 @@
 // What rank 0 says of the ranks' start-up problems: each distinct problem
 // once, with its ranks as ranges and its nodes, however many there are.
 #include "cmdbench/host/matrix/start_problems.hpp"
+#include "cmdbench/report/matrix/matrix_ranks.hpp"
 
 #include <catch2/catch.hpp>
 
 using namespace cmdbench;
 
-TEST_CASE("rank_ranges: runs of consecutive ranks as ranges") {
-    CHECK(rank_ranges({}) == "");
-    CHECK(rank_ranges({3}) == "3");
-    CHECK(rank_ranges({0, 1, 2, 3, 5, 7, 8}) == "0-3, 5, 7-8");
+TEST_CASE("rank_list_text: runs of consecutive ranks as ranges") {
+    CHECK(rank_list_text({}) == "");
+    CHECK(rank_list_text({3}) == "3");
+    CHECK(rank_list_text({0, 1, 2, 3, 5, 7, 8}) == "0-3, 5, 7-8");
 }
 
 TEST_CASE("start_problem_lines: each problem once, with the ranks and nodes it concerns") {

@@ -1,5 +1,7 @@
 #include "cmdbench/host/matrix/start_problems.hpp"
 
+#include "cmdbench/report/matrix/matrix_ranks.hpp"
+
 #include <cstdio>
 #include <map>
 #include <set>
@@ -16,28 +18,11 @@ std::string nodes_text(const std::vector<std::string> &nodes, const std::vector<
     std::set<std::string> seen;
     for (int r : ranks)
         if (seen.insert(nodes[size_t(r)]).second) distinct.push_back(nodes[size_t(r)]);
-    std::string out = distinct.size() == 1 ? "node " : "nodes ";
-    for (size_t i = 0; i < distinct.size() && i < kNodesListed; ++i)
-        out += (i ? ", " : "") + distinct[i];
-    if (distinct.size() > kNodesListed)
-        out += " and " + std::to_string(distinct.size() - kNodesListed) + " more nodes";
-    return out;
+    return (distinct.size() == 1 ? "node " : "nodes ") + node_list_text(distinct, kNodesListed) +
+           (distinct.size() > kNodesListed ? " nodes" : "");
 }
 
 } // namespace
-
-std::string rank_ranges(const std::vector<int> &ranks) {
-    std::string out;
-    for (size_t i = 0; i < ranks.size();) {
-        size_t j = i;
-        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
-            ++j;
-        out += (out.empty() ? "" : ", ") + std::to_string(ranks[i]);
-        if (j > i) out += "-" + std::to_string(ranks[j]);
-        i = j + 1;
-    }
-    return out;
-}
 
 std::vector<std::string> start_problem_lines(const std::vector<std::string> &nodes,
                                              const std::vector<std::string> &problems) {
@@ -54,7 +39,7 @@ std::vector<std::string> start_problem_lines(const std::vector<std::string> &nod
     std::vector<std::string> out;
     for (const std::string &p : order) {
         const std::vector<int> &ranks = ranks_of[p];
-        out.push_back(std::string(ranks.size() == 1 ? "rank " : "ranks ") + rank_ranges(ranks) +
+        out.push_back(std::string(ranks.size() == 1 ? "rank " : "ranks ") + rank_list_text(ranks) +
                       " (" + nodes_text(nodes, ranks) + "): " + p);
     }
     return out;

@@ -10,9 +10,6 @@
 
 namespace cmdbench {
 
-// "0-3, 5, 7-8".
-std::string rank_ranges(const std::vector<int> &ranks);
-
 // Per distinct problem, in the order of its first rank, one message:
 // "rank 1 (node node02): PROBLEM" or "ranks 0-3 (nodes node01,
 // node02): PROBLEM". A
