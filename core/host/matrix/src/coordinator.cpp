@@ -1,10 +1,11 @@
 #include "cmdbench/host/matrix/coordinator.hpp"
 
+#include "cmdbench/control/control_auth.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <poll.h>
-#include <random>
 #include <sys/socket.h>
 
 namespace cmdbench {
@@ -21,17 +22,6 @@ int ms(double seconds) {
     return int(std::max(0.0, std::ceil(seconds * 1000)));
 }
 
-// Proves a connection comes from this job's ranks: they got it through the
-// launcher, which no one else reads.
-std::string random_token() {
-    std::random_device rd;
-    static const char *digits = "0123456789abcdef";
-    std::string t;
-    for (int i = 0; i < 32; ++i)
-        t += digits[rd() & 15];
-    return t;
-}
-
 std::string seconds_text(double s) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", s);
@@ -41,7 +31,8 @@ std::string seconds_text(double s) {
 } // namespace
 
 Coordinator::Coordinator(const std::string &host, int size, double dead_after_s)
-    : listener_(host, 0), token_(random_token()), dead_after_(dead_after_s), peers_(size_t(size)) {}
+    : listener_(host, 0), token_(control::random_token()), dead_after_(dead_after_s),
+      peers_(size_t(size)) {}
 
 Coordinator::~Coordinator() {
     {
