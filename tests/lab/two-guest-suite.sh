@@ -31,26 +31,10 @@ shared=$CMDBENCH_LAB_SHARED
 . "$here/run-checks.sh"
 select_checks "$checks_dir" "$@"
 
-scratch=$(mktemp -d /tmp/two-guest-suite.XXXXXX)
-if [ "$guest" != 0 ]; then
-  # The peer: follow guest 0 through the checks.
-  for check in "${checks[@]}"; do
-    name=$(basename "$check" .sh)
-    s=$shared/$name
-    wait_file "$s/begin" $((check_timeout + 60)) || { echo "peer: guest 0 never began $name"; exit 1; }
-    dir=$scratch/$name; mkdir -p "$dir"
-    LAB_CHECK_SHARED=$s start_part "$dir" "$here/lib.sh" "$here/lib-two-guests.sh" "$check"
-    end_part "$s/end"
-    cp "$dir/log" "$s/peer.log"
-    echo "$rc" > "$s/peer-status.tmp" && mv "$s/peer-status.tmp" "$s/peer-status"
-  done
-  exit 0
-fi
-
-# cable_report: after a failed check, the state of the cable to guest 1
-# (once it stops carrying traffic, every later check that crosses it fails
-# too): its packet counters, guest 1's entry in the neighbour table, and the
-# kernel's last words.
+# cable_report: after a failed check, the state of the cable to the other
+# guest (once it stops carrying traffic, every later check that crosses it
+# fails too): its packet counters, the other guest's entry in the neighbour
+# table, and the kernel's last words.
 cable_report() {
   local peer=${CMDBENCH_RDMA_PEER_ADDR:-} netdev=${CMDBENCH_RDMA_NETDEV:-}
   [ -n "$netdev" ] || return 0
@@ -61,6 +45,24 @@ cable_report() {
     dmesg | tail -n 5
   } 2>&1 | sed 's/^/    | /'
 }
+
+scratch=$(mktemp -d /tmp/two-guest-suite.XXXXXX)
+if [ "$guest" != 0 ]; then
+  # The peer: follow guest 0 through the checks.
+  for check in "${checks[@]}"; do
+    name=$(basename "$check" .sh)
+    s=$shared/$name
+    wait_file "$s/begin" $((check_timeout + 60)) || { echo "peer: guest 0 never began $name"; exit 1; }
+    dir=$scratch/$name; mkdir -p "$dir"
+    LAB_CHECK_SHARED=$s start_part "$dir" "$here/lib.sh" "$here/lib-two-guests.sh" "$check"
+    end_part "$s/end"
+    # Guest 1's own view of the cable, shown by guest 0 if the check fails.
+    cable_report >> "$dir/log"
+    cp "$dir/log" "$s/peer.log"
+    echo "$rc" > "$s/peer-status.tmp" && mv "$s/peer-status.tmp" "$s/peer-status"
+  done
+  exit 0
+fi
 
 echo "two-guest suite: starting ${#checks[@]} checks"
 for check in "${checks[@]}"; do
