@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -81,6 +82,34 @@ TEST_CASE("an existing file is replaced whole and keeps its permissions") {
     CHECK(slurp(out) == "new\n");
     CHECK((mode_of(out) & 0777) == 0600);
     CHECK(entry_count(dir) == 1);
+}
+
+TEST_CASE("a document made as it is written arrives whole, across many blocks") {
+    const TempDir scratch;
+    const std::string out = scratch.path + "/big.json";
+    std::string expected;
+    for (int i = 0; i < 50000; ++i)
+        expected += "line " + std::to_string(i) + "\n"; // ~500 KB: several blocks
+    CHECK(write_output(out, [](std::ostream &o) {
+              for (int i = 0; i < 50000; ++i)
+                  o << "line " << i << '\n';
+          }).ok());
+    CHECK(slurp(out) == expected);
+    CHECK(entry_count(scratch.path) == 1);
+}
+
+TEST_CASE("a document that fails half made leaves the previous file") {
+    const TempDir scratch;
+    const std::string out = scratch.path + "/out.json";
+    std::ofstream(out) << "previous\n";
+    const Status written = write_output(out, [](std::ostream &o) {
+        o << std::string(200000, 'x'); // some of it already on disk
+        throw std::runtime_error("no more");
+    });
+    REQUIRE_FALSE(written.ok());
+    CHECK(written.error() == "the document could not be made: no more");
+    CHECK(slurp(out) == "previous\n");
+    CHECK(entry_count(scratch.path) == 1); // the half-written temporary is gone
 }
 
 TEST_CASE("links at the path stay links and the file at the end of them is replaced") {

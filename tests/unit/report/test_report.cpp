@@ -263,6 +263,37 @@ TEST_CASE("JSON output: the runs written one by one read as one dump of the whol
     CHECK(same_as_whole(rep).at("runs").empty());
 }
 
+TEST_CASE("JSON output: a matrix's runs are a compact line each, the same document") {
+    Report rep = sample_report();
+    rep.matrix = MatrixInfo{"all-pairs", false, 1, "test", {}};
+    rep.runs[0].pair = RunPair{0, 1, "a", "b", 1};
+    rep.runs[1].pair = RunPair{1, 0, "b", "a", 1};
+    rep.runs[1].error = "line one\n  \"runs\": \"x\"\nline three";
+    std::ostringstream out;
+    write_json(out, rep);
+    const std::string text = out.str();
+    const auto doc = nlohmann::ordered_json::parse(text);
+    // The document is what a whole dump holds, value for value.
+    Report plain = rep;
+    plain.matrix.reset();
+    std::ostringstream whole;
+    write_json(whole, plain);
+    auto expected = nlohmann::ordered_json::parse(whole.str());
+    CHECK(doc.at("runs") == expected.at("runs"));
+    // One line per run, each a JSON object by itself.
+    std::istringstream lines(text);
+    std::string line;
+    int run_lines = 0;
+    while (std::getline(lines, line)) {
+        if (line.rfind("    {", 0) != 0) continue;
+        if (line.back() == ',') line.pop_back();
+        const auto run = nlohmann::json::parse(line);
+        CHECK(run.at("pair").at("client") == run_lines);
+        ++run_lines;
+    }
+    CHECK(run_lines == 2);
+}
+
 TEST_CASE("JSON output parses back with schema, context and runs") {
     std::ostringstream out;
     write_json(out, sample_report());

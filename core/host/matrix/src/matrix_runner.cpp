@@ -31,6 +31,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <deque>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -154,7 +155,7 @@ class MatrixRun {
     // Rank 0: every finished pair, as they come (the coordinator's thread
     // adds what the other ranks send), and a rank's result it could not read.
     mutable std::mutex results_mu_;
-    std::vector<RunResult> gathered_;
+    std::deque<RunResult> gathered_; // grows without moving what it holds
     std::string unreadable_;
     std::mutex write_mu_; // -o is rewritten by both threads
     // The final document is being made from the results, taken: a rank
@@ -439,37 +440,42 @@ const GoneRank *MatrixRun::gone_from(const RunJob &job, const std::vector<GoneRa
 // `why_not_run`. A pair that failed because a rank in it went is not run too
 // (the failure is the rank's, not the link's). `last`: for the final
 // document, taking the results instead of copying them (a matrix's results
-// are most of rank 0's memory).
+// are most of rank 0's memory: each is held once, and only an index beside).
 std::vector<RunResult> MatrixRun::whole(const std::string &why_not_run, bool last) {
     const std::vector<GoneRank> gone = coordinator_->gone();
-    std::map<std::tuple<std::string, unsigned, int, int>, RunResult> done;
-    {
-        std::lock_guard<std::mutex> lock(results_mu_);
-        for (RunResult &r : gathered_) {
-            if (!r.pair) continue;
-            // The key first: a result taken is empty after.
-            RunResult &slot = done[{r.name, r.repeat, r.pair->client, r.pair->server}];
-            if (last)
-                slot = std::move(r);
-            else
-                slot = r;
-        }
-        if (last) gathered_.clear();
+    std::deque<RunResult> taken;
+    std::unique_lock<std::mutex> lock(results_mu_);
+    if (last) {
+        taken.swap(gathered_);
+        lock.unlock();
     }
+    std::deque<RunResult> &have = last ? taken : gathered_;
+    std::map<std::tuple<std::string, unsigned, int, int>, size_t> done;
+    for (size_t i = 0; i < have.size(); ++i)
+        if (const RunResult &r = have[i]; r.pair)
+            done[{r.name, r.repeat, r.pair->client, r.pair->server}] = i;
     std::vector<RunResult> runs;
+    size_t pairs = 0;
+    for (const auto &round : plan_.rounds)
+        pairs += round.size();
+    runs.reserve(pairs * plan_.steps.size());
     plan_.for_each_job(0, 0, [&](const RunJob &job) {
         const RunSpec &spec = plan_.spec_of(job.step);
         auto it =
             done.find({spec.name, plan_.repeat_of(job.step), job.pair->client, job.pair->server});
+        RunResult *found = it != done.end() ? &have[it->second] : nullptr;
         const GoneRank *g = gone_from(job, gone);
-        if (it != done.end() && (it->second.status == RunStatus::Ok || !g)) {
-            runs.push_back(std::move(it->second));
+        if (found && (found->status == RunStatus::Ok || !g)) {
+            if (last)
+                runs.push_back(std::move(*found));
+            else
+                runs.push_back(*found);
             return;
         }
         std::string why = why_not_run;
         if (g)
             why = "not run: " + rank_name(g->rank, peers_) + " was gone: " + g->why +
-                  (it != done.end() ? " (the pair's own error: " + it->second.error + ")" : "");
+                  (found ? " (the pair's own error: " + found->error + ")" : "");
         RunResult res = cmdbench::not_run(plan_, job, why);
         res.pair = pair_of(job);
         runs.push_back(std::move(res));

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <iostream>
+#include <memory>
 #include <poll.h>
 #include <random>
 #include <sys/stat.h>
@@ -67,12 +68,12 @@ int create_temp(const std::string &target, std::string &temp) {
     return -1;
 }
 
-// Writes all of TEXT to FD; waits (bounded) when the fd would block, as a
-// FIFO with a slow reader does. Returns "" or why it stopped.
-std::string write_all(int fd, const std::string &text) {
+// Writes all of SIZE bytes at DATA to FD; waits (bounded) when the fd would
+// block, as a FIFO with a slow reader does. Returns "" or why it stopped.
+std::string write_all(int fd, const char *data, size_t size) {
     size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    while (done < size) {
+        const ssize_t n = write(fd, data + done, size - done);
         if (n > 0) {
             done += size_t(n);
         } else if (n < 0 && errno == EINTR) {
@@ -91,6 +92,55 @@ std::string write_all(int fd, const std::string &text) {
     return "";
 }
 
+// An ostream's buffer that goes to a file descriptor a block at a time: a
+// document is written as it is made, never held whole in memory (a large
+// matrix's results are tens of megabytes). The first failure is kept, and
+// everything after it is dropped.
+class FdBuffer : public std::streambuf {
+  public:
+    explicit FdBuffer(int fd) : fd_(fd) { setp(block_, block_ + sizeof block_); }
+    // Writes what is buffered; "" or the first failure.
+    std::string flush_all() {
+        drain();
+        return why_;
+    }
+
+  protected:
+    int_type overflow(int_type c) override {
+        drain();
+        if (!why_.empty()) return traits_type::eof();
+        if (!traits_type::eq_int_type(c, traits_type::eof())) {
+            *pptr() = traits_type::to_char_type(c);
+            pbump(1);
+        }
+        return traits_type::not_eof(c);
+    }
+    int sync() override { return drain() ? 0 : -1; }
+
+  private:
+    bool drain() {
+        if (why_.empty() && pptr() > pbase())
+            why_ = write_all(fd_, pbase(), size_t(pptr() - pbase()));
+        setp(block_, block_ + sizeof block_);
+        return why_.empty();
+    }
+    int fd_;
+    std::string why_;
+    char block_[1 << 16];
+};
+
+// Runs PRODUCE on a stream to FD; "" or why the writing failed.
+std::string produce_into(int fd, const DocumentWriter &produce) {
+    auto buffer = std::make_unique<FdBuffer>(fd);
+    std::ostream out(buffer.get());
+    try {
+        produce(out);
+    } catch (const std::exception &e) {
+        return std::string("the document could not be made: ") + e.what();
+    }
+    return buffer->flush_all();
+}
+
 // Makes the rename durable; a failure here loses nothing already renamed.
 void sync_dir(const std::string &dir) {
     const int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -99,7 +149,7 @@ void sync_dir(const std::string &dir) {
     close(fd);
 }
 
-std::string replace_file(const std::string &target, const std::string &text) {
+std::string replace_file(const std::string &target, const DocumentWriter &produce) {
     struct stat old;
     const bool existed = stat(target.c_str(), &old) == 0;
     std::string temp;
@@ -107,7 +157,7 @@ std::string replace_file(const std::string &target, const std::string &text) {
     if (fd < 0) return "cannot create a file in " + dir_of(target) + ": " + std::strerror(errno);
     std::string why;
     if (existed && fchmod(fd, old.st_mode & 0777) != 0) why = std::strerror(errno);
-    if (why.empty()) why = write_all(fd, text);
+    if (why.empty()) why = produce_into(fd, produce);
     if (why.empty() && fsync(fd) != 0) why = std::strerror(errno);
     // close() reports errors some file systems only find at the end.
     if (close(fd) != 0 && why.empty()) why = std::strerror(errno);
@@ -142,19 +192,19 @@ int open_in_place(const std::string &target, std::string &why) {
     return -1;
 }
 
-std::string write_in_place(const std::string &target, const std::string &text) {
+std::string write_in_place(const std::string &target, const DocumentWriter &produce) {
     std::string why;
     const int fd = open_in_place(target, why);
     if (fd < 0) return why;
-    why = write_all(fd, text);
+    why = produce_into(fd, produce);
     if (close(fd) != 0 && why.empty()) why = std::strerror(errno);
     return why;
 }
 
-std::string write_stdout(const std::string &text) {
+std::string write_stdout(const DocumentWriter &produce) {
     std::cout.flush();
     std::fflush(stdout);
-    return write_all(STDOUT_FILENO, text);
+    return produce_into(STDOUT_FILENO, produce);
 }
 
 bool is_stream(const struct stat &st) {
@@ -204,17 +254,17 @@ std::string output_problem(const std::string &path) {
     return "";
 }
 
-// Writes TEXT to PATH; "" or why it failed.
-std::string write_output_text(const std::string &path, const std::string &text) {
-    if (path == "-") return write_stdout(text);
+// Writes what PRODUCE makes to PATH; "" or why it failed.
+std::string write_output_text(const std::string &path, const DocumentWriter &produce) {
+    if (path == "-") return write_stdout(produce);
     std::string target;
     if (!follow_links(path, target)) return std::strerror(errno);
     struct stat st;
     if (stat(target.c_str(), &st) == 0) {
-        if (is_stream(st)) return write_in_place(target, text);
+        if (is_stream(st)) return write_in_place(target, produce);
         if (S_ISSOCK(st.st_mode)) return "it is a socket";
     }
-    return replace_file(target, text);
+    return replace_file(target, produce);
 }
 
 } // namespace
@@ -237,10 +287,14 @@ bool outputs_writable(const std::vector<std::pair<std::string, std::string>> &ou
     return ok;
 }
 
-Status write_output(const std::string &path, const std::string &text) {
-    if (std::string why = write_output_text(path, text); !why.empty())
+Status write_output(const std::string &path, const DocumentWriter &produce) {
+    if (std::string why = write_output_text(path, produce); !why.empty())
         return unexpected(std::move(why));
     return {};
+}
+
+Status write_output(const std::string &path, const std::string &text) {
+    return write_output(path, [&text](std::ostream &out) { out << text; });
 }
 
 } // namespace cmdbench

@@ -9,7 +9,6 @@
 #include <iostream>
 #include <map>
 #include <set>
-#include <sstream>
 
 namespace cmdbench {
 namespace {
@@ -36,13 +35,13 @@ void ResultSink::write_file(const Report &report, bool final, const Comparison *
     // Stdout, a FIFO or a device cannot be replaced, only appended to: they
     // get the final document alone, so their reader sees one whole document.
     if (!final && output_is_stream(file_)) return;
-    std::ostringstream text;
-    write_report(text, format_of_path(file_), report, comparison);
-    write_to(file_, text.str());
+    write_to(file_, [&](std::ostream &out) {
+        write_report(out, format_of_path(file_), report, comparison);
+    });
 }
 
-void ResultSink::write_to(const std::string &path, const std::string &text) {
-    const Status written = write_output(path, text);
+void ResultSink::write_to(const std::string &path, const DocumentWriter &produce) {
+    const Status written = write_output(path, produce);
     if (written.ok()) return;
     write_failed_ = true;
     const std::string message = "cmdbench: cannot write " + path + ": " + written.error();
@@ -106,9 +105,9 @@ void ResultSink::finish(const Report &report) {
 void ResultSink::write_html(const Report &report, const Comparison *comparison) {
     if (report_file_.empty()) return;
     if (!report.matrix && !comparison) return; // the comparison failed, and said why
-    std::ostringstream page;
-    reporter_for(format_named("html"), report)->finish(page, report, comparison);
-    write_to(report_file_, page.str());
+    write_to(report_file_, [&](std::ostream &page) {
+        reporter_for(format_named("html"), report)->finish(page, report, comparison);
+    });
 }
 
 std::optional<Comparison> ResultSink::compare(const Report &report) const {

@@ -9,6 +9,8 @@
 #pragma once
 #include "cmdbench/base/expected.hpp"
 
+#include <functional>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,8 +31,14 @@ Status check_output(const std::string &path);
 // each that fails.
 bool outputs_writable(const std::vector<std::pair<std::string, std::string>> &outputs);
 
-// Writes TEXT to PATH as described above. On failure (why, in the Status) a
-// regular file at PATH keeps its previous content.
+// Makes a document on the stream it is given.
+using DocumentWriter = std::function<void(std::ostream &)>;
+
+// Writes what PRODUCE makes to PATH as described above, a block at a time
+// as it is made (the whole text is never in memory). On failure (why, in
+// the Status) a regular file at PATH keeps its previous content.
+Status write_output(const std::string &path, const DocumentWriter &produce);
+// The same for a text already made.
 Status write_output(const std::string &path, const std::string &text);
 
 } // namespace cmdbench

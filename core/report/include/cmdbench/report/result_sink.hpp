@@ -8,6 +8,7 @@
 // go on, as the next rewrite may succeed.
 #pragma once
 #include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/output_file.hpp"
 #include "cmdbench/report/output_format.hpp"
 #include "cmdbench/report/result.hpp"
 
@@ -33,7 +34,7 @@ class ResultSink {
     void write_file(const Report &report, bool final, const Comparison *comparison);
     void write_html(const Report &report, const Comparison *comparison);
     std::optional<Comparison> compare(const Report &report) const;
-    void write_to(const std::string &path, const std::string &text);
+    void write_to(const std::string &path, const DocumentWriter &produce);
     const OutputFormat &format_;
     std::unique_ptr<Reporter> stdout_; // prints each run as it ends, if its format does
     std::string file_, report_file_;
