@@ -37,14 +37,16 @@ int exit_status(const Report &report, const RunEnding &ending) {
         return kExitInterrupted;
     }
     int failed = 0, skipped = 0;
-    for (const auto &r : report.runs) {
+    size_t runs = 0;
+    for_each_run(report, [&](const RunResult &r) {
+        ++runs;
         if (r.status == RunStatus::Skipped)
             ++skipped;
         else if (r.status != RunStatus::Ok)
             ++failed;
-    }
+    });
     if (failed) {
-        std::fprintf(stderr, "cmdbench: %d of %zu %s did not succeed\n", failed, report.runs.size(),
+        std::fprintf(stderr, "cmdbench: %d of %zu %s did not succeed\n", failed, runs,
                      ending.runs);
         say_failed_links(report);
         return kExitRunFailed;
@@ -52,7 +54,7 @@ int exit_status(const Report &report, const RunEnding &ending) {
     if (skipped && !ending.allow_skip) {
         std::fprintf(stderr,
                      "cmdbench: %d of %zu %s were skipped (pass --allow-skip to accept that)\n",
-                     skipped, report.runs.size(), ending.runs);
+                     skipped, runs, ending.runs);
         return kExitRunFailed;
     }
     if (ending.write_failed) return kExitRunFailed;

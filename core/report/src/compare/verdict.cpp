@@ -81,10 +81,11 @@ bool is_baseline(const Report &report, const RunResult &run) {
 // the comparison takes it.
 std::map<BaselineKey, double> baseline_values(const Report &report) {
     std::map<BaselineKey, std::vector<double>> all;
-    for (const auto &run : report.runs)
+    for_each_run(report, [&](const RunResult &run) {
         if (is_baseline(report, run))
             for (const auto &s : every_sample(run))
                 if (s.value) all[baseline_key(run, s.item, s.metric.id)].push_back(*s.value);
+    });
     std::map<BaselineKey, double> out;
     for (auto &[key, values] : all) {
         std::sort(values.begin(), values.end());
@@ -128,18 +129,19 @@ std::string link_names(const RunResult &run) {
 class Judge {
   public:
     explicit Judge(const Report &report) : report_(report), baseline_(baseline_values(report)) {
-        for (const auto &run : report.runs)
+        for_each_run(report, [&](const RunResult &run) {
             any_baseline_ = any_baseline_ || is_baseline(report, run);
+        });
     }
 
     std::vector<ExpectVerdict> all() {
-        for (const auto &run : report_.runs) {
-            if (run.expect.empty()) continue;
+        for_each_run(report_, [&](const RunResult &run) {
+            if (run.expect.empty()) return;
             const size_t first = out_.size();
             judge_run(run);
             for (size_t i = first; i < out_.size(); ++i)
                 if (run.pair) out_[i].rail = row_rail(run, out_[i].row);
-        }
+        });
         return std::move(out_);
     }
 

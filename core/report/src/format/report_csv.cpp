@@ -73,13 +73,14 @@ struct CsvColumns {
 
 CsvColumns columns_of(const Report &report) {
     CsvColumns cols;
-    for (const auto &run : report.runs)
+    for_each_run(report, [&](const RunResult &run) {
         for (const auto &row : run.rows) {
             for (const auto &m : row.metrics)
                 add_unique(cols.metric_keys, m.key);
             for (const auto &h : row.hists)
                 add_unique(cols.hist_keys, h.key);
         }
+    });
     return cols;
 }
 
@@ -142,7 +143,7 @@ void write_csv(std::ostream &out, const Report &report) {
     const CsvColumns cols = columns_of(report);
     const std::vector<std::string> header = header_of(cols);
     write_line(out, header);
-    for (const auto &run : report.runs) {
+    for_each_run(report, [&](const RunResult &run) {
         // A run without rows (skipped, failed early) still gets a line, so
         // its status is not lost.
         if (run.rows.empty()) {
@@ -155,7 +156,7 @@ void write_csv(std::ostream &out, const Report &report) {
             add_row_values(line, row, cols);
             write_line(out, line);
         }
-    }
+    });
 }
 
 namespace {

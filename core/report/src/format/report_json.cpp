@@ -191,15 +191,13 @@ constexpr const char *kRunsPlaceholder = "cmdbench-runs-placeholder-4f1c";
 // The runs as the document's `runs` array, indented as dump(2) indents it;
 // `one_line`: each run compact on a line of its own (a matrix's pairs: a
 // third of the size, and a line a pair for grep and a line-by-line reader).
-void write_runs(std::ostream &out, const std::vector<RunResult> &runs, bool one_line) {
-    if (runs.empty()) {
-        out << "[]";
-        return;
-    }
-    out << "[\n";
-    for (size_t i = 0; i < runs.size(); ++i) {
+void write_runs(std::ostream &out, const Report &report, bool one_line) {
+    bool first = true;
+    for_each_run(report, [&](const RunResult &run) {
+        out << (first ? "[\n" : ",\n");
+        first = false;
         const std::string text =
-            run_json(runs[i]).dump(one_line ? -1 : 2, ' ', false, Json::error_handler_t::replace);
+            run_json(run).dump(one_line ? -1 : 2, ' ', false, Json::error_handler_t::replace);
         size_t start = 0;
         while (start <= text.size()) {
             const size_t end = std::min(text.find('\n', start), text.size());
@@ -208,9 +206,8 @@ void write_runs(std::ostream &out, const std::vector<RunResult> &runs, bool one_
             out << '\n';
             start = end + 1;
         }
-        out << (i + 1 < runs.size() ? ",\n" : "\n");
-    }
-    out << "  ]";
+    });
+    out << (first ? "[]" : "\n  ]");
 }
 
 } // namespace
@@ -242,7 +239,7 @@ void write_json(std::ostream &out, const Report &report, const Comparison *compa
     const std::string marker = key + "\"" + kRunsPlaceholder + "\"";
     const size_t at = text.find(marker);
     out << std::string_view(text).substr(0, at + key.size());
-    write_runs(out, report.runs, report.matrix.has_value());
+    write_runs(out, report, report.matrix.has_value());
     out << std::string_view(text).substr(at + marker.size()) << '\n';
 }
 

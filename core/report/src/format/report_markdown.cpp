@@ -115,10 +115,12 @@ void write_verdicts(std::ostream &out, const std::vector<ExpectVerdict> &verdict
 class MarkdownReporter : public Reporter {
   public:
     void finish(std::ostream &out, const Report &report, const Comparison *) override {
-        for (size_t i = 0; i < report.runs.size(); ++i) {
-            if (i > 0) out << '\n';
-            write_run(out, report.runs[i]);
-        }
+        bool first = true;
+        for_each_run(report, [&](const RunResult &run) {
+            if (!first) out << '\n';
+            first = false;
+            write_run(out, run);
+        });
         write_verdicts(out, evaluate_expectations(report));
     }
 

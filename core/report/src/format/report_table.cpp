@@ -75,10 +75,12 @@ void write_table_run(std::ostream &out, const RunResult &full) {
 }
 
 void write_table(std::ostream &out, const Report &report) {
-    for (size_t i = 0; i < report.runs.size(); ++i) {
-        if (i > 0) out << '\n';
-        write_table_run(out, report.runs[i]);
-    }
+    bool first = true;
+    for_each_run(report, [&](const RunResult &run) {
+        if (!first) out << '\n';
+        first = false;
+        write_table_run(out, run);
+    });
     const auto verdicts = evaluate_expectations(report);
     if (!verdicts.empty()) {
         out << '\n';

@@ -16,12 +16,13 @@ namespace {
 // A comparison table is worth printing once some group ran as two variants.
 bool compares_variants(const Report &report) {
     std::map<std::string, std::set<std::string>> variants;
-    for (const auto &run : report.runs) {
+    bool several = false;
+    for_each_run(report, [&](const RunResult &run) {
         auto &seen = variants[run_group(run)];
         seen.insert(run_variant(run));
-        if (seen.size() > 1) return true;
-    }
-    return false;
+        several = several || seen.size() > 1;
+    });
+    return several;
 }
 
 } // namespace

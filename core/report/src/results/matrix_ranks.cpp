@@ -80,8 +80,8 @@ std::vector<RankPaths> matrix_rank_paths(const Report &report) {
     if (!report.matrix) return {};
     const size_t n = report.matrix->ranks.size();
     std::vector<RankSeen> seen(n);
-    for (const RunResult &r : report.runs) {
-        if (!r.pair) continue;
+    for_each_run(report, [&](const RunResult &r) {
+        if (!r.pair) return;
         for (const bool client : {true, false}) {
             const int rank = client ? r.pair->client : r.pair->server;
             if (rank < 0 || size_t(rank) >= n) continue;
@@ -89,7 +89,7 @@ std::vector<RankPaths> matrix_rank_paths(const Report &report) {
             for (const RailPart &rail : r.rails)
                 seen[size_t(rank)].add(rail.path, client);
         }
-    }
+    });
     std::vector<RankPaths> out;
     std::map<std::tuple<std::string, std::string, std::string, std::string, std::string>, size_t>
         index;

@@ -4,6 +4,7 @@
 #include "compare/comparison_samples.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -13,25 +14,31 @@ namespace {
 const CompareMetric *const kPreferred[] = {&CompareMetric::LatencyP50, &CompareMetric::Bandwidth,
                                            &CompareMetric::ConnRate};
 
-// The metric and row of a run: the first preferred metric any pair has;
-// latency and connection rate from the first row giving one (the smallest
-// message, as tests list sizes upward), bandwidth from the last (the largest).
-void choose_metric(MatrixView &v, const std::vector<const RunResult *> &runs) {
-    for (const CompareMetric *preferred : kPreferred)
-        for (const RunResult *r : runs) {
-            const CompareMetric &m = *preferred;
-            std::optional<std::string> item;
-            for (const CompareSample &s : run_samples(*r))
-                if (s.metric == m && s.value && !s.per_run) {
-                    item = s.item;
-                    if (m != CompareMetric::Bandwidth) break;
-                }
-            if (item) {
-                v.metric = m;
-                v.item = *item;
-                return;
+// What a first pass over a run name's pairs finds: the item each preferred
+// metric first has, and the rails of an all-rails run.
+struct ViewDraft {
+    std::string name, test, transport;
+    std::optional<std::string> items[std::size(kPreferred)];
+    std::vector<std::string> rails;
+};
+
+// A run's part of its draft. The metric is the first preferred metric any
+// pair has; latency and connection rate come from the first row giving one
+// (the smallest message, as tests list sizes upward), bandwidth from the
+// last (the largest); the row is that of the first pair giving the metric.
+void add_to_draft(ViewDraft &d, const RunResult &r) {
+    if (d.rails.empty())
+        for (const RailPart &rail : r.rails)
+            d.rails.push_back(rail.label);
+    for (size_t k = 0; k < std::size(kPreferred); ++k) {
+        if (d.items[k]) continue;
+        const CompareMetric &m = *kPreferred[k];
+        for (const CompareSample &s : run_samples(r))
+            if (s.metric == m && s.value && !s.per_run) {
+                d.items[k] = s.item;
+                if (m != CompareMetric::Bandwidth) break;
             }
-        }
+    }
 }
 
 std::optional<double> value_of(const RunResult &r, const CompareMetric &m,
@@ -47,101 +54,104 @@ double median_of(std::vector<double> v) {
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-// The cells of `v` (its metric and item chosen), its median and slowest links.
-void fill_view(MatrixView &v, const std::vector<const RunResult *> &runs) {
-    v.cells.assign(size_t(v.ranks), std::vector<MatrixCell>(size_t(v.ranks)));
-    const bool bandwidth = v.metric && *v.metric == CompareMetric::Bandwidth;
-    std::map<std::pair<int, int>, std::vector<double>> values;
-    std::set<std::pair<int, int>> failed;
-    for (const RunResult *r : runs) {
-        const RunPair &p = *r->pair;
-        if (p.client < 0 || p.client >= v.ranks || p.server < 0 || p.server >= v.ranks) continue;
-        MatrixCell &cell = v.cells[size_t(p.client)][size_t(p.server)];
+// The cells of a view (its metric and item chosen), fed one pair at a
+// time; then its median and slowest links.
+class CellFiller {
+  public:
+    explicit CellFiller(MatrixView &v)
+        : v_(v), bandwidth_(v.metric && *v.metric == CompareMetric::Bandwidth) {
+        v.cells.assign(size_t(v.ranks), std::vector<MatrixCell>(size_t(v.ranks)));
+    }
+
+    void add(const RunResult &r) {
+        const RunPair &p = *r.pair;
+        if (p.client < 0 || p.client >= v_.ranks || p.server < 0 || p.server >= v_.ranks) return;
+        MatrixCell &cell = v_.cells[size_t(p.client)][size_t(p.server)];
         cell.scheduled = true;
-        if (r->status != RunStatus::Ok) {
+        if (r.status != RunStatus::Ok) {
             if (cell.problem.empty())
                 cell.problem =
-                    std::string(to_string(r->status)) + (r->error.empty() ? "" : ": " + r->error);
+                    std::string(to_string(r.status)) + (r.error.empty() ? "" : ": " + r.error);
             // A job reported without running (not_run(): a rank gone, an
             // interrupt) is Interrupted; any other status ran and failed.
-            if (r->status == RunStatus::Interrupted)
+            if (r.status == RunStatus::Interrupted)
                 cell.not_run = true;
             else
-                failed.insert({p.client, p.server});
-            continue;
+                failed_.insert({p.client, p.server});
+            return;
         }
-        if (bandwidth && !cell.link_gbps)
-            if (const auto rate = row_link_rate(*r, v.item))
+        if (bandwidth_ && !cell.link_gbps)
+            if (const auto rate = row_link_rate(r, v_.item))
                 cell.link_gbps = rate->bits_per_second / 1e9;
-        auto x = v.metric ? value_of(*r, *v.metric, v.item) : std::nullopt;
-        if (x) values[{p.client, p.server}].push_back(*x);
+        auto x = v_.metric ? value_of(r, *v_.metric, v_.item) : std::nullopt;
+        if (x) values_[{p.client, p.server}].push_back(*x);
     }
-    for (const auto &pair : failed)
-        v.cells[size_t(pair.first)][size_t(pair.second)].not_run = false;
-    std::vector<double> all;
-    for (const auto &[pair, xs] : values) {
-        const double m = median_of(xs);
-        MatrixCell &cell = v.cells[size_t(pair.first)][size_t(pair.second)];
-        cell.value = m;
-        cell.not_run = false;
-        all.push_back(m);
-    }
-    for (const auto &row : v.cells)
-        for (const auto &c : row)
-            v.pairs += c.scheduled;
-    v.filled = all.size();
-    if (all.empty()) return;
-    v.median = median_of(all);
-    const bool higher_better = higher_is_better(*v.metric);
-    for (int i = 0; i < v.ranks; ++i)
-        for (int j = 0; j < v.ranks; ++j)
-            if (auto x = v.cells[size_t(i)][size_t(j)].value)
-                v.slowest.push_back({i, j, *x, *v.median > 0 ? *x / *v.median : 0});
-    // Worst first; ties in rank order, so the list is stable between runs.
-    std::stable_sort(v.slowest.begin(), v.slowest.end(), [&](const SlowLink &a, const SlowLink &b) {
-        return higher_better ? a.value < b.value : a.value > b.value;
-    });
-    if (v.slowest.size() > kSlowLinks) v.slowest.resize(kSlowLinks);
-}
 
-// The rails of an all-rails run, in its order: its runs' rail labels.
-std::vector<std::string> rail_labels(const std::vector<const RunResult *> &runs) {
-    for (const RunResult *r : runs)
-        if (!r->rails.empty()) {
-            std::vector<std::string> out;
-            for (const RailPart &rail : r->rails)
-                out.push_back(rail.label);
-            return out;
+    void finish() {
+        MatrixView &v = v_;
+        for (const auto &pair : failed_)
+            v.cells[size_t(pair.first)][size_t(pair.second)].not_run = false;
+        std::vector<double> all;
+        for (const auto &[pair, xs] : values_) {
+            const double m = median_of(xs);
+            MatrixCell &cell = v.cells[size_t(pair.first)][size_t(pair.second)];
+            cell.value = m;
+            cell.not_run = false;
+            all.push_back(m);
         }
-    return {};
-}
+        for (const auto &row : v.cells)
+            for (const auto &c : row)
+                v.pairs += c.scheduled;
+        v.filled = all.size();
+        if (all.empty()) return;
+        v.median = median_of(all);
+        const bool higher_better = higher_is_better(*v.metric);
+        for (int i = 0; i < v.ranks; ++i)
+            for (int j = 0; j < v.ranks; ++j)
+                if (auto x = v.cells[size_t(i)][size_t(j)].value)
+                    v.slowest.push_back({i, j, *x, *v.median > 0 ? *x / *v.median : 0});
+        // Worst first; ties in rank order, so the list is stable between runs.
+        std::stable_sort(v.slowest.begin(), v.slowest.end(),
+                         [&](const SlowLink &a, const SlowLink &b) {
+                             return higher_better ? a.value < b.value : a.value > b.value;
+                         });
+        if (v.slowest.size() > kSlowLinks) v.slowest.resize(kSlowLinks);
+    }
 
-// A view per run; an all-rails run whose metric comes from a rail's rows
-// (latency has no total across rails) gets a view per rail.
-std::vector<MatrixView> build_views(const std::string &name,
-                                    const std::vector<const RunResult *> &runs, int ranks) {
+  private:
+    MatrixView &v_;
+    const bool bandwidth_;
+    std::map<std::pair<int, int>, std::vector<double>> values_;
+    std::set<std::pair<int, int>> failed_;
+};
+
+// The views of a draft, their cells not yet filled: one; an all-rails run
+// whose metric comes from a rail's rows (latency has no total across
+// rails) gets a view per rail.
+std::vector<MatrixView> draft_views(const ViewDraft &d, int ranks) {
     MatrixView v;
-    v.run = name;
-    v.test = runs.front()->test;
-    v.transport = runs.front()->transport;
+    v.run = d.name;
+    v.test = d.test;
+    v.transport = d.transport;
     v.ranks = ranks;
-    choose_metric(v, runs);
-    const std::vector<std::string> rails = rail_labels(runs);
-    const size_t slash = v.item.find('/');
-    if (slash != std::string::npos &&
-        std::find(rails.begin(), rails.end(), v.item.substr(0, slash)) != rails.end()) {
-        std::vector<MatrixView> out;
-        for (const std::string &label : rails) {
-            MatrixView r = v;
-            r.rail = label;
-            r.item = label + v.item.substr(slash);
-            fill_view(r, runs);
-            out.push_back(std::move(r));
+    for (size_t k = 0; k < std::size(kPreferred); ++k)
+        if (d.items[k]) {
+            v.metric = *kPreferred[k];
+            v.item = *d.items[k];
+            break;
         }
-        return out;
+    const size_t slash = v.item.find('/');
+    if (slash == std::string::npos ||
+        std::find(d.rails.begin(), d.rails.end(), v.item.substr(0, slash)) == d.rails.end())
+        return {v};
+    std::vector<MatrixView> out;
+    for (const std::string &label : d.rails) {
+        MatrixView r = v;
+        r.rail = label;
+        r.item = label + v.item.substr(slash);
+        out.push_back(std::move(r));
     }
-    fill_view(v, runs);
-    return {v};
+    return out;
 }
 
 // "bw" of "bw @rxe1"; "" for a name without a rail, or the all-rails run.
@@ -183,20 +193,36 @@ void set_best_rails(std::vector<MatrixView> &views) {
 
 } // namespace
 
+// Two passes over the pairs, neither holding them: the first chooses each
+// run's metric, the second fills the cells.
 std::vector<MatrixView> matrix_views(const Report &report) {
     const int ranks = report.matrix ? int(report.matrix->ranks.size()) : 0;
-    std::vector<std::string> order;
-    std::map<std::string, std::vector<const RunResult *>> by_name;
-    for (const RunResult &r : report.runs) {
-        if (!r.pair) continue;
-        auto &list = by_name[r.name];
-        if (list.empty()) order.push_back(r.name);
-        list.push_back(&r);
-    }
+    std::vector<ViewDraft> drafts;
+    std::map<std::string, size_t> draft_of;
+    for_each_run(report, [&](const RunResult &r) {
+        if (!r.pair) return;
+        auto [at, added] = draft_of.emplace(r.name, drafts.size());
+        if (added) drafts.push_back({r.name, r.test, r.transport, {}, {}});
+        add_to_draft(drafts[at->second], r);
+    });
     std::vector<MatrixView> out;
-    for (const std::string &name : order)
-        for (MatrixView &v : build_views(name, by_name[name], ranks))
+    std::map<std::string, std::vector<size_t>> views_of; // run name -> its views in `out`
+    for (const ViewDraft &d : drafts)
+        for (MatrixView &v : draft_views(d, ranks)) {
+            views_of[d.name].push_back(out.size());
             out.push_back(std::move(v));
+        }
+    std::vector<CellFiller> fillers;
+    fillers.reserve(out.size());
+    for (MatrixView &v : out)
+        fillers.emplace_back(v);
+    for_each_run(report, [&](const RunResult &r) {
+        if (!r.pair) return;
+        for (size_t i : views_of[r.name])
+            fillers[i].add(r);
+    });
+    for (CellFiller &f : fillers)
+        f.finish();
     set_best_rails(out);
     return out;
 }

@@ -8,6 +8,7 @@
 #include "cmdbench/report/run_conditions.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -126,13 +127,30 @@ struct RunContext {
     std::vector<std::string> notes;
 };
 
+// Runs handed over one at a time, in order, as often as asked: a matrix
+// job's pairs are read back from disk rather than held (docs/matrix.md,
+// "Scale"). A run handed to a visitor lives only for the call.
+using RunVisitor = std::function<void(const RunResult &)>;
+using RunStream = std::function<void(const RunVisitor &)>;
+
 struct Report {
     RunContext context;
     std::string baseline; // comparison baseline variant (scenario `baseline`, default "tcp")
     std::vector<RunResult> runs;
+    RunStream streamed; // when set, the runs instead of `runs` (which is empty)
     std::optional<MatrixInfo> matrix;          // matrix mode: the job's ranks
     std::optional<RunOrder> run_order;         // how repeats were scheduled; unset = not recorded
     double spread_limit = kDefaultSpreadLimit; // comparison: flag wider repeats
 };
+
+// Every run of REPORT, in order: held or streamed.
+inline void for_each_run(const Report &report, const RunVisitor &visit) {
+    if (report.streamed) {
+        report.streamed(visit);
+        return;
+    }
+    for (const RunResult &r : report.runs)
+        visit(r);
+}
 
 } // namespace cmdbench
