@@ -2,9 +2,10 @@
 // rank's server, rank 0's coordinator); after that the ranks speak to rank 0
 // alone (round_link.hpp): each pair's result as it ends, a word at the end of
 // every round, and rank 0's answer, the same for all. Rank 0 keeps every
-// finished pair (and rewrites -o as they come), notices a dead or stopped
-// rank within a bound, names it once, and the job goes on without it: the
-// pairs it would have been in are reported not run, with the reason.
+// finished pair on disk (pair_store.hpp; it rewrites -o as they come, and
+// reads them back one at a time for every output), notices a dead or
+// stopped rank within a bound, names it once, and the job goes on without
+// it: the pairs it would have been in are reported not run, with the reason.
 #include "cmdbench/host/matrix/matrix_runner.hpp"
 
 #include "cmdbench/control/sha256.hpp"
@@ -26,12 +27,13 @@
 #include "cmdbench/report/results_reader.hpp"
 #include "matrix_address.hpp"
 #include "matrix_hello.hpp"
+#include "cmdbench/host/matrix/pair_store.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <deque>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -118,13 +120,16 @@ class MatrixRun {
     ServerLink link_to(int server_rank, int rail) const;
     RunPair pair_of(const RunJob &job) const;
     RunResult run_pair(const RunJob &job);
+    std::string store_dir() const;
+    void order_jobs();
     void hand_over(const RunResult &r);
     void take(const std::string &doc, const std::string &from);
     void rank_gone(const GoneRank &g);
     const GoneRank *gone_from(const RunJob &job, const std::vector<GoneRank> &gone) const;
-    std::vector<RunResult> whole(const std::string &why_not_run, bool last = false);
+    RunStream whole(const std::string &why_not_run, const std::vector<GoneRank> &gone) const;
     bool write_due();
-    Report assemble(std::vector<RunResult> runs, const std::string &note) const;
+    Report assemble(const std::string &note, const std::string &why_not_run,
+                    const std::vector<GoneRank> &gone) const;
     void write_partial(const std::string &note, const std::string &why_not_run);
     std::string where(size_t seq) const;
     int finish();
@@ -153,9 +158,11 @@ class MatrixRun {
     RunContext context_;
     size_t seq_ = 0; // the round under way, counted over the whole job
     // Rank 0: every finished pair, as they come (the coordinator's thread
-    // adds what the other ranks send), and a rank's result it could not read.
+    // adds what the other ranks send); every job of the schedule in the
+    // results' order; and a rank's result it could not read.
+    std::unique_ptr<PairStore> store_;
+    std::vector<RunJob> order_;
     mutable std::mutex results_mu_;
-    std::deque<RunResult> gathered_; // grows without moving what it holds
     std::string unreadable_;
     std::mutex write_mu_; // -o is rewritten by both threads
     // The final document is being made from the results, taken: a rank
@@ -185,6 +192,12 @@ Hello MatrixRun::my_hello(const std::string &digest) {
     }
     me.rails = rails_of(scenario_);
     if (host.empty()) return me;
+    if (job_.rank() == 0) try {
+            store_ = std::make_unique<PairStore>(store_dir());
+        } catch (const std::exception &e) {
+            me.error = e.what();
+            return me;
+        }
     try {
         std::vector<std::string> files;
         for (const auto &p : registry_.plugins())
@@ -269,7 +282,7 @@ nlohmann::json MatrixRun::keep_resumed() {
                             job.pair->client, job.pair->server});
         if (it == old.end()) return;
         ++kept;
-        gathered_.push_back(std::move(*it->second));
+        store_->add(*it->second);
         skips[std::to_string(job.pair->client)].push_back({job.step, job.pair->server});
     });
     if (!options_.resume.empty())
@@ -338,8 +351,7 @@ RunResult MatrixRun::run_pair(const RunJob &job) {
 // A finished pair to rank 0 at once: whatever dies later, it is kept.
 void MatrixRun::hand_over(const RunResult &r) {
     if (job_.rank() == 0) {
-        std::lock_guard<std::mutex> lock(results_mu_);
-        gathered_.push_back(r);
+        store_->add(r);
     } else {
         link_->send_result(results_text({r}));
     }
@@ -348,10 +360,9 @@ void MatrixRun::hand_over(const RunResult &r) {
 // Rank 0 (the coordinator's thread): a result another rank sent.
 void MatrixRun::take(const std::string &doc, const std::string &from) {
     try {
-        Report theirs = parse_results(doc, from);
-        std::lock_guard<std::mutex> lock(results_mu_);
-        for (auto &run : theirs.runs)
-            gathered_.push_back(std::move(run));
+        const Report theirs = parse_results(doc, from);
+        for (const auto &run : theirs.runs)
+            store_->add(run);
     } catch (const ResultsError &e) {
         std::lock_guard<std::mutex> lock(results_mu_);
         if (unreadable_.empty()) unreadable_ = e.what();
@@ -435,61 +446,72 @@ const GoneRank *MatrixRun::gone_from(const RunJob &job, const std::vector<GoneRa
     return nullptr;
 }
 
-// Rank 0: every pair of the schedule, in no order: each finished one, and
-// each other as not run: for a gone rank's, that rank and why; else
-// `why_not_run`. A pair that failed because a rank in it went is not run too
-// (the failure is the rank's, not the link's). `last`: for the final
-// document, taking the results instead of copying them (a matrix's results
-// are most of rank 0's memory: each is held once, and only an index beside).
-std::vector<RunResult> MatrixRun::whole(const std::string &why_not_run, bool last) {
-    const std::vector<GoneRank> gone = coordinator_->gone();
-    std::deque<RunResult> taken;
-    std::unique_lock<std::mutex> lock(results_mu_);
-    if (last) {
-        taken.swap(gathered_);
-        lock.unlock();
+// Rank 0: where the pairs' results wait for the outputs: beside -o, whose
+// disk takes them anyway, else the temporary directory ($TMPDIR).
+std::string MatrixRun::store_dir() const {
+    const std::string &out = options_.output;
+    if (!out.empty() && !output_is_stream(out)) {
+        const std::filesystem::path dir = std::filesystem::path(out).parent_path();
+        return dir.empty() ? "." : dir.string();
     }
-    std::deque<RunResult> &have = last ? taken : gathered_;
-    std::map<std::tuple<std::string, unsigned, int, int>, size_t> done;
-    for (size_t i = 0; i < have.size(); ++i)
-        if (const RunResult &r = have[i]; r.pair)
-            done[{r.name, r.repeat, r.pair->client, r.pair->server}] = i;
-    std::vector<RunResult> runs;
-    size_t pairs = 0;
-    for (const auto &round : plan_.rounds)
-        pairs += round.size();
-    runs.reserve(pairs * plan_.steps.size());
-    plan_.for_each_job(0, 0, [&](const RunJob &job) {
-        const RunSpec &spec = plan_.spec_of(job.step);
-        auto it =
-            done.find({spec.name, plan_.repeat_of(job.step), job.pair->client, job.pair->server});
-        RunResult *found = it != done.end() ? &have[it->second] : nullptr;
-        const GoneRank *g = gone_from(job, gone);
-        if (found && (found->status == RunStatus::Ok || !g)) {
-            if (last)
-                runs.push_back(std::move(*found));
-            else
-                runs.push_back(*found);
-            return;
-        }
-        std::string why = why_not_run;
-        if (g)
-            why = "not run: " + rank_name(g->rank, peers_) + " was gone: " + g->why +
-                  (found ? " (the pair's own error: " + found->error + ")" : "");
-        RunResult res = cmdbench::not_run(plan_, job, why);
-        res.pair = pair_of(job);
-        runs.push_back(std::move(res));
-    });
-    return runs;
+    std::error_code ec;
+    const std::filesystem::path tmp = std::filesystem::temp_directory_path(ec);
+    return ec ? "/tmp" : tmp.string();
 }
 
-// The document rank 0 writes: the job's context and ranks, `runs` in
-// scenario order, then repeat, then pair.
-Report MatrixRun::assemble(std::vector<RunResult> runs, const std::string &note) const {
+// Rank 0: every job of the schedule in the order of the results: by run
+// (scenario order), repeat, client, server.
+void MatrixRun::order_jobs() {
+    std::vector<std::pair<std::tuple<size_t, unsigned, int, int>, RunJob>> all;
+    plan_.for_each_job(0, 0, [&](const RunJob &job) {
+        size_t part = 0;
+        const std::string &name = plan_.spec_of(job.step).name;
+        while (part < plan_.parts.size() && plan_.parts[part].spec.name != name)
+            ++part;
+        all.push_back({{part, plan_.repeat_of(job.step), job.pair->client, job.pair->server}, job});
+    });
+    std::stable_sort(all.begin(), all.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    order_.reserve(all.size());
+    for (const auto &entry : all)
+        order_.push_back(entry.second);
+}
+
+// Rank 0: every pair of the schedule, read back one at a time: each
+// finished one, and each other as not run: for a gone rank's (GONE), that
+// rank and why; else `why_not_run`. A pair that failed because a rank in it
+// went is not run too (the failure is the rank's, not the link's).
+RunStream MatrixRun::whole(const std::string &why_not_run,
+                           const std::vector<GoneRank> &gone) const {
+    return [this, why_not_run, gone](const RunVisitor &visit) {
+        for (const RunJob &job : order_) {
+            const RunSpec &spec = plan_.spec_of(job.step);
+            const std::optional<RunResult> found = store_->get(
+                {spec.name, plan_.repeat_of(job.step), job.pair->client, job.pair->server});
+            const GoneRank *g = gone_from(job, gone);
+            if (found && (found->status == RunStatus::Ok || !g)) {
+                visit(*found);
+                continue;
+            }
+            std::string why = why_not_run;
+            if (g)
+                why = "not run: " + rank_name(g->rank, peers_) + " was gone: " + g->why +
+                      (found ? " (the pair's own error: " + found->error + ")" : "");
+            RunResult res = cmdbench::not_run(plan_, job, why);
+            res.pair = pair_of(job);
+            visit(res);
+        }
+    };
+}
+
+// The document rank 0 writes: the job's context and ranks, and the runs
+// (whole()) in scenario order, then repeat, then pair.
+Report MatrixRun::assemble(const std::string &note, const std::string &why_not_run,
+                           const std::vector<GoneRank> &gone) const {
     Report all;
     all.context = context_;
     if (!note.empty()) all.context.notes.push_back(note);
-    for (const GoneRank &g : coordinator_->gone())
+    for (const GoneRank &g : gone)
         all.context.notes.push_back(rank_name(g.rank, peers_) + " is gone since " + where(g.seq) +
                                     ": " + g.why + "; its pairs from there are not run");
     all.baseline = scenario_.baseline;
@@ -501,16 +523,7 @@ Report MatrixRun::assemble(std::vector<RunResult> runs, const std::string &note)
     for (size_t r = 0; r < peers_.size(); ++r)
         info.ranks.push_back({int(r), peers_[r].node, peers_[r].address});
     all.matrix = std::move(info);
-    all.runs = std::move(runs);
-    auto order = [&](const RunResult &r) {
-        size_t i = 0;
-        while (i < plan_.parts.size() && plan_.parts[i].spec.name != r.name)
-            ++i;
-        return std::make_tuple(i, r.repeat, r.pair ? r.pair->client : 0,
-                               r.pair ? r.pair->server : 0);
-    };
-    std::stable_sort(all.runs.begin(), all.runs.end(),
-                     [&](const RunResult &a, const RunResult &b) { return order(a) < order(b); });
+    all.streamed = whole(why_not_run, gone);
     return all;
 }
 
@@ -523,7 +536,7 @@ void MatrixRun::write_partial(const std::string &note, const std::string &why_no
     if (path.empty() || output_is_stream(path)) return;
     std::lock_guard<std::mutex> lock(write_mu_);
     const auto began = std::chrono::steady_clock::now();
-    sink_.write_interim(assemble(whole(why_not_run), note));
+    sink_.write_interim(assemble(note, why_not_run, coordinator_->gone()));
     const auto ended = std::chrono::steady_clock::now();
     last_write_ = ended;
     last_write_seconds_ = std::chrono::duration<double>(ended - began).count();
@@ -547,7 +560,9 @@ int MatrixRun::finish() {
     int status = kExitOk;
     const std::string why = stopped_.empty() ? "not run" : stopped_;
     finishing_ = true;
-    Report all = assemble(whole(why, true), "");
+    // One list of gone ranks for every output: one found gone from here on
+    // changes none of them.
+    const std::vector<GoneRank> gone = coordinator_->gone();
     {
         std::lock_guard<std::mutex> lock(results_mu_);
         if (!unreadable_.empty()) {
@@ -555,11 +570,12 @@ int MatrixRun::finish() {
             status = kExitRunFailed;
         }
     }
+    if (const std::string p = store_->problem(); !p.empty())
+        std::fprintf(stderr, "cmdbench: matrix: %s\n", p.c_str());
     {
         std::lock_guard<std::mutex> lock(write_mu_);
-        status = std::max(status, report(std::move(all)));
+        status = std::max(status, report(assemble("", why, gone)));
     }
-    const std::vector<GoneRank> gone = coordinator_->gone();
     if (!gone.empty()) status = std::max(status, int(kExitRunFailed));
     coordinator_->finish(status);
     // A stopped rank would keep the launcher waiting for ever: with every
@@ -590,6 +606,7 @@ int MatrixRun::run(RunContext context) {
     for (const RailAddress &r : peers_[0].rails)
         rail_labels.push_back(r.label);
     plan_ = plan_matrix_runs(scenario_, job_.size(), rail_labels);
+    if (job_.rank() == 0) order_jobs();
     size_t pairs = 0;
     for (const auto &round : plan_.rounds)
         pairs += round.size();

@@ -46,8 +46,7 @@ int exit_status(const Report &report, const RunEnding &ending) {
             ++failed;
     });
     if (failed) {
-        std::fprintf(stderr, "cmdbench: %d of %zu %s did not succeed\n", failed, runs,
-                     ending.runs);
+        std::fprintf(stderr, "cmdbench: %d of %zu %s did not succeed\n", failed, runs, ending.runs);
         say_failed_links(report);
         return kExitRunFailed;
     }

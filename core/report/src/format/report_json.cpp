@@ -243,6 +243,10 @@ void write_json(std::ostream &out, const Report &report, const Comparison *compa
     out << std::string_view(text).substr(at + marker.size()) << '\n';
 }
 
+std::string run_json_line(const RunResult &run) {
+    return run_json(run).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
 namespace {
 
 class JsonReporter : public Reporter {

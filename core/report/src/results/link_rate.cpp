@@ -2,8 +2,8 @@
 // (link_rate.hpp).
 #include "cmdbench/report/link_rate.hpp"
 
-#include "compare/comparison_samples.hpp"
 #include "cmdbench/report/report_format.hpp"
+#include "compare/comparison_samples.hpp"
 
 #include <cctype>
 #include <cmath>

@@ -437,6 +437,17 @@ Report parse_results(const std::string &text, const std::string &name) {
     return report;
 }
 
+RunResult parse_run_line(const std::string &text, const std::string &name) {
+    Json doc;
+    try {
+        doc = Json::parse(text);
+    } catch (const Json::exception &e) {
+        throw ResultsError(name + ": not valid JSON: " + reason(e.what()));
+    }
+    size_t rows_read = 0;
+    return read_run(Node(doc, "", name), rows_read);
+}
+
 Report read_results_file(const std::string &path) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))

@@ -24,6 +24,9 @@ struct Comparison;
 // `comparison`: the variants compared, given for a final document only (it
 // becomes `comparison.result`; an interim rewrite of -o has none).
 void write_json(std::ostream &out, const Report &report, const Comparison *comparison = nullptr);
+// One run as a results document's `runs` entry, compact, on one line
+// (parse_run_line in results_reader.hpp reads it back).
+std::string run_json_line(const RunResult &run);
 void write_csv(std::ostream &out, const Report &report);
 
 // The whole report in `format`, by its reporter (a matrix job's by its

@@ -137,9 +137,9 @@ struct Report {
     RunContext context;
     std::string baseline; // comparison baseline variant (scenario `baseline`, default "tcp")
     std::vector<RunResult> runs;
-    RunStream streamed; // when set, the runs instead of `runs` (which is empty)
-    std::optional<MatrixInfo> matrix;          // matrix mode: the job's ranks
-    std::optional<RunOrder> run_order;         // how repeats were scheduled; unset = not recorded
+    RunStream streamed;                // when set, the runs instead of `runs` (which is empty)
+    std::optional<MatrixInfo> matrix;  // matrix mode: the job's ranks
+    std::optional<RunOrder> run_order; // how repeats were scheduled; unset = not recorded
     double spread_limit = kDefaultSpreadLimit; // comparison: flag wider repeats
 };
 

@@ -28,4 +28,7 @@ Report read_results_file(const std::string &path);
 // `name` is what messages call the document (usually its path).
 Report parse_results(const std::string &text, const std::string &name);
 
+// One run written by run_json_line (report.hpp); `name` as above.
+RunResult parse_run_line(const std::string &text, const std::string &name);
+
 } // namespace cmdbench
