@@ -59,7 +59,19 @@ now() { date +%s.%N; }
 mode=$([ "$token" = 1 ] && echo "token (1 B round trip)" || echo "20 x 64 B round trips")
 echo "all-pairs over tcp, $mode per pair; $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg)"
 printf '%6s %7s %6s %9s %10s %8s %12s %11s %9s\n' ranks pairs rounds "wire-up s" "round ms" "wall s" "rank0 RSS MB" "file MB" "B/pair"
+# Every pair leaves its connections in TIME_WAIT for a minute; on one host
+# they share the loopback's ephemeral ports, and a large count right after
+# another ran out of them ("Address already in use"): let them drain first.
+drain_time_wait() {
+  waited=0
+  while [ "$(ss -Htan state time-wait | wc -l)" -gt 2000 ] && [ "$waited" -lt 90 ]; do
+    sleep 1
+    waited=$((waited + 1))
+  done
+  [ "$waited" = 0 ] || echo "(waited ${waited} s for the last count's TIME_WAIT connections)" >&2
+}
 for n in $ranks; do
+  drain_time_wait
   rm -f "$dir/out.json" "$dir/err0"
   start=$(now)
   # Rank 0's first line ("matrix: all-pairs, N ranks ...") comes once the
