@@ -3,9 +3,9 @@
 // heatmap, and the JSON round trip (schema 2: `matrix` and per-run `pair`).
 #include "cmdbench/report/matrix/matrix_heat.hpp"
 #include "cmdbench/report/matrix/matrix_view.hpp"
+#include "cmdbench/report/matrix/report_matrix.hpp"
 #include "cmdbench/report/old_metric_names.hpp"
 #include "cmdbench/report/report.hpp"
-#include "cmdbench/report/matrix/report_matrix.hpp"
 #include "cmdbench/report/results_reader.hpp"
 
 #include <catch2/catch.hpp>
@@ -108,11 +108,22 @@ TEST_CASE("matrix view: latency p50 of the smallest row, slowest links by ratio 
     CHECK_FALSE(lat.cells[1][1].scheduled);
     REQUIRE(lat.median);
     CHECK(*lat.median == Approx(10));
-    REQUIRE(lat.slowest.size() == kSlowLinks);
+    REQUIRE(lat.slowest.size() == MatrixInfo::kDefaultWorstLinks);
     CHECK((lat.slowest[0].client == 2 && lat.slowest[0].server == 3));
     CHECK(lat.slowest[0].ratio == Approx(4));
     CHECK((lat.slowest[1].client == 1 && lat.slowest[1].server == 0));
     CHECK(lat.slowest[1].ratio == Approx(2));
+}
+
+TEST_CASE("matrix view: [matrix] worst_links sets how many slowest links are listed") {
+    Report report = four_ranks();
+    report.matrix->worst_links = 2;
+    CHECK(matrix_views(report)[0].slowest.size() == 2);
+    report.matrix->worst_links = 100; // more than the 12 pairs: all of them
+    CHECK(matrix_views(report)[0].slowest.size() == 12);
+    std::ostringstream text;
+    write_json(text, report);
+    CHECK(parse_results(text.str(), "doc").matrix->worst_links == 100);
 }
 
 TEST_CASE("matrix view: bandwidth of the largest row, lowest is slowest, failures kept") {

@@ -265,7 +265,8 @@ TEST_CASE("JSON output: the runs written one by one read as one dump of the whol
 
 TEST_CASE("JSON output: a matrix's runs are a compact line each, the same document") {
     Report rep = sample_report();
-    rep.matrix = MatrixInfo{"all-pairs", false, 1, "test", {}};
+    rep.matrix = MatrixInfo{};
+    rep.matrix->pattern = "all-pairs";
     rep.runs[0].pair = RunPair{0, 1, "a", "b", 1};
     rep.runs[1].pair = RunPair{1, 0, "b", "a", 1};
     rep.runs[1].error = "line one\n  \"runs\": \"x\"\nline three";

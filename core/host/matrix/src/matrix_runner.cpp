@@ -13,6 +13,7 @@
 #include "cmdbench/host/machine/interface_address.hpp"
 #include "cmdbench/host/matrix/coordinator.hpp"
 #include "cmdbench/host/matrix/matrix_rails.hpp"
+#include "cmdbench/host/matrix/pair_store.hpp"
 #include "cmdbench/host/matrix/rank_link.hpp"
 #include "cmdbench/host/plan/job_plan.hpp"
 #include "cmdbench/host/run/exit_status.hpp"
@@ -27,7 +28,6 @@
 #include "cmdbench/report/results_reader.hpp"
 #include "matrix_address.hpp"
 #include "matrix_hello.hpp"
-#include "cmdbench/host/matrix/pair_store.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -520,6 +520,7 @@ Report MatrixRun::assemble(const std::string &note, const std::string &why_not_r
     info.one_pair_at_a_time = scenario_.matrix.one_pair_at_a_time;
     info.rounds = unsigned(plan_.rounds.size());
     info.launcher = job_.describe();
+    info.worst_links = unsigned(scenario_.matrix.worst_links);
     for (size_t r = 0; r < peers_.size(); ++r)
         info.ranks.push_back({int(r), peers_[r].node, peers_[r].address});
     all.matrix = std::move(info);

@@ -9,8 +9,8 @@
 namespace cmdbench {
 namespace {
 
-const std::set<std::string> kMatrixKeys = {"pattern", "one_pair_at_a_time", "address", "interface",
-                                           "device",  "dead_after"};
+const std::set<std::string> kMatrixKeys = {
+    "pattern", "one_pair_at_a_time", "address", "interface", "device", "dead_after", "worst_links"};
 
 std::string at(const std::string &path, const toml::source_position &pos) {
     return path + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column);
@@ -38,6 +38,15 @@ double dead_after_of(const std::string &path, const toml::node &n) {
     return *v;
 }
 
+int worst_links_of(const std::string &path, const toml::node &n) {
+    const auto v = n.value_exact<int64_t>();
+    const std::string range = "[1, " + std::to_string(MatrixSpec::kMaxWorstLinks) + "]";
+    if (!v) fail(path, n, "'worst_links' expects an integer in " + range + ", got " + node_kind(n));
+    if (*v < 1 || *v > MatrixSpec::kMaxWorstLinks)
+        fail(path, n, "'worst_links' must be in " + range + ", got " + std::to_string(*v));
+    return int(*v);
+}
+
 } // namespace
 
 MatrixSpec read_matrix_table(const toml::table &root, const std::string &path) {
@@ -54,7 +63,7 @@ MatrixSpec read_matrix_table(const toml::table &root, const std::string &path) {
             throw ScenarioError(
                 at(path, key.source().begin) + ": unknown key '" + k +
                 "' in [matrix] (keys: pattern, one_pair_at_a_time, address, interface, "
-                "device, dead_after)");
+                "device, dead_after, worst_links)");
         if (k == "pattern") {
             const std::string name = string_of(path, k, value);
             auto p = matrix_pattern_from(name);
@@ -71,6 +80,8 @@ MatrixSpec read_matrix_table(const toml::table &root, const std::string &path) {
             m.one_pair_at_a_time = *b;
         } else if (k == "dead_after") {
             m.dead_after = dead_after_of(path, value);
+        } else if (k == "worst_links") {
+            m.worst_links = worst_links_of(path, value);
         } else {
             // address, interface or device: where each rank's server listens.
             if (!where_key.empty())

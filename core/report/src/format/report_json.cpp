@@ -125,11 +125,9 @@ Json matrix_json(const MatrixInfo &m) {
     Json ranks = Json::array();
     for (const auto &r : m.ranks)
         ranks.push_back({{"rank", r.rank}, {"node", r.node}, {"address", r.address}});
-    return {{"pattern", m.pattern},
-            {"one_pair_at_a_time", m.one_pair_at_a_time},
-            {"rounds", m.rounds},
-            {"launcher", m.launcher},
-            {"ranks", ranks}};
+    return {{"pattern", m.pattern},         {"one_pair_at_a_time", m.one_pair_at_a_time},
+            {"rounds", m.rounds},           {"launcher", m.launcher},
+            {"worst_links", m.worst_links}, {"ranks", ranks}};
 }
 
 Json run_json(const RunResult &run) {

@@ -58,8 +58,8 @@ double median_of(std::vector<double> v) {
 // time; then its median and slowest links.
 class CellFiller {
   public:
-    explicit CellFiller(MatrixView &v)
-        : v_(v), bandwidth_(v.metric && *v.metric == CompareMetric::Bandwidth) {
+    CellFiller(MatrixView &v, size_t listed)
+        : v_(v), listed_(listed), bandwidth_(v.metric && *v.metric == CompareMetric::Bandwidth) {
         v.cells.assign(size_t(v.ranks), std::vector<MatrixCell>(size_t(v.ranks)));
     }
 
@@ -115,11 +115,12 @@ class CellFiller {
                          [&](const SlowLink &a, const SlowLink &b) {
                              return higher_better ? a.value < b.value : a.value > b.value;
                          });
-        if (v.slowest.size() > kSlowLinks) v.slowest.resize(kSlowLinks);
+        if (v.slowest.size() > listed_) v.slowest.resize(listed_);
     }
 
   private:
     MatrixView &v_;
+    const size_t listed_; // slowest links kept
     const bool bandwidth_;
     std::map<std::pair<int, int>, std::vector<double>> values_;
     std::set<std::pair<int, int>> failed_;
@@ -197,6 +198,8 @@ void set_best_rails(std::vector<MatrixView> &views) {
 // run's metric, the second fills the cells.
 std::vector<MatrixView> matrix_views(const Report &report) {
     const int ranks = report.matrix ? int(report.matrix->ranks.size()) : 0;
+    const size_t listed =
+        report.matrix ? report.matrix->worst_links : MatrixInfo::kDefaultWorstLinks;
     std::vector<ViewDraft> drafts;
     std::map<std::string, size_t> draft_of;
     for_each_run(report, [&](const RunResult &r) {
@@ -215,7 +218,7 @@ std::vector<MatrixView> matrix_views(const Report &report) {
     std::vector<CellFiller> fillers;
     fillers.reserve(out.size());
     for (MatrixView &v : out)
-        fillers.emplace_back(v);
+        fillers.emplace_back(v, listed);
     for_each_run(report, [&](const RunResult &r) {
         if (!r.pair) return;
         for (size_t i : views_of[r.name])

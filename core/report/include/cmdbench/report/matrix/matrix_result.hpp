@@ -26,6 +26,10 @@ struct MatrixInfo {
     bool one_pair_at_a_time = false;
     unsigned rounds = 0;  // rounds of the schedule, per run and repeat
     std::string launcher; // Job::describe()
+    // How many of each run's slowest links the reports list ([matrix]
+    // worst_links).
+    unsigned worst_links = kDefaultWorstLinks;
+    static constexpr unsigned kDefaultWorstLinks = 5;
     std::vector<MatrixRank> ranks;
 };
 

@@ -39,7 +39,7 @@ struct MatrixView {
     std::vector<std::vector<MatrixCell>> cells; // [client][server]
     size_t pairs = 0, filled = 0;               // scheduled pairs, and those with a value
     std::optional<double> median;               // of the filled cells
-    std::vector<SlowLink> slowest;              // the worst kSlowLinks, worst first
+    std::vector<SlowLink> slowest; // the worst ([matrix] worst_links of them), worst first
     // A run on every rail at once: the rail whose rows ("LABEL/ITEM") this
     // view shows; a view per rail when the metric has no total (latency).
     std::string rail;
@@ -49,8 +49,6 @@ struct MatrixView {
     std::optional<double> best_rail_median;
     std::string best_rail;
 };
-
-constexpr size_t kSlowLinks = 5;
 
 // One view per run name, in the order the runs first appear. `report.matrix`
 // must be set (its ranks give N).

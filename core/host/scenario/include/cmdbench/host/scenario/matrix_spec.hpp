@@ -26,6 +26,10 @@ struct MatrixSpec {
     double dead_after = kDefaultDeadAfter;
     static constexpr double kDefaultDeadAfter = 10;
     static constexpr double kMinDeadAfter = 2, kMaxDeadAfter = 3600;
+    // How many of each run's slowest links the reports list.
+    int worst_links = kDefaultWorstLinks;
+    static constexpr int kDefaultWorstLinks = 5;
+    static constexpr int kMaxWorstLinks = 1000;
 };
 
 // The table as TOML ("[matrix]\n..."), "" when not given: part of the
