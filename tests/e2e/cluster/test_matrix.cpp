@@ -499,6 +499,17 @@ TEST_CASE("mpirun -np 3: a problem every rank has is said once by rank 0, naming
     CHECK(r.seconds < 60);
 }
 
+TEST_CASE("mpirun -np 3: a bad option is said once, by the first process") {
+    const std::string toml = scenario("bad-pattern.toml", "ring");
+    const ProcessResult r = run_process(
+        mpirun_np(3, {cmdbench_exe(), "run", toml, "--pattern", "bogus", "-q"}), 60, kRootOk);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 2);
+    const std::string said = "cmdbench: --pattern must be one of";
+    CHECK(r.err.find(said) != std::string::npos);
+    CHECK(r.err.find(said) == r.err.rfind(said));
+}
+
 TEST_CASE("mpirun -np 2 without RDMA: the servers' errors name rank and node, only with -v") {
     const std::string toml = write("verbs.toml", "[matrix]\naddress = \"127.0.0.1\"\n\n[[run]]\n"
                                                  "name = \"bw\"\ntest = \"verbs-bw\"\n");

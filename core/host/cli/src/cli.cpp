@@ -1,16 +1,19 @@
 #include "cmdbench/host/cli/cli.hpp"
 
 #include "cli_options.hpp"
+#include "cmdbench/host/matrix/job.hpp"
 #include "cmdbench/host/plugins/plugin_loader.hpp"
 #include "cmdbench/host/run/exit_status.hpp"
 #include "cmdbench/host/run/server_process.hpp"
 #include "commands.hpp"
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 #include <unistd.h>
 
 namespace cmdbench {
@@ -130,6 +133,15 @@ int cli_main(int argc, char **argv) {
                          "' (commands: run, compare, serve, plugins, job, help" + frontend_list() +
                          ")");
     } catch (const UsageError &e) {
+        // Every process a launcher started has this command line and this
+        // mistake: the first says it, the others exit as it does. They give
+        // it time to (mpirun ends a job at its first failed process, which
+        // could be one of them before the first has said a word): the
+        // launcher ends them when the first exits, else they do after 5 s.
+        if (launcher_rank() > 0) {
+            std::this_thread::sleep_for(std::chrono::seconds(5));
+            return kExitUsage;
+        }
         bool known =
             command == "run" || command == "serve" || command == "plugins" || command == "compare";
         std::string hint = known ? "help " + command : "--help";

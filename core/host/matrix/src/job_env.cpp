@@ -44,6 +44,12 @@ LauncherTasks launcher_tasks() {
     return {};
 }
 
+int launcher_rank() {
+    for (const char *name : {"PMIX_RANK", "OMPI_COMM_WORLD_RANK"})
+        if (const long r = env_count(name); r >= 0) return int(r);
+    return launcher_tasks().index;
+}
+
 bool launched_by_pmix() {
     if (std::getenv("PMIX_NAMESPACE") || std::getenv("PMIX_RANK")) return true;
     // PMIX_SERVER_URI, PMIX_SERVER_URI2, ..._URI4, ..._URI41: one per

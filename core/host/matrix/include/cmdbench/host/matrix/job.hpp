@@ -61,6 +61,12 @@ struct LauncherTasks {
 };
 LauncherTasks launcher_tasks();
 
+// This process's index among those its launcher started, from the
+// environment alone (PMIX_RANK, Open MPI's OMPI_COMM_WORLD_RANK, or
+// launcher_tasks()); 0 when no launcher says. For what every process of a
+// job would say alike, before any wire-up: the first says it.
+int launcher_rank();
+
 // The job this process belongs to; nullptr when no launcher started it (the
 // caller falls back to single-pair mode). Throws JobError when a launcher
 // did, but this build has no PMIx or the wire-up fails.
