@@ -139,7 +139,7 @@ transport = "tcp"
 sizes = [64, 4096]
 iterations = 10000
 )");
-    CHECK(doc["schema_version"] == 3);
+    CHECK(doc["schema_version"] == 4);
     CHECK(doc["context"].contains("kernel"));
     REQUIRE(doc["runs"].size() == 1);
     const json &run = doc["runs"][0];

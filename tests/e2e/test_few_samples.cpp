@@ -133,7 +133,7 @@ TEST_CASE("percentiles of too few samples: absent in table, JSON, CSV, HTML and 
 
     // JSON: every key there, null where the count is too small.
     const json doc = json::parse(read_file(out));
-    CHECK(doc["schema_version"] == 3);
+    CHECK(doc["schema_version"] == 4);
     const json &h1 = doc["runs"][1]["rows"][0]["histograms"]["rtt"];
     CHECK(h1["count"] == 1);
     CHECK(h1["p50"] == h1["max"]);

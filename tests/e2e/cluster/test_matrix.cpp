@@ -78,7 +78,7 @@ TEST_CASE("mpirun -np 4: all-pairs JSON with 12 pairs per run, table and HTML he
     INFO("exit " << r.exit_code << "\nstdout: " << r.out << "\nstderr: " << r.err);
     REQUIRE(r.exit_code == 0);
     const json doc = json::parse(read_file(out));
-    CHECK(doc["schema_version"] == 3);
+    CHECK(doc["schema_version"] == 4);
     CHECK(doc["matrix"]["pattern"] == "all-pairs");
     CHECK(doc["matrix"]["rounds"] == 6);
     REQUIRE(doc["matrix"]["ranks"].size() == 4);
@@ -413,12 +413,16 @@ TEST_CASE("mpirun -np 2: cpus per side places each pair's client and server") {
                              "cpus = { client = \"0\", server = \"1\" }\n");
     const json doc = run_matrix(2, toml, dir() + "/placed.json");
     REQUIRE(doc["runs"].size() == 2);
+    // A pair's path ends are indexes into the ends the document lists once.
+    const json &ends = doc["matrix"]["shared"]["paths"];
     for (const json &r : doc["runs"]) {
         INFO(r["path"].dump());
-        CHECK(r["path"]["client"]["affinity"]["cpus_allowed"] == "0");
-        CHECK(r["path"]["client"]["affinity"]["cpus_seen"] == "0");
-        CHECK(r["path"]["server"]["affinity"]["cpus_allowed"] == "1");
-        CHECK(r["path"]["server"]["affinity"]["cpus_seen"] == "1");
+        const json &client = ends.at(r["path"]["client"].get<size_t>());
+        const json &server = ends.at(r["path"]["server"].get<size_t>());
+        CHECK(client["affinity"]["cpus_allowed"] == "0");
+        CHECK(client["affinity"]["cpus_seen"] == "0");
+        CHECK(server["affinity"]["cpus_allowed"] == "1");
+        CHECK(server["affinity"]["cpus_seen"] == "1");
     }
 }
 

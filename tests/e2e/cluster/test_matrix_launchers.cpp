@@ -37,7 +37,7 @@ TEST_CASE("srun -n 3 --mpi=pmix: an all-pairs matrix of 6 pairs, like mpirun's",
     INFO("exit " << r.exit_code << "\nstdout: " << r.out << "\nstderr: " << r.err);
     REQUIRE(r.exit_code == 0);
     const json doc = json::parse(read_file(out));
-    CHECK(doc["schema_version"] == 3);
+    CHECK(doc["schema_version"] == 4);
     CHECK(doc["matrix"]["ranks"].size() == 3);
     std::set<std::pair<int, int>> pairs;
     for (const json &run : doc["runs"]) {

@@ -49,7 +49,9 @@ for r in doc["runs"]:
     assert len(parts) == (2 if label == "all rails" else 1), r["name"]
     for part in parts:
         for side in ("client", "server"):
-            dev = part["path"][side]["devices"][0]["name"]
+            # A matrix document lists each path end once; a pair refers to it.
+            end = doc["matrix"]["shared"]["paths"][part["path"][side]]
+            dev = end["devices"][0]["name"]
             assert dev == part["label"], (r["name"], r["pair"], side, dev)
     gbs = {row["name"]: row["metrics"]["Gb/sec"]["value"] for row in r["rows"]}
     print(f"{r['name']} {r['pair']['client']} -> {r['pair']['server']}: " +

@@ -1,9 +1,11 @@
 // Reporters: rstream number formats, JSON, CSV and table output.
 #include "cmdbench/host/machine/run_context.hpp"
 #include "cmdbench/plugin.h"
+#include "cmdbench/report/matrix/matrix_shared.hpp"
 #include "cmdbench/report/old_metric_names.hpp"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/report_format.hpp"
+#include "cmdbench/report/results_reader.hpp"
 #include "cmdbench/report/run_totals.hpp"
 
 #include <algorithm>
@@ -263,10 +265,21 @@ TEST_CASE("JSON output: the runs written one by one read as one dump of the whol
     CHECK(same_as_whole(rep).at("runs").empty());
 }
 
-TEST_CASE("JSON output: a matrix's runs are a compact line each, the same document") {
+TEST_CASE("JSON output: a matrix's runs are a line each, what they share written once") {
     Report rep = sample_report();
     rep.matrix = MatrixInfo{};
     rep.matrix->pattern = "all-pairs";
+    rep.runs[1].name = rep.runs[0].name; // two pairs of one run
+    rep.runs[1].params = rep.runs[0].params;
+    SidePath a, b;
+    a.address = "10.0.0.1";
+    a.interface.name = "eth1";
+    b.address = "10.0.0.2";
+    b.interface.name = "eth1";
+    rep.runs[0].path.client = a;
+    rep.runs[0].path.server = b;
+    rep.runs[1].path.client = b;
+    rep.runs[1].path.server = a;
     rep.runs[0].pair = RunPair{0, 1, "a", "b", 1};
     rep.runs[1].pair = RunPair{1, 0, "b", "a", 1};
     rep.runs[1].error = "line one\n  \"runs\": \"x\"\nline three";
@@ -274,13 +287,31 @@ TEST_CASE("JSON output: a matrix's runs are a compact line each, the same docume
     write_json(out, rep);
     const std::string text = out.str();
     const auto doc = nlohmann::ordered_json::parse(text);
-    // The document is what a whole dump holds, value for value.
+    const auto &shared = doc.at("matrix").at("shared");
+    // The run's parameters and both path ends are written once ...
+    CHECK(shared.at("runs").size() == 1);
+    CHECK(shared.at("paths").size() == 2);
+    for (const auto &run : doc.at("runs")) {
+        CHECK_FALSE(run.contains("params"));
+        CHECK(run.at("path").at("client").is_number());
+    }
+    // ... and each entry, expanded, is what the document without them holds.
     Report plain = rep;
     plain.matrix.reset();
     std::ostringstream whole;
     write_json(whole, plain);
-    auto expected = nlohmann::ordered_json::parse(whole.str());
-    CHECK(doc.at("runs") == expected.at("runs"));
+    const auto expected = nlohmann::ordered_json::parse(whole.str()).at("runs");
+    REQUIRE(doc.at("runs").size() == 2);
+    for (size_t i = 0; i < 2; ++i)
+        CHECK(nlohmann::json::parse(expand_matrix_run(doc.at("runs")[i], shared).dump()) ==
+              nlohmann::json::parse(expected[i].dump())); // key order aside
+    // The reader puts them back.
+    const Report back = parse_results(text, "m.json");
+    REQUIRE(back.runs.size() == 2);
+    CHECK(back.runs[1].params == rep.runs[1].params);
+    REQUIRE(back.runs[1].path.client);
+    CHECK(back.runs[1].path.client->address == "10.0.0.2");
+    CHECK(back.runs[1].path.server->interface.name == "eth1");
     // One line per run, each a JSON object by itself.
     std::istringstream lines(text);
     std::string line;
@@ -293,6 +324,23 @@ TEST_CASE("JSON output: a matrix's runs are a compact line each, the same docume
         ++run_lines;
     }
     CHECK(run_lines == 2);
+}
+
+TEST_CASE("JSON input: a matrix entry referring to a path end that is not there is refused") {
+    const std::string doc = R"({"schema": "cmdbench-results", "schema_version": 4,
+      "context": {"host": "h"},
+      "matrix": {"pattern": "ring", "ranks": [{"rank": 0}, {"rank": 1}],
+                 "shared": {"runs": {}, "paths": [{"address": "10.0.0.1"}]}},
+      "runs": [{"name": "n", "test": "t", "status": "ok", "rows": [],
+                "path": {"client": 0, "server": 7}}]})";
+    try {
+        parse_results(doc, "x.json");
+        FAIL("accepted");
+    } catch (const ResultsError &e) {
+        CHECK(std::string(e.what()) ==
+              "x.json: runs[0]: path.server: 7 is not an index of matrix.shared.paths (1 "
+              "entries)");
+    }
 }
 
 TEST_CASE("JSON output parses back with schema, context and runs") {

@@ -280,7 +280,7 @@ TEST_CASE("results reader: bad documents are refused with where and why") {
     std::string newer = kMinimal;
     newer.replace(newer.find("\"schema_version\": 1"), 19, "\"schema_version\": 7");
     CHECK(error_of(newer) ==
-          "x.json: schema_version 7 is newer than this cmdbench reads (3): use a newer cmdbench");
+          "x.json: schema_version 7 is newer than this cmdbench reads (4): use a newer cmdbench");
 
     std::string no_status = kMinimal;
     no_status.replace(no_status.find("\"status\": \"ok\", "), 16, "");

@@ -1,6 +1,7 @@
 // JSON results (docs/results.md). ordered_json keeps keys in the order the
 // tests reported them, so documents diff cleanly between runs.
 #include "cmdbench/report/comparison_json.hpp"
+#include "cmdbench/report/matrix/matrix_shared.hpp"
 #include "cmdbench/report/matrix/matrix_verdicts.hpp"
 #include "cmdbench/report/rail_rows.hpp"
 #include "cmdbench/report/report.hpp"
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string_view>
 
 namespace cmdbench {
@@ -187,15 +189,17 @@ Json run_json(const RunResult &run) {
 constexpr const char *kRunsPlaceholder = "cmdbench-runs-placeholder-4f1c";
 
 // The runs as the document's `runs` array, indented as dump(2) indents it;
-// `one_line`: each run compact on a line of its own (a matrix's pairs: a
-// third of the size, and a line a pair for grep and a line-by-line reader).
-void write_runs(std::ostream &out, const Report &report, bool one_line) {
+// a matrix's (SHARED given): each run compact on a line of its own, without
+// what SHARED holds (a pair a line for grep and a line-by-line reader).
+void write_runs(std::ostream &out, const Report &report, const MatrixShared *shared) {
+    const bool one_line = shared != nullptr;
     bool first = true;
     for_each_run(report, [&](const RunResult &run) {
         out << (first ? "[\n" : ",\n");
         first = false;
+        const Json entry = shared ? shared->compact(run_json(run)) : run_json(run);
         const std::string text =
-            run_json(run).dump(one_line ? -1 : 2, ' ', false, Json::error_handler_t::replace);
+            entry.dump(one_line ? -1 : 2, ' ', false, Json::error_handler_t::replace);
         size_t start = 0;
         while (start <= text.size()) {
             const size_t end = std::min(text.find('\n', start), text.size());
@@ -222,7 +226,15 @@ void write_json(std::ostream &out, const Report &report, const Comparison *compa
     // Expectations stay at the top level only: the result is compare's
     // document without them.
     if (comparison) doc["comparison"]["result"] = comparison_document(*comparison);
-    if (report.matrix) doc["matrix"] = matrix_json(*report.matrix);
+    // A matrix's pairs share their runs' parameters and meanings and their
+    // path ends: found in a first pass, written once (matrix_shared.hpp).
+    std::optional<MatrixShared> shared;
+    if (report.matrix) {
+        shared.emplace();
+        for_each_run(report, [&](const RunResult &run) { shared->add(run_json(run)); });
+        doc["matrix"] = matrix_json(*report.matrix);
+        doc["matrix"]["shared"] = shared->section();
+    }
     doc["runs"] = kRunsPlaceholder;
     // Only when the scenario set expectations: other documents read as before.
     const auto verdicts = evaluate_expectations(report);
@@ -237,7 +249,7 @@ void write_json(std::ostream &out, const Report &report, const Comparison *compa
     const std::string marker = key + "\"" + kRunsPlaceholder + "\"";
     const size_t at = text.find(marker);
     out << std::string_view(text).substr(0, at + key.size());
-    write_runs(out, report, report.matrix.has_value());
+    write_runs(out, report, shared ? &*shared : nullptr);
     out << std::string_view(text).substr(at + marker.size()) << '\n';
 }
 

@@ -5,6 +5,7 @@
 
 #include "cmdbench/plugin.h"
 #include "cmdbench/report/input_file.hpp"
+#include "cmdbench/report/matrix/matrix_shared.hpp"
 #include "cmdbench/report/old_metric_names.hpp"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/report_format.hpp"
@@ -435,8 +436,25 @@ Report parse_results(const std::string &text, const std::string &name) {
     const size_t k = runs.size(false);
     if (k > kMaxResultsRuns) runs.fail(too_many(k, "runs", kMaxResultsRuns));
     size_t rows_read = 0;
-    for (size_t i = 0; i < k; ++i)
-        report.runs.push_back(read_run(runs.element(i), rows_read));
+    // A matrix document's pairs refer to what they share (matrix.shared).
+    const Json *shared = nullptr;
+    if (doc.contains("matrix") && doc["matrix"].is_object() && doc["matrix"].contains("shared"))
+        shared = &doc["matrix"]["shared"];
+    for (size_t i = 0; i < k; ++i) {
+        const Node entry = runs.element(i);
+        if (!shared) {
+            report.runs.push_back(read_run(entry, rows_read));
+            continue;
+        }
+        Json whole;
+        try {
+            whole = expand_matrix_run(entry.json(), *shared);
+        } catch (const std::invalid_argument &e) {
+            entry.fail(e.what());
+        }
+        report.runs.push_back(
+            read_run(Node(whole, "runs[" + std::to_string(i) + "]", name), rows_read));
+    }
     return report;
 }
 

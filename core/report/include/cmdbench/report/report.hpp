@@ -12,7 +12,7 @@ namespace cmdbench {
 
 // 2: matrix mode (docs/matrix.md): a top-level `matrix` and per-run `pair`;
 // several runs share a name and repeat, one per pair.
-constexpr int kResultsSchemaVersion = 3; // docs/results.md
+constexpr int kResultsSchemaVersion = 4; // docs/results.md
 
 // rstream-style sizes (1k, 1.5k, 12m) and counts (1k, 100k)
 std::string size_str(double bytes);
