@@ -165,8 +165,8 @@ class MatrixRun {
     mutable std::mutex results_mu_;
     std::string unreadable_;
     std::mutex write_mu_; // -o is rewritten by both threads
-    // The final document is being made from the results, taken: a rank
-    // found gone now changes nothing written before it.
+    // The final outputs are being made, with the gone ranks as they were
+    // then: a rank found gone now changes none of them.
     std::atomic<bool> finishing_{false};
     std::chrono::steady_clock::time_point last_write_{};
     double last_write_seconds_ = 0;
@@ -192,12 +192,14 @@ Hello MatrixRun::my_hello(const std::string &digest) {
     }
     me.rails = rails_of(scenario_);
     if (host.empty()) return me;
-    if (job_.rank() == 0) try {
+    if (job_.rank() == 0) {
+        try {
             store_ = std::make_unique<PairStore>(store_dir());
         } catch (const std::exception &e) {
             me.error = e.what();
             return me;
         }
+    }
     try {
         std::vector<std::string> files;
         for (const auto &p : registry_.plugins())
