@@ -10,6 +10,26 @@ using Json = nlohmann::ordered_json;
 // What a metric or histogram says of itself besides its figures.
 constexpr const char *kMeaningKeys[] = {"unit", "kind", "better", "flags"};
 
+// Equal as values, whatever the order of their keys: a pair's result that
+// came from another rank was read and written again, in another order.
+bool same(const Json &a, const Json &b) {
+    if (a.is_object() && b.is_object()) {
+        if (a.size() != b.size()) return false;
+        for (auto it = a.begin(); it != a.end(); ++it) {
+            const auto other = b.find(it.key());
+            if (other == b.end() || !same(it.value(), *other)) return false;
+        }
+        return true;
+    }
+    if (a.is_array() && b.is_array()) {
+        if (a.size() != b.size()) return false;
+        for (size_t i = 0; i < a.size(); ++i)
+            if (!same(a[i], b[i])) return false;
+        return true;
+    }
+    return a == b;
+}
+
 Json meaning_of(const Json &entry) {
     Json m = Json::object();
     for (const char *k : kMeaningKeys)
@@ -22,7 +42,7 @@ void drop_meanings(Json &rows, const char *kind, const Json &table) {
     for (Json &row : rows) {
         if (!row.is_object() || !row.contains(kind) || !row[kind].is_object()) continue;
         for (auto &[key, entry] : row[kind].items()) {
-            if (!entry.is_object() || !table.contains(key) || meaning_of(entry) != table[key])
+            if (!entry.is_object() || !table.contains(key) || !same(meaning_of(entry), table[key]))
                 continue;
             for (const char *k : kMeaningKeys)
                 entry.erase(k);
@@ -80,7 +100,7 @@ Json MatrixShared::compact(Json run) const {
     if (!run.is_object() || !run.contains("name") || !run["name"].is_string()) return run;
     const auto mine = runs_.find(run["name"].get<std::string>());
     if (mine == runs_.end()) return run;
-    if (run.contains("params") && run["params"] == (*mine)["params"]) run.erase("params");
+    if (run.contains("params") && same(run["params"], (*mine)["params"])) run.erase("params");
     if (run.contains("rows")) {
         drop_meanings(run["rows"], "metrics", (*mine)["metrics"]);
         drop_meanings(run["rows"], "histograms", (*mine)["histograms"]);
