@@ -389,6 +389,35 @@ void refuse_deep_nesting(const std::string &text) {
     }
 }
 
+// The document's runs; a matrix document's pairs with what they share
+// (matrix.shared) put back first.
+std::vector<RunResult> read_runs(const Node &root, const std::string &name) {
+    const Node runs = root.at("runs");
+    const size_t k = runs.size(false);
+    if (k > kMaxResultsRuns) runs.fail(too_many(k, "runs", kMaxResultsRuns));
+    const Json &doc = root.json();
+    const Json *shared = nullptr;
+    if (doc.contains("matrix") && doc["matrix"].is_object() && doc["matrix"].contains("shared"))
+        shared = &doc["matrix"]["shared"];
+    std::vector<RunResult> out;
+    size_t rows_read = 0;
+    for (size_t i = 0; i < k; ++i) {
+        const Node entry = runs.element(i);
+        if (!shared) {
+            out.push_back(read_run(entry, rows_read));
+            continue;
+        }
+        Json whole;
+        try {
+            whole = expand_matrix_run(entry.json(), *shared);
+        } catch (const std::invalid_argument &e) {
+            entry.fail(e.what());
+        }
+        out.push_back(read_run(Node(whole, "runs[" + std::to_string(i) + "]", name), rows_read));
+    }
+    return out;
+}
+
 } // namespace
 
 Report parse_results(const std::string &text, const std::string &name) {
@@ -432,29 +461,7 @@ Report parse_results(const std::string &text, const std::string &name) {
         }
         report.spread_limit = limit;
     }
-    const Node runs = root.at("runs");
-    const size_t k = runs.size(false);
-    if (k > kMaxResultsRuns) runs.fail(too_many(k, "runs", kMaxResultsRuns));
-    size_t rows_read = 0;
-    // A matrix document's pairs refer to what they share (matrix.shared).
-    const Json *shared = nullptr;
-    if (doc.contains("matrix") && doc["matrix"].is_object() && doc["matrix"].contains("shared"))
-        shared = &doc["matrix"]["shared"];
-    for (size_t i = 0; i < k; ++i) {
-        const Node entry = runs.element(i);
-        if (!shared) {
-            report.runs.push_back(read_run(entry, rows_read));
-            continue;
-        }
-        Json whole;
-        try {
-            whole = expand_matrix_run(entry.json(), *shared);
-        } catch (const std::invalid_argument &e) {
-            entry.fail(e.what());
-        }
-        report.runs.push_back(
-            read_run(Node(whole, "runs[" + std::to_string(i) + "]", name), rows_read));
-    }
+    report.runs = read_runs(root, name);
     return report;
 }
 
