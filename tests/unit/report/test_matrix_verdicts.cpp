@@ -241,6 +241,26 @@ TEST_CASE("matrix JSON and HTML carry the summaries; no verdicts, no section") {
     CHECK(page.str().find("Verdicts") == std::string::npos);
 }
 
+TEST_CASE("matrix JSON: the verdicts are written one at a time, a line each") {
+    const Report rep = two_rails();
+    std::ostringstream json;
+    write_json(json, rep);
+    const std::string text = json.str();
+    const auto doc = nlohmann::ordered_json::parse(text);
+    const auto verdicts = evaluate_expectations(rep);
+    const auto &list = doc["expectations"]["verdicts"];
+    REQUIRE(list.size() == verdicts.size());
+    for (size_t i = 0; i < verdicts.size(); ++i)
+        CHECK(list[i] == verdict_json(verdicts[i]));
+    // The counts are the whole list's.
+    CHECK(doc["expectations"]["total"] == verdicts.size());
+    size_t lines = 0;
+    for (size_t at = text.find("\n      {\"run\":"); at != std::string::npos;
+         at = text.find("\n      {\"run\":", at + 1))
+        ++lines;
+    CHECK(lines == verdicts.size());
+}
+
 TEST_CASE("matrix ratios: against the baseline's run of the same pair, else unknown") {
     Report rep = matrix_of(3);
     Expectations e;

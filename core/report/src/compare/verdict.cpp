@@ -448,45 +448,49 @@ void write_verdicts_table(std::ostream &out, const std::vector<ExpectVerdict> &v
     out << verdict_summary(verdicts) << '\n';
 }
 
-Json verdicts_json(const std::vector<ExpectVerdict> &verdicts) {
+Json verdict_json(const ExpectVerdict &v) {
+    auto opt = [](const std::optional<double> &d) { return d ? Json(*d) : Json(nullptr); };
+    Json j = {{"run", v.run},
+              {"repeat", v.repeat},
+              {"group", v.group},
+              {"variant", v.variant},
+              {"row", v.row.empty() ? Json(nullptr) : Json(v.row)},
+              {"metric", v.metric},
+              {"unit", v.unit},
+              {"check", v.check},
+              {"bound", v.bound},
+              {"value", opt(v.value)},
+              {"verdict", to_string(v.outcome)}};
+    if (v.pair) {
+        j["pair"] = {{"client", v.pair->client},
+                     {"server", v.pair->server},
+                     {"client_node", v.pair->client_node},
+                     {"server_node", v.pair->server_node}};
+        j["rail"] = v.rail.empty() ? Json(nullptr) : Json(v.rail);
+    }
+    if (v.check == "link_fraction") {
+        j["measured"] = opt(v.measured);
+        j["link"] = v.link ? Json{{"name", v.link->name},
+                                  {"rate", v.link->text},
+                                  {"rate_bps", v.link->bits_per_second}}
+                           : Json(nullptr);
+    }
+    if (v.check == "min_ratio" || v.check == "max_ratio") {
+        j["measured"] = opt(v.measured);
+        j["baseline"] = opt(v.baseline);
+    }
+    j["reason"] = v.reason;
+    if (!v.hint.empty()) j["hint"] = v.hint;
+    j["text"] = verdict_text(v);
+    return j;
+}
+
+Json verdicts_json(const std::vector<ExpectVerdict> &verdicts, bool with_list) {
     size_t counts[4] = {0, 0, 0, 0};
     Json list = Json::array();
     for (const auto &v : verdicts) {
         ++counts[int(v.outcome)];
-        auto opt = [](const std::optional<double> &d) { return d ? Json(*d) : Json(nullptr); };
-        Json j = {{"run", v.run},
-                  {"repeat", v.repeat},
-                  {"group", v.group},
-                  {"variant", v.variant},
-                  {"row", v.row.empty() ? Json(nullptr) : Json(v.row)},
-                  {"metric", v.metric},
-                  {"unit", v.unit},
-                  {"check", v.check},
-                  {"bound", v.bound},
-                  {"value", opt(v.value)},
-                  {"verdict", to_string(v.outcome)}};
-        if (v.pair) {
-            j["pair"] = {{"client", v.pair->client},
-                         {"server", v.pair->server},
-                         {"client_node", v.pair->client_node},
-                         {"server_node", v.pair->server_node}};
-            j["rail"] = v.rail.empty() ? Json(nullptr) : Json(v.rail);
-        }
-        if (v.check == "link_fraction") {
-            j["measured"] = opt(v.measured);
-            j["link"] = v.link ? Json{{"name", v.link->name},
-                                      {"rate", v.link->text},
-                                      {"rate_bps", v.link->bits_per_second}}
-                               : Json(nullptr);
-        }
-        if (v.check == "min_ratio" || v.check == "max_ratio") {
-            j["measured"] = opt(v.measured);
-            j["baseline"] = opt(v.baseline);
-        }
-        j["reason"] = v.reason;
-        if (!v.hint.empty()) j["hint"] = v.hint;
-        j["text"] = verdict_text(v);
-        list.push_back(std::move(j));
+        if (with_list) list.push_back(verdict_json(v));
     }
     return {{"total", verdicts.size()},
             {"passed", counts[int(Outcome::Pass)]},

@@ -13,6 +13,7 @@
 #include "results/metric_meaning.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -212,6 +213,44 @@ void write_runs(std::ostream &out, const Report &report, const MatrixShared *sha
     out << (first ? "[]" : "\n  ]");
 }
 
+constexpr const char *kVerdictsPlaceholder = "cmdbench-verdicts-placeholder-7d2e";
+
+// A matrix's verdicts as the `verdicts` array of `expectations`, each
+// compact on a line of its own.
+void write_verdict_lines(std::ostream &out, const std::vector<ExpectVerdict> &verdicts) {
+    out << "[";
+    for (size_t i = 0; i < verdicts.size(); ++i)
+        out << (i ? ",\n      " : "\n      ")
+            << verdict_json(verdicts[i]).dump(-1, ' ', false, Json::error_handler_t::replace);
+    out << "\n    ]";
+}
+
+// Where a part written on its own goes in the document's text: KEY, a key
+// at the start of a line at its depth, with PLACEHOLDER as its value. No
+// string's text can start a line (newlines in strings are escaped), so a
+// hostile value cannot pose as the key.
+struct Slot {
+    const char *key;
+    const char *placeholder;
+    std::function<void(std::ostream &)> write;
+};
+
+// TEXT with each slot's placeholder (in the document's order; a slot not
+// in TEXT is skipped) replaced by what the slot writes.
+void write_with_slots(std::ostream &out, const std::string &text, const std::vector<Slot> &slots) {
+    size_t from = 0;
+    for (const Slot &slot : slots) {
+        const std::string key = slot.key;
+        const std::string marker = key + "\"" + slot.placeholder + "\"";
+        const size_t at = text.find(marker, from);
+        if (at == std::string::npos) continue;
+        out << std::string_view(text).substr(from, at + key.size() - from);
+        slot.write(out);
+        from = at + marker.size();
+    }
+    out << std::string_view(text).substr(from);
+}
+
 } // namespace
 
 void write_json(std::ostream &out, const Report &report, const Comparison *comparison) {
@@ -238,19 +277,24 @@ void write_json(std::ostream &out, const Report &report, const Comparison *compa
     doc["runs"] = kRunsPlaceholder;
     // Only when the scenario set expectations: other documents read as before.
     const auto verdicts = evaluate_expectations(report);
-    if (!verdicts.empty()) doc["expectations"] = verdicts_json(verdicts);
+    // A matrix's verdicts (one per pair and check) are written one at a
+    // time too, a line each, like its runs.
+    const bool stream_verdicts = report.matrix && !verdicts.empty();
+    if (!verdicts.empty()) {
+        doc["expectations"] = verdicts_json(verdicts, !stream_verdicts);
+        if (stream_verdicts) doc["expectations"]["verdicts"] = kVerdictsPlaceholder;
+    }
     if (report.matrix && !verdicts.empty())
         doc["matrix_verdicts"] = matrix_verdicts_json(matrix_verdicts(report, verdicts));
     // Replace invalid UTF-8 (e.g. a hostile host name) instead of throwing.
     const std::string text = doc.dump(2, ' ', false, Json::error_handler_t::replace);
-    // A top-level key starts a line: no string's text can (newlines in
-    // strings are escaped), so a hostile value cannot pose as it.
-    const std::string key = "\n  \"runs\": ";
-    const std::string marker = key + "\"" + kRunsPlaceholder + "\"";
-    const size_t at = text.find(marker);
-    out << std::string_view(text).substr(0, at + key.size());
-    write_runs(out, report, shared ? &*shared : nullptr);
-    out << std::string_view(text).substr(at + marker.size()) << '\n';
+    write_with_slots(
+        out, text,
+        {{"\n  \"runs\": ", kRunsPlaceholder,
+          [&](std::ostream &o) { write_runs(o, report, shared ? &*shared : nullptr); }},
+         {"\n    \"verdicts\": ", kVerdictsPlaceholder,
+          [&](std::ostream &o) { write_verdict_lines(o, verdicts); }}});
+    out << '\n';
 }
 
 std::string run_json_line(const RunResult &run) {

@@ -61,8 +61,12 @@ std::string verdict_summary(const std::vector<ExpectVerdict> &verdicts);
 // The text section: "expectations:" then "PASS ..." lines and the summary;
 // nothing when there are no verdicts.
 void write_verdicts_table(std::ostream &out, const std::vector<ExpectVerdict> &verdicts);
-// {"total", "passed", "failed", "unknown", "not_run", "verdicts": [...]}.
-nlohmann::ordered_json verdicts_json(const std::vector<ExpectVerdict> &verdicts);
+// {"total", "passed", "failed", "unknown", "not_run", "verdicts": [...]};
+// without `with_list`, "verdicts" is an empty array, for a writer that
+// writes each verdict_json on its own (a matrix's million).
+nlohmann::ordered_json verdicts_json(const std::vector<ExpectVerdict> &verdicts,
+                                     bool with_list = true);
+nlohmann::ordered_json verdict_json(const ExpectVerdict &v);
 
 // runs[].expect as JSON and back (the reverse ignores what it cannot read).
 nlohmann::ordered_json expectations_json(const Expectations &e);
