@@ -1,13 +1,11 @@
 // Rank 0's store of finished pairs: what goes in comes back whole, the last
 // result of a pair wins, nothing is left in the directory, and a disk that
 // refuses more keeps the rest in memory and says so.
+#include "../../support/scratch_dir.hpp"
 #include "cmdbench/host/matrix/pair_store.hpp"
 
 #include <catch2/catch.hpp>
 #include <csignal>
-#include <cstdlib>
-#include <dirent.h>
-#include <filesystem>
 #include <stdexcept>
 #include <sys/resource.h>
 #include <thread>
@@ -17,28 +15,9 @@ using namespace cmdbench;
 
 namespace {
 
-struct TempDir {
-    std::string path;
-    TempDir() {
-        char tmpl[] = "/tmp/cmdbench-pairs-XXXXXX";
-        const char *d = mkdtemp(tmpl);
-        REQUIRE(d != nullptr);
-        path = d;
-    }
-    ~TempDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(path, ec);
-    }
+struct TempDir : ScratchDir {
+    TempDir() : ScratchDir("cmdbench-pairs") {}
 };
-
-size_t entry_count(const std::string &dir) {
-    size_t n = 0;
-    for (const auto &e : std::filesystem::directory_iterator(dir)) {
-        (void)e;
-        ++n;
-    }
-    return n;
-}
 
 RunResult pair_result(int client, int server, double gbps, const std::string &status = "ok") {
     RunResult r;

@@ -1,11 +1,11 @@
 // output_file: replacing a results file safely, links, streams, failures,
 // and the check made before a run, on real files in a temporary directory.
+#include "../../support/scratch_dir.hpp"
 #include "cmdbench/report/output_file.hpp"
 
 #include <catch2/catch.hpp>
 #include <csignal>
 #include <cstdlib>
-#include <dirent.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -20,19 +20,9 @@ using namespace cmdbench;
 
 namespace {
 
-// A scratch directory, removed with everything in it at the end of the test.
-struct TempDir {
-    std::string path;
-    TempDir() {
-        char tmpl[] = "/tmp/cmdbench-output-XXXXXX";
-        const char *d = mkdtemp(tmpl);
-        REQUIRE(d != nullptr);
-        path = d;
-    }
-    ~TempDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(path, ec);
-    }
+// Each test's scratch directory.
+struct TempDir : ScratchDir {
+    TempDir() : ScratchDir("cmdbench-output") {}
 };
 
 std::string slurp(const std::string &path) {
@@ -40,17 +30,6 @@ std::string slurp(const std::string &path) {
     std::stringstream ss;
     ss << in.rdbuf();
     return ss.str();
-}
-
-size_t entry_count(const std::string &dir) {
-    size_t n = 0;
-    DIR *d = opendir(dir.c_str());
-    while (dirent *e = d ? readdir(d) : nullptr) {
-        const std::string name = e->d_name;
-        n += name != "." && name != "..";
-    }
-    if (d) closedir(d);
-    return n;
 }
 
 mode_t mode_of(const std::string &path) {
