@@ -522,7 +522,7 @@ Report MatrixRun::assemble(const std::string &note, const std::string &why_not_r
     info.one_pair_at_a_time = scenario_.matrix.one_pair_at_a_time;
     info.rounds = unsigned(plan_.rounds.size());
     info.launcher = job_.describe();
-    info.worst_links = unsigned(scenario_.matrix.worst_links);
+    info.worst_links = scenario_.matrix.worst_links;
     for (size_t r = 0; r < peers_.size(); ++r)
         info.ranks.push_back({int(r), peers_[r].node, peers_[r].address});
     all.matrix = std::move(info);

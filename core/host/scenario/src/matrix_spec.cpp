@@ -16,7 +16,7 @@ std::string matrix_toml(const MatrixSpec &m) {
     if (!m.device.empty()) out += "device = " + to_text(ParamValue{m.device}) + "\n";
     if (m.dead_after != MatrixSpec::kDefaultDeadAfter)
         out += "dead_after = " + to_text(ParamValue{m.dead_after}) + "\n";
-    if (m.worst_links != MatrixSpec::kDefaultWorstLinks)
+    if (m.worst_links != MatrixInfo::kDefaultWorstLinks)
         out += "worst_links = " + std::to_string(m.worst_links) + "\n";
     return out;
 }

@@ -38,13 +38,13 @@ double dead_after_of(const std::string &path, const toml::node &n) {
     return *v;
 }
 
-int worst_links_of(const std::string &path, const toml::node &n) {
+unsigned worst_links_of(const std::string &path, const toml::node &n) {
     const auto v = n.value_exact<int64_t>();
-    const std::string range = "[1, " + std::to_string(MatrixSpec::kMaxWorstLinks) + "]";
+    const std::string range = "[1, " + std::to_string(MatrixInfo::kMaxWorstLinks) + "]";
     if (!v) fail(path, n, "'worst_links' expects an integer in " + range + ", got " + node_kind(n));
-    if (*v < 1 || *v > MatrixSpec::kMaxWorstLinks)
+    if (*v < 1 || *v > int64_t(MatrixInfo::kMaxWorstLinks))
         fail(path, n, "'worst_links' must be in " + range + ", got " + std::to_string(*v));
-    return int(*v);
+    return unsigned(*v);
 }
 
 } // namespace

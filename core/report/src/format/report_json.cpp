@@ -284,7 +284,7 @@ void write_json(std::ostream &out, const Report &report, const Comparison *compa
         doc["expectations"] = verdicts_json(verdicts, !stream_verdicts);
         if (stream_verdicts) doc["expectations"]["verdicts"] = kVerdictsPlaceholder;
     }
-    if (report.matrix && !verdicts.empty())
+    if (stream_verdicts)
         doc["matrix_verdicts"] = matrix_verdicts_json(matrix_verdicts(report, verdicts));
     // Replace invalid UTF-8 (e.g. a hostile host name) instead of throwing.
     const std::string text = doc.dump(2, ' ', false, Json::error_handler_t::replace);

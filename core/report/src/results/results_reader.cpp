@@ -247,8 +247,9 @@ MatrixInfo read_matrix(const Node &n) {
     m.rounds = unsigned(n.count_or("rounds", 0));
     m.launcher = n.str_or("launcher", "");
     m.worst_links = unsigned(n.count_or("worst_links", MatrixInfo::kDefaultWorstLinks));
-    if (m.worst_links < 1 || m.worst_links > 1000)
-        n.child("worst_links").fail("expected an integer from 1 to 1000");
+    if (m.worst_links < 1 || m.worst_links > MatrixInfo::kMaxWorstLinks)
+        n.child("worst_links")
+            .fail("expected an integer from 1 to " + std::to_string(MatrixInfo::kMaxWorstLinks));
     const Node ranks = n.at("ranks");
     for (size_t i = 0, k = ranks.size(false); i < k; ++i) {
         const Node r = ranks.element(i);

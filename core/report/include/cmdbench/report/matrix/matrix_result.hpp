@@ -30,6 +30,7 @@ struct MatrixInfo {
     // worst_links).
     unsigned worst_links = kDefaultWorstLinks;
     static constexpr unsigned kDefaultWorstLinks = 5;
+    static constexpr unsigned kMaxWorstLinks = 1000;
     std::vector<MatrixRank> ranks;
 };
 

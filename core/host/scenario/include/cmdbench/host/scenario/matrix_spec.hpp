@@ -3,6 +3,7 @@
 #pragma once
 #include "cmdbench/base/expected.hpp"
 #include "cmdbench/host/scenario/matrix_schedule.hpp"
+#include "cmdbench/report/matrix/matrix_result.hpp"
 
 #include <string>
 
@@ -26,10 +27,9 @@ struct MatrixSpec {
     double dead_after = kDefaultDeadAfter;
     static constexpr double kDefaultDeadAfter = 10;
     static constexpr double kMinDeadAfter = 2, kMaxDeadAfter = 3600;
-    // How many of each run's slowest links the reports list.
-    int worst_links = kDefaultWorstLinks;
-    static constexpr int kDefaultWorstLinks = 5;
-    static constexpr int kMaxWorstLinks = 1000;
+    // How many of each run's slowest links the reports list (bounds:
+    // MatrixInfo's, which carries it to the results).
+    unsigned worst_links = MatrixInfo::kDefaultWorstLinks;
 };
 
 // The table as TOML ("[matrix]\n..."), "" when not given: part of the
