@@ -1,6 +1,7 @@
 // `cmdbench serve` trusts nobody by default: it listens on loopback unless
 // told otherwise, and with a token it serves only clients that prove they
 // hold it, without the token ever crossing the wire.
+#include "connection_flood.hpp"
 #include "process.hpp"
 #include "raw_control.hpp"
 #include "serve_fixture.hpp"
@@ -318,7 +319,7 @@ TEST_CASE("strangers without the token never take the one session, however often
     std::this_thread::sleep_for(std::chrono::milliseconds(4000));
     for (int i = 0; i < 4; ++i) {
         const auto r = run_against(server, {"--token-file", token_file});
-        INFO("client " << i << ": " << r.err << server.err());
+        INFO("client " << i << ": " << r.err << (r.exit_code ? first_error(r) : "") << server.err());
         CHECK(r.exit_code == 0);
     }
     done = true;
@@ -328,6 +329,27 @@ TEST_CASE("strangers without the token never take the one session, however often
     CHECK_THAT(server.err(), Contains("dropped the handshake of 127.0.0.1:"));
     for (int fd : strangers)
         close(fd);
+}
+
+TEST_CASE("a flood of silent connections from the client's own address does not lock it out") {
+    const std::string token_file = write_text(temp_dir() + "/token", kToken);
+    ServeProcess server({"--token-file", token_file, "--max-clients", "2", "--quiet"});
+    ConnectionFlood flood(server.port(), 600);
+    // Until the flood has filled the handshake pool many times over.
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (flood.made() < 2000 && std::chrono::steady_clock::now() < end)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    INFO(flood.made() << " silent connections made");
+    REQUIRE(flood.made() >= 2000);
+    int served = 0;
+    for (int i = 0; i < 6; ++i) {
+        const auto r = run_against(server, {"--token-file", token_file});
+        INFO("client " << i << ": " << r.err);
+        CHECK(r.exit_code == 0);
+        served += r.exit_code == 0;
+    }
+    INFO(flood.made() << " silent connections made");
+    CHECK(served == 6);
 }
 
 TEST_CASE("only a client with the token is told whom the server is busy with") {

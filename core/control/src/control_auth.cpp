@@ -69,7 +69,7 @@ std::string random_token() {
 }
 
 std::string accept_handshake(Channel &ch, const std::string &token, const std::string &software,
-                             const Admission &admit) {
+                             const HandshakeHooks &hooks) {
     const std::string peer = ch.peer_name();
     const auto deadline =
         std::chrono::steady_clock::now() + std::chrono::milliseconds(kServerHandshakeMs);
@@ -88,10 +88,11 @@ std::string accept_handshake(Channel &ch, const std::string &token, const std::s
                             kHowToGiveToken + ")");
         throw AuthRefused("refused " + who + ": it has no token");
     }
+    if (hooks.heard) hooks.heard();
     // Without a token, a hello is all the authentication there is.
     const auto admitted = [&] {
-        if (!admit) return;
-        const Status admitted = admit();
+        if (!hooks.admit) return;
+        const Status admitted = hooks.admit();
         if (admitted) return;
         send_reason(ch, admitted.error());
         throw NotAdmitted("turned away " + who + ": " + admitted.error());
@@ -122,13 +123,30 @@ std::string accept_handshake(Channel &ch, const std::string &token, const std::s
     return hello.software;
 }
 
+namespace {
+
+// The server's next handshake message. A server flooded with connections
+// ends unfinished handshakes to make room; the client says so rather than
+// only "connection reset".
+Message handshake_answer(Channel &ch, const std::string &label) {
+    try {
+        return ch.recv(kHandshakeTimeoutMs);
+    } catch (const ControlError &e) {
+        throw ControlError(label + " ended the handshake (" + e.what() +
+                           "); a server with more connections than it takes drops unfinished "
+                           "handshakes: try again, and see the server's log");
+    }
+}
+
+} // namespace
+
 std::string open_handshake(Channel &ch, const std::string &token, const std::string &software,
                            const std::string &label) {
     const std::vector<uint8_t> our_nonce =
         token.empty() ? std::vector<uint8_t>{} : random_bytes(kNonceSize);
     ch.send(make_hello(MsgType::Hello, {kProtocolVersion, software, our_nonce}),
             kHandshakeTimeoutMs);
-    Message m = ch.recv(kHandshakeTimeoutMs);
+    Message m = handshake_answer(ch, label);
     if (m.type == MsgType::Error)
         throw ControlError(label + " refused us: " + printable_excerpt(parse_string(m), 1024));
     if (m.type != MsgType::HelloAck) throw ControlError(label + " did not answer the handshake");
@@ -149,7 +167,7 @@ std::string open_handshake(Channel &ch, const std::string &token, const std::str
         ours = proof(token, "client", ack.nonce, our_nonce);
     }
     ch.send(make_proof(MsgType::Auth, ours), kHandshakeTimeoutMs);
-    m = ch.recv(kHandshakeTimeoutMs);
+    m = handshake_answer(ch, label);
     if (m.type == MsgType::Error)
         throw ControlError(label + " refused us: " + printable_excerpt(parse_string(m), 1024));
     if (m.type != MsgType::AuthAck)

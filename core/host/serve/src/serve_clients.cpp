@@ -11,7 +11,9 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <poll.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
 
@@ -36,15 +38,29 @@ constexpr size_t kMinHandshakes = 32;
 // stuck (in a send, say): ended.
 constexpr auto kHandshakeBackstop = std::chrono::milliseconds(control::kServerHandshakeMs + 2000);
 
-// A full pool makes room by dropping the oldest handshake of the address
-// holding the most. For a connection from that same address, only one at
-// least this old: a burst from one address then costs an accept each, not
-// a fork each, while one that reconnects every 100 ms still gets through
-// (its pool's oldest handshake is seconds old).
-constexpr auto kSameHostDropAge = std::chrono::milliseconds(250);
+// Silent connections (nothing sent yet) may hold half the handshake pool.
+// One replaces a silent connection only when that one is at least this old:
+// a burst of them then costs an accept each, not a fork each, while a client
+// that reconnects every 100 ms still gets through.
+constexpr auto kSilentDropAge = std::chrono::milliseconds(250);
+// A client that talks (its Hello has come) takes the place of the oldest
+// silent connection at once, or of a talking one at least this old (far
+// longer than a real client's handshake takes).
+constexpr auto kHeardDropAge = std::chrono::milliseconds(500);
+// How long a new connection may take to send its Hello when only that
+// decides whether it gets a place.
+constexpr int kFirstWordsMs = 50;
 
 size_t handshake_pool(int max_clients) {
     return std::max(kMinHandshakes, size_t(max_clients));
+}
+
+// Whether the peer sends anything within wait_ms; peeks, so nothing is read.
+bool talks_within(const Channel &ch, int wait_ms) {
+    pollfd p{ch.fd(), POLLIN, 0};
+    char byte;
+    return (wait_ms == 0 || poll(&p, 1, wait_ms) == 1) &&
+           ::recv(ch.fd(), &byte, 1, MSG_PEEK | MSG_DONTWAIT) > 0;
 }
 
 // The next connection within wait_ms, if any.
@@ -65,7 +81,7 @@ class Dispatcher {
   public:
     Dispatcher(control::Listener &listener, const ClientLimits &limits, const SessionBody &session)
         : listener_(listener), limits_(limits), session_(session),
-          pool_(handshake_pool(limits.max_clients)),
+          pool_(handshake_pool(limits.max_clients)), silent_pool_(pool_ / 2),
           table_(limits.max_clients, size_t(limits.max_clients) + 2 * pool_), children_(table_),
           parent_(getpid()) {}
 
@@ -77,12 +93,16 @@ class Dispatcher {
         std::optional<Channel> ch = next_client(listener_, kAcceptPollMs);
         if (!ch) return;
         children_.reap();
-        if (table_.handshakes() >= pool_) {
-            if (auto victim = children_.handshake_to_drop(ch->peer_name(), kSameHostDropAge))
-                drop(*victim, "to make room: " + std::to_string(pool_) + " handshakes at once");
-        }
+        bool talked = talks_within(*ch, 0);
+        // A real client accepted the moment it connected has not sent its
+        // Hello yet; when only talking connections could make room, it gets
+        // a moment to. A silent flood fills the silent places and is refused
+        // without this wait.
+        if (!talked && !has_room(false) && table_.silent_handshakes() < silent_pool_)
+            talked = talks_within(*ch, kFirstWordsMs);
+        make_room(talked);
         std::optional<size_t> entry;
-        if (table_.handshakes() < pool_) entry = table_.add(ch->peer_name());
+        if (has_room(talked)) entry = table_.add(ch->peer_name(), talked);
         if (!entry)
             refuse(std::move(*ch));
         else
@@ -92,6 +112,28 @@ class Dispatcher {
     void stop() { children_.stop_all(kStopGraceMs); }
 
   private:
+    bool has_room(bool talked) const {
+        return table_.handshakes() < pool_ && (talked || table_.silent_handshakes() < silent_pool_);
+    }
+
+    // Ends a handshake, if one may go, so that a new connection fits: a
+    // silent connection never takes the place of one that talks.
+    void make_room(bool talked) {
+        if (has_room(talked)) return;
+        // Even a talking newcomer leaves a just-started child the moment it
+        // takes to read the Hello its client may have sent.
+        std::optional<pid_t> victim = children_.oldest_handshake(
+            true, talked ? std::chrono::milliseconds(kFirstWordsMs) : kSilentDropAge);
+        if (victim) {
+            drop(*victim, "it had sent nothing, and a newer connection needed its place (" +
+                              std::to_string(silent_pool_) + " silent connections at most)");
+            return;
+        }
+        if (talked && (victim = children_.oldest_handshake(false, kHeardDropAge)))
+            drop(*victim, "its handshake was the oldest unfinished one of " +
+                              std::to_string(pool_) + " at once");
+    }
+
     void log_refusal(const std::string &line) {
         size_t suppressed = 0;
         if (limits_.quiet || !table_.refusal_log_due(suppressed)) return;
@@ -109,10 +151,11 @@ class Dispatcher {
     // No room for even a handshake. Nothing here has proved it holds the
     // token, so the answer names no one.
     void refuse(Channel &&ch) {
-        const std::string why = "server busy (" + std::to_string(table_.sessions()) + " of " +
-                                std::to_string(limits_.max_clients) + " clients, " +
-                                std::to_string(table_.handshakes()) +
-                                " connections in their handshake); try again later";
+        const std::string why =
+            "server busy (" + std::to_string(table_.sessions()) + " of " +
+            std::to_string(limits_.max_clients) + " clients, " +
+            std::to_string(table_.handshakes()) + " connections in their handshake, " +
+            std::to_string(table_.silent_handshakes()) + " of them silent); try again later";
         log_refusal("turned away " + ch.peer_name() + ": " + why);
         refusals_.refuse(std::move(ch), why);
     }
@@ -145,6 +188,7 @@ class Dispatcher {
         SessionGate gate;
         gate.admit = [this, entry] { return table_.claim(entry, kSessionWait); };
         gate.log_refusal = [this](const std::string &line) { log_refusal(line); };
+        gate.heard = [this, entry] { table_.heard(entry); };
         const int code = session_(ch, gate);
         table_.leave(entry);
         std::cout.flush();
@@ -156,6 +200,7 @@ class Dispatcher {
     const ClientLimits &limits_;
     const SessionBody &session_;
     const size_t pool_;
+    const size_t silent_pool_;
     SessionTable table_;
     SessionChildren children_;
     BusyRefusals refusals_;

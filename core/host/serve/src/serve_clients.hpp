@@ -3,9 +3,11 @@
 // so a silent or slow client can never hold up anyone else. The child
 // authenticates its client and only then takes one of max_clients sessions
 // (session_table.hpp): a client that cannot prove it holds the token never
-// holds a session. Handshakes have a pool of their own; when it is full, the
-// oldest handshake of the address with the most of them is dropped to make
-// room, so one address that keeps connecting cannot lock others out.
+// holds a session. Handshakes have a pool of their own, and connections that
+// have sent nothing yet may hold only part of it: a client that talks (its
+// Hello has come) takes the place of the oldest silent connection, so a
+// flood of silent connections -- from any address, the client's own
+// included -- cannot lock a real client out. docs/security.md tells the rules.
 #pragma once
 #include "cmdbench/control/control.hpp"
 #include "cmdbench/control/control_auth.hpp"
@@ -25,6 +27,8 @@ struct ClientLimits {
 struct SessionGate {
     // Takes a session once the client is authenticated: fine, or the busy text.
     control::Admission admit;
+    // Marks the connection as one that talks: its Hello has come.
+    std::function<void()> heard;
     // Logs a line about a refused or failed handshake, at most five a second
     // over all sessions (the rest are counted in the next line).
     std::function<void(const std::string &)> log_refusal;

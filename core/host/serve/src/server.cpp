@@ -173,12 +173,12 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
     return true;
 }
 
-// The handshake of a session: its client's software string. `admit`
+// The handshake of a session: its client's software string. `hooks.admit`
 // decides whether an authenticated client gets a session (none: it does).
-std::string greet(const ServeOptions &opt, Channel &ch, const control::Admission &admit = {}) {
+std::string greet(const ServeOptions &opt, Channel &ch, const control::HandshakeHooks &hooks = {}) {
     const std::string software = control::accept_handshake(
         ch, opt.token,
-        std::string("cmdbench ") + CMDBENCH_VERSION + " " + control::kFeatureAffinity, admit);
+        std::string("cmdbench ") + CMDBENCH_VERSION + " " + control::kFeatureAffinity, hooks);
     if (!opt.quiet) // a version string, not a megabyte of text in the log
         log_line("client " + ch.peer_name() + " (" + printable_excerpt(software) + ") connected");
     return software;
@@ -203,7 +203,7 @@ void serve_session(const Registry &registry, const ServeOptions &opt, Channel &c
                    const SessionGate &gate, const std::atomic<bool> &interrupted) {
     std::string software;
     try {
-        software = greet(opt, ch, gate.admit);
+        software = greet(opt, ch, {gate.heard, gate.admit});
     } catch (const std::exception &e) {
         // Refused strangers and failed handshakes: as many as anyone can
         // connect, so their lines are rate-limited.

@@ -1,6 +1,5 @@
 #include "session_children.hpp"
 
-#include "cmdbench/control/host_port.hpp"
 #include "cmdbench/host/run/crash_report.hpp"
 #include "serve_clients.hpp"
 
@@ -15,12 +14,6 @@ namespace {
 std::string signal_text(int sig) {
     const std::string meaning = crash_report::signal_meaning(sig);
     return crash_report::signal_name(sig) + (meaning.empty() ? "" : ", " + meaning);
-}
-
-// "10.0.0.2:51000" -> "10.0.0.2", "[::1]:51000" -> "::1".
-std::string host_of(const std::string &peer) {
-    const Expected<HostPort> hp = parse_host_port(peer, 1);
-    return hp ? hp->host : peer;
 }
 
 } // namespace
@@ -46,31 +39,21 @@ void SessionChildren::reap() {
         ended(pid, status);
 }
 
-std::optional<pid_t>
-SessionChildren::handshake_to_drop(const std::string &newcomer,
-                                   std::chrono::milliseconds same_host_age) const {
-    std::map<std::string, size_t> per_host;
-    for (const auto &[pid, c] : children_)
-        if (!c.dropped && table_.in_handshake(c.entry)) ++per_host[host_of(c.peer)];
-    std::optional<pid_t> victim;
-    size_t most = 0;
-    std::chrono::steady_clock::time_point oldest{};
+std::optional<pid_t> SessionChildren::oldest_handshake(bool silent,
+                                                       std::chrono::milliseconds min_age) const {
+    const auto born_by = std::chrono::steady_clock::now() - min_age;
+    std::optional<pid_t> oldest;
+    std::chrono::steady_clock::time_point since{};
     for (const auto &[pid, c] : children_) {
-        if (c.dropped || !table_.in_handshake(c.entry)) continue;
-        const size_t n = per_host[host_of(c.peer)];
-        if (!victim || n > most || (n == most && c.since < oldest)) {
-            victim = pid;
-            most = n;
-            oldest = c.since;
+        if (c.dropped || !table_.in_handshake(c.entry) || table_.silent(c.entry) != silent ||
+            c.since > born_by)
+            continue;
+        if (!oldest || c.since < since) {
+            oldest = pid;
+            since = c.since;
         }
     }
-    if (victim) {
-        const Child &c = children_.at(*victim);
-        if (host_of(c.peer) == host_of(newcomer) &&
-            std::chrono::steady_clock::now() - c.since < same_host_age)
-            return std::nullopt;
-    }
-    return victim;
+    return oldest;
 }
 
 std::vector<pid_t> SessionChildren::handshakes_older_than(std::chrono::milliseconds limit) const {

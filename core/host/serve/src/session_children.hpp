@@ -21,13 +21,10 @@ class SessionChildren {
     // Collects every child that has ended; logs those a signal killed
     // (unless the parent ended them itself).
     void reap();
-    // The child in its handshake to end to make room for a connection from
-    // `newcomer`: the oldest of the address with the most handshakes. When
-    // that is the newcomer's own address, only if it is older than
-    // `same_host_age` (a burst from one address is refused for the cost of
-    // an accept, not made to fork a child per connection). Nothing when none is.
-    std::optional<pid_t> handshake_to_drop(const std::string &newcomer,
-                                           std::chrono::milliseconds same_host_age) const;
+    // The oldest child still in its handshake whose client has sent nothing
+    // (silent) or whose Hello has come (not silent), if it is at least
+    // `min_age` old. Nothing when there is none.
+    std::optional<pid_t> oldest_handshake(bool silent, std::chrono::milliseconds min_age) const;
     // Those in their handshake for longer than `limit`.
     std::vector<pid_t> handshakes_older_than(std::chrono::milliseconds limit) const;
     // Ends a child still in its handshake (SIGKILL); false when its client

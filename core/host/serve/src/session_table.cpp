@@ -16,7 +16,8 @@ namespace {
 
 enum State : int {
     kFree = 0,
-    kHandshake,     // a child is talking to a client not yet authenticated
+    kHandshake,     // a child waits for the Hello of a client not yet authenticated
+    kHeard,         // its client's Hello has come; not yet authenticated
     kAuthenticated, // its client holds the token; no session (yet)
     kSession,
     kEvicted, // ended by the parent while in its handshake
@@ -79,7 +80,7 @@ SessionTable::~SessionTable() {
     if (shared_) munmap(shared_, bytes_);
 }
 
-std::optional<size_t> SessionTable::add(const std::string &peer) {
+std::optional<size_t> SessionTable::add(const std::string &peer, bool heard) {
     // Only the parent turns a free entry into another state: no race here.
     for (size_t i = 0; i < capacity_; ++i) {
         Entry &e = shared_->entries[i];
@@ -87,7 +88,7 @@ std::optional<size_t> SessionTable::add(const std::string &peer) {
         std::memset(e.peer, 0, kPeerBytes);
         std::memcpy(e.peer, peer.data(), std::min(peer.size(), kPeerBytes - 1));
         e.since_s.store(0);
-        e.state.store(kHandshake); // publishes the peer written above
+        e.state.store(heard ? kHeard : kHandshake); // publishes the peer written above
         return i;
     }
     return std::nullopt;
@@ -98,12 +99,25 @@ void SessionTable::remove(size_t entry) {
 }
 
 bool SessionTable::evict(size_t entry) {
+    std::atomic<int> &state = shared_->entries[entry].state;
     int expected = kHandshake;
-    return shared_->entries[entry].state.compare_exchange_strong(expected, kEvicted);
+    if (state.compare_exchange_strong(expected, kEvicted)) return true;
+    expected = kHeard;
+    return state.compare_exchange_strong(expected, kEvicted);
 }
 
 bool SessionTable::in_handshake(size_t entry) const {
+    const int state = shared_->entries[entry].state.load();
+    return state == kHandshake || state == kHeard;
+}
+
+bool SessionTable::silent(size_t entry) const {
     return shared_->entries[entry].state.load() == kHandshake;
+}
+
+void SessionTable::heard(size_t entry) {
+    int expected = kHandshake;
+    shared_->entries[entry].state.compare_exchange_strong(expected, kHeard);
 }
 
 size_t SessionTable::count(int state) const {
@@ -114,6 +128,13 @@ size_t SessionTable::count(int state) const {
 }
 
 size_t SessionTable::handshakes() const {
+    size_t n = 0; // one pass: an entry turning from silent to heard counts once
+    for (size_t i = 0; i < capacity_; ++i)
+        n += in_handshake(i);
+    return n;
+}
+
+size_t SessionTable::silent_handshakes() const {
     return count(kHandshake);
 }
 
@@ -123,9 +144,12 @@ size_t SessionTable::sessions() const {
 
 Status SessionTable::claim(size_t entry, std::chrono::milliseconds wait) {
     Entry &e = shared_->entries[entry];
-    int expected = kHandshake;
-    if (!e.state.compare_exchange_strong(expected, kAuthenticated))
-        return unexpected("the server ended this handshake");
+    int expected = kHeard;
+    if (!e.state.compare_exchange_strong(expected, kAuthenticated)) {
+        expected = kHandshake;
+        if (!e.state.compare_exchange_strong(expected, kAuthenticated))
+            return unexpected("the server ended this handshake");
+    }
     // Optimistic: become a session, then count. Of two children that do so
     // at once, the one that counts last sees both, so no more than
     // max_sessions are ever kept (both may back off; a random pause parts them).

@@ -26,17 +26,23 @@ class SessionTable {
     SessionTable(const SessionTable &) = delete;
     SessionTable &operator=(const SessionTable &) = delete;
 
-    // Parent: an entry in handshake for a new connection; nothing when full.
-    std::optional<size_t> add(const std::string &peer);
+    // Parent: an entry in handshake for a new connection, heard when its
+    // client has sent something already; nothing when full.
+    std::optional<size_t> add(const std::string &peer, bool heard);
     // Parent: the child of `entry` has ended.
     void remove(size_t entry);
     // Parent: takes `entry` out of its handshake so it can be ended; false
     // when its client has authenticated meanwhile (it is no longer a stranger).
     bool evict(size_t entry);
     bool in_handshake(size_t entry) const;
+    // In its handshake and its client has sent nothing yet.
+    bool silent(size_t entry) const;
     size_t handshakes() const;
+    size_t silent_handshakes() const;
     size_t sessions() const;
 
+    // Child: its client's Hello has come (the entry stays in its handshake).
+    void heard(size_t entry);
     // Child: makes `entry` a session, waiting up to wait_ms for one to end.
     // Fine when it is one; otherwise the busy text for the client.
     Status claim(size_t entry, std::chrono::milliseconds wait);

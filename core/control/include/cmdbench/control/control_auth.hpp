@@ -35,13 +35,22 @@ struct NotAdmitted : ControlError {
     using ControlError::ControlError;
 };
 
+// What the server side of a handshake tells its caller, and asks it.
+struct HandshakeHooks {
+    // The client's Hello has come and is well formed (with a nonce when the
+    // server holds a token): a client that talks, not a silent connection.
+    std::function<void()> heard;
+    // Whether an authenticated client gets a session (none: it does).
+    Admission admit;
+};
+
 // Server side: reads the client's Hello, answers, and when `token` is not
 // empty checks the client's proof (telling the client why it is refused);
 // all within kServerHandshakeMs. Returns the client's software string.
 // Throws AuthRefused, NotAdmitted or ControlError; their texts show at most
 // kPeerTextShown bytes of what the client sent.
 std::string accept_handshake(Channel &ch, const std::string &token, const std::string &software,
-                             const Admission &admit = {});
+                             const HandshakeHooks &hooks = {});
 
 // Client side: `label` names the server in messages ("server host:7470").
 // An empty token means the client expects a server without one. Throws
