@@ -117,6 +117,17 @@ TEST_CASE("serve listens on loopback only unless --bind says otherwise") {
     CHECK_THAT(guarded.err(), !Contains("warning"));
 }
 
+TEST_CASE("every address is listened on only when asked for as 0.0.0.0 or ::") {
+    for (const char *bind : {"*", "0", "0x0", "0.0", "::0", "::ffff:0.0.0.0", "127.0.0.1, 0"}) {
+        const ProcessResult r =
+            run_process({cmdbench_exe(), "serve", "--bind", bind, "--port", "0"}, 10);
+        INFO("--bind '" << bind << "': " << r.err);
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, Contains("means every address") && Contains("0.0.0.0") &&
+                              !Contains("listening"));
+    }
+}
+
 TEST_CASE("a client with the server's token runs, from a file or CMDBENCH_TOKEN") {
     const std::string token_file = write_text(temp_dir() + "/token", kToken + "\n");
     ServeProcess server({"--token-file", token_file});
@@ -150,7 +161,8 @@ TEST_CASE("a missing or wrong token is refused at once, clearly, and nothing run
     CHECK(json::parse(r.out)["runs"][0]["rows"].empty());
 
     // The server says whom it turned away, ran nothing, and still serves.
-    const std::string log = server.err();
+    // (Its session child may log a moment after the client has its answer.)
+    const std::string log = server.err_with("wrong token");
     CHECK_THAT(log, Contains("refused client 127.0.0.1:") && Contains("it has no token"));
     CHECK_THAT(log, Contains("wrong token"));
     CHECK_THAT(log, !Contains("connected"));
@@ -319,7 +331,8 @@ TEST_CASE("strangers without the token never take the one session, however often
     std::this_thread::sleep_for(std::chrono::milliseconds(4000));
     for (int i = 0; i < 4; ++i) {
         const auto r = run_against(server, {"--token-file", token_file});
-        INFO("client " << i << ": " << r.err << (r.exit_code ? first_error(r) : "") << server.err());
+        INFO("client " << i << ": " << r.err << (r.exit_code ? first_error(r) : "")
+                       << server.err());
         CHECK(r.exit_code == 0);
     }
     done = true;

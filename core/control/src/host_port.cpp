@@ -1,5 +1,8 @@
 #include "cmdbench/control/host_port.hpp"
 
+#include <netdb.h>
+#include <netinet/in.h>
+
 namespace cmdbench {
 
 const char *const kHostPortForms = "HOST, HOST:PORT, [IPV6] or [IPV6]:PORT with PORT in [1, 65535]";
@@ -52,6 +55,28 @@ Expected<HostPort> parse_host_port(const std::string &spec, uint16_t default_por
     }
     if (hp.host.empty()) return unexpected("the host is empty");
     return hp;
+}
+
+bool names_every_address(const std::string &host) {
+    if (host == "*") return true;
+    addrinfo hints{};
+    hints.ai_flags = AI_NUMERICHOST;
+    addrinfo *list = nullptr;
+    if (getaddrinfo(host.c_str(), nullptr, &hints, &list) != 0) return false;
+    bool every = false;
+    for (const addrinfo *a = list; a && !every; a = a->ai_next) {
+        if (a->ai_family == AF_INET)
+            every =
+                reinterpret_cast<const sockaddr_in *>(a->ai_addr)->sin_addr.s_addr == INADDR_ANY;
+        else if (a->ai_family == AF_INET6) {
+            const in6_addr &v6 = reinterpret_cast<const sockaddr_in6 *>(a->ai_addr)->sin6_addr;
+            // ::ffff:0.0.0.0 is the IPv4 wildcard in IPv6 clothing.
+            every =
+                IN6_IS_ADDR_UNSPECIFIED(&v6) || (IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr32[3] == 0);
+        }
+    }
+    freeaddrinfo(list);
+    return every;
 }
 
 } // namespace cmdbench

@@ -1,5 +1,6 @@
 // `cmdbench serve`: serve runs for `cmdbench run --server` clients.
 #include "cli_options.hpp"
+#include "cmdbench/control/host_port.hpp"
 #include "cmdbench/host/cli/interrupt.hpp"
 #include "cmdbench/host/run/exit_status.hpp"
 #include "cmdbench/host/serve/serve_exposure.hpp"
@@ -9,6 +10,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 
 namespace cmdbench::cli {
 namespace {
@@ -49,6 +51,21 @@ void print_serve_help(std::ostream &out) {
     out << "Usage: cmdbench serve [options]\n\n" << serve_options();
 }
 
+// Every address is listened on only when asked for by name: "0", "0x0",
+// "*" or "::0" would listen on every interface just the same, unnoticed.
+void check_bind_spelling(const std::string &bind) {
+    std::istringstream items(bind);
+    std::string item;
+    while (std::getline(items, item, ',')) {
+        item.erase(0, item.find_first_not_of(' '));
+        item.erase(item.find_last_not_of(' ') + 1);
+        if (item == "0.0.0.0" || item == "::" || !names_every_address(item)) continue;
+        throw UsageError("--bind '" + item +
+                         "' means every address: write 0.0.0.0 (every IPv4 address) or :: "
+                         "(every address) to listen on every interface, or give one address");
+    }
+}
+
 int cmd_serve(const std::vector<std::string> &args) {
     auto desc = serve_options();
     auto vm = parse(desc, args);
@@ -64,6 +81,7 @@ int cmd_serve(const std::vector<std::string> &args) {
         throw UsageError("--bind names no address ('" + opt.bind +
                          "'): give an address, a name or a comma-separated list; 0.0.0.0 or :: "
                          "to listen on every interface");
+    check_bind_spelling(opt.bind);
     opt.port = uint16_t(in_range(vm, "port", 0, 65535));
     opt.idle_timeout_s = int(in_range(vm, "idle-timeout", 1, 86400));
     opt.max_clients = int(in_range(vm, "max-clients", 1, 1024));

@@ -1,5 +1,6 @@
 #include "cmdbench/host/scenario/matrix_spec.hpp"
 
+#include "cmdbench/control/host_port.hpp"
 #include "cmdbench/host/params/params.hpp"
 
 #include <cctype>
@@ -30,7 +31,7 @@ Status check_matrix_address(const std::string &address) {
               c == '_' || c == '%'))
             return unexpected("expects one host name or IP address without a port, got '" +
                               address + "'");
-    if (address == "0.0.0.0" || address == "::")
+    if (names_every_address(address))
         return unexpected(
             "is published for the other ranks to connect to: give an address of this node, "
             "not the wildcard '" +

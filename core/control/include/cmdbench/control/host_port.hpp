@@ -23,6 +23,11 @@ extern const char *const kHostPortForms;
 // is used when none is given. Returns the host and port, or what is wrong.
 Expected<HostPort> parse_host_port(const std::string &spec, uint16_t default_port);
 
+// Whether `host` names every address rather than one: "*", or a numeric
+// address that is 0.0.0.0 or :: however it is spelled ("0", "0x0", "0.0",
+// "::0"). Host names are not looked up.
+bool names_every_address(const std::string &host);
+
 // A port number alone: digits only, 1-65535. Returns it, or what is wrong.
 Expected<uint16_t> parse_port(const std::string &text);
 
