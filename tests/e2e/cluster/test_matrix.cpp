@@ -426,6 +426,20 @@ TEST_CASE("mpirun -np 2: cpus per side places each pair's client and server") {
     }
 }
 
+TEST_CASE("mpirun -np 2: the matrix table shows a run's name with its controls made visible") {
+    const std::string toml =
+        write("hostile.toml", "[matrix]\npattern = \"all-pairs\"\naddress = \"127.0.0.1\"\n\n"
+                              "[[run]]\nname = \"A\\u001b]0;owned\\u0007\\u001b[2JB\"\n"
+                              "test = \"pingpong\"\ntransport = \"tcp\"\nsizes = [64]\n"
+                              "iterations = 50\n");
+    const ProcessResult r = run_process(mpirun_np(2, {cmdbench_exe(), "run", toml}), 120, kRootOk);
+    INFO("exit " << r.exit_code << "\nstdout: " << r.out << "\nstderr: " << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("A\\x1b]0;owned\\x07\\x1b[2JB") != std::string::npos);
+    CHECK(r.out.find('\x1b') == std::string::npos);
+    CHECK(r.out.find('\x07') == std::string::npos);
+}
+
 TEST_CASE("mpirun: [matrix] interface and device, looked up on each rank's node") {
     auto toml = [](const std::string &name, const std::string &where) {
         return write(name, "[matrix]\n" + where +

@@ -5,6 +5,7 @@
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/reporter.hpp"
 #include "cmdbench/report/verdict.hpp"
+#include "format/printable_lines.hpp"
 #include "format/run_table.hpp"
 
 #include <algorithm>
@@ -91,19 +92,25 @@ void write_table(std::ostream &out, const Report &report) {
 namespace {
 
 // On stdout each run is printed as it ends (run_done); in a file, whole.
+// Every line is made printable on its way out (printable_lines.hpp).
 class TableReporter : public Reporter {
   public:
-    void run_done(std::ostream &out, const RunResult &run) override { write_table_run(out, run); }
+    void run_done(std::ostream &out, const RunResult &run) override {
+        PrintableLines text(out);
+        write_table_run(text, run);
+    }
     void finish(std::ostream &out, const Report &report, const Comparison *) override {
-        write_table(out, report);
+        PrintableLines text(out);
+        write_table(text, report);
     }
     void finish_comparison(std::ostream &out, const Comparison &c,
                            const std::vector<const Report *> &,
                            const std::vector<ExpectVerdict> &verdicts) override {
-        write_comparison_table(out, c);
+        PrintableLines text(out);
+        write_comparison_table(text, c);
         if (verdicts.empty()) return;
-        out << '\n';
-        write_verdicts_table(out, verdicts);
+        text << '\n';
+        write_verdicts_table(text, verdicts);
     }
 };
 

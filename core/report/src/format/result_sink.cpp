@@ -4,6 +4,7 @@
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/verdict.hpp"
 #include "compare/comparison_samples.hpp"
+#include "format/printable_lines.hpp"
 
 #include <cstdio>
 #include <iostream>
@@ -81,8 +82,8 @@ void ResultSink::finish(const Report &report) {
     write_file(report, true, final);
     if (table && comparison) {
         std::cout << '\n';
-        write_comparison_table(std::cout, *comparison);
-        std::cout.flush();
+        PrintableLines text(std::cout);
+        write_comparison_table(text, *comparison);
     }
     write_html(report, final);
     // The verdicts close the table output; JSON carries them itself. A
@@ -93,7 +94,8 @@ void ResultSink::finish(const Report &report) {
         const auto verdicts = evaluate_expectations(report);
         if (!verdicts.empty()) {
             std::cout << '\n';
-            write_verdicts_table(std::cout, verdicts);
+            PrintableLines text(std::cout);
+            write_verdicts_table(text, verdicts);
         }
     }
     std::cout.flush();

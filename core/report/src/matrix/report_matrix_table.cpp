@@ -3,6 +3,7 @@
 #include "cmdbench/report/matrix/report_matrix.hpp"
 #include "cmdbench/report/reporter.hpp"
 #include "cmdbench/report/svg_plot.hpp"
+#include "format/printable_lines.hpp"
 #include "matrix/matrix_rank_paths.hpp"
 
 #include <algorithm>
@@ -111,7 +112,8 @@ namespace {
 class MatrixTableReporter : public Reporter {
   public:
     void finish(std::ostream &out, const Report &report, const Comparison *) override {
-        write_matrix_table(out, report);
+        PrintableLines text(out);
+        write_matrix_table(text, report);
     }
 };
 
