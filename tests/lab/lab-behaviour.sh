@@ -7,7 +7,8 @@
 # two that hang give up), suite-unended (a check that does not end after its
 # timeout does not stall guest-suite.sh), lab-failure (boots a kernel with a broken init),
 # two-guests-rping (two guests see each other over RDMA), two-guests-status (exit
-# status, stopping the peer, timeout; three two-guest boots), missing-qemu,
+# status, stopping the peer, timeout; three two-guest boots), lock-wait (the
+# wait for another lab run has its own bound; boots once), missing-qemu,
 # missing-kernel, usage (no boot).
 # Prints PASS/FAIL lines and "N passed, N failed"; exits non-zero on failure.
 set -u
@@ -94,6 +95,37 @@ timeout)
   check "the message says the command had not started" grep -q "the command had NOT started" err2.txt
   check "the console's tail shows where the guest hung" grep -q "test hook: hanging" err2.txt
   check "the command did not run" [ ! -s out2.txt ]
+  ;;
+lock-wait)
+  # Another lab run holds the lock (a stand-in: flock on a private lock).
+  export CMDBENCH_LAB_LOCK=$work/lock
+  : > "$CMDBENCH_LAB_LOCK"
+  echo "pid 4242 since 10:00:00Z: a stand-in lab run" > "$CMDBENCH_LAB_LOCK.holder"
+  flock "$CMDBENCH_LAB_LOCK" sleep 8 & holder=$!
+  sleep 0.5
+  start=$(date +%s)
+  "$lab" --timeout 300 --lock-timeout 2 -- true > out.txt 2> err.txt
+  rc=$?
+  secs=$(( $(date +%s) - start ))
+  show stderr err.txt
+  check "the lock wait has its own bound: 124 after --lock-timeout 2 (got $rc in ${secs}s)" \
+    bash -c "[ $rc = 124 ] && [ $secs -lt 6 ]"
+  check "the message names the lock wait, its option and the holder" \
+    bash -c "grep -q 'gave up after 2s (--lock-timeout)' err.txt && grep -q 'held by pid 4242' err.txt"
+  wait "$holder"
+  # The holder lets go after 5 s; --timeout 4 then starts: the boot, not the
+  # wait, runs out of time (a boot takes longer than 4 s).
+  flock "$CMDBENCH_LAB_LOCK" sleep 5 & holder=$!
+  sleep 0.5
+  start=$(date +%s)
+  "$lab" --timeout 4 --lock-timeout 60 -- true > out.txt 2> err.txt
+  rc=$?
+  secs=$(( $(date +%s) - start ))
+  wait "$holder"
+  show stderr err.txt
+  check "--timeout counts from when the lock is held (124 after ${secs}s, at least 8)" \
+    bash -c "[ $rc = 124 ] && [ $secs -ge 8 ]"
+  check "it was the boot that timed out" grep -q "timed out after 4s (QEMU killed)" err.txt
   ;;
 boot-retry)
   # The first boot hangs before the command (test hook, first boot only):
