@@ -1,5 +1,6 @@
 #include "process.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -8,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -55,17 +57,34 @@ pid_t start_process(const std::vector<std::string> &argv, const std::string &out
     return pid;
 }
 
-int wait_process(pid_t pid, int timeout_s) {
+int wait_process(pid_t pid, int timeout_s, double *cpu_seconds) {
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
     int status = 0;
+    rusage usage{};
+    const auto cpu = [&] {
+        if (cpu_seconds)
+            *cpu_seconds = double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                           double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+    };
     while (std::chrono::steady_clock::now() < deadline) {
-        if (waitpid(pid, &status, WNOHANG) == pid)
+        if (wait4(pid, &status, WNOHANG, &usage) == pid) {
+            cpu();
             return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        }
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     kill(-pid, SIGKILL);
-    waitpid(pid, &status, 0);
+    wait4(pid, &status, 0, &usage);
+    cpu();
     return -1;
+}
+
+double wall_bound(double seconds) {
+    double load = 0;
+    std::ifstream("/proc/loadavg") >> load;
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    const double per_cpu = cpus > 0 ? load / double(cpus) : load;
+    return seconds * std::max(1.0, per_cpu);
 }
 
 ProcessResult run_process(const std::vector<std::string> &argv, int timeout_s,
@@ -79,7 +98,7 @@ ProcessResult run_process(const std::vector<std::string> &argv, int timeout_s,
     auto t0 = std::chrono::steady_clock::now();
     pid_t pid = start_process(args, dir + "/out", dir + "/err");
     ProcessResult r;
-    r.exit_code = wait_process(pid, timeout_s);
+    r.exit_code = wait_process(pid, timeout_s, &r.cpu_seconds);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.out = read_file(dir + "/out");
     r.err = read_file(dir + "/err");

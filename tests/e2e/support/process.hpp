@@ -9,7 +9,8 @@
 struct ProcessResult {
     int exit_code = -1; // -1: killed by the test's own timeout
     std::string out, err;
-    double seconds = 0;
+    double seconds = 0;     // wall time
+    double cpu_seconds = 0; // user + system time of it and the children it waited for
 };
 
 std::string cmdbench_exe();
@@ -26,7 +27,8 @@ ProcessResult run_process(const std::vector<std::string> &argv, int timeout_s = 
 pid_t start_process(const std::vector<std::string> &argv, const std::string &out_file,
                     const std::string &err_file);
 // Waits up to timeout_s; returns the exit code, or -1 after killing it.
-int wait_process(pid_t pid, int timeout_s);
+// `cpu_seconds`, when given, gets its CPU time (user + system).
+int wait_process(pid_t pid, int timeout_s, double *cpu_seconds = nullptr);
 std::string read_file(const std::string &path);
 // The fields after the command name in /proc/PID/stat ("state ppid ...");
 // the name may hold spaces and parentheses, so they are read after the last
@@ -34,6 +36,12 @@ std::string read_file(const std::string &path);
 std::string proc_stat_fields(pid_t pid);
 // Seconds of the steady clock since t0.
 double seconds_since(std::chrono::steady_clock::time_point t0);
+// A wall-time bound for "ends promptly rather than waiting out a timeout":
+// `seconds` on a quiet machine, stretched by the load per CPU (the 1-minute
+// load average) when that is above 1, so that a busy CI machine does not
+// fail a program that did nothing wrong. A bound on the work a program does
+// is better put on ProcessResult::cpu_seconds, which load does not stretch.
+double wall_bound(double seconds);
 // The dynamic symbols a shared object defines (`nm -D --defined-only`);
 // throws std::runtime_error when nm fails.
 std::set<std::string> exported_symbols(const std::string &file);
