@@ -426,6 +426,25 @@ TEST_CASE("mpirun -np 2: cpus per side places each pair's client and server") {
     }
 }
 
+TEST_CASE("mpirun --timeout: the runs finished before the launcher ends the job are on stdout") {
+    // mpirun drops what the ranks print once its time limit has begun to
+    // end the job: a run is printed the moment its last pair is done.
+    const std::string toml =
+        write("limit.toml", "[matrix]\naddress = \"127.0.0.1\"\n\n[defaults]\ntransport = "
+                            "\"tcp\"\ntimeout = 60\n\n[[run]]\nname = \"quick\"\n"
+                            "test = \"pingpong\"\nsizes = [64]\niterations = 50\n\n[[run]]\n"
+                            "name = \"endless\"\ntest = \"pingpong\"\nsizes = [64]\n"
+                            "iterations = 100000000\n");
+    std::vector<std::string> cmd = mpirun_np(3, {cmdbench_exe(), "run", toml});
+    cmd.insert(cmd.begin() + 1, {"--timeout", "10"});
+    const ProcessResult r = run_process(cmd, 90, kRootOk);
+    INFO("exit " << r.exit_code << "\nstdout: " << r.out << "\nstderr: " << r.err);
+    CHECK(r.exit_code != 0);
+    CHECK(r.out.find("quick (pingpong/tcp): latency_p50 (us) of row 64_lat; 6 of 6 pairs") !=
+          std::string::npos);
+    CHECK(r.out.find("endless (") == std::string::npos);
+}
+
 TEST_CASE("mpirun -np 2: the matrix table shows a run's name with its controls made visible") {
     const std::string toml =
         write("hostile.toml", "[matrix]\npattern = \"all-pairs\"\naddress = \"127.0.0.1\"\n\n"

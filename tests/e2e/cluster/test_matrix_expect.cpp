@@ -54,15 +54,17 @@ TEST_CASE("mpirun -np 3: a latency bound no link meets: every link FAIL, exit 3,
                     240, kRootOk);
     INFO("exit " << r.exit_code << "\nstdout: " << r.out << "\nstderr: " << r.err);
     CHECK(r.exit_code == 3);
-    // The first lines: the links by outcome, the nodes, the worst links;
-    // then the ranks and the matrices.
-    CHECK(r.out.find("matrix: all-pairs, 3 ranks, 6 rounds per run\n"
-                     "verdicts: 6 of 6 links FAIL (6 of 12 expectations failed)\n"
-                     "per node, worst first:\n") == 0);
+    // The ranks, each run's matrices as the run ended, then, last on the
+    // screen, the links by outcome, the nodes and the worst links.
+    CHECK(r.out.find("matrix: all-pairs, 3 ranks, 6 rounds per run\n  rank 0: ") == 0);
+    const size_t summary = r.out.find("\nverdicts: 6 of 6 links FAIL (6 of 12 expectations "
+                                      "failed)\nper node, worst first:\n");
+    CHECK(summary != std::string::npos);
+    CHECK(summary > r.out.rfind("client rank (row) -> server rank (column)"));
     const size_t first_link =
         r.out.find("links not passing, worst first:\n  FAIL    latency rank ");
     CHECK(first_link != std::string::npos);
-    CHECK(first_link < r.out.find("ranks:\n  rank 0: "));
+    CHECK(first_link > summary);
     CHECK(r.out.find(": latency_p99 ") != std::string::npos);
     CHECK(r.out.find(" us one-way (round trip ") != std::string::npos);
     CHECK(r.out.find("; latency one-way (half the round trip)") != std::string::npos);

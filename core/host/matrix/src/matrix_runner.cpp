@@ -133,6 +133,7 @@ class MatrixRun {
     void write_partial(const std::string &note, const std::string &why_not_run);
     std::string where(size_t seq) const;
     int finish();
+    void print_run(const std::string &name);
     int report(Report report);
     void say(const std::string &line) const; // rank 0, unless --quiet
 
@@ -425,7 +426,18 @@ void MatrixRun::run_rounds() {
                               "not run: the job had not got to this pair when the file was "
                               "written");
         }
+        const bool run_ended =
+            s + 1 == plan_.steps.size() || plan_.steps[s + 1].part != plan_.steps[s].part;
+        if (job_.rank() == 0 && run_ended) print_run(spec.name);
     }
+}
+
+// Rank 0: a run whose every pair is done is printed at once on a table
+// stdout (result_sink.hpp), before anything can end the job.
+void MatrixRun::print_run(const std::string &name) {
+    if (!sink_.prints_matrix_runs()) return;
+    std::lock_guard<std::mutex> lock(write_mu_);
+    sink_.matrix_run_done(assemble("", "not run", coordinator_->gone()), name);
 }
 
 // "round 3 of 6 of run 'latency'" for round `seq` of the job.

@@ -59,6 +59,12 @@ void ResultSink::run_done(const Report &report) {
     write_interim(report);
 }
 
+void ResultSink::matrix_run_done(const Report &report, const std::string &run) {
+    if (!format_.streams_runs) return;
+    matrix_table_.run_done(std::cout, report, run);
+    std::cout.flush();
+}
+
 void ResultSink::write_interim(const Report &report) {
     write_file(report, false, nullptr);
 }
@@ -74,8 +80,12 @@ void ResultSink::finish(const Report &report) {
     std::optional<Comparison> comparison;
     if (!matrix && (table || json || !report_file_.empty())) comparison = compare(report);
     const Comparison *final = comparison ? &*comparison : nullptr;
-    // A table stdout printed each run as it ended; a matrix's is printed whole.
-    if (!format_.streams_runs || matrix) {
+    // A table stdout printed each run as it ended; a matrix's, each run's
+    // matrices as the run ended (matrix_run_done), and here the rest.
+    if (format_.streams_runs && matrix) {
+        matrix_table_.finish(std::cout, report);
+        std::cout.flush();
+    } else if (!format_.streams_runs) {
         write_report(std::cout, format_, report, final);
         std::cout.flush();
     }

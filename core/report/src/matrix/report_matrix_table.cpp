@@ -87,23 +87,64 @@ void write_view(std::ostream &out, const Report &report, const MatrixView &v) {
 
 } // namespace
 
-void write_matrix_table(std::ostream &out, const Report &report) {
-    if (!report.matrix) return;
-    const MatrixInfo &m = *report.matrix;
+namespace {
+
+void write_head(std::ostream &out, const MatrixInfo &m) {
     out << "matrix: " << m.pattern << ", " << m.ranks.size() << " ranks, " << m.rounds
         << " rounds per run" << (m.one_pair_at_a_time ? " (one pair at a time)" : "") << "\n";
+}
+
+void write_ranks(std::ostream &out, const Report &report) {
+    for (const MatrixRank &r : report.matrix->ranks)
+        out << "  rank " << r.rank << ": " << r.node << " " << r.address << '\n';
+    write_rank_paths_text(out, report);
+}
+
+void write_notes(std::ostream &out, const Report &report) {
+    for (const std::string &note : report.context.notes)
+        out << "note: " << note << '\n';
+}
+
+} // namespace
+
+void write_matrix_table(std::ostream &out, const Report &report) {
+    if (!report.matrix) return;
+    write_head(out, *report.matrix);
     // The verdicts first: with a thousand ranks, the rank list alone fills
     // many screens.
     const MatrixVerdicts verdicts = matrix_verdicts(report, evaluate_expectations(report));
     write_matrix_verdicts_table(out, verdicts);
     if (!verdicts.links.empty()) out << "ranks:\n";
-    for (const MatrixRank &r : m.ranks)
-        out << "  rank " << r.rank << ": " << r.node << " " << r.address << '\n';
-    write_rank_paths_text(out, report);
-    for (const std::string &note : report.context.notes)
-        out << "note: " << note << '\n';
+    write_ranks(out, report);
+    write_notes(out, report);
     for (const MatrixView &v : matrix_views(report))
         write_view(out, report, v);
+}
+
+void MatrixTableStream::run_done(std::ostream &out, const Report &report, const std::string &run) {
+    if (!report.matrix) return;
+    PrintableLines text(out);
+    if (printed_.empty()) {
+        write_head(text, *report.matrix);
+        write_ranks(text, report);
+    }
+    printed_.insert(run);
+    for (const MatrixView &v : matrix_views(report))
+        if (v.run == run) write_view(text, report, v);
+}
+
+void MatrixTableStream::finish(std::ostream &out, const Report &report) {
+    if (!report.matrix) return;
+    PrintableLines text(out);
+    if (printed_.empty()) {
+        write_matrix_table(text, report);
+        return;
+    }
+    for (const MatrixView &v : matrix_views(report))
+        if (!printed_.count(v.run)) write_view(text, report, v);
+    text << '\n';
+    write_notes(text, report);
+    write_matrix_verdicts_table(text, matrix_verdicts(report, evaluate_expectations(report)));
 }
 
 namespace {

@@ -8,6 +8,7 @@
 // go on, as the next rewrite may succeed.
 #pragma once
 #include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/matrix/report_matrix.hpp"
 #include "cmdbench/report/output_file.hpp"
 #include "cmdbench/report/output_format.hpp"
 #include "cmdbench/report/result.hpp"
@@ -23,6 +24,11 @@ class ResultSink {
     ResultSink(FormatRef stdout_format, std::string output_file, std::string report_file = "");
     // The last run of `report` just ended: printed (table), and -o rewritten.
     void run_done(const Report &report);
+    // Rank 0 of a matrix job: every pair of run `run` is done (`report`
+    // holds the job so far). A table stdout prints its matrices now.
+    void matrix_run_done(const Report &report, const std::string &run);
+    // Whether matrix_run_done has any use: stdout is a table.
+    bool prints_matrix_runs() const { return format_.streams_runs; }
     // -o rewritten with `report` as it stands (not for a stream, which gets
     // the final document alone).
     void write_interim(const Report &report);
@@ -40,6 +46,7 @@ class ResultSink {
     std::string file_, report_file_;
     bool write_failed_ = false;
     std::string last_error_; // printed once, not after every run
+    MatrixTableStream matrix_table_;
 };
 
 } // namespace cmdbench
