@@ -63,6 +63,15 @@ void per_side(const toml::node &v, const char *key, const std::string &at, RunPl
     }
 }
 
+// A single CPU given as a TOML integer, as list text. Checked here, not by
+// the list parser, so that no negative value is ever negated or re-signed.
+std::string cpu_number(int64_t cpu, const std::string &label, const std::string &at) {
+    if (cpu < 0 || cpu > int64_t(kMaxCpu))
+        fail(at, label + " must be a CPU number in [0, " + std::to_string(kMaxCpu) +
+                     "] or a CPU list like \"0-3,8\", got " + std::to_string(cpu));
+    return std::to_string(cpu);
+}
+
 void set_where(SidePlacement &side, const char *key, const std::string &at) {
     (std::string(key) == "cpus" ? side.cpus_at : side.numa_at) = at;
 }
@@ -80,7 +89,7 @@ void read_cpus_setting(const std::string &text, const std::string &at, RunPlacem
                  if (auto s = n.value_exact<std::string>())
                      list = *s;
                  else if (auto i = n.value_exact<int64_t>())
-                     list = *i < 0 ? "-" + std::to_string(-*i) : std::to_string(*i);
+                     list = cpu_number(*i, label, at);
                  else
                      fail(at, label + " expects " + expects + ", got " + node_kind(n));
                  auto cpus = parse_cpu_list(list);
