@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <poll.h>
 #include <sstream>
+#include <sys/stat.h>
 #include <thread>
 
 using Catch::Contains;
@@ -196,6 +197,28 @@ TEST_CASE("bad token options are usage errors naming the option") {
                      write_text(temp_dir() + "/token", kToken)});
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Contains("either --token or --token-file"));
+}
+
+TEST_CASE("a token file's warning names the permission bits that are wrong") {
+    // The client reads the token before it connects; port 1 then refuses it.
+    const auto warning_for = [](mode_t mode) {
+        const std::string file = write_text(temp_dir() + "/token", kToken);
+        REQUIRE(chmod(file.c_str(), mode) == 0);
+        auto r = run_process({cmdbench_exe(), "run", scenario_file(), "--server", "127.0.0.1:1",
+                              "--token-file", file});
+        CHECK(r.exit_code == 1);
+        const auto at = r.err.find("warning: token file");
+        return at == std::string::npos ? std::string()
+                                       : r.err.substr(at, r.err.find('\n', at) - at);
+    };
+    CHECK_THAT(warning_for(0620), Contains("has mode 0620: its group can write it (chmod 600 it)"));
+    CHECK_THAT(warning_for(0644), Contains("has mode 0644: its group and other users can read it"));
+    CHECK_THAT(warning_for(0606),
+               Contains("has mode 0606: other users can read and write it (chmod 600 it)"));
+    CHECK_THAT(warning_for(0642),
+               Contains("has mode 0642: its group can read it, other users can write it"));
+    CHECK(warning_for(0600).empty());
+    CHECK(warning_for(0400).empty());
 }
 
 TEST_CASE("the token never crosses the wire: a fake server sees only nonce and MAC") {
