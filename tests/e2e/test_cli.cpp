@@ -479,7 +479,24 @@ TEST_CASE("a file that is not a plugin in the plugin path is refused by name") {
     auto r = run_process({cmdbench_exe(), "plugins", "--plugin-dir",
                           std::string(CMDBENCH_BINARY_DIR) + "/tests/fixtures/not_elf.so"});
     CHECK(r.exit_code == 1);
-    CHECK_THAT(r.out, Catch::Contains("not_elf.so: not a loadable shared object"));
+    CHECK_THAT(r.err, Catch::Contains("not_elf.so: not a loadable shared object"));
+}
+
+TEST_CASE("cmdbench plugins: the listing on stdout, each refusal on stderr") {
+    const std::string not_elf = std::string(CMDBENCH_BINARY_DIR) + "/tests/fixtures/not_elf.so";
+    auto r = run_process({cmdbench_exe(), "plugins", "--plugin-dir", not_elf});
+    INFO("stdout: " << r.out << "\nstderr: " << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out, Catch::Contains("test pingpong"));
+    CHECK_THAT(r.out, !Catch::Contains("refused"));
+    CHECK_THAT(r.err, Catch::Contains("cmdbench: plugin refused: " + not_elf + ": not a loadable"));
+    // JSON: stdout is the document alone (its "refused" array included).
+    r = run_process({cmdbench_exe(), "plugins", "--json", "--plugin-dir", not_elf});
+    CHECK(r.exit_code == 1);
+    const json doc = json::parse(r.out);
+    REQUIRE(doc["refused"].size() == 1);
+    CHECK(doc["refused"][0]["file"] == not_elf);
+    CHECK_THAT(r.err, Catch::Contains("cmdbench: plugin refused: " + not_elf + ": not a loadable"));
 }
 
 TEST_CASE("repeat = 3 runs a run three times, each its own result") {

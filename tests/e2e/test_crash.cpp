@@ -174,9 +174,10 @@ TEST_CASE("a plugin whose entry point is a variable is refused, not called") {
                           fixtures() + "/entry_variable.so"});
     INFO("stderr: " << r.err);
     CHECK(r.exit_code == 1);
-    CHECK_THAT(r.out, Catch::Contains("refused: " + fixtures() + "/entry_variable.so: " +
-                                      "cmdbench_plugin_entry: its entry point is a data object (a "
-                                      "variable), not a function"));
+    CHECK_THAT(r.err,
+               Catch::Contains("cmdbench: plugin refused: " + fixtures() + "/entry_variable.so: " +
+                               "cmdbench_plugin_entry: its entry point is a data object (a "
+                               "variable), not a function"));
 }
 
 TEST_CASE("a third-party plugin named like a shipped plugin is refused") {
@@ -184,7 +185,7 @@ TEST_CASE("a third-party plugin named like a shipped plugin is refused") {
         run_process({cmdbench_exe(), "plugins", "--plugin-dir", fixtures() + "/shipped_name.so"});
     INFO("stdout: " << r.out << "\nstderr: " << r.err);
     CHECK(r.exit_code == 1);
-    CHECK_THAT(r.out, Catch::Contains("refused: " + fixtures() +
+    CHECK_THAT(r.err, Catch::Contains("cmdbench: plugin refused: " + fixtures() +
                                       "/shipped_name.so: plugin name 'stream' belongs to the "
                                       "plugin shipped with cmdbench"));
     CHECK_THAT(r.out, !Catch::Contains("noop-impostor"));
@@ -194,7 +195,7 @@ TEST_CASE("a file that is not a shared object is refused in the loader's words, 
     auto r = run_process({cmdbench_exe(), "plugins", "--no-default-plugins", "--plugin-dir",
                           fixtures() + "/not_elf.so"});
     CHECK(r.exit_code == 1);
-    CHECK_THAT(r.out, Catch::Contains("refused: " + fixtures() +
+    CHECK_THAT(r.err, Catch::Contains("cmdbench: plugin refused: " + fixtures() +
                                       "/not_elf.so: not a loadable shared object: file too short"));
     CHECK_THAT(r.out, !Catch::Contains("Bad file descriptor"));
 }

@@ -71,13 +71,13 @@ TEST_CASE("a plugin in a plugin directory that cannot load is still refused, nam
         run_process({cmdbench_exe(), "plugins", "--no-default-plugins", "--plugin-dir", dir}, 60);
     INFO("stdout: " << r.out << "\nstderr: " << r.err);
     CHECK(r.exit_code == 1);
-    CHECK_THAT(r.out, Catch::Contains("refused: " + dir +
+    CHECK_THAT(r.err, Catch::Contains("cmdbench: plugin refused: " + dir +
                                       "/cmdbench-needs-dep.so: not a loadable shared object: "
                                       "libfixturedep.so: cannot open shared object file"));
-    CHECK_THAT(r.out, Catch::Contains("refused: " + dir +
+    CHECK_THAT(r.err, Catch::Contains("cmdbench: plugin refused: " + dir +
                                       "/cmdbench-major.so: built for plugin "
                                       "ABI"));
-    CHECK_THAT(r.out, !Catch::Contains("refused: " + dir + "/libhelper.so"));
+    CHECK_THAT(r.err, !Catch::Contains("refused: " + dir + "/libhelper.so"));
     CHECK(count(r.err, skip_warning(dir + "/libhelper.so")) == 1);
     CHECK_THAT(r.out, Catch::Contains("test noop"));
 }
@@ -88,9 +88,10 @@ TEST_CASE("two plugins of one name are refused, naming both files and versions")
                          60);
     INFO("stdout: " << r.out << "\nstderr: " << r.err);
     CHECK(r.exit_code == 1);
-    CHECK_THAT(r.out, Catch::Contains("refused: plugin 'fixture' is registered by both " +
-                                      fixture("good.so") + " (version 1.2.3) and " +
-                                      fixture("same_name.so") + " (version 0.9)"));
+    CHECK_THAT(r.err,
+               Catch::Contains("cmdbench: plugin refused: plugin 'fixture' is registered by both " +
+                               fixture("good.so") + " (version 1.2.3) and " +
+                               fixture("same_name.so") + " (version 0.9)"));
     CHECK_THAT(r.out, !Catch::Contains("noop-later"));
 
     // A run refuses it before anything runs, as for a duplicate test name.

@@ -118,11 +118,11 @@ TEST_CASE("a transport without a required hook is refused, naming the hook") {
     ProcessResult listing =
         run_process({cmdbench_exe(), "plugins", "--plugin-dir", kMissingHook}, 60);
     INFO("stdout:\n" << listing.out << "\nstderr:\n" << listing.err);
-    // As for any refused file: listed, exit status 1.
+    // As for any refused file: named on stderr, exit status 1.
     CHECK(listing.exit_code == 1);
-    CHECK_THAT(listing.out, Catch::Contains("transport 'lacks-recv' lacks the required hook "
+    CHECK_THAT(listing.err, Catch::Contains("transport 'lacks-recv' lacks the required hook "
                                             "'recv'"));
-    CHECK_THAT(listing.out, Catch::Contains("plugin ABI 1.1"));
+    CHECK_THAT(listing.err, Catch::Contains("plugin ABI 1.1"));
 
     const std::string toml = temp_dir() + "/missing.toml";
     std::ofstream(toml) << "[[run]]\ntest = \"pingpong\"\ntransport = \"lacks-recv\"\n";

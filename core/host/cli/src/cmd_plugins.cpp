@@ -33,8 +33,11 @@ int cmd_plugins(const std::vector<std::string> &args) {
     if (vm.count("json"))
         list_plugins_json(std::cout, registry, failures);
     else
-        list_plugins_text(std::cout, registry, failures);
-    return failures.empty() ? 0 : 1;
+        list_plugins_text(std::cout, registry);
+    // The listing is stdout's, so it can be piped; each refusal is a
+    // diagnostic, on stderr in either format, after the listing on a terminal.
+    std::cout.flush();
+    return report_failures(failures) ? 1 : 0;
 }
 
 } // namespace cmdbench::cli

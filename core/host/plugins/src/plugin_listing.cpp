@@ -59,8 +59,7 @@ void entry_text(std::ostream &out, const char *kind, const char *name, const cha
 
 } // namespace
 
-void list_plugins_text(std::ostream &out, const Registry &registry,
-                       const std::vector<LoadFailure> &failures) {
+void list_plugins_text(std::ostream &out, const Registry &registry) {
     for (const auto &lp : registry.plugins()) {
         const cmdbench_plugin &p = *lp.desc;
         out << p.name << " " << p.version << " (ABI " << abi_of(p) << ") " << lp.file << "\n";
@@ -78,8 +77,6 @@ void list_plugins_text(std::ostream &out, const Registry &registry,
                        t.params, t.param_count);
         }
     }
-    for (const auto &f : failures)
-        out << "refused: " << f.reason << "\n";
 }
 
 void list_plugins_json(std::ostream &out, const Registry &registry,

@@ -1,4 +1,6 @@
-// `cmdbench plugins`: what is loaded, as text or JSON.
+// `cmdbench plugins`: what is loaded, as text or JSON. The text listing holds
+// the loaded plugins only (refusals are the caller's to say, on stderr); the
+// JSON document has a "refused" array too, for programs that read it.
 #pragma once
 #include "cmdbench/host/plugins/plugin_loader.hpp"
 #include "cmdbench/host/plugins/registry.hpp"
@@ -8,8 +10,7 @@
 
 namespace cmdbench {
 
-void list_plugins_text(std::ostream &out, const Registry &registry,
-                       const std::vector<LoadFailure> &failures);
+void list_plugins_text(std::ostream &out, const Registry &registry);
 void list_plugins_json(std::ostream &out, const Registry &registry,
                        const std::vector<LoadFailure> &failures);
 
