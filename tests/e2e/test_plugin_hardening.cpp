@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sys/stat.h>
 
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -104,6 +105,51 @@ TEST_CASE("two plugins of one name are refused, naming both files and versions")
     CHECK(run.exit_code == 2);
     CHECK_THAT(run.err, Catch::Contains("cmdbench: plugin refused: plugin 'fixture' is registered "
                                         "by both "));
+}
+
+TEST_CASE("a plugin path that is a FIFO, a device or a symlink loop is refused by what it is") {
+    const std::string dir = temp_dir();
+    REQUIRE(mkfifo((dir + "/p.fifo").c_str(), 0600) == 0);
+    fs::create_symlink("loop.so", dir + "/loop.so");
+    fs::create_symlink("nowhere.so", dir + "/dangling.so");
+    fs::create_symlink("p.fifo", dir + "/to-fifo.so");
+    // Each refused at once: opening the FIFO would block until a writer came.
+    const auto refusal = [](const std::vector<std::string> &args,
+                            const std::vector<std::string> &env = {}) {
+        std::vector<std::string> argv = {cmdbench_exe(), "plugins"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        auto r = run_process(argv, 60, env);
+        INFO("stdout: " << r.out << "\nstderr: " << r.err);
+        CHECK(r.exit_code == 1);
+        return r.err;
+    };
+    const auto named = [&](const std::string &path) {
+        return refusal({"--no-default-plugins", "--plugin-dir", path});
+    };
+    CHECK_THAT(named(dir + "/p.fifo"),
+               Catch::Contains("cmdbench: plugin refused: " + dir +
+                               "/p.fifo: a FIFO (named pipe), not a plugin file or a directory "
+                               "of plugins"));
+    CHECK_THAT(named(dir + "/to-fifo.so"),
+               Catch::Contains(dir + "/to-fifo.so: a symlink to a FIFO (named pipe), not"));
+    CHECK_THAT(named("/dev/null"),
+               Catch::Contains("/dev/null: a character device, not a plugin file"));
+    CHECK_THAT(named(dir + "/loop.so"),
+               Catch::Contains(dir + "/loop.so: a symlink loop (Too many levels of symbolic "
+                                     "links)"));
+    CHECK_THAT(
+        named(dir + "/dangling.so"),
+        Catch::Contains(dir + "/dangling.so: a symlink to nowhere.so, which does not exist"));
+    // The default path too: a FIFO there is refused, not waited on.
+    CHECK_THAT(refusal({}, {"CMDBENCH_PLUGIN_PATH=" + dir + "/p.fifo"}),
+               Catch::Contains(dir + "/p.fifo: a FIFO (named pipe)"));
+
+    // Named in a scenario: `run` stops before anything runs.
+    std::ofstream(dir + "/s.toml") << "plugins = [\"p.fifo\"]\n[[run]]\ntest = \"noop\"\n";
+    auto r = run_process({cmdbench_exe(), "run", dir + "/s.toml"}, 60);
+    INFO("stdout: " << r.out << "\nstderr: " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("cmdbench: plugin refused: " + dir + "/p.fifo: a FIFO"));
 }
 
 TEST_CASE("a metric meaning plugin.h does not define fails the run, naming plugin, test, metric") {

@@ -5,6 +5,7 @@
 #include "dl_checks.hpp"
 #include "elf_exports.hpp"
 #include "libc_socket_hooks.hpp"
+#include "plugin_path.hpp"
 #include "shipped_names.hpp"
 #include "sock_ops_routing.hpp"
 
@@ -150,6 +151,11 @@ void check_abi_version(const std::string &path, const cmdbench_plugin *raw) {
 
 // Opened with every symbol resolved, or refused with the loader's reason.
 void open_library(const std::string &path, boost::dll::shared_library &lib) {
+    // By type first: dlopen would block on a FIFO until something wrote to it.
+    const PluginPath what = inspect_plugin_path(path);
+    if (what.kind == PluginPathKind::absent) refuse(path, what.what);
+    if (what.kind != PluginPathKind::file)
+        refuse(path, what.what + ", where a plugin file (a shared object) is needed");
     // The loader's own reason; Boost.DLL's message ends in a stale errno.
     if (const Status loads = check_dlopen(path); !loads)
         refuse(path, "not a loadable shared object: " + loads.error());
@@ -218,6 +224,12 @@ void copy_tests(const std::string &path, Holder &h) {
     }
 }
 
+std::string canonical_path(const fs::path &file) {
+    std::error_code ec;
+    std::string canon = fs::weakly_canonical(file, ec).string();
+    return ec ? file.string() : canon;
+}
+
 } // namespace
 
 LoadedPlugin load_plugin(const std::string &path) {
@@ -240,6 +252,59 @@ LoadedPlugin load_plugin(const std::string &path) {
     h.desc.tests = h.test_ptrs.data();
     return LoadedPlugin{path, &h.desc, holder};
 }
+
+namespace {
+
+// Loads what load_plugins finds, collecting refusals and skipped helpers.
+struct PathLoader {
+    Registry &registry;
+    std::string shipped_dir;
+    std::vector<LoadSkip> *skipped;
+    std::vector<LoadFailure> failures;
+
+    void one(const std::string &canon) {
+        if (registry.has_file(canon)) return;
+        try {
+            LoadedPlugin p = load_plugin(canon);
+            if (const Status own = check_shipped_name(registry, p, shipped_dir); !own)
+                throw LoadError(own.error());
+            registry.add(std::move(p));
+        } catch (const LoadError &e) {
+            failures.push_back({canon, e.what()});
+        }
+    }
+
+    // Helper libraries a plugin links against may sit beside it; they are
+    // told apart without dlopen, which would run their constructors and
+    // fail alike for a plugin and a helper whose dependency is missing.
+    void in_directory(const fs::path &file) {
+        const std::string canon = canonical_path(file);
+        if (exports_symbol(canon, CMDBENCH_ENTRY_SYMBOL) != Export::no) return one(canon);
+        if (!skipped) return;
+        for (const LoadSkip &s : *skipped)
+            if (s.file == canon) return;
+        skipped->push_back(
+            {canon, "it does not export " CMDBENCH_ENTRY_SYMBOL ", so it is not a cmdbench plugin "
+                    "(helper libraries belong in a subdirectory, which is not searched, found "
+                    "through the plugin's RUNPATH, e.g. $ORIGIN/lib; a plugin must export the "
+                    "entry point)"});
+    }
+
+    // Its *.so regular files (through symlinks) in name order; a FIFO or a
+    // device there is not a plugin and is left alone.
+    void directory(const std::string &dir) {
+        std::error_code ec;
+        std::vector<fs::path> files;
+        for (const auto &entry : fs::directory_iterator(dir, ec))
+            if (entry.path().extension() == ".so" && entry.is_regular_file())
+                files.push_back(entry.path());
+        std::sort(files.begin(), files.end());
+        for (const auto &f : files)
+            in_directory(f);
+    }
+};
+
+} // namespace
 
 std::string shipped_plugin_dir() {
     boost::dll::fs::error_code ec;
@@ -265,60 +330,27 @@ std::vector<std::string> default_plugin_dirs() {
 
 std::vector<LoadFailure> load_plugins(Registry &registry, const std::vector<std::string> &paths,
                                       bool paths_must_exist, std::vector<LoadSkip> *skipped) {
-    std::vector<LoadFailure> failures;
-    const std::string shipped_dir = shipped_plugin_dir();
-    auto canonical = [](const fs::path &file) {
-        std::error_code ec;
-        std::string canon = fs::weakly_canonical(file, ec).string();
-        return ec ? file.string() : canon;
-    };
-    auto load_one = [&](const std::string &canon) {
-        if (registry.has_file(canon)) return;
-        try {
-            LoadedPlugin p = load_plugin(canon);
-            if (const Status own = check_shipped_name(registry, p, shipped_dir); !own)
-                throw LoadError(own.error());
-            registry.add(std::move(p));
-        } catch (const LoadError &e) {
-            failures.push_back({canon, e.what()});
-        }
-    };
-    // Helper libraries a plugin links against may sit beside it; they are
-    // told apart without dlopen, which would run their constructors and
-    // fail alike for a plugin and a helper whose dependency is missing.
-    auto in_directory = [&](const fs::path &file) {
-        const std::string canon = canonical(file);
-        if (exports_symbol(canon, CMDBENCH_ENTRY_SYMBOL) != Export::no) return load_one(canon);
-        if (!skipped) return;
-        for (const LoadSkip &s : *skipped)
-            if (s.file == canon) return;
-        skipped->push_back(
-            {canon, "it does not export " CMDBENCH_ENTRY_SYMBOL ", so it is not a cmdbench plugin "
-                    "(helper libraries belong in a subdirectory, which is not searched, found "
-                    "through the plugin's RUNPATH, e.g. $ORIGIN/lib; a plugin must export the "
-                    "entry point)"});
-    };
+    PathLoader loader{registry, shipped_plugin_dir(), skipped, {}};
     for (const auto &p : paths) {
-        std::error_code ec;
-        fs::file_status st = fs::status(p, ec);
-        if (ec || !fs::exists(st)) {
-            if (paths_must_exist) failures.push_back({p, p + ": no such plugin file or directory"});
-            continue;
-        }
-        if (fs::is_directory(st)) {
-            std::vector<fs::path> files;
-            for (const auto &entry : fs::directory_iterator(p, ec))
-                if (entry.path().extension() == ".so" && entry.is_regular_file())
-                    files.push_back(entry.path());
-            std::sort(files.begin(), files.end());
-            for (const auto &f : files)
-                in_directory(f);
-        } else {
+        const PluginPath path = inspect_plugin_path(p);
+        switch (path.kind) {
+        case PluginPathKind::absent:
+            if (paths_must_exist) loader.failures.push_back({p, p + ": " + path.what});
+            break;
+        case PluginPathKind::other:
+            loader.failures.push_back(
+                {p, p + ": " + path.what + ", not a plugin file or a directory of plugins"});
+            break;
+        case PluginPathKind::directory:
+            loader.directory(p);
+            break;
+        case PluginPathKind::file:
             // Named directly: meant as a plugin, so anything amiss is refused.
-            load_one(canonical(p));
+            loader.one(canonical_path(p));
+            break;
         }
     }
-    return failures;
+    return loader.failures;
 }
 
 std::string skip_warning(const LoadSkip &skip) {
