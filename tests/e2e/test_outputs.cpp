@@ -83,6 +83,11 @@ size_t runs_in(const std::string &text) {
     return json::parse(text).at("runs").size();
 }
 
+// The last component of a path ("cmdbench-e2e-X" of "/tmp/cmdbench-e2e-X").
+std::string fs_name(const std::string &path) {
+    return path.substr(path.find_last_of('/') + 1);
+}
+
 bool is_root() {
     return geteuid() == 0;
 }
@@ -256,6 +261,62 @@ TEST_CASE("paths of -o and --report that cannot be written are refused before an
         CHECK_THAT(r.err,
                    Catch::StartsWith("cmdbench: cannot write " + option + " " + path + ": "));
     }
+}
+
+TEST_CASE("an output that is another output or an input of the run is refused before any run") {
+    const std::string dir = temp_dir();
+    const std::string toml = scenario(dir, kSlow);
+    std::ofstream(dir + "/kept.json") << "kept";
+    std::ofstream(dir + "/token") << "e2e-token-5f1c0a9b7d3e2f4a6b8c";
+    REQUIRE(chmod((dir + "/token").c_str(), 0600) == 0);
+    REQUIRE(link(toml.c_str(), (dir + "/hard.toml").c_str()) == 0);
+    REQUIRE(symlink("scenario.toml", (dir + "/soft.toml").c_str()) == 0);
+    REQUIRE(symlink("new.json", (dir + "/dangling.json").c_str()) == 0);
+    // Same file, other spellings: by identity, or by resolved path when new.
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"-o", dir + "/kept.json", "--report", dir + "/./kept.json"},
+         "-o " + dir + "/kept.json and --report " + dir + "/./kept.json are the same file"},
+        {{"-o", dir + "/new.html", "--report", dir + "/../" + fs_name(dir) + "/new.html"},
+         "-o " + dir + "/new.html and --report "},
+        {{"-o", dir + "/dangling.json", "--report", dir + "/new.json"}, "are the same file"},
+        {{"-o", toml},
+         "-o " + toml + " is the same file as the scenario " + toml + ", which it would overwrite"},
+        {{"-o", dir + "/hard.toml"}, "is the same file as the scenario " + toml},
+        {{"--report", dir + "/soft.toml"}, "is the same file as the scenario " + toml},
+        {{"-o", dir + "/token", "--token-file", dir + "/token"},
+         "is the same file as --token-file"},
+        {{"--report", dir + "/kept.json", "--resume", dir + "/kept.json"},
+         "is the same file as --resume"},
+    };
+    const std::string before = read_file(toml);
+    for (const auto &[args, message] : cases) {
+        std::vector<std::string> argv = {cmdbench_exe(), "run", toml, "--quiet"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        auto r = run_process(argv, 60);
+        INFO(args[0] << " " << args[1] << "\n" << r.err);
+        CHECK(r.exit_code == 2);
+        CHECK(r.seconds < 8);
+        CHECK(r.out.empty()); // no run printed anything
+        CHECK_THAT(r.err, Catch::Contains(message));
+    }
+    CHECK(read_file(toml) == before);
+    CHECK(read_file(dir + "/kept.json") == "kept");
+    CHECK(type_of(dir + "/new.json") == 0);
+}
+
+TEST_CASE("compare --report naming one of its inputs exits 2 and leaves it alone") {
+    const std::string dir = temp_dir();
+    const std::string results = dir + "/a.json";
+    REQUIRE(run(dir, {"-o", results}).exit_code == 0);
+    const std::string before = read_file(results);
+    REQUIRE(symlink("a.json", (dir + "/b.json").c_str()) == 0);
+    auto r = run_process({cmdbench_exe(), "compare", results, "--report", dir + "/b.json"}, 60);
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, Catch::Contains("--report " + dir + "/b.json is the same file as the input " +
+                                      results + ", which it would overwrite"));
+    CHECK(read_file(results) == before);
 }
 
 TEST_CASE("compare --report into a path that cannot be written exits 2 before comparing") {

@@ -8,6 +8,7 @@
 #include "cmdbench/report/results_reader.hpp"
 #include "cmdbench/report/verdict.hpp"
 #include "commands.hpp"
+#include "output_clash.hpp"
 
 #include <cstdio>
 #include <iostream>
@@ -118,8 +119,13 @@ int cmd_compare(const std::vector<std::string> &args) {
     CompareOptions options;
     if (vm.count("baseline")) options.baseline = vm["baseline"].as<std::string>();
     options.common_only = vm.count("common") > 0;
-    if (vm.count("report") && !outputs_writable({{"--report", vm["report"].as<std::string>()}}))
-        return kExitUsage;
+    if (vm.count("report")) {
+        std::vector<NamedPath> inputs;
+        for (const auto &f : files)
+            inputs.push_back({"the input", f});
+        check_outputs_apart({{"--report", vm["report"].as<std::string>()}}, inputs);
+        if (!outputs_writable({{"--report", vm["report"].as<std::string>()}})) return kExitUsage;
+    }
 
     Compared in;
     if (!read_and_compare(files, options, in)) return kExitUsage;

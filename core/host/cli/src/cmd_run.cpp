@@ -14,6 +14,7 @@
 #include "cmdbench/host/serve/serve_label.hpp"
 #include "cmdbench/report/output_file.hpp"
 #include "commands.hpp"
+#include "output_clash.hpp"
 #include "progress.hpp"
 
 #include <cstdio>
@@ -117,6 +118,18 @@ std::string scenario_path_of(const po::variables_map &vm) {
     if (positional.size() != 1)
         throw UsageError("run takes one scenario file, got " + std::to_string(positional.size()));
     return positional[0];
+}
+
+// Every file `run` reads, for the outputs to keep off. `--resume` is not
+// among them: `-o` may name it (the new results replace it), so it is
+// checked against --report alone.
+std::vector<NamedPath> run_inputs(const po::variables_map &vm, const std::string &scenario) {
+    std::vector<NamedPath> in = {{"the scenario", scenario}};
+    if (vm.count("token-file")) in.push_back({"--token-file", vm["token-file"].as<std::string>()});
+    if (vm.count("plugin-dir"))
+        for (const auto &p : vm["plugin-dir"].as<std::vector<std::string>>())
+            in.push_back({"--plugin-dir", p});
+    return in;
 }
 
 RunOptions run_options_of(const po::variables_map &vm) {
@@ -246,6 +259,8 @@ int cmd_run(const std::vector<std::string> &args) {
     }
     const std::string path = scenario_path_of(vm);
     RunOptions opt = run_options_of(vm);
+    check_outputs_apart({{"-o", opt.output}, {"--report", opt.report}}, run_inputs(vm, path));
+    check_outputs_apart({{"--report", opt.report}}, {{"--resume", opt.resume}});
     // Before loading or running anything: an hour of runs must not end in
     // "cannot write".
     if (!outputs_writable({{"-o", opt.output}, {"--report", opt.report}})) return kExitUsage;
