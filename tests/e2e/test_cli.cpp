@@ -353,6 +353,52 @@ duration = 60
         CHECK_FALSE(alive(server));
 }
 
+TEST_CASE("SIGHUP to the job stops cmdbench run as Ctrl-C does: results kept, server stopped") {
+    std::string dir = temp_dir();
+    std::string scenario = write_scenario(R"(
+[[run]]
+name = "quick"
+test = "pingpong"
+transport = "tcp"
+sizes = [64]
+iterations = 100
+[[run]]
+name = "long"
+test = "throughput"
+transport = "tcp"
+sizes = [65536]
+duration = 60
+)");
+    const std::string results = dir + "/results.json";
+    pid_t pid = start_process({cmdbench_exe(), "run", scenario, "--format", "json", "-o", results},
+                              dir + "/out", dir + "/err");
+    // -o is rewritten after each run: once it holds "quick", "long" is next.
+    const auto t0 = std::chrono::steady_clock::now();
+    while (read_file(results).find("\"quick\"") == std::string::npos && seconds_since(t0) < 60)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const std::vector<pid_t> servers = children_of(pid);
+    // A closed terminal hangs up the whole job: the client and its server.
+    REQUIRE(kill(-pid, SIGHUP) == 0);
+    int code = wait_process(pid, 30);
+    const std::string err = read_file(dir + "/err");
+    INFO(err);
+    CHECK(code == 130);
+    CHECK_THAT(err, Catch::Contains("cmdbench: hung up (SIGHUP: the terminal or session closed), "
+                                    "stopping"));
+    // The local server leaves the stopping to the client, as on Ctrl-C.
+    CHECK_THAT(err, !Catch::Contains("cmdbench serve: hung up"));
+    CHECK(servers.size() == 1); // the local server
+    for (const std::string &doc_text : {read_file(dir + "/out"), read_file(results)}) {
+        json doc = json::parse(doc_text);
+        REQUIRE(doc["runs"].size() == 2);
+        CHECK(doc["runs"][0]["status"] == "ok");
+        CHECK(doc["runs"][0]["rows"].size() == 1);
+        CHECK(doc["runs"][1]["status"] == "interrupted");
+    }
+    for (pid_t server : servers)
+        CHECK_FALSE(alive(server));
+}
+
 TEST_CASE("cmdbench serve serves clients that name it, and survives garbage") {
     // A port the kernel just gave out, and a wait for "listening on": a port
     // made from the pid could be some other test's connection (CI failed so).

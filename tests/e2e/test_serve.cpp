@@ -400,6 +400,32 @@ TEST_CASE("SIGTERM stops serve and its sessions") {
     close(b);
 }
 
+TEST_CASE("SIGHUP to its process group stops serve and its sessions as SIGTERM does") {
+    Serve server({"--bind", "127.0.0.1", "--max-clients", "3"});
+    std::string why;
+    const int a = hello(server.port, why), b = hello(server.port, why);
+    REQUIRE((a >= 0 && b >= 0));
+    const std::vector<pid_t> sessions = children_of(server.pid);
+    CHECK(sessions.size() == 2);
+    // A closed terminal hangs up the whole group: serve and its sessions.
+    REQUIRE(kill(-server.pid, SIGHUP) == 0);
+    const int code = wait_process(server.pid, 15);
+    server.pid = -1;
+    INFO(server.log());
+    CHECK(code == 130);
+    // Said once, by serve: its sessions leave the stopping to it.
+    const std::string log = server.log(), said = "hung up (SIGHUP: the terminal or session closed)";
+    CHECK(log.find(said) != std::string::npos);
+    CHECK(log.find(said) == log.rfind(said));
+    for (pid_t pid : sessions)
+        CHECK(kill(pid, 0) != 0); // gone, and reaped
+    uint16_t type = 0;
+    std::string payload;
+    CHECK_FALSE(raw::recv_frame(a, 1000, type, payload));
+    close(a);
+    close(b);
+}
+
 TEST_CASE("a session that dies of a signal is logged by name, and the next client served") {
     Serve server({"--bind", "127.0.0.1"});
     std::string why;

@@ -27,13 +27,28 @@ void say(const char *a, const char *b) {
 }
 
 void on_signal(int sig) {
-    if (g_interrupted.exchange(true)) _exit(128 + sig);
+    // A hang-up can come twice (the terminal, then the shell passing it on to
+    // its jobs): only a second Ctrl-C or SIGTERM means "quit now".
+    if (g_interrupted.exchange(true)) {
+        if (sig != SIGHUP) _exit(128 + sig);
+        return;
+    }
     if (sig == SIGTERM && g_watched_parent && getppid() != g_watched_parent)
         say("the client process went away", ", stopping");
     else if (sig == SIGTERM)
         say("terminated (SIGTERM)", ", stopping");
+    else if (sig == SIGHUP)
+        say("hung up (SIGHUP: the terminal or session closed)", ", stopping");
     else
         say("interrupted", ", stopping (Ctrl-C again to quit now)");
+}
+
+// A process started with the signal ignored (the local server, a background
+// job, nohup) keeps ignoring it, as Unix programs do: its parent decides.
+void catch_unless_ignored(int sig, const struct sigaction &sa) {
+    struct sigaction old {};
+    sigaction(sig, nullptr, &old);
+    if (old.sa_handler != SIG_IGN) sigaction(sig, &sa, nullptr);
 }
 
 } // namespace
@@ -45,11 +60,10 @@ const std::atomic<bool> &install_interrupt_handler() {
     struct sigaction sa {};
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    // A process started with SIGINT ignored (the local server, a background
-    // job) keeps ignoring it, as Unix programs do: its parent decides.
-    struct sigaction old {};
-    sigaction(SIGINT, nullptr, &old);
-    if (old.sa_handler != SIG_IGN) sigaction(SIGINT, &sa, nullptr);
+    catch_unless_ignored(SIGINT, sa);
+    // A closed terminal or ssh session stops a run as Ctrl-C does, so the
+    // results so far are kept rather than lost with the process.
+    catch_unless_ignored(SIGHUP, sa);
     sigaction(SIGTERM, &sa, nullptr);
     // A peer vanishing must be an error on a socket, not a dead process.
     signal(SIGPIPE, SIG_IGN);

@@ -196,6 +196,8 @@ const char *signal_name(int sig) {
         return "SIGTERM";
     case SIGINT:
         return "SIGINT";
+    case SIGHUP:
+        return "SIGHUP";
     case SIGKILL:
         return "SIGKILL";
     case SIGPIPE:
@@ -221,6 +223,8 @@ const char *signal_meaning(int sig) {
         return "terminated";
     case SIGINT:
         return "interrupted";
+    case SIGHUP:
+        return "hangup";
     case SIGKILL:
         return "killed";
     case SIGPIPE:

@@ -13,7 +13,8 @@ std::string how_it_ended(int status) {
     int sig = WTERMSIG(status);
     std::string name = crash_report::signal_name(sig);
     std::string meaning = crash_report::signal_meaning(sig);
-    if (sig == SIGKILL || sig == SIGTERM || sig == SIGINT) return "was killed (" + name + ")";
+    if (sig == SIGKILL || sig == SIGTERM || sig == SIGINT || sig == SIGHUP)
+        return "was killed (" + name + ")";
     return "crashed (" + name + (meaning.empty() ? "" : ", " + meaning) + ")";
 }
 

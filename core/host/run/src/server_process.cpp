@@ -47,9 +47,10 @@ namespace {
 void prepare_server_child() {
     // The server must not outlive us, even if we are killed.
     prctl(PR_SET_PDEATHSIG, SIGTERM);
-    // Ctrl-C goes to the whole foreground group: let the client decide
-    // when the server stops, so its results come home first.
+    // Ctrl-C and a terminal's hang-up go to the whole foreground group: let
+    // the client decide when the server stops, so its results come home first.
     signal(SIGINT, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
     // A server started while the client side of a run is placed must
     // not inherit that placement: its side is its own (`cpus`, `numa`).
     unplace_child();

@@ -180,9 +180,10 @@ class Dispatcher {
     [[noreturn]] void run_child(Channel &ch, size_t entry) {
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (getppid() != parent_) _exit(1);
-        // Ctrl-C reaches the whole process group: the parent decides, and
-        // stops its sessions with SIGTERM.
+        // Ctrl-C and a hang-up reach the whole process group: the parent
+        // decides, and stops its sessions with SIGTERM.
         signal(SIGINT, SIG_IGN);
+        signal(SIGHUP, SIG_IGN);
         listener_.close();
         refusals_.close_all();
         SessionGate gate;

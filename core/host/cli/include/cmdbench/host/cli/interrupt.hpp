@@ -1,4 +1,5 @@
-// Ctrl-C and SIGTERM set a flag that runs poll; a second Ctrl-C exits at once.
+// Ctrl-C, SIGTERM and SIGHUP set a flag that runs poll; a second Ctrl-C or
+// SIGTERM exits at once.
 #pragma once
 #include <atomic>
 
