@@ -13,11 +13,14 @@
 #include <fstream>
 #include <limits>
 #include <netinet/in.h>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 #include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
+
+using nlohmann::json;
 
 namespace {
 
@@ -199,6 +202,41 @@ TEST_CASE("serve refuses a run parameter too long or too deep to parse, and the 
     raw::send_frame(fd, raw::kBye, "");
     close(fd);
     CHECK_THAT(server.log(), !Catch::Contains("died of a signal"));
+}
+
+TEST_CASE("a plugin's 1 MiB error text ends its run cut short, and the session goes on") {
+    const std::string fault = std::string(CMDBENCH_BINARY_DIR) + "/tests/fixtures/fault";
+    Serve server({"--bind", "127.0.0.1", "--plugin-dir", fault, "--quiet"});
+    const std::string toml = temp_dir() + "/huge.toml";
+    std::ofstream(toml) << "[[run]]\nname = \"huge\"\ntest = \"huge-error\"\n"
+                           "[[run]]\nname = \"after\"\ntest = \"pingpong\"\ntransport = \"tcp\"\n"
+                           "sizes = [64]\niterations = 10\n";
+    auto r = run_process({cmdbench_exe(), "run", toml, "--server", server.address(), "--plugin-dir",
+                          fault, "--format", "json", "--quiet"},
+                         120);
+    INFO(r.err.substr(0, 2000) << server.log().substr(0, 2000));
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.err, !Catch::Contains("reconnecting")); // one session for both runs
+    CHECK_THAT(server.log(), !Catch::Contains("exceeds"));
+    const json doc = json::parse(r.out);
+    REQUIRE(doc["runs"].size() == 2);
+    CHECK(doc["runs"][0]["status"] == "failed");
+    CHECK(doc["runs"][1]["status"] == "ok");
+    // The server's text: its start, whole characters only, then how much was
+    // cut; all of it within the RunEnd's limit. The fixture's text is 1 MiB
+    // less one byte ("server side: " and two-byte characters).
+    const std::string error = doc["runs"][0]["error"];
+    const size_t at = error.find("(server: server side: ");
+    REQUIRE(at != std::string::npos);
+    const std::string theirs = error.substr(at + 9, error.size() - at - 10);
+    std::smatch m;
+    REQUIRE(std::regex_search(theirs, m, std::regex(" \\[\\.\\.\\. ([0-9]+) more bytes cut\\]$")));
+    const size_t kept = theirs.size() - m[0].length();
+    CHECK(kept + std::stoul(m[1]) == (size_t(1) << 20) - 1);
+    CHECK(theirs.size() <= 64 * 1024);
+    CHECK(theirs.size() > 60 * 1024);
+    CHECK(kept % 2 == 13 % 2);                      // the prefix, then whole two-byte characters
+    CHECK(theirs.find("\\x") == std::string::npos); // no byte escaped as invalid UTF-8
 }
 
 TEST_CASE("a client that says hello and goes silent does not block the next one") {

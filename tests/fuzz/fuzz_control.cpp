@@ -2,7 +2,8 @@
 // input is a frame as it arrives on the wire (12-byte header, payload).
 // decode_header and every parse_* must either succeed or throw
 // control::ControlError; anything else escaping is a crash. A payload that
-// parses must also re-encode to the same bytes (the codec is canonical).
+// parses must also re-encode to the same bytes (the codec is canonical; a
+// RunEnd's over-long error text is the one exception: it is sent cut).
 #include "cmdbench/control/control.hpp"
 
 #include <cstddef>
@@ -27,7 +28,16 @@ void parse_all(MsgType type, const std::vector<uint8_t> &payload) {
     const Message m{type, payload};
     parse_and_reencode(m, parse_hello, [&](const Hello &h) { return make_hello(m.type, h); });
     parse_and_reencode(m, parse_run_request, make_run_request);
-    parse_and_reencode(m, parse_run_end, make_run_end);
+    // Canonical too, except that an error text past kMaxRunEndError (from
+    // an older peer) is sent on cut, so shorter.
+    try {
+        const RunEnd e = parse_run_end(m);
+        const Message again = make_run_end(e);
+        if (e.error.size() <= kMaxRunEndError ? again.payload != m.payload
+                                              : again.payload.size() >= m.payload.size())
+            __builtin_trap();
+    } catch (const ControlError &) {
+    }
     parse_and_reencode(m, parse_string,
                        [&](const std::string &s) { return make_string(m.type, s); });
 }

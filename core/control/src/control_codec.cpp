@@ -1,5 +1,6 @@
 // Framing and payload codec for the control channel. Everything is explicit
 // big-endian byte shuffling so the wire format never depends on the host.
+#include "cmdbench/control/bounded_text.hpp"
 #include "cmdbench/control/control.hpp"
 
 #include <cstdio>
@@ -276,7 +277,8 @@ RunRequest parse_run_request(const Message &m) {
 
 Message make_run_end(const RunEnd &e) {
     Writer w;
-    w.i32(e.status).str(e.error).i64(e.cpu_user_us).i64(e.cpu_sys_us);
+    w.i32(e.status).str(bounded_text(e.error, kMaxRunEndError));
+    w.i64(e.cpu_user_us).i64(e.cpu_sys_us);
     if (!e.path.empty()) w.str(e.path);
     return {MsgType::RunEnd, w.take()};
 }

@@ -1,5 +1,6 @@
 // Control channel: codec round trips and rejections, then real TCP sockets on
 // 127.0.0.1 (a Listener/Channel pair, raw sockets playing a broken peer).
+#include "cmdbench/control/bounded_text.hpp"
 #include "cmdbench/control/control.hpp"
 
 #include <algorithm>
@@ -288,6 +289,56 @@ TEST_CASE("control: features are whole words after the software string") {
     REQUIRE_FALSE(has_feature("cmdbench 0.1.0 +pathological", kFeaturePath));
     REQUIRE_FALSE(has_feature("+path", kFeaturePath)); // the name, not a feature word
     REQUIRE_FALSE(has_feature("cmdbench x+path", kFeaturePath));
+}
+
+TEST_CASE("bounded_text cuts at a UTF-8 character boundary and says how much it cut") {
+    using cmdbench::bounded_text;
+    CHECK(bounded_text("short", 64) == "short");
+    const std::string fits(100, 'x');
+    CHECK(bounded_text(fits, 100) == fits);
+    // 'a' then U+20AC (three bytes) 100 times: the marker " [... N more bytes
+    // cut]" takes 27 bytes for a three-digit N, so 64 leaves 37 for the text,
+    // which would end inside the 13th euro sign; the cut goes before it.
+    std::string euros = "a";
+    for (int i = 0; i < 100; ++i)
+        euros += "\xe2\x82\xac";
+    const std::string cut = bounded_text(euros, 64);
+    CHECK(cut.size() <= 64);
+    CHECK(cut.substr(0, 37) == euros.substr(0, 37));
+    CHECK(cut == euros.substr(0, 37) + " [... 264 more bytes cut]");
+    // Four-byte characters, cut at every offset: never a piece of one kept.
+    std::string emoji;
+    for (int i = 0; i < 50; ++i)
+        emoji += "\xf0\x9f\x98\x80";
+    for (size_t max = 40; max < 120; ++max) {
+        const std::string c = bounded_text(emoji, max);
+        INFO(max);
+        CHECK(c.size() <= max);
+        const size_t text = c.find(" [... ");
+        REQUIRE(text != std::string::npos);
+        CHECK(text % 4 == 0);
+        CHECK(c.substr(text) ==
+              " [... " + std::to_string(emoji.size() - text) + " more bytes cut]");
+    }
+    // Not UTF-8 at all (continuation bytes only): cut where it must be.
+    const std::string junk(200, '\x80');
+    CHECK(bounded_text(junk, 64).size() <= 64);
+}
+
+TEST_CASE("control: a RunEnd's error text of any length fits a frame, cut") {
+    const std::string huge(4u << 20, 'e');
+    RunEnd e{2, huge, 1, 2, R"({"address":"127.0.0.1"})"};
+    const Message m = make_run_end(e);
+    REQUIRE(m.payload.size() < kMaxPayload);
+    REQUIRE_NOTHROW(encode(m));
+    const RunEnd back = parse_run_end(m);
+    CHECK(back.error.size() <= kMaxRunEndError);
+    CHECK_THAT(back.error, Contains(" more bytes cut]"));
+    CHECK(back.path == e.path);
+    CHECK(back.cpu_sys_us == 2);
+    // An error at the limit is sent whole.
+    e.error = std::string(kMaxRunEndError, 'e');
+    CHECK(parse_run_end(make_run_end(e)).error == e.error);
 }
 
 TEST_CASE("control: RunEnd and string messages round trip") {

@@ -113,6 +113,10 @@ struct RunRequest {
     // server refuses trailing bytes.
     std::string placement{};
 };
+// The most of a RunEnd's error text that is sent: a plugin's error of any
+// length is cut to this (bounded_text), so a RunEnd always fits a frame with
+// room to spare for the path. The receiver is told how much was cut.
+constexpr size_t kMaxRunEndError = 64 * 1024;
 struct RunEnd {
     int32_t status = 0; // cmdbench_status
     std::string error;
