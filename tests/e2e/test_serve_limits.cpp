@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 
 using Catch::Contains;
@@ -120,6 +121,34 @@ TEST_CASE("bad limit options are usage errors naming the option") {
     r = run_process({cmdbench_exe(), "serve", "--max-memory", "1.5G"});
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Contains("--max-memory expects"));
+}
+
+TEST_CASE("serve --max-memory below what the server needs is refused before it listens") {
+    if (CMDBENCH_SANITIZED) {
+        WARN("sanitizer build: --max-memory is ignored, so nothing is refused");
+        return;
+    }
+    std::string minimum;
+    for (const std::string value : {"1", "16M"}) {
+        auto r = run_process({cmdbench_exe(), "serve", "--port", "0", "--max-memory", value}, 30);
+        INFO(r.err);
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, !Contains("listening"));
+        std::smatch m;
+        REQUIRE(std::regex_search(r.err, m,
+                                  std::regex("--max-memory " + value +
+                                             " is too small: allowed is ([0-9]+)M or more here")));
+        minimum = m[1];
+    }
+    // The minimum is what it says: a server capped there serves a run.
+    ServeProcess server({"--max-memory", minimum + "M"});
+    auto r = run(pingpong_on_port(0), {"--server", server.address()});
+    INFO(minimum << "M\n" << r.err << server.err());
+    CHECK(r.exit_code == 0);
+    const auto below = run_process({cmdbench_exe(), "serve", "--port", "0", "--max-memory",
+                                    std::to_string(std::stol(minimum) - 1) + "M"},
+                                   30);
+    CHECK(below.exit_code == 2);
 }
 
 TEST_CASE("serve --max-memory caps the server's address space") {

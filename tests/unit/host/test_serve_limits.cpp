@@ -1,7 +1,13 @@
 // The policy `cmdbench serve` applies to what a client asks for.
 #include "cmdbench/host/serve/serve_limits.hpp"
+#include "cmdbench/host/serve/server.hpp"
 
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <fstream>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace cmdbench;
 using Catch::Contains;
@@ -51,4 +57,49 @@ TEST_CASE("serve limits: byte counts with suffixes") {
     CHECK_THROWS(parse_byte_count("1.5G", "--x"));
     CHECK_THROWS(parse_byte_count("", "--x"));
     CHECK_THROWS(parse_byte_count("99999999999T", "--x"));
+}
+
+TEST_CASE("serve: a setup that fails (no room for the session table) exits 2, saying why") {
+    // In a child, its address space capped a little above what it maps, so
+    // the listener fits but the table for 100,000 clients (24 MB) does not.
+    int err[2];
+    REQUIRE(pipe(err) == 0);
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        dup2(err[1], STDERR_FILENO);
+        close(err[0]);
+        Registry registry;
+        ServeOptions opt;
+        opt.bind = "127.0.0.1";
+        opt.port = 0;
+        opt.max_clients = 100000;
+        static const std::atomic<bool> interrupted{true}; // set up, then stop at once
+        std::ifstream statm("/proc/self/statm");
+        long pages = 0;
+        statm >> pages;
+        const rlim_t cap = rlim_t(pages) * rlim_t(sysconf(_SC_PAGESIZE)) + (rlim_t(4) << 20);
+        const rlimit limit{cap, cap};
+        if (setrlimit(RLIMIT_AS, &limit) != 0) _exit(99);
+        try {
+            _exit(serve(registry, opt, interrupted));
+        } catch (const std::exception &e) { // never back into the test runner
+            std::fprintf(stderr, "escaped: %s\n", e.what());
+            _exit(98);
+        }
+    }
+    close(err[1]);
+    std::string said;
+    char buf[512];
+    for (ssize_t n; (n = read(err[0], buf, sizeof buf)) > 0;)
+        said.append(buf, size_t(n));
+    close(err[0]);
+    int status = 0;
+    REQUIRE(waitpid(pid, &status, 0) == pid);
+    INFO(said);
+    REQUIRE(WIFEXITED(status)); // not killed by an uncaught exception
+    CHECK(WEXITSTATUS(status) == 2);
+    CHECK_THAT(said, Contains("cannot start serving: cannot map the session table: Cannot "
+                              "allocate memory"));
+    CHECK_THAT(said, !Contains("listening"));
 }

@@ -97,8 +97,9 @@ int cmd_serve(const std::vector<std::string> &args) {
                               : std::vector<std::string>{},
             vm.count("allow-privileged-ports") > 0, vm.count("no-limits") > 0, registry);
         if (vm.count("max-memory")) {
-            const std::string note = apply_memory_limit(
-                parse_byte_count(vm["max-memory"].as<std::string>(), "--max-memory"));
+            const std::string text = vm["max-memory"].as<std::string>();
+            const std::string note =
+                apply_memory_limit(parse_byte_count(text, "--max-memory"), text);
             if (!note.empty()) std::fprintf(stderr, "cmdbench serve: %s\n", note.c_str());
         }
     } catch (const std::invalid_argument &e) {

@@ -1,6 +1,7 @@
 #include "serve_clients.hpp"
 
 #include "busy_refusals.hpp"
+#include "cmdbench/host/run/exit_status.hpp"
 #include "cmdbench/host/run/test_executor.hpp"
 #include "cmdbench/host/serve/serve_label.hpp"
 #include "session_children.hpp"
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -216,12 +218,20 @@ void serve_log(const std::string &line) {
 }
 
 int serve_clients(control::Listener &listener, const ClientLimits &limits,
-                  const SessionBody &session, const std::atomic<bool> &interrupted) {
-    Dispatcher dispatcher(listener, limits, session);
+                  const SessionBody &session, const std::atomic<bool> &interrupted,
+                  const std::function<bool()> &ready) {
+    std::optional<Dispatcher> dispatcher;
+    try {
+        dispatcher.emplace(listener, limits, session);
+    } catch (const std::exception &e) { // the session table, out of memory
+        serve_log(std::string("cannot start serving: ") + e.what());
+        return kExitUsage;
+    }
+    if (!ready()) return 1;
     while (!interrupted)
-        dispatcher.step();
-    dispatcher.stop();
-    return 130;
+        dispatcher->step();
+    dispatcher->stop();
+    return kExitInterrupted;
 }
 
 } // namespace cmdbench

@@ -37,10 +37,14 @@ struct SessionGate {
 // Runs one session in the child process; returns the child's exit code.
 using SessionBody = std::function<int(control::Channel &, const SessionGate &)>;
 
-// Serves until interrupted; then stops the sessions (SIGTERM, then SIGKILL
-// after a grace period). Returns 130.
+// Sets up (the table the sessions share), then calls `ready` (which says
+// where it listens; false: return 1), serves until interrupted, and stops
+// the sessions (SIGTERM, then SIGKILL after a grace period). Returns 130;
+// 2, said on stderr, when it cannot set up (no memory for the table under
+// --max-memory, say) rather than letting the exception end the process.
 int serve_clients(control::Listener &listener, const ClientLimits &limits,
-                  const SessionBody &session, const std::atomic<bool> &interrupted);
+                  const SessionBody &session, const std::atomic<bool> &interrupted,
+                  const std::function<bool()> &ready);
 
 } // namespace cmdbench
 

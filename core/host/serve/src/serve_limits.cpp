@@ -3,9 +3,11 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <set>
 #include <stdexcept>
 #include <sys/resource.h>
+#include <unistd.h>
 
 // Sanitizers reserve terabytes of address space for their shadow memory:
 // RLIMIT_AS would stop them at start.
@@ -15,6 +17,11 @@
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 #define CMDBENCH_UNDER_SANITIZER 1
 #endif
+#endif
+#ifdef CMDBENCH_UNDER_SANITIZER
+constexpr bool kUnderSanitizer = true;
+#else
+constexpr bool kUnderSanitizer = false;
 #endif
 
 namespace cmdbench {
@@ -63,6 +70,36 @@ std::optional<std::string> value_over(const ParamValue &v, int64_t limit) {
             if (e > limit) return std::to_string(e);
     }
     return std::nullopt;
+}
+
+// Room kept above a run's thread stack: the session table, a session's
+// connection and a small run's buffers (a pingpong of 64-byte messages
+// measured 0.3 MiB above the stack), with margin.
+constexpr int64_t kMemoryToSpare = 8 * kMiB;
+
+// The address space this process maps now (VmSize), from /proc/self/statm.
+int64_t mapped_bytes() {
+    std::ifstream statm("/proc/self/statm");
+    int64_t pages = 0;
+    if (!(statm >> pages)) return 0;
+    return pages * int64_t(sysconf(_SC_PAGESIZE));
+}
+
+// The stack glibc gives a new thread: RLIMIT_STACK's soft limit, or 2 MiB
+// when that is unlimited.
+int64_t thread_stack_bytes() {
+    rlimit l{};
+    if (getrlimit(RLIMIT_STACK, &l) != 0 || l.rlim_cur == RLIM_INFINITY) return 2 * kMiB;
+    return int64_t(l.rlim_cur);
+}
+
+int64_t round_up_mib(int64_t bytes) {
+    return (bytes + kMiB - 1) / kMiB * kMiB;
+}
+
+// "46M", rounded up to whole MiB, as --max-memory takes it.
+std::string mib_text(int64_t bytes) {
+    return std::to_string(round_up_mib(bytes) / kMiB) + "M";
 }
 
 } // namespace
@@ -161,18 +198,30 @@ ServeLimits limits_from_options(const std::vector<std::string> &specs, bool allo
     return limits;
 }
 
-std::string apply_memory_limit(int64_t bytes) {
-#ifdef CMDBENCH_UNDER_SANITIZER
-    (void)bytes;
-    return "--max-memory is ignored in a sanitizer build (its shadow memory needs far more "
-           "address space)";
-#else
+MemoryFloor memory_floor() {
+    MemoryFloor f;
+    f.mapped = mapped_bytes();
+    f.stack = thread_stack_bytes();
+    f.minimum = round_up_mib(f.mapped + f.stack + kMemoryToSpare);
+    return f;
+}
+
+std::string apply_memory_limit(int64_t bytes, const std::string &as_given) {
+    if (kUnderSanitizer)
+        return "--max-memory is ignored in a sanitizer build (its shadow memory needs far more "
+               "address space)";
+    const MemoryFloor floor = memory_floor();
+    if (bytes < floor.minimum)
+        throw std::invalid_argument("--max-memory " + as_given + " is too small: allowed is " +
+                                    mib_text(floor.minimum) + " or more here (this server maps " +
+                                    mib_text(floor.mapped) + " already, a run's " +
+                                    "thread needs a stack of " + mib_text(floor.stack) + ", and " +
+                                    mib_text(kMemoryToSpare) + " is kept to spare)");
     rlimit limit{rlim_t(bytes), rlim_t(bytes)};
     if (setrlimit(RLIMIT_AS, &limit) != 0)
         throw std::invalid_argument(std::string("--max-memory: cannot set the limit: ") +
                                     std::strerror(errno));
     return "";
-#endif
 }
 
 } // namespace cmdbench

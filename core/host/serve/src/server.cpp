@@ -6,6 +6,7 @@
 #include "cmdbench/host/machine/cpu_usage.hpp"
 #include "cmdbench/host/run/control_peer.hpp"
 #include "cmdbench/host/run/crash_context.hpp"
+#include "cmdbench/host/run/exit_status.hpp"
 #include "cmdbench/host/run/role_run.hpp"
 #include "cmdbench/host/run/run_path.hpp"
 #include "cmdbench/host/run/status_code.hpp"
@@ -247,6 +248,19 @@ int serve_once(const Registry &registry, const ServeOptions &opt, control::Liste
     return 130;
 }
 
+// Where it listens, for the log or for the process that started it
+// (--ready-fd); false when that process cannot be told.
+bool announce(const ServeOptions &opt, const control::Listener &listener) {
+    if (opt.ready_fd < 0) {
+        log_line("listening on " + listener.addresses());
+        return true;
+    }
+    const std::string line = std::to_string(listener.port()) + "\n";
+    if (write(opt.ready_fd, line.data(), line.size()) != ssize_t(line.size())) return false;
+    close(opt.ready_fd);
+    return true;
+}
+
 // A whole session, for a session child: its exit code.
 int session_exit_code(const Registry &registry, const ServeOptions &opt, Channel &ch,
                       const SessionGate &gate, const std::atomic<bool> &interrupted) {
@@ -271,14 +285,12 @@ int serve(const Registry &registry, const ServeOptions &opt, const std::atomic<b
     } catch (const ControlError &e) {
         log_line(e.what());
         return 1;
+    } catch (const std::exception &e) { // out of memory under --max-memory, say
+        log_line(std::string("cannot start serving: ") + e.what());
+        return kExitUsage;
     }
-    if (opt.ready_fd >= 0) {
-        std::string line = std::to_string(listener->port()) + "\n";
-        if (write(opt.ready_fd, line.data(), line.size()) != ssize_t(line.size())) return 1;
-        close(opt.ready_fd);
-    } else {
-        log_line("listening on " + listener->addresses());
-    }
+    // Said once everything is set up: a server that says it listens serves.
+    const auto ready = [&] { return announce(opt, *listener); };
     if (!opt.once) {
         // Each session in a child process of its own (serve_clients.hpp).
         return serve_clients(
@@ -286,8 +298,9 @@ int serve(const Registry &registry, const ServeOptions &opt, const std::atomic<b
             [&](Channel &ch, const SessionGate &gate) {
                 return session_exit_code(registry, opt, ch, gate, interrupted);
             },
-            interrupted);
+            interrupted, ready);
     }
+    if (!ready()) return 1;
     return serve_once(registry, opt, *listener, interrupted);
 }
 

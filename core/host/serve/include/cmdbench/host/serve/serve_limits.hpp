@@ -39,9 +39,20 @@ ServeLimits limits_from_options(const std::vector<std::string> &specs, bool allo
 // "64M" -> 67108864; throws std::invalid_argument naming `option`.
 int64_t parse_byte_count(const std::string &text, const std::string &option);
 
+// The least address space `serve` can work in, measured now: what this
+// process maps already, a run thread's stack and room to spare (the
+// session table, a connection, a small run), rounded up to whole MiB.
+struct MemoryFloor {
+    int64_t mapped = 0, stack = 0, minimum = 0;
+};
+MemoryFloor memory_floor();
+
 // --max-memory: caps the address space of this process (RLIMIT_AS) and of
-// the processes it forks. Returns a note for the log (e.g. skipped under a
-// sanitizer, whose shadow memory needs terabytes of address space).
-std::string apply_memory_limit(int64_t bytes);
+// the processes it forks. Throws std::invalid_argument, naming the option,
+// `as_given` and the allowed range, below memory_floor(): a smaller cap
+// would let the server say it listens and then fail to serve anyone.
+// Returns a note for the log (e.g. skipped under a sanitizer, whose shadow
+// memory needs terabytes of address space).
+std::string apply_memory_limit(int64_t bytes, const std::string &as_given);
 
 } // namespace cmdbench
