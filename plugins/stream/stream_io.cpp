@@ -118,7 +118,7 @@ void Run::check_stop(const char *what) const {
 
 int Run::wait_slice_ms(const char *what) const {
     check_stop(what);
-    return static_cast<int>(std::min<int64_t>(host_->remaining_ms(ctx_), 1000));
+    return static_cast<int>(std::min<int64_t>(host_->remaining_ms(ctx_), kWaitSliceMs));
 }
 
 void Run::barrier(const char *name) const {

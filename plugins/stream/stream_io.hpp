@@ -39,7 +39,9 @@ class Run {
 
     // Throws TIMEOUT or CANCELLED (naming `what`) once the run must stop.
     void check_stop(const char *what) const;
-    // A poll timeout for one bounded wait: min(remaining, 1 s).
+    // A poll timeout for one bounded wait: min(remaining, kWaitSliceMs),
+    // short so that a cancel (Ctrl-C, the peer gone) is seen at once.
+    static constexpr int64_t kWaitSliceMs = 200;
     int wait_slice_ms(const char *what) const;
 
     // Control plane wrappers that throw on failure.

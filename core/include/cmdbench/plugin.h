@@ -236,14 +236,17 @@ struct cmdbench_host {
 
     /* Progress for the terminal display: `done` of `total` units. */
     void (*progress)(cmdbench_ctx *ctx, uint64_t done, uint64_t total);
-    /* Non-zero once the run should stop (interrupt, timeout, peer gone). */
+    /* Non-zero once the run should stop (interrupt, timeout, peer gone:
+     * its control channel closed or it ended the run with a failure). */
     int (*cancelled)(cmdbench_ctx *ctx);
     /* Milliseconds left before the run's timeout (0 once it passed). Use it
      * to bound every blocking wait. */
     int64_t (*remaining_ms)(cmdbench_ctx *ctx);
 
     /* Control plane, between the peers of this run over the host's
-     * out-of-band channel. Both return a cmdbench_status.
+     * out-of-band channel. Both return a cmdbench_status
+     * (CMDBENCH_ERR_CANCELLED at once when the run is cancelled while they
+     * wait).
      * barrier: returns once every peer reached the barrier with this name.
      * exchange: sends `len` bytes to the peer and receives the peer's
      * message into `buf` (capacity `cap`, received length in *got). A

@@ -65,4 +65,24 @@ NodeAddress rdma_device_address() {
     return {"", "no RDMA device here (" + devices.front() + "...) has an IP address"};
 }
 
+std::string rdma_devices_text() {
+    std::vector<InterfaceAddress> all;
+    interface_addresses(all);
+    std::string out;
+    for (const std::string &dev : entries("/sys/class/infiniband")) {
+        std::string where;
+        std::vector<std::string> seen; // a netdev may be a GID's and the parent
+        for (const std::string &net : device_interfaces(dev)) {
+            if (std::find(seen.begin(), seen.end(), net) != seen.end()) continue;
+            seen.push_back(net);
+            where += (where.empty() ? "" : ", ") + net;
+            for (const InterfaceAddress &a : all)
+                if (a.interface == net && !a.link_local) where += " " + a.text;
+        }
+        out +=
+            (out.empty() ? "" : ", ") + dev + " (" + (where.empty() ? "no interface" : where) + ")";
+    }
+    return out.empty() ? "none" : out;
+}
+
 } // namespace cmdbench::rdma

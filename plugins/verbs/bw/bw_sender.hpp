@@ -18,6 +18,8 @@
 namespace cmdbench::verbs {
 
 constexpr uint64_t kUnknown = std::numeric_limits<uint64_t>::max();
+// The bytes a sender posts between two looks at the run's stop.
+constexpr uint64_t kCheckBytes = uint64_t(8) << 20;
 
 // One QP's timed messages, first post to last completion.
 struct QpFigures {
@@ -62,6 +64,7 @@ void pump_window(Run &run, const Params &p, size_t size, std::vector<WindowState
     }
     bool closing = until_ns == 0;
     ibv_wc wc[kBatch];
+    uint64_t unchecked_bytes = 0; // posted since the last stop check
     for (unsigned loops = 0;; ++loops) {
         if (!closing && h.now_ns() >= until_ns) {
             closing = true;
@@ -79,6 +82,12 @@ void pump_window(Run &run, const Params &p, size_t size, std::vector<WindowState
                 post(*s.conn, k, k % cq_mod == 0 || k == s.target);
                 s.posted = k;
                 progress = true;
+                // A post can be slow (under Soft-RoCE it moves the message
+                // inside the call): a cancel is looked at every 8 MiB too.
+                if ((unchecked_bytes += size) >= kCheckBytes) {
+                    unchecked_bytes = 0;
+                    stop.check(what);
+                }
             }
             if (s.completed < s.posted || poll_idle) {
                 const int n = poll_cq(*s.conn, wc, kBatch, what);

@@ -3,11 +3,34 @@
 
 #include "qp/conn.hpp"
 
+#include <cerrno>
 #include <cmdbench/rdma-util/rdma_device.hpp>
+#include <cmdbench/rdma-util/rdma_device_address.hpp>
 #include <cstring>
 #include <netinet/in.h>
 
 namespace cmdbench::verbs {
+namespace {
+
+// A bind_address on no RDMA device is a mistake in the scenario, not a
+// machine without RDMA: the run fails (never skips), naming the address and
+// the devices there are. A wildcard binds nothing in particular: not checked.
+void check_bind_address(CmChannel &channel, const std::string &address, rdma_port_space ps) {
+    sockaddr_storage addr = resolve_ip(address, 0, true);
+    if (is_any_address(addr)) return;
+    rdma_cm_id *id = nullptr;
+    if (rdma_create_id(channel.get(), &id, nullptr, ps) != 0) fail_errno("rdma_create_id", errno);
+    const bool bound = rdma_bind_addr(id, reinterpret_cast<sockaddr *>(&addr)) == 0;
+    const int err = errno;
+    const bool on_device = bound && id->verbs;
+    rdma_destroy_id(id);
+    if (on_device) return;
+    fail("verbs: bind_address " + address + " is on no RDMA device" +
+         (bound ? std::string() : " (rdma_bind_addr: " + cmdbench::support::errno_text(err) + ")") +
+         "; RDMA devices here: " + cmdbench::rdma::rdma_devices_text());
+}
+
+} // namespace
 
 CmQpSet::~CmQpSet() {
     if (listener_) rdma_destroy_id(listener_);
@@ -17,6 +40,7 @@ sockaddr_storage CmQpSet::meet(Run &run, const LinkSpec &link, rdma_port_space p
     const std::string problem = cmdbench::rdma::rdma_device_problem();
     if (!problem.empty()) skip_no_device(problem);
     channel_ = std::make_unique<CmChannel>();
+    if (!link.bind_address.empty()) check_bind_address(*channel_, link.bind_address, ps);
     if (!run.is_client()) {
         listener_ = listen_for_clients(*channel_, run, link, ps);
         sockaddr_storage mine{};

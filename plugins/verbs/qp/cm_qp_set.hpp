@@ -19,7 +19,8 @@ class CmQpSet {
     CmQpSet() = default;
     ~CmQpSet();
 
-    // Skips (needs an RDMA device) without a usable device. Server: listens
+    // Skips (needs an RDMA device) without a usable device; fails when
+    // bind_address is on none of the devices. Server: listens
     // in port space `ps` and announces where; returns nothing. Client: returns
     // the server's address (its own host's, if the server listens on any).
     sockaddr_storage meet(Run &run, const LinkSpec &link, rdma_port_space ps);

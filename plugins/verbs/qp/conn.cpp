@@ -22,6 +22,10 @@ bool no_device_errno(int err) {
     return err == ENODEV || err == EADDRNOTAVAIL || err == ENOENT;
 }
 
+std::string devices_here() {
+    return "RDMA devices here: " + cmdbench::rdma::rdma_devices_text();
+}
+
 } // namespace
 
 Conn::Conn(rdma_cm_id *id, const ConnSpec &spec, uint32_t index)
@@ -140,13 +144,15 @@ rdma_cm_id *listen_for_clients(CmChannel &channel, const Run &run, const LinkSpe
         const std::string what =
             "rdma_bind_addr " + address_text(addr) + ": " + cmdbench::support::errno_text(err);
         if (no_device_errno(err))
-            skip_no_device(what + " (not an address of an RDMA device; set bind_address)");
+            skip_no_device(what + " (not an address of an RDMA device; set bind_address to one: " +
+                           devices_here() + ")");
         fail(what);
     }
     if (!is_any_address(addr) && !id->verbs) {
         rdma_destroy_id(id);
-        skip_no_device(address_text(addr) +
-                       " is not an address of an RDMA device; set bind_address to one");
+        skip_no_device(
+            address_text(addr) +
+            " is not an address of an RDMA device; set bind_address to one: " + devices_here());
     }
     if (rdma_listen(id, link.qps) != 0) {
         const int err = errno;

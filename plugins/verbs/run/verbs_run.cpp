@@ -6,7 +6,7 @@
 namespace cmdbench::verbs {
 
 void Stopper::check(const char *what) const {
-    if (watched_ && host_.cancelled(watched_)) aborted_ = true;
+    if (ctx_ && std::this_thread::get_id() == owner_ && host_.cancelled(ctx_)) aborted_ = true;
     if (aborted_) throw RunError(CMDBENCH_ERR_CANCELLED, std::string(what) + ": stopped");
     if (host_.now_ns() >= deadline_)
         throw RunError(CMDBENCH_ERR_TIMEOUT, std::string(what) + ": timed out");
@@ -26,7 +26,7 @@ uint64_t deadline_of(const cmdbench_run_env &env) {
 
 } // namespace
 
-Run::Run(const cmdbench_run_env &env) : env_(env), stopper_(*env.host, deadline_of(env)) {}
+Run::Run(const cmdbench_run_env &env) : env_(env), stopper_(*env.host, env.ctx, deadline_of(env)) {}
 
 void Run::check_stop(const char *what) {
     if (host().cancelled(ctx())) stopper_.abort();

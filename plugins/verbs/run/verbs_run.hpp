@@ -8,6 +8,7 @@
 #include <cmdbench/plugin.h>
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace cmdbench::verbs {
@@ -18,29 +19,30 @@ using cmdbench::support::fail;
 using cmdbench::support::fail_errno;
 using cmdbench::support::RunError;
 
-// The run's deadline and an abort flag, shared by worker threads: they must
-// not call host services that take the run's ctx concurrently.
+// The run's deadline, the host's cancel and an abort flag, shared by worker
+// threads. Only the test's own thread (the one that made the Stopper) asks
+// the host for a cancel: worker threads must not call host services that
+// take the run's ctx concurrently, so while they run, the test's thread
+// watches for them (run_workers) and aborts.
 class Stopper {
   public:
-    Stopper(const cmdbench_host &host, uint64_t deadline_ns)
-        : host_(host), deadline_(deadline_ns) {}
-    // Throws TIMEOUT past the deadline, CANCELLED once abort() was called
-    // (or, while watching a ctx, once the host cancelled the run).
+    Stopper(const cmdbench_host &host, cmdbench_ctx *ctx, uint64_t deadline_ns)
+        : host_(host), ctx_(ctx), deadline_(deadline_ns), owner_(std::this_thread::get_id()) {}
+    // Throws CANCELLED once abort() was called or, on the test's own
+    // thread, once the host cancelled the run (Ctrl-C, its peer gone);
+    // TIMEOUT past the deadline.
     void check(const char *what) const;
     void abort() { aborted_ = true; }
     bool aborted() const { return aborted_; }
     // Milliseconds to the deadline, at least 0.
     int64_t remaining_ms() const;
-    // Also asks the host for a cancel at every check; only while the
-    // measuring thread is the test's own (run_workers with one thread), so
-    // that no other thread is in a host service with the same ctx.
-    void watch(cmdbench_ctx *ctx) { watched_ = ctx; }
 
   private:
     const cmdbench_host &host_;
+    cmdbench_ctx *ctx_;
     uint64_t deadline_;
+    std::thread::id owner_;
     mutable std::atomic<bool> aborted_{false};
-    cmdbench_ctx *watched_ = nullptr;
 };
 
 class Run {

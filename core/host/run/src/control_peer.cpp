@@ -19,6 +19,15 @@ int wait_ms(cmdbench_ctx *ctx) {
     return int(std::clamp<int64_t>(remaining_ms(*ctx), 100, 24 * 3600 * 1000));
 }
 
+// How long one wait for the peer's message lasts before the run's cancel is
+// looked at again.
+constexpr uint64_t kSliceMs = 100;
+
+// Ctrl-C, or the watchdog's cancel (the deadline is the wait's own bound).
+bool stop_requested(const cmdbench_ctx *ctx) {
+    return ctx->cancelled.load() || (ctx->interrupted && ctx->interrupted->load());
+}
+
 void fail(cmdbench_ctx *ctx, const std::string &msg) {
     host_services()->set_error(ctx, msg.c_str());
 }
@@ -32,13 +41,33 @@ control::RunEnd peer_run_end(const Message &m) {
 
 } // namespace
 
-std::optional<Message> ControlPeer::next_step_message(cmdbench_ctx *ctx, MsgType want) {
+bool ControlPeer::await_message(cmdbench_ctx *ctx) {
+    const int total_ms = wait_ms(ctx);
+    const uint64_t until = monotonic_ns() + uint64_t(total_ms) * 1000000;
+    for (;;) {
+        const uint64_t now = monotonic_ns();
+        if (now >= until)
+            throw ControlError("control channel: timed out after " + std::to_string(total_ms) +
+                               " ms waiting for " + ch_.peer_name());
+        const uint64_t left_ms = (until - now + 999999) / 1000000;
+        if (ch_.wait_readable(int(std::min<uint64_t>(left_ms, kSliceMs)))) return true;
+        if (stop_requested(ctx)) return false;
+    }
+}
+
+std::optional<Message> ControlPeer::next_step_message(cmdbench_ctx *ctx, MsgType want, int &rc) {
+    rc = CMDBENCH_ERR;
     if (peer_end_) {
         fail(ctx,
              label_ + " ended the run: " + (peer_end_->error.empty() ? "done" : peer_end_->error));
         return std::nullopt;
     }
+    std::lock_guard<std::mutex> lock(reading_);
     try {
+        if (!await_message(ctx)) {
+            rc = CMDBENCH_ERR_CANCELLED; // the test says why it stops, or the host does
+            return std::nullopt;
+        }
         Message m = ch_.recv(wait_ms(ctx));
         if (m.type == MsgType::RunEnd) {
             peer_end_ = peer_run_end(m);
@@ -61,6 +90,27 @@ std::optional<Message> ControlPeer::next_step_message(cmdbench_ctx *ctx, MsgType
     }
 }
 
+std::string ControlPeer::lost() {
+    {
+        // A RunEnd waiting while the test still runs: the peer is out of the
+        // run. Only between messages: the test's thread may be in one.
+        std::unique_lock<std::mutex> lock(reading_, std::try_to_lock);
+        std::optional<Message> m;
+        if (lock.owns_lock()) m = ch_.peek();
+        if (m && m->type == MsgType::RunEnd) {
+            try {
+                const control::RunEnd end = peer_run_end(*m);
+                if (end.status != CMDBENCH_OK)
+                    return label_ + " ended the run: " + (end.error.empty() ? "failed" : end.error);
+            } catch (const ControlError &) {
+                // unreadable: the test's own read of it will say so
+            }
+        }
+    }
+    if (ch_.hung_up()) return label_ + " closed the control channel";
+    return {};
+}
+
 int ControlPeer::barrier(cmdbench_ctx *ctx, const std::string &name) {
     try {
         ch_.send(control::make_string(MsgType::Barrier, name), wait_ms(ctx));
@@ -69,8 +119,9 @@ int ControlPeer::barrier(cmdbench_ctx *ctx, const std::string &name) {
         fail(ctx, e.what());
         return CMDBENCH_ERR;
     }
-    auto m = next_step_message(ctx, MsgType::Barrier);
-    if (!m) return CMDBENCH_ERR;
+    int rc = CMDBENCH_OK;
+    auto m = next_step_message(ctx, MsgType::Barrier, rc);
+    if (!m) return rc;
     std::string theirs = control::parse_string(*m);
     if (theirs != name) {
         fail(ctx, "barrier mismatch: this side is at '" + name + "', " + label_ + " at '" +
@@ -91,8 +142,9 @@ int ControlPeer::exchange(cmdbench_ctx *ctx, const void *data, uint32_t len, voi
         fail(ctx, e.what());
         return CMDBENCH_ERR;
     }
-    auto m = next_step_message(ctx, MsgType::Exchange);
-    if (!m) return CMDBENCH_ERR;
+    int rc = CMDBENCH_OK;
+    auto m = next_step_message(ctx, MsgType::Exchange, rc);
+    if (!m) return rc;
     try {
         control::Reader r(m->payload);
         std::vector<uint8_t> bytes = r.bytes();
@@ -113,6 +165,7 @@ int ControlPeer::exchange(cmdbench_ctx *ctx, const void *data, uint32_t len, voi
 
 control::RunEnd ControlPeer::finish(const control::RunEnd &ours, int timeout_ms) {
     if (channel_broken_) throw ControlError("control channel to " + label_ + " is broken");
+    std::lock_guard<std::mutex> lock(reading_);
     ch_.send(control::make_run_end(ours), timeout_ms);
     while (!peer_end_) {
         Message m = ch_.recv(timeout_ms);

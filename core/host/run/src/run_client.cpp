@@ -86,6 +86,23 @@ std::string channel_failure(ClientSession &s, const std::exception &e, const std
     return death.empty() ? std::string(e.what()) : death;
 }
 
+// Why the session's server went away under a run: its death when it was
+// the local server and it died, else the loss of the channel, named.
+std::string lost_during_run(ClientSession &s, const std::exception &e, const std::string &run) {
+    std::string death = s.local ? local_server_death(*s.local, run, 1000) : std::string();
+    if (!death.empty()) return death;
+    return "lost " + s.label + " during " + run + " (" + e.what() + ")";
+}
+
+// Whether the server's error adds to the client's: not when one holds the
+// other, nor after Ctrl-C, when the server's side only stopped because this
+// side did (its error then quotes ours).
+bool server_error_adds(const Execution &client, const std::string &theirs) {
+    return !theirs.empty() && client.status != RunStatus::Interrupted &&
+           client.error.find(theirs) == std::string::npos &&
+           theirs.find(client.error) == std::string::npos;
+}
+
 // The client's and the server's outcomes make the run's.
 void combine(RunResult &r, const Execution &client, const control::RunEnd &server) {
     RunStatus theirs = status_from_code(server.status);
@@ -94,18 +111,20 @@ void combine(RunResult &r, const Execution &client, const control::RunEnd &serve
     if (client.status == RunStatus::Ok && theirs != RunStatus::Ok) {
         r.status = theirs;
         r.error = "server: " + server.error;
-    } else if (client.status != RunStatus::Ok && theirs != RunStatus::Ok && !server.error.empty() &&
-               r.error.find(server.error) == std::string::npos) {
+    } else if (client.status != RunStatus::Ok && theirs != RunStatus::Ok &&
+               server_error_adds(client, server.error)) {
         r.error += " (server: " + server.error + ")";
     }
 }
 
 // The run lost its server before the server's outcome came: the channel's
-// failure (or the server's death) first, then what this side saw.
+// failure (or the server's death) first, then what this side saw, unless
+// this side only stopped because the server was gone.
 void lost_server(RunResult &r, const Execution &client, const std::string &why) {
     r.status = client.status == RunStatus::Ok ? RunStatus::Failed : client.status;
     r.error = why;
-    if (!client.error.empty() && why.find(client.error) == std::string::npos)
+    if (!client.error.empty() && client.peer_lost.empty() &&
+        why.find(client.error) == std::string::npos)
         r.error += " (client: " + client.error + ")";
 }
 
@@ -260,7 +279,7 @@ void run_accepted(RunResult &r, ClientRun &c, RoleRun &role) {
     } catch (const ControlError &e) {
         // No word from the server: this side's failure, not the server's
         // (the server may be gone, see why).
-        session.broken = channel_failure(session, e, c.label);
+        session.broken = lost_during_run(session, e, c.label);
         lost_server(r, ex, session.broken);
     }
 }

@@ -83,9 +83,25 @@ void run_test_thread(const cmdbench_test *test, std::shared_ptr<cmdbench_transpo
     shared->cv.notify_all();
 }
 
-// Waits for the test, waking up regularly to notice an interrupt; gives up
-// kGraceSeconds after the deadline or the interrupt. Whether it ended.
-bool wait_for_test(Shared &shared, cmdbench_ctx &ctx) {
+// Why the watchdog cancelled a test, if it did.
+struct Stop {
+    bool interrupted = false;
+    std::string peer_lost; // PeerLink::lost's reason
+};
+
+// Whether the run must stop now: Ctrl-C, the deadline, or the peer's loss
+// (asked of the peer link only while nothing else says stop).
+bool must_stop(cmdbench_ctx &ctx, Stop &why) {
+    why.interrupted = ctx.interrupted && ctx.interrupted->load();
+    if (why.interrupted || (ctx.deadline_ns && monotonic_ns() >= ctx.deadline_ns)) return true;
+    if (ctx.peer) why.peer_lost = ctx.peer->lost();
+    return !why.peer_lost.empty();
+}
+
+// Waits for the test, waking up regularly to notice an interrupt or the
+// loss of its peer; gives up kGraceSeconds after the deadline, the
+// interrupt or the loss. Whether it ended.
+bool wait_for_test(Shared &shared, cmdbench_ctx &ctx, Stop &why) {
     using clock = std::chrono::steady_clock;
     auto grace = std::chrono::milliseconds(int(kGraceSeconds * 1000));
     clock::time_point give_up = clock::time_point::max();
@@ -93,9 +109,11 @@ bool wait_for_test(Shared &shared, cmdbench_ctx &ctx) {
     while (!shared.done) {
         shared.cv.wait_for(lock, std::chrono::milliseconds(100));
         if (shared.done) break;
-        bool interrupted = ctx.interrupted && ctx.interrupted->load();
-        bool late = ctx.deadline_ns && monotonic_ns() >= ctx.deadline_ns;
-        if ((interrupted || late) && give_up == clock::time_point::max()) {
+        if (give_up == clock::time_point::max()) {
+            lock.unlock(); // the peer link may take a moment to look
+            const bool stop = must_stop(ctx, why);
+            lock.lock();
+            if (!stop) continue;
             ctx.cancelled = true;
             give_up = clock::now() + grace;
         }
@@ -105,15 +123,36 @@ bool wait_for_test(Shared &shared, cmdbench_ctx &ctx) {
 }
 
 // What a test that ended with `rc` did, its error always said.
-Execution ended_test(const cmdbench_test *test, int rc, cmdbench_ctx &ctx) {
+Execution ended_test(const cmdbench_test *test, int rc, cmdbench_ctx &ctx, const Stop &why) {
     Execution ex;
     ex.status = status_of(rc, ctx);
     ex.error = error_of(ctx);
+    // Stopped for its peer's loss: that is the reason, whatever the test said.
+    if (ex.status == RunStatus::Failed && !why.peer_lost.empty()) {
+        ex.peer_lost = why.peer_lost;
+        ex.error = why.peer_lost;
+    }
     if (ex.status == RunStatus::TimedOut && ex.error.empty()) ex.error = "timed out";
     if (ex.status == RunStatus::Interrupted && ex.error.empty()) ex.error = "interrupted";
     if (ex.status == RunStatus::Failed && ex.error.empty())
         ex.error = std::string("test '") + test->name + "' failed without saying why";
     if (ex.status == RunStatus::Ok) ex.error.clear();
+    return ex;
+}
+
+// A test that did not stop within the grace: what the run reports.
+Execution abandoned_test(const cmdbench_test *test, const Stop &why) {
+    Execution ex;
+    ex.abandoned = true;
+    ex.status = why.interrupted         ? RunStatus::Interrupted
+                : why.peer_lost.empty() ? RunStatus::TimedOut
+                                        : RunStatus::Failed;
+    ex.peer_lost = why.peer_lost;
+    const std::string cause = why.interrupted         ? "its interrupt"
+                              : why.peer_lost.empty() ? "its timeout"
+                                                      : "its peer's loss (" + why.peer_lost + ")";
+    ex.error = std::string("test '") + test->name + "' did not stop within " +
+               std::to_string(int(kGraceSeconds)) + " s of " + cause;
     return ex;
 }
 
@@ -129,19 +168,13 @@ Execution execute_test(const cmdbench_test *test, const cmdbench_transport *tran
     ctx->transport = transport;
     std::thread worker(run_test_thread, test, guarded, ctx, role,
                        std::make_shared<std::string>(peer_host), shared, host_services());
-    if (!wait_for_test(*shared, *ctx)) {
+    Stop why;
+    if (!wait_for_test(*shared, *ctx, why)) {
         worker.detach(); // it keeps ctx and shared alive
-        Execution ex;
-        ex.abandoned = true;
-        bool interrupted = ctx->interrupted && ctx->interrupted->load();
-        ex.status = interrupted ? RunStatus::Interrupted : RunStatus::TimedOut;
-        ex.error = std::string("test '") + test->name + "' did not stop within " +
-                   std::to_string(int(kGraceSeconds)) + " s of its " +
-                   (interrupted ? "interrupt" : "timeout");
-        return ex;
+        return abandoned_test(test, why);
     }
     worker.join();
-    return ended_test(test, shared->status, *ctx);
+    return ended_test(test, shared->status, *ctx, why);
 }
 
 } // namespace cmdbench

@@ -1,5 +1,6 @@
 // A fake host for plugin verbs' pure parts: the host services a verbs test
-// calls outside the QPs (parameters, clock, log, histograms, rows), backed by
+// calls outside the QPs (parameters, clock, log, histograms, rows, the
+// cancel), backed by
 // maps and vectors a test reads back. Parameters start at the test's table
 // defaults and take scenario syntax ("[64, 4096]", "true"; strings bare:
 // "write").
@@ -116,7 +117,7 @@ class FakeHost {
                 reinterpret_cast<const FakeHist *>(hist)->values.size();
         };
         host_.row_end = [](cmdbench_row *row) { reinterpret_cast<FakeRow *>(row)->ended = true; };
-        host_.cancelled = [](cmdbench_ctx *) { return 0; };
+        host_.cancelled = [](cmdbench_ctx *ctx) { return int(self(ctx).cancel); };
         host_.remaining_ms = [](cmdbench_ctx *) { return int64_t(60000); };
         env_.struct_size = sizeof env_;
         env_.host = &host_;
@@ -135,6 +136,7 @@ class FakeHost {
 
     std::deque<FakeRow> rows;
     std::vector<std::string> logs;
+    bool cancel = false; // what cancelled() answers
     static inline uint64_t now_ = 1'000'000'000;
 
   private:

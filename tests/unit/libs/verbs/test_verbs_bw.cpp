@@ -22,6 +22,30 @@ struct FakeQp {
     uint32_t index() const { return i; }
 };
 
+// A QP whose CQ (a fake provider's poll_cq) completes every request as soon
+// as it was posted: what pump_window needs to go on posting at full speed.
+struct InstantQp {
+    static inline uint64_t last_posted = 0;
+    ibv_context context{};
+    ibv_cq cq_{};
+    InstantQp() {
+        context.ops.poll_cq = [](ibv_cq *, int, ibv_wc *wc) {
+            if (last_posted == 0) return 0;
+            *wc = ibv_wc{};
+            wc->wr_id = last_posted;
+            wc->status = IBV_WC_SUCCESS;
+            wc->opcode = IBV_WC_SEND;
+            last_posted = 0;
+            return 1;
+        };
+        cq_.context = &context;
+    }
+    ibv_cq *cq() { return &cq_; }
+    ibv_comp_channel *channel() { return nullptr; } // event mode is not used
+    uint32_t index() const { return 0; }
+    bool armed = false;
+};
+
 } // namespace
 
 TEST_CASE("verbs bw: warm-up counts as sent, the timed phase as sent and figures") {
@@ -154,4 +178,30 @@ TEST_CASE("verbs bw: with arrival counts the row says what was lost, and the log
     cmdbench::verbs::report_bw(all, p, 64, {{100, 0, 1000}}, {100}, &every);
     CHECK(quiet.rows[0].metrics.at("lost") == 0);
     CHECK(quiet.logs.empty());
+}
+
+TEST_CASE("verbs bw: a sender of large messages sees a cancel within 8 MiB of posts") {
+    // Under Soft-RoCE a post moves its message inside the call: posts of
+    // 1 MiB take milliseconds each, so a stop check every 4096 turns of the
+    // loop came seconds after a Ctrl-C.
+    FakeHost host(bw_descriptor());
+    cmdbench::verbs::Run run(host.env());
+    const cmdbench::verbs::Params p = cmdbench::verbs::read_params(run, true);
+    InstantQp qp;
+    std::vector<InstantQp *> conns = {&qp};
+    auto states = cmdbench::verbs::window_states(conns);
+    uint64_t posts = 0;
+    try {
+        cmdbench::verbs::pump_window(
+            run, p, size_t(1) << 20, states, 1000000, 0, "sender", false,
+            [&](InstantQp &, uint64_t k, bool) {
+                InstantQp::last_posted = k;
+                if (++posts == 3) host.cancel = true; // Ctrl-C comes
+            },
+            [](InstantQp &, const ibv_wc &) { return false; });
+        FAIL("the sender did not stop");
+    } catch (const cmdbench::verbs::RunError &e) {
+        CHECK(e.status == CMDBENCH_ERR_CANCELLED);
+    }
+    CHECK(posts <= 3 + 8);
 }

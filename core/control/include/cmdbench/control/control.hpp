@@ -163,6 +163,16 @@ class Channel {
     static Channel connect(const std::string &host, uint16_t port, int timeout_ms);
     void send(const Message &m, int timeout_ms);
     Message recv(int timeout_ms);
+    // Looks without reading (control_peek.cpp), so that a watcher can see
+    // the peer go while another thread owns the reads:
+    // whether a recv() would find something (data, the peer's close or an
+    // error) within timeout_ms;
+    bool wait_readable(int timeout_ms) const;
+    // whether the peer closed its end or the connection failed;
+    bool hung_up() const;
+    // the first message waiting, when the whole of it has arrived (nullopt
+    // otherwise, or for bytes that are not a message). Never blocks.
+    std::optional<Message> peek() const;
     int fd() const { return fd_; }
     // "127.0.0.1:7000" or "[::1]:7000", taken when the channel was made so
     // it still names the peer after a reset.

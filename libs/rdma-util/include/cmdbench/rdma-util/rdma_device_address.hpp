@@ -19,6 +19,11 @@ struct NodeAddress {
 // rxe's parent, or the interface on the same PCI device (IPoIB).
 NodeAddress rdma_device_address();
 
+// Every RDMA device with its interfaces and their addresses (link-local
+// IPv6 left out), for a message that must say where RDMA can be used:
+// "rxe0 (dummy0 192.0.2.1), rxe1 (dummy1 10.77.1.1)"; "none" without a device.
+std::string rdma_devices_text();
+
 } // namespace cmdbench::rdma
 
 #endif

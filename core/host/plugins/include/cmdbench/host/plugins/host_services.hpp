@@ -26,6 +26,11 @@ class PeerLink {
     virtual int barrier(cmdbench_ctx *ctx, const std::string &name) = 0;
     virtual int exchange(cmdbench_ctx *ctx, const void *data, uint32_t len, void *buf, uint32_t cap,
                          uint32_t *got) = 0;
+    // Asked by the host's watchdog, on its own thread, while the test runs:
+    // why the run cannot go on because of the peer ("the client (ADDR)
+    // closed the control channel", "... ended the run: why"), or "" while
+    // the peer is there. Must not block.
+    virtual std::string lost() { return {}; }
 };
 
 uint64_t monotonic_ns();

@@ -4,13 +4,13 @@
 #include "cmdbench/control/control.hpp"
 #include "cmdbench/host/plugins/host_services.hpp"
 
+#include <mutex>
 #include <optional>
 
 namespace cmdbench {
 
 class ControlPeer : public PeerLink {
   public:
-    // `grace_ms` bounds waits when the run has no deadline of its own.
     ControlPeer(control::Channel &channel, std::string peer_label)
         : ch_(channel), label_(std::move(peer_label)) {}
 
@@ -18,19 +18,33 @@ class ControlPeer : public PeerLink {
     int exchange(cmdbench_ctx *ctx, const void *data, uint32_t len, void *buf, uint32_t cap,
                  uint32_t *got) override;
 
+    // The peer closed the control channel, or sent a RunEnd that is not a
+    // success while this side's test still runs (from the watchdog's
+    // thread; looks without reading, see PeerLink::lost).
+    std::string lost() override;
+
     // Sends our RunEnd and returns the peer's (read now, or already seen
     // during a barrier). Messages the peer sent for steps we never reached
     // are skipped. Throws control::ControlError.
     control::RunEnd finish(const control::RunEnd &ours, int timeout_ms);
 
   private:
-    // Reads the next message for a step; a RunEnd from the peer ends the step.
-    std::optional<control::Message> next_step_message(cmdbench_ctx *ctx, control::MsgType want);
+    // Reads the next message for a step; a RunEnd from the peer ends the
+    // step. Without a message, `rc` is the step's status (CMDBENCH_ERR, or
+    // CMDBENCH_ERR_CANCELLED when the run was cancelled meanwhile).
+    std::optional<control::Message> next_step_message(cmdbench_ctx *ctx, control::MsgType want,
+                                                      int &rc);
+    // Waits for the next message, in slices, until the run's deadline: false
+    // as soon as the run is cancelled (Ctrl-C, the watchdog) instead.
+    bool await_message(cmdbench_ctx *ctx);
 
     control::Channel &ch_;
     std::string label_;
     std::optional<control::RunEnd> peer_end_;
     bool channel_broken_ = false;
+    // Held while the test's thread reads the channel: lost() peeks only
+    // between two messages, never into the middle of one.
+    std::mutex reading_;
 };
 
 } // namespace cmdbench

@@ -1,6 +1,7 @@
 // Runs one role of a test in a worker thread under a watchdog, so a test that
 // ignores its deadline or a Ctrl-C cannot hold the process (and its results)
-// hostage.
+// hostage. The watchdog also cancels the test as soon as its peer is lost
+// (the control channel closed, the peer ended the run with a failure).
 #pragma once
 #include "cmdbench/host/plugins/host_services.hpp"
 #include "cmdbench/report/result.hpp"
@@ -18,10 +19,13 @@ struct Execution {
     // The test did not return within its grace period: its thread is still
     // running and owns the ctx, so the process must report and exit.
     bool abandoned = false;
+    // The watchdog stopped the test because its peer went away or ended the
+    // run (PeerLink::lost): why. Then `error` says so, not the test.
+    std::string peer_lost;
 };
 
-// Seconds a test may overrun its deadline (or an interrupt) before it is
-// abandoned.
+// Seconds a test may overrun its deadline (or an interrupt, or the loss of
+// its peer) before it is abandoned.
 constexpr double kGraceSeconds = 5.0;
 
 // Asks the transport whether it can run here; an Execution (skipped or
