@@ -2,6 +2,7 @@
 // fields and their defaults, and a clear message for every kind of bad file.
 #include "cmdbench/plugin.h"
 #include "cmdbench/report/histogram.hpp"
+#include "cmdbench/report/expect_rules.hpp"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/results_reader.hpp"
 
@@ -328,4 +329,76 @@ TEST_CASE("results reader: files that cannot be read") {
     std::ofstream(path) << json_of(sample_report());
     CHECK(read_results_file(path).runs.size() == 2);
     unlink(path);
+}
+
+// A run's `expect` is read by the rules a scenario's is (expect_rules.hpp):
+// what the scenario loader refuses, compare refuses too, naming the run.
+TEST_CASE("results reader: expectations are checked as a scenario's are") {
+    const auto with_expect = [](const std::string &expect) {
+        return R"({"schema": "cmdbench-results", "schema_version": 1,
+          "context": {"host": "h"}, "runs": [{"name": "ok", "test": "t", "status": "ok",
+          "rows": []}, {"name": "lat", "test": "t", "status": "ok", "rows": [],
+          "expect": )" +
+               expect + "}]}";
+    };
+    const std::string at = "x.json: runs[1] (run 'lat'): ";
+    CHECK(error_of(with_expect(R"({"": {"max": 20}})")) ==
+          at + "an empty key in 'expect' (name a metric, e.g. latency_p99, or link_fraction)");
+    CHECK(error_of(with_expect(R"({"latency_p99": {"max": "20us"}})")) ==
+          at + "'expect.latency_p99.max' expects a number, got a string");
+    CHECK(error_of(with_expect(R"({"bandwidth": {"min_ratio": -1}})")) ==
+          at + "'expect.bandwidth.min_ratio' must be above 0, got -1");
+    CHECK(error_of(with_expect(R"({"link_fraction": 0})")) ==
+          at + "'expect.link_fraction' must be above 0, got 0");
+    CHECK(error_of(with_expect(R"({"link_fraction": null})")) ==
+          at + "'expect.link_fraction' expects a number, got null");
+    CHECK(error_of(with_expect(R"({"bandwidth": 5})")) ==
+          at + "'expect.bandwidth' expects a table of bounds, e.g. { max = 20 } (keys: min, "
+               "max, min_ratio, max_ratio), got a number");
+    CHECK(error_of(with_expect(R"({"bandwidth": {}})")) ==
+          at + "'expect.bandwidth' has no bound (keys: min, max, min_ratio, max_ratio)");
+    CHECK(error_of(with_expect(R"({"bandwidth": {"mni": 1}})")) ==
+          at + "unknown bound 'mni' in 'expect.bandwidth' (keys: min, max, min_ratio, max_ratio)");
+    CHECK(error_of(with_expect(R"({"bandwidth": {"min": 5, "max": 1}})")) ==
+          at + "'expect.bandwidth': min 5 is above max 1");
+    CHECK(error_of(with_expect(R"({"b\u001bw": {"min": 1}})")) ==
+          at + "the key 'b\\x1bw' in 'expect' has control characters or is not UTF-8");
+    CHECK(error_of(with_expect("[1]")) ==
+          at + "'expect' expects a table, e.g. expect = { link_fraction = 0.9 }, got an array");
+    // What a run writes reads back whole.
+    const Report r = parse_results(
+        with_expect(R"({"link_fraction": 0.9, "bandwidth": {"min": 1, "max_ratio": 2}})"),
+        "x.json");
+    REQUIRE(r.runs[1].expect.metrics.size() == 1);
+    CHECK(r.runs[1].expect.link_fraction == 0.9);
+    CHECK(r.runs[1].expect.metrics[0].second.max_ratio == 2);
+}
+
+TEST_CASE("results reader: expect keys are bounded per run and in all") {
+    std::string keys;
+    for (size_t i = 0; i <= kMaxExpectKeys; ++i)
+        keys += (i ? ", \"m" : "\"m") + std::to_string(i) + "\": {\"min\": 1}";
+    const auto run = [](const std::string &name, const std::string &expect) {
+        return R"({"name": ")" + name + R"(", "test": "t", "status": "ok", "rows": [],
+          "expect": {)" +
+               expect + "}}";
+    };
+    const auto file = [](const std::string &runs) {
+        return R"({"schema": "cmdbench-results", "schema_version": 1,
+          "context": {"host": "h"}, "runs": [)" +
+               runs + "]}";
+    };
+    CHECK(error_of(file(run("wide", keys))) ==
+          "x.json: runs[0] (run 'wide'): 'expect' has 65 keys: more than the 64 one run's "
+          "expectations may have");
+    // 64 keys a run: the file's bound is met after kMaxResultsExpectKeys / 64 runs.
+    const std::string most = keys.substr(0, keys.rfind(", \"m"));
+    const size_t runs_allowed = kMaxResultsExpectKeys / kMaxExpectKeys;
+    std::string runs;
+    for (size_t i = 0; i <= runs_allowed; ++i)
+        runs += (i ? "," : "") + run("r", most);
+    CHECK(error_of(file(runs)) == "x.json: runs[" + std::to_string(runs_allowed) + "] (run 'r'): " +
+                                      std::to_string((runs_allowed + 1) * kMaxExpectKeys) +
+                                      " expect keys so far: more than the 250000 a results "
+                                      "file may have");
 }

@@ -191,7 +191,9 @@ TEST_CASE("expectations survive the JSON results and read back") {
     b.max = 20;
     b.min_ratio = 0.5;
     e.metrics = {{"latency_p99", b}};
-    const auto back = expectations_from_json(expectations_json(e));
+    const auto read = expectations_from_json(expectations_json(e), "r.json: runs[0]");
+    REQUIRE(read);
+    const Expectations &back = *read;
     CHECK(back.link_fraction == 0.9);
     REQUIRE(back.metrics.size() == 1);
     CHECK(back.metrics[0].first == "latency_p99");

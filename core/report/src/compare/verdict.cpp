@@ -516,35 +516,4 @@ Json expectations_json(const Expectations &e) {
     return j;
 }
 
-Expectations expectations_from_json(const Json &j) {
-    Expectations e;
-    if (!j.is_object()) return e;
-    auto number = [](const Json &n) -> std::optional<double> {
-        if (n.is_number() && std::isfinite(n.get<double>())) return n.get<double>();
-        return std::nullopt;
-    };
-    for (const auto &item : j.items()) {
-        // Not a structured binding: clang (the fuzz build) refuses one
-        // captured by the lambda below in C++17.
-        const std::string &key = item.key();
-        const Json &value = item.value();
-        if (key == "link_fraction") {
-            e.link_fraction = number(value);
-            continue;
-        }
-        if (!value.is_object()) continue;
-        MetricBounds b;
-        auto field = [&](const char *k) {
-            return value.contains(k) ? number(value.at(k)) : std::nullopt;
-        };
-        b.min = field("min");
-        b.max = field("max");
-        b.min_ratio = field("min_ratio");
-        b.max_ratio = field("max_ratio");
-        if (b.min || b.max || b.min_ratio || b.max_ratio)
-            e.metrics.emplace_back(printable_text(key), b);
-    }
-    return e;
-}
-
 } // namespace cmdbench

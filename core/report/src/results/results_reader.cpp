@@ -35,6 +35,8 @@ class Node {
         throw ResultsError(doc_ + ": " + (path_.empty() ? "" : path_ + ": ") + what);
     }
     const Json &json() const { return j_; }
+    // "<doc>: <path>", what fail() puts before its message.
+    std::string where() const { return doc_ + (path_.empty() ? "" : ": " + path_); }
     bool has(const char *key) const { return j_.is_object() && j_.contains(key); }
 
     Node at(const char *key) const { // a required field
@@ -264,8 +266,28 @@ std::string too_many(size_t count, const char *what, size_t limit) {
            " a results file may have";
 }
 
-// rows_read: the rows of the runs before this one, for kMaxResultsRows.
-RunResult read_run(const Node &n, size_t &rows_read) {
+// What the runs before this one held, for the bounds on a whole file.
+struct ReadSoFar {
+    size_t rows = 0;
+    size_t expect_keys = 0;
+};
+
+// runs[].expect, by the rules of a scenario's; each run's keys count
+// towards kMaxResultsExpectKeys.
+Expectations read_run_expect(const Node &run, const std::string &name, ReadSoFar &so_far) {
+    const Node expect = run.child("expect");
+    const std::string where = run.where() + " (run '" + name + "')";
+    Expected<Expectations> e = expectations_from_json(expect.json(), where);
+    if (!e) throw ResultsError(e.error());
+    so_far.expect_keys += e->metrics.size() + (e->link_fraction ? 1 : 0);
+    if (so_far.expect_keys > kMaxResultsExpectKeys)
+        throw ResultsError(
+            where + ": " +
+            too_many(so_far.expect_keys, "expect keys so far", kMaxResultsExpectKeys));
+    return std::move(*e);
+}
+
+RunResult read_run(const Node &n, ReadSoFar &so_far) {
     RunResult r;
     r.name = n.at("name").str();
     r.test = n.at("test").str();
@@ -282,8 +304,9 @@ RunResult read_run(const Node &n, size_t &rows_read) {
     r.wall_seconds = n.number_or("wall_seconds", 0);
     const Node rows = n.at("rows");
     const size_t k = rows.size(false);
-    rows_read += k;
-    if (rows_read > kMaxResultsRows) rows.fail(too_many(rows_read, "rows so far", kMaxResultsRows));
+    so_far.rows += k;
+    if (so_far.rows > kMaxResultsRows)
+        rows.fail(too_many(so_far.rows, "rows so far", kMaxResultsRows));
     for (size_t i = 0; i < k; ++i)
         r.rows.push_back(read_row(rows.element(i)));
     read_comparison_fields(n, r);
@@ -291,7 +314,7 @@ RunResult read_run(const Node &n, size_t &rows_read) {
     // Informational, and absent from older files: read what is there.
     if (n.has("path")) r.path = run_path_from_json(n.child("path").json());
     if (n.has("rails")) r.rails = read_rails(n.child("rails"));
-    if (n.has("expect")) r.expect = expectations_from_json(n.child("expect").json());
+    if (n.has("expect")) r.expect = read_run_expect(n, r.name, so_far);
     if (n.has("expect_inherited")) r.expect.inherited = n.child("expect_inherited").json() == true;
     return r;
 }
@@ -401,11 +424,11 @@ std::vector<RunResult> read_runs(const Node &root, const std::string &name) {
     if (doc.contains("matrix") && doc["matrix"].is_object() && doc["matrix"].contains("shared"))
         shared = &doc["matrix"]["shared"];
     std::vector<RunResult> out;
-    size_t rows_read = 0;
+    ReadSoFar so_far;
     for (size_t i = 0; i < k; ++i) {
         const Node entry = runs.element(i);
         if (!shared) {
-            out.push_back(read_run(entry, rows_read));
+            out.push_back(read_run(entry, so_far));
             continue;
         }
         Json whole;
@@ -414,7 +437,7 @@ std::vector<RunResult> read_runs(const Node &root, const std::string &name) {
         } catch (const std::invalid_argument &e) {
             entry.fail(e.what());
         }
-        out.push_back(read_run(Node(whole, "runs[" + std::to_string(i) + "]", name), rows_read));
+        out.push_back(read_run(Node(whole, "runs[" + std::to_string(i) + "]", name), so_far));
     }
     return out;
 }
@@ -473,8 +496,8 @@ RunResult parse_run_line(const std::string &text, const std::string &name) {
     } catch (const Json::exception &e) {
         throw ResultsError(name + ": not valid JSON: " + reason(e.what()));
     }
-    size_t rows_read = 0;
-    return read_run(Node(doc, "", name), rows_read);
+    ReadSoFar so_far;
+    return read_run(Node(doc, "", name), so_far);
 }
 
 Report read_results_file(const std::string &path) {

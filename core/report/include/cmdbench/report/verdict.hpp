@@ -2,6 +2,7 @@
 // one verdict per row and check, shown by every reporter and deciding
 // `cmdbench run`'s exit status 3 (docs/results.md, "Expectations").
 #pragma once
+#include "cmdbench/base/expected.hpp"
 #include "cmdbench/report/link_rate.hpp"
 #include "cmdbench/report/result.hpp"
 
@@ -68,8 +69,11 @@ nlohmann::ordered_json verdicts_json(const std::vector<ExpectVerdict> &verdicts,
                                      bool with_list = true);
 nlohmann::ordered_json verdict_json(const ExpectVerdict &v);
 
-// runs[].expect as JSON and back (the reverse ignores what it cannot read).
+// runs[].expect as JSON and back. The reverse checks what it reads as a
+// scenario's `expect` is checked (expect_rules.hpp); a failure's message
+// starts with `where` ("results.json: runs[3] (run 'x')").
 nlohmann::ordered_json expectations_json(const Expectations &e);
-Expectations expectations_from_json(const nlohmann::ordered_json &j);
+Expected<Expectations> expectations_from_json(const nlohmann::ordered_json &j,
+                                              const std::string &where);
 
 } // namespace cmdbench
