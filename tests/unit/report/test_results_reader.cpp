@@ -1,8 +1,8 @@
 // Results JSON read back: a round trip through write_json, the comparison
 // fields and their defaults, and a clear message for every kind of bad file.
 #include "cmdbench/plugin.h"
-#include "cmdbench/report/histogram.hpp"
 #include "cmdbench/report/expect_rules.hpp"
+#include "cmdbench/report/histogram.hpp"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/results_reader.hpp"
 
@@ -331,6 +331,28 @@ TEST_CASE("results reader: files that cannot be read") {
     unlink(path);
 }
 
+TEST_CASE("results reader: a key given twice keeps its first place and its last value") {
+    // Past 16 keys an object's keys are indexed: both ways must agree with
+    // what nlohmann's own parse does.
+    for (const int keys : {3, 40}) {
+        INFO(keys << " keys");
+        std::string metrics;
+        for (int i = 0; i < keys; ++i)
+            metrics += "\"m" + std::to_string(i) + "\": {\"value\": " + std::to_string(i) + "}, ";
+        metrics += R"("m1": {"value": 100}, "last": {"value": 7})";
+        const Report r = parse_results(R"({"schema": "cmdbench-results", "schema_version": 1,
+          "context": {"host": "h"}, "runs": [{"name": "n", "test": "t", "status": "ok",
+          "rows": [{"name": "r", "metrics": {)" +
+                                           metrics + "}}]}]}",
+                                       "x.json");
+        const auto &m = r.runs[0].rows[0].metrics;
+        REQUIRE(m.size() == size_t(keys) + 1);
+        CHECK(m[1].key == "m1");
+        CHECK(m[1].value == 100);
+        CHECK(m.back().key == "last");
+    }
+}
+
 // A run's `expect` is read by the rules a scenario's is (expect_rules.hpp):
 // what the scenario loader refuses, compare refuses too, naming the run.
 TEST_CASE("results reader: expectations are checked as a scenario's are") {
@@ -401,4 +423,34 @@ TEST_CASE("results reader: expect keys are bounded per run and in all") {
                                       std::to_string((runs_allowed + 1) * kMaxExpectKeys) +
                                       " expect keys so far: more than the 250000 a results "
                                       "file may have");
+}
+
+// What a matrix document's pairs share is put back into each pair: at most
+// 8 times the document's size, so a small file cannot expand into gigabytes
+// (a megabyte's unit shared by every metric of every pair).
+TEST_CASE("results reader: a matrix document expands to a bounded size") {
+    const auto doc = [](size_t unit_bytes, int pairs) {
+        std::string runs;
+        for (int i = 0; i < pairs; ++i)
+            runs += std::string(i ? "," : "") + R"({"name": "lat", "test": "t", "status": "ok",
+              "rows": [{"name": "r", "metrics": {"m": {"value": 1}}}],
+              "pair": {"client": 0, "server": 1}})";
+        return R"({"schema": "cmdbench-results", "schema_version": 3, "context": {"host": "h"},
+          "matrix": {"pattern": "all", "ranks": [{"rank": 0}, {"rank": 1}],
+            "shared": {"runs": {"lat": {"params": {}, "histograms": {},
+              "metrics": {"m": {"unit": ")" +
+               std::string(unit_bytes, 'u') + R"(", "kind": "rate"}}}}, "paths": []}},
+          "runs": [)" +
+               runs + "]}";
+    };
+    // Put back into each pair as read: a unit of 100 bytes, 2 pairs.
+    const Report small = parse_results(doc(100, 2), "m.json");
+    REQUIRE(small.runs.size() == 2);
+    CHECK(small.runs[1].rows[0].metrics[0].meaning.kind == CMDBENCH_KIND_RATE);
+    // 100,000 bytes put back into 100 pairs: 10 MB from a document of 100 KB.
+    const std::string message = error_of(doc(100000, 100));
+    CHECK_THAT(message, Catch::StartsWith("x.json: runs[9]: what the pairs share (matrix.shared) "
+                                          "put back into them comes to "));
+    CHECK_THAT(message, Catch::EndsWith(" bytes so far: more than 8 times the document's " +
+                                        std::to_string(doc(100000, 100).size())));
 }

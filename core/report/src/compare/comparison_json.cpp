@@ -3,6 +3,7 @@
 #include "cmdbench/report/comparison_json.hpp"
 
 #include "compare/comparison_document.hpp"
+#include "format/json_slots.hpp"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -48,7 +49,7 @@ Json row_json(const Comparison &c, const CompareRow &row) {
 
 } // namespace
 
-Json comparison_document(const Comparison &c, const std::vector<ExpectVerdict> &verdicts) {
+Json comparison_document(const Comparison &c) {
     Json rows = Json::array();
     for (const auto &row : c.rows)
         rows.push_back(row_json(c, row));
@@ -60,14 +61,21 @@ Json comparison_document(const Comparison &c, const std::vector<ExpectVerdict> &
                 {"rows", rows},
                 {"notes", c.notes},
                 {"software_rdma", c.software_rdma.empty() ? Json(nullptr) : Json(c.software_rdma)}};
-    if (!verdicts.empty()) doc["expectations"] = verdicts_json(verdicts);
     return doc;
 }
 
-void write_comparison_json(std::ostream &out, const Comparison &c,
-                           const std::vector<ExpectVerdict> &verdicts) {
-    out << comparison_document(c, verdicts).dump(2, ' ', false, Json::error_handler_t::replace)
-        << '\n';
+void write_comparison_json(std::ostream &out, const Comparison &c, const VerdictStream &verdicts) {
+    // The verdicts one at a time, a line each: a results file's expectations
+    // may give a million of them.
+    Json doc = comparison_document(c);
+    const VerdictTotals totals = total_verdicts(verdicts);
+    if (totals.total()) {
+        doc["expectations"] = verdicts_json(totals);
+        doc["expectations"]["verdicts"] = kVerdictsPlaceholder;
+    }
+    write_with_slots(out, doc.dump(2, ' ', false, Json::error_handler_t::replace),
+                     {verdicts_slot(verdicts)});
+    out << '\n';
 }
 
 } // namespace cmdbench

@@ -9,6 +9,7 @@
 #include "cmdbench/report/report_format.hpp"
 #include "cmdbench/report/reporter.hpp"
 #include "cmdbench/report/svg_plot.hpp"
+#include "cmdbench/report/verdict.hpp"
 #include "format/html_style.hpp"
 #include "format/report_html_verdicts.hpp"
 
@@ -467,7 +468,7 @@ void write_html_report(std::ostream &out, const Comparison &c,
         rows.push_back(&r);
     }
     write_page_top(out, c);
-    write_html_verdicts(out, reports);
+    write_html_verdicts(out, verdicts_of(reports));
     Page page{out, c, by_group};
     out << "<h2>Context</h2>\n";
     page.context(reports);
@@ -487,7 +488,7 @@ class HtmlReporter : public Reporter {
     }
     void finish_comparison(std::ostream &out, const Comparison &c,
                            const std::vector<const Report *> &inputs,
-                           const std::vector<ExpectVerdict> &) override {
+                           const VerdictStream &) override {
         write_html_report(out, c, inputs);
     }
 };

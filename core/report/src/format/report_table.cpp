@@ -99,11 +99,9 @@ class TableReporter : public Reporter {
     }
     void finish_comparison(std::ostream &out, const Comparison &c,
                            const std::vector<const Report *> &,
-                           const std::vector<ExpectVerdict> &verdicts) override {
+                           const VerdictStream &verdicts) override {
         write_comparison_table(out, c);
-        if (verdicts.empty()) return;
-        out << '\n';
-        write_verdicts_table(out, verdicts);
+        write_verdicts_table(out, verdicts, "\n");
     }
 };
 

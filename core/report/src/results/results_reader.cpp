@@ -10,6 +10,7 @@
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/report_format.hpp"
 #include "cmdbench/report/verdict.hpp"
+#include "results/json_document.hpp"
 #include "results/metric_meaning.hpp"
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include <filesystem>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace cmdbench {
 namespace {
@@ -413,18 +415,25 @@ void refuse_deep_nesting(const std::string &text) {
     }
 }
 
-// The document's runs; a matrix document's pairs with what they share
-// (matrix.shared) put back first.
-std::vector<RunResult> read_runs(const Node &root, const std::string &name) {
+// What a matrix document's pairs share (matrix.shared) is put back into
+// each; a pair's entry is about 2.5 times smaller without it. Put back more
+// than this many times the document's size, the document is one made to
+// expand (a meaning of a megabyte shared by every metric of every pair).
+constexpr size_t kMaxMatrixExpansion = 8;
+
+// The document's runs (`text_bytes`: the document's size); a matrix
+// document's pairs with what they share put back first.
+std::vector<RunResult> read_runs(const Node &root, const std::string &name, size_t text_bytes) {
     const Node runs = root.at("runs");
     const size_t k = runs.size(false);
     if (k > kMaxResultsRuns) runs.fail(too_many(k, "runs", kMaxResultsRuns));
     const Json &doc = root.json();
-    const Json *shared = nullptr;
+    std::optional<MatrixSharedIndex> shared;
     if (doc.contains("matrix") && doc["matrix"].is_object() && doc["matrix"].contains("shared"))
-        shared = &doc["matrix"]["shared"];
+        shared.emplace(doc["matrix"]["shared"]);
     std::vector<RunResult> out;
     ReadSoFar so_far;
+    size_t copied = 0; // bytes of matrix.shared put back so far
     for (size_t i = 0; i < k; ++i) {
         const Node entry = runs.element(i);
         if (!shared) {
@@ -433,10 +442,15 @@ std::vector<RunResult> read_runs(const Node &root, const std::string &name) {
         }
         Json whole;
         try {
-            whole = expand_matrix_run(entry.json(), *shared);
+            whole = shared->expand(entry.json(), copied);
         } catch (const std::invalid_argument &e) {
             entry.fail(e.what());
         }
+        if (copied > kMaxMatrixExpansion * text_bytes)
+            entry.fail("what the pairs share (matrix.shared) put back into them comes to " +
+                       std::to_string(copied) + " bytes so far: more than " +
+                       std::to_string(kMaxMatrixExpansion) + " times the document's " +
+                       std::to_string(text_bytes));
         out.push_back(read_run(Node(whole, "runs[" + std::to_string(i) + "]", name), so_far));
     }
     return out;
@@ -448,7 +462,7 @@ Report parse_results(const std::string &text, const std::string &name) {
     Json doc;
     try {
         refuse_deep_nesting(text);
-        doc = Json::parse(text);
+        doc = parse_json_document(text);
     } catch (const Json::parse_error &e) {
         throw ResultsError(name + ":" + where(text, e.byte) +
                            ": not valid JSON: " + parse_reason(e.what()));
@@ -485,14 +499,14 @@ Report parse_results(const std::string &text, const std::string &name) {
         }
         report.spread_limit = limit;
     }
-    report.runs = read_runs(root, name);
+    report.runs = read_runs(root, name, text.size());
     return report;
 }
 
 RunResult parse_run_line(const std::string &text, const std::string &name) {
     Json doc;
     try {
-        doc = Json::parse(text);
+        doc = parse_json_document(text);
     } catch (const Json::exception &e) {
         throw ResultsError(name + ": not valid JSON: " + reason(e.what()));
     }
