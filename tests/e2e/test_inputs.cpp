@@ -420,6 +420,57 @@ TEST_CASE("compare prints no terminal escapes from a results file") {
     CHECK(page.find('\x1b') == std::string::npos);
 }
 
+// 4,000 runs of 60 expect keys each, 58 of them on metrics no row has: a
+// quarter of a million verdicts from a 5 MB file.
+std::string many_verdicts() {
+    std::string keys, runs;
+    for (int k = 0; k < 60; ++k)
+        keys += (k ? ", \"m" : "\"m") + std::to_string(k) + R"(": {"min": 0.5})";
+    for (int i = 0; i < 4000; ++i)
+        runs += (i ? ",\n" : "") + std::string(R"({"name": "r)") + std::to_string(i / 2) +
+                R"(", "test": "t", "variant": ")" + (i % 2 ? "rdma" : "tcp") + R"(", "group": "g)" +
+                std::to_string(i / 2) + R"(", "status": "ok",
+  "rows": [{"name": "r0", "metrics": {"m0": {"value": 1, "unit": "1/s", "kind": "rate",
+  "better": "higher"}, "m1": {"value": 2, "unit": "1/s", "kind": "rate", "better": "higher"}}}],
+  "expect": {)" +
+                keys + "}}";
+    return R"({"schema": "cmdbench-results", "schema_version": 3, "context": {"host": "h"},
+"baseline": "tcp", "runs": [)" +
+           runs + "]}";
+}
+
+// Memory running out is a message and exit status 2 wherever it happens:
+// here while reading, and in the verdicts, which were judged outside the
+// command's error handling and all held at once (370 MB for this file, 820
+// MB for its JSON; an abort under `ulimit -v`). RLIMIT_AS is the limit;
+// sanitizer builds reserve terabytes of address space, so tests/CMakeLists.txt
+// runs this case in plain builds only.
+TEST_CASE("compare out of memory says so and exits 2, never aborts", "[address-space]") {
+    const std::string f = write_file("verdicts.json", many_verdicts());
+    const auto compare_in = [&](const char *limit, const char *format) {
+        return run_process(
+            {"/usr/bin/prlimit", limit, "--", cmdbench_exe(), "compare", f, "--format", format},
+            120);
+    };
+    for (const char *limit : {"--as=40000000", "--as=60000000"}) {
+        INFO(limit);
+        const ProcessResult r = compare_in(limit, "table");
+        INFO("stderr: " << r.err);
+        CHECK(r.exit_code == 2);
+        CHECK(r.err.find("out of memory") != std::string::npos);
+        CHECK(r.err.find("uncaught") == std::string::npos);
+        CHECK(r.err.find("crashed") == std::string::npos);
+    }
+    // Enough for the file: the verdicts are judged one at a time, so they fit too.
+    for (const char *format : {"table", "json", "markdown"}) {
+        INFO(format);
+        const ProcessResult r = compare_in("--as=250000000", format);
+        INFO("stderr: " << r.err);
+        CHECK(r.exit_code == 3);
+        CHECK(r.out.find("232000 of 240000 expectations could not be judged") != std::string::npos);
+    }
+}
+
 // The most runs a file may have, each its own group, compared with itself:
 // every step after reading must be linear too. Looking each group up in a
 // list of groups, and scanning every input's runs for each group, made it

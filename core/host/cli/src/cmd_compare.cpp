@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <new>
 #include <sstream>
 
 namespace cmdbench::cli {
@@ -68,6 +69,8 @@ bool read_and_compare(const std::vector<std::string> &files, const CompareOption
         compare_refused(what, files);
         if (!options.common_only && what.rfind("unknown baseline", 0) != 0)
             std::fprintf(stderr, "(--common compares only the groups and sizes every input has)\n");
+    } catch (const std::bad_alloc &) {
+        throw; // cli_main's message: out of memory
     } catch (const std::exception &e) {
         compare_refused(reading.empty() ? e.what() : reading + ": " + e.what(), {});
     }
