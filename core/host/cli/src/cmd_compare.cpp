@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <iostream>
 #include <new>
-#include <sstream>
 
 namespace cmdbench::cli {
 namespace {
@@ -80,9 +79,11 @@ bool read_and_compare(const std::vector<std::string> &files, const CompareOption
 // --report: the comparison as a web page; false, having said why, when it
 // cannot be written.
 bool write_html_page(const std::string &html, const Compared &in, const VerdictStream &verdicts) {
-    std::ostringstream page;
-    format_named("html").make()->finish_comparison(page, in.c, in.inputs, verdicts);
-    const Status written = write_output(html, page.str());
+    // Written as it is made, never whole in memory (a page per chart of
+    // every family can be hundreds of megabytes).
+    const Status written = write_output(html, [&](std::ostream &page) {
+        format_named("html").make()->finish_comparison(page, in.c, in.inputs, verdicts);
+    });
     if (written.ok()) return true;
     std::fprintf(stderr, "cmdbench: cannot write %s: %s\n", html.c_str(), written.error().c_str());
     return false;
