@@ -89,6 +89,10 @@ TEST_CASE("compare refuses JSON nested deeper than results ever are") {
 // generous for a linear parse on any machine, far too short for the old
 // quadratic one; CPU time, so that a loaded machine does not stretch it.
 constexpr int kLinearSeconds = 20;
+// The same for files that are read whole, not refused early: a sanitizer
+// build (Debug, instrumented) reads them several times slower, and the
+// quadratic steps these catch took minutes even in a plain build.
+constexpr int kLinearReadSeconds = CMDBENCH_SANITIZED ? 150 : kLinearSeconds;
 
 ProcessResult compare_in_linear_time(const std::string &file) {
     const ProcessResult r = run_process({cmdbench_exe(), "compare", file}, 10 * kLinearSeconds);
@@ -118,6 +122,83 @@ TEST_CASE("compare refuses 400,000 empty objects without a quadratic parse") {
         const std::string f = write_file(name, text);
         expect_refused(compare_in_linear_time(f), f, reason);
     }
+}
+
+// One object of many keys: a row's metrics, a run's params. Reading each
+// key looked it up among the object's keys before (nlohmann's ordered_json
+// parse), and each undeclared metric looked up the row's metrics again (the
+// old names' meanings): over 150 s of CPU for 160,000 metrics, against a
+// quarter of a second.
+TEST_CASE("compare reads an object of 200,000 keys in time linear in them") {
+    const size_t n = 200000;
+    std::string metrics, params;
+    for (size_t i = 0; i < n; ++i) {
+        const std::string k = std::to_string(i);
+        metrics += (i ? ",\"m" : "\"m") + k + R"(": {"value": 1, "unit": "us"})";
+        params += (i ? ",\"p" : "\"p") + k + R"(": 1)";
+    }
+    const auto file = [](const std::string &run) {
+        return R"({"schema": "cmdbench-results", "schema_version": 3, "context": {"host": "h"},
+"runs": [)" + run +
+               "]}";
+    };
+    const std::string shapes[][2] = {
+        {"metrics.json",
+         file(R"({"name": "a", "test": "t", "status": "ok", "rows": [{"name": "r", "metrics": {)" +
+              metrics + "}}]}")},
+        {"params.json",
+         file(R"({"name": "a", "test": "t", "status": "ok", "rows": [], "params": {)" + params +
+              "}}")}};
+    for (const auto &[name, text] : shapes) {
+        INFO(name);
+        const ProcessResult r =
+            run_process({cmdbench_exe(), "compare", write_file(name, text)}, kLinearReadSeconds);
+        INFO("stderr: " << r.err);
+        CHECK(r.exit_code == 0);
+    }
+}
+
+// A chart and a table per family of metrics, each family's rows looked up
+// by a scan of its group's rows: quadratic in a row's declared metrics (48
+// s of CPU for 80,000, against 2 s). The page goes to /dev/null, written in
+// place, so only making it is timed.
+TEST_CASE("compare --report of 80,000 metric families takes time linear in them") {
+    std::string metrics;
+    for (int i = 0; i < 80000; ++i)
+        metrics += (i ? ",\"m" : "\"m") + std::to_string(i) +
+                   R"(": {"value": 1, "unit": "1/s", "kind": "rate", "better": "higher"})";
+    const std::string f =
+        write_file("families.json", R"({"schema": "cmdbench-results", "schema_version": 3,
+"context": {"host": "h"}, "runs": [{"name": "a", "test": "t", "status": "ok",
+"rows": [{"name": "r", "metrics": {)" + metrics +
+                                        "}}]}]}");
+    const ProcessResult r =
+        run_process({cmdbench_exe(), "compare", f, "--report", "/dev/null"}, kLinearReadSeconds);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 0);
+}
+
+// A matrix document whose pairs share a section (matrix.shared): reading
+// each pair copied the whole section and searched it for the pair's name,
+// quadratic in the names: 52 s of CPU for 8,000 pairs, against 0.2 s.
+TEST_CASE("compare reads a matrix document of 20,000 run names in time linear in them") {
+    std::string shared, runs;
+    for (int i = 0; i < 20000; ++i) {
+        const std::string name = "\"r" + std::to_string(i) + "\"";
+        shared += (i ? "," : "") + name + R"(: {"params": {"sizes": "[64]"}, "histograms": {},
+  "metrics": {"m": {"unit": "us", "kind": "duration", "better": "lower"}}})";
+        runs += (i ? ",\n" : "") + std::string(R"({"name": )") + name +
+                R"(, "test": "t", "status": "ok", "rows": [{"name": "x", "metrics": {"m":
+  {"value": 1}}}], "pair": {"client": 0, "server": 1}})";
+    }
+    const std::string f =
+        write_file("matrix.json", R"({"schema": "cmdbench-results", "schema_version": 3,
+"context": {"host": "h"}, "matrix": {"pattern": "all", "ranks": [{"rank": 0}, {"rank": 1}],
+"shared": {"runs": {)" + shared + R"(}, "paths": []}}, "runs": [)" +
+                                      runs + "]}");
+    const ProcessResult r = run_process({cmdbench_exe(), "compare", f}, kLinearReadSeconds);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 0);
 }
 
 TEST_CASE("compare refuses a results file with more rows than any run writes") {
@@ -368,6 +449,57 @@ TEST_CASE("compare prints no terminal escapes from a results file") {
     }
     const std::string page = read_file(html);
     CHECK(page.find('\x1b') == std::string::npos);
+}
+
+// 4,000 runs of 60 expect keys each, 58 of them on metrics no row has: a
+// quarter of a million verdicts from a 5 MB file.
+std::string many_verdicts() {
+    std::string keys, runs;
+    for (int k = 0; k < 60; ++k)
+        keys += (k ? ", \"m" : "\"m") + std::to_string(k) + R"(": {"min": 0.5})";
+    for (int i = 0; i < 4000; ++i)
+        runs += (i ? ",\n" : "") + std::string(R"({"name": "r)") + std::to_string(i / 2) +
+                R"(", "test": "t", "variant": ")" + (i % 2 ? "rdma" : "tcp") + R"(", "group": "g)" +
+                std::to_string(i / 2) + R"(", "status": "ok",
+  "rows": [{"name": "r0", "metrics": {"m0": {"value": 1, "unit": "1/s", "kind": "rate",
+  "better": "higher"}, "m1": {"value": 2, "unit": "1/s", "kind": "rate", "better": "higher"}}}],
+  "expect": {)" +
+                keys + "}}";
+    return R"({"schema": "cmdbench-results", "schema_version": 3, "context": {"host": "h"},
+"baseline": "tcp", "runs": [)" +
+           runs + "]}";
+}
+
+// Memory running out is a message and exit status 2 wherever it happens:
+// here while reading, and in the verdicts, which were judged outside the
+// command's error handling and all held at once (370 MB for this file, 820
+// MB for its JSON; an abort under `ulimit -v`). RLIMIT_AS is the limit;
+// sanitizer builds reserve terabytes of address space, so tests/CMakeLists.txt
+// runs this case in plain builds only.
+TEST_CASE("compare out of memory says so and exits 2, never aborts", "[address-space]") {
+    const std::string f = write_file("verdicts.json", many_verdicts());
+    const auto compare_in = [&](const char *limit, const char *format) {
+        return run_process(
+            {"/usr/bin/prlimit", limit, "--", cmdbench_exe(), "compare", f, "--format", format},
+            120);
+    };
+    for (const char *limit : {"--as=40000000", "--as=60000000"}) {
+        INFO(limit);
+        const ProcessResult r = compare_in(limit, "table");
+        INFO("stderr: " << r.err);
+        CHECK(r.exit_code == 2);
+        CHECK(r.err.find("out of memory") != std::string::npos);
+        CHECK(r.err.find("uncaught") == std::string::npos);
+        CHECK(r.err.find("crashed") == std::string::npos);
+    }
+    // Enough for the file: the verdicts are judged one at a time, so they fit too.
+    for (const char *format : {"table", "json", "markdown"}) {
+        INFO(format);
+        const ProcessResult r = compare_in("--as=250000000", format);
+        INFO("stderr: " << r.err);
+        CHECK(r.exit_code == 3);
+        CHECK(r.out.find("232000 of 240000 expectations could not be judged") != std::string::npos);
+    }
 }
 
 // The most runs a file may have, each its own group, compared with itself:

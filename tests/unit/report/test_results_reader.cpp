@@ -1,6 +1,7 @@
 // Results JSON read back: a round trip through write_json, the comparison
 // fields and their defaults, and a clear message for every kind of bad file.
 #include "cmdbench/plugin.h"
+#include "cmdbench/report/expect_rules.hpp"
 #include "cmdbench/report/histogram.hpp"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/results_reader.hpp"
@@ -328,4 +329,128 @@ TEST_CASE("results reader: files that cannot be read") {
     std::ofstream(path) << json_of(sample_report());
     CHECK(read_results_file(path).runs.size() == 2);
     unlink(path);
+}
+
+TEST_CASE("results reader: a key given twice keeps its first place and its last value") {
+    // Past 16 keys an object's keys are indexed: both ways must agree with
+    // what nlohmann's own parse does.
+    for (const int keys : {3, 40}) {
+        INFO(keys << " keys");
+        std::string metrics;
+        for (int i = 0; i < keys; ++i)
+            metrics += "\"m" + std::to_string(i) + "\": {\"value\": " + std::to_string(i) + "}, ";
+        metrics += R"("m1": {"value": 100}, "last": {"value": 7})";
+        const Report r = parse_results(R"({"schema": "cmdbench-results", "schema_version": 1,
+          "context": {"host": "h"}, "runs": [{"name": "n", "test": "t", "status": "ok",
+          "rows": [{"name": "r", "metrics": {)" +
+                                           metrics + "}}]}]}",
+                                       "x.json");
+        const auto &m = r.runs[0].rows[0].metrics;
+        REQUIRE(m.size() == size_t(keys) + 1);
+        CHECK(m[1].key == "m1");
+        CHECK(m[1].value == 100);
+        CHECK(m.back().key == "last");
+    }
+}
+
+// A run's `expect` is read by the rules a scenario's is (expect_rules.hpp):
+// what the scenario loader refuses, compare refuses too, naming the run.
+TEST_CASE("results reader: expectations are checked as a scenario's are") {
+    const auto with_expect = [](const std::string &expect) {
+        return R"({"schema": "cmdbench-results", "schema_version": 1,
+          "context": {"host": "h"}, "runs": [{"name": "ok", "test": "t", "status": "ok",
+          "rows": []}, {"name": "lat", "test": "t", "status": "ok", "rows": [],
+          "expect": )" +
+               expect + "}]}";
+    };
+    const std::string at = "x.json: runs[1] (run 'lat'): ";
+    CHECK(error_of(with_expect(R"({"": {"max": 20}})")) ==
+          at + "an empty key in 'expect' (name a metric, e.g. latency_p99, or link_fraction)");
+    CHECK(error_of(with_expect(R"({"latency_p99": {"max": "20us"}})")) ==
+          at + "'expect.latency_p99.max' expects a number, got a string");
+    CHECK(error_of(with_expect(R"({"bandwidth": {"min_ratio": -1}})")) ==
+          at + "'expect.bandwidth.min_ratio' must be above 0, got -1");
+    CHECK(error_of(with_expect(R"({"link_fraction": 0})")) ==
+          at + "'expect.link_fraction' must be above 0, got 0");
+    CHECK(error_of(with_expect(R"({"link_fraction": null})")) ==
+          at + "'expect.link_fraction' expects a number, got null");
+    CHECK(error_of(with_expect(R"({"bandwidth": 5})")) ==
+          at + "'expect.bandwidth' expects a table of bounds, e.g. { max = 20 } (keys: min, "
+               "max, min_ratio, max_ratio), got a number");
+    CHECK(error_of(with_expect(R"({"bandwidth": {}})")) ==
+          at + "'expect.bandwidth' has no bound (keys: min, max, min_ratio, max_ratio)");
+    CHECK(error_of(with_expect(R"({"bandwidth": {"mni": 1}})")) ==
+          at + "unknown bound 'mni' in 'expect.bandwidth' (keys: min, max, min_ratio, max_ratio)");
+    CHECK(error_of(with_expect(R"({"bandwidth": {"min": 5, "max": 1}})")) ==
+          at + "'expect.bandwidth': min 5 is above max 1");
+    CHECK(error_of(with_expect(R"({"b\u001bw": {"min": 1}})")) ==
+          at + "the key 'b\\x1bw' in 'expect' has control characters or is not UTF-8");
+    CHECK(error_of(with_expect("[1]")) ==
+          at + "'expect' expects a table, e.g. expect = { link_fraction = 0.9 }, got an array");
+    // What a run writes reads back whole.
+    const Report r = parse_results(
+        with_expect(R"({"link_fraction": 0.9, "bandwidth": {"min": 1, "max_ratio": 2}})"),
+        "x.json");
+    REQUIRE(r.runs[1].expect.metrics.size() == 1);
+    CHECK(r.runs[1].expect.link_fraction == 0.9);
+    CHECK(r.runs[1].expect.metrics[0].second.max_ratio == 2);
+}
+
+TEST_CASE("results reader: expect keys are bounded per run and in all") {
+    std::string keys;
+    for (size_t i = 0; i <= kMaxExpectKeys; ++i)
+        keys += (i ? ", \"m" : "\"m") + std::to_string(i) + "\": {\"min\": 1}";
+    const auto run = [](const std::string &name, const std::string &expect) {
+        return R"({"name": ")" + name + R"(", "test": "t", "status": "ok", "rows": [],
+          "expect": {)" +
+               expect + "}}";
+    };
+    const auto file = [](const std::string &runs) {
+        return R"({"schema": "cmdbench-results", "schema_version": 1,
+          "context": {"host": "h"}, "runs": [)" +
+               runs + "]}";
+    };
+    CHECK(error_of(file(run("wide", keys))) ==
+          "x.json: runs[0] (run 'wide'): 'expect' has 65 keys: more than the 64 one run's "
+          "expectations may have");
+    // 64 keys a run: the file's bound is met after kMaxResultsExpectKeys / 64 runs.
+    const std::string most = keys.substr(0, keys.rfind(", \"m"));
+    const size_t runs_allowed = kMaxResultsExpectKeys / kMaxExpectKeys;
+    std::string runs;
+    for (size_t i = 0; i <= runs_allowed; ++i)
+        runs += (i ? "," : "") + run("r", most);
+    CHECK(error_of(file(runs)) == "x.json: runs[" + std::to_string(runs_allowed) + "] (run 'r'): " +
+                                      std::to_string((runs_allowed + 1) * kMaxExpectKeys) +
+                                      " expect keys so far: more than the 250000 a results "
+                                      "file may have");
+}
+
+// What a matrix document's pairs share is put back into each pair: at most
+// 8 times the document's size, so a small file cannot expand into gigabytes
+// (a megabyte's unit shared by every metric of every pair).
+TEST_CASE("results reader: a matrix document expands to a bounded size") {
+    const auto doc = [](size_t unit_bytes, int pairs) {
+        std::string runs;
+        for (int i = 0; i < pairs; ++i)
+            runs += std::string(i ? "," : "") + R"({"name": "lat", "test": "t", "status": "ok",
+              "rows": [{"name": "r", "metrics": {"m": {"value": 1}}}],
+              "pair": {"client": 0, "server": 1}})";
+        return R"({"schema": "cmdbench-results", "schema_version": 3, "context": {"host": "h"},
+          "matrix": {"pattern": "all", "ranks": [{"rank": 0}, {"rank": 1}],
+            "shared": {"runs": {"lat": {"params": {}, "histograms": {},
+              "metrics": {"m": {"unit": ")" +
+               std::string(unit_bytes, 'u') + R"(", "kind": "rate"}}}}, "paths": []}},
+          "runs": [)" +
+               runs + "]}";
+    };
+    // Put back into each pair as read: a unit of 100 bytes, 2 pairs.
+    const Report small = parse_results(doc(100, 2), "m.json");
+    REQUIRE(small.runs.size() == 2);
+    CHECK(small.runs[1].rows[0].metrics[0].meaning.kind == CMDBENCH_KIND_RATE);
+    // 100,000 bytes put back into 100 pairs: 10 MB from a document of 100 KB.
+    const std::string message = error_of(doc(100000, 100));
+    CHECK_THAT(message, Catch::StartsWith("x.json: runs[9]: what the pairs share (matrix.shared) "
+                                          "put back into them comes to "));
+    CHECK_THAT(message, Catch::EndsWith(" bytes so far: more than 8 times the document's " +
+                                        std::to_string(doc(100000, 100).size())));
 }

@@ -75,6 +75,10 @@ TEST_CASE("link rates parse from the RDMA port's rate and the interface's speed"
     CHECK(parse_link_rate("25000") == 25e9); // sysfs speed: Mb/s, no unit
     for (const char *bad : {"unknown", "-1", "0", "", "fast", "10 Tb/s", "Gb/sec 2.5", "nan"})
         CHECK_FALSE(parse_link_rate(bad));
+    // A rate no link has is no rate: it would overflow to "inf Gb/s".
+    CHECK(parse_link_rate("1000000 Gb/s") == kMaxLinkBitsPerSecond);
+    for (const char *absurd : {"1e308 Gb/sec", "1e300", "1000001 Gb/s", "1e10 Mb/s"})
+        CHECK_FALSE(parse_link_rate(absurd));
 }
 
 TEST_CASE("a run's link rate is the lower side's, or the one side known") {
@@ -191,7 +195,9 @@ TEST_CASE("expectations survive the JSON results and read back") {
     b.max = 20;
     b.min_ratio = 0.5;
     e.metrics = {{"latency_p99", b}};
-    const auto back = expectations_from_json(expectations_json(e));
+    const auto read = expectations_from_json(expectations_json(e), "r.json: runs[0]");
+    REQUIRE(read);
+    const Expectations &back = *read;
     CHECK(back.link_fraction == 0.9);
     REQUIRE(back.metrics.size() == 1);
     CHECK(back.metrics[0].first == "latency_p99");

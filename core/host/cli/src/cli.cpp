@@ -1,6 +1,7 @@
 #include "cmdbench/host/cli/cli.hpp"
 
 #include "cli_options.hpp"
+#include "cmdbench/control/printable_text.hpp"
 #include "cmdbench/host/matrix/job.hpp"
 #include "cmdbench/host/plugins/plugin_loader.hpp"
 #include "cmdbench/host/run/exit_status.hpp"
@@ -13,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <new>
 #include <thread>
 #include <unistd.h>
 
@@ -96,6 +98,57 @@ int help(const std::string &command) {
 
 } // namespace
 
+namespace {
+
+int dispatch(const std::string &command, std::vector<std::string> &args) {
+    if (command == "-h" || command == "--help") return help("");
+    if (command == "help") return help(args.empty() ? "" : args[0]);
+    if (command == "--version" || command == "version") {
+        std::cout << "cmdbench " << CMDBENCH_VERSION << " (plugin ABI " << CMDBENCH_ABI_MAJOR << "."
+                  << CMDBENCH_ABI_MINOR << ")\n";
+        return 0;
+    }
+    if (command == "run") return cmd_run(args);
+    if (command == "serve") return cmd_serve(args);
+    if (command == "plugins") return cmd_plugins(args);
+    if (command == "compare") return cmd_compare(args);
+    if (command == "job") return cmd_job(args);
+    // Front ends (e.g. `cmdbench rstream`) are executables of their own.
+    if (command.find('/') == std::string::npos && command[0] != '-') {
+        std::string exe = frontend_path(command);
+        if (!exe.empty()) {
+            std::vector<char *> argv2{exe.data()};
+            for (auto &a : args)
+                argv2.push_back(a.data());
+            argv2.push_back(nullptr);
+            execv(exe.c_str(), argv2.data());
+            throw UsageError("cannot start " + exe + ": " + std::strerror(errno));
+        }
+    }
+    throw UsageError("unknown command '" + command +
+                     "' (commands: run, compare, serve, plugins, job, help" + frontend_list() +
+                     ")");
+}
+
+int usage_failure(const std::string &command, const UsageError &e) {
+    // Every process a launcher started has this command line and this
+    // mistake: the first says it, the others exit as it does. They give
+    // it time to (mpirun ends a job at its first failed process, which
+    // could be one of them before the first has said a word): the
+    // launcher ends them when the first exits, else they do after 5 s.
+    if (launcher_rank() > 0) {
+        std::this_thread::sleep_for(std::chrono::seconds(5));
+        return kExitUsage;
+    }
+    bool known =
+        command == "run" || command == "serve" || command == "plugins" || command == "compare";
+    std::string hint = known ? "help " + command : "--help";
+    std::fprintf(stderr, "cmdbench: %s\nTry 'cmdbench %s'.\n", e.what(), hint.c_str());
+    return kExitUsage;
+}
+
+} // namespace
+
 int cli_main(int argc, char **argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) {
@@ -105,47 +158,18 @@ int cli_main(int argc, char **argv) {
     std::string command = args[0];
     args.erase(args.begin());
     try {
-        if (command == "-h" || command == "--help") return help("");
-        if (command == "help") return help(args.empty() ? "" : args[0]);
-        if (command == "--version" || command == "version") {
-            std::cout << "cmdbench " << CMDBENCH_VERSION << " (plugin ABI " << CMDBENCH_ABI_MAJOR
-                      << "." << CMDBENCH_ABI_MINOR << ")\n";
-            return 0;
-        }
-        if (command == "run") return cmd_run(args);
-        if (command == "serve") return cmd_serve(args);
-        if (command == "plugins") return cmd_plugins(args);
-        if (command == "compare") return cmd_compare(args);
-        if (command == "job") return cmd_job(args);
-        // Front ends (e.g. `cmdbench rstream`) are executables of their own.
-        if (command.find('/') == std::string::npos && command[0] != '-') {
-            std::string exe = frontend_path(command);
-            if (!exe.empty()) {
-                std::vector<char *> argv2{exe.data()};
-                for (auto &a : args)
-                    argv2.push_back(a.data());
-                argv2.push_back(nullptr);
-                execv(exe.c_str(), argv2.data());
-                throw UsageError("cannot start " + exe + ": " + std::strerror(errno));
-            }
-        }
-        throw UsageError("unknown command '" + command +
-                         "' (commands: run, compare, serve, plugins, job, help" + frontend_list() +
-                         ")");
+        return dispatch(command, args);
     } catch (const UsageError &e) {
-        // Every process a launcher started has this command line and this
-        // mistake: the first says it, the others exit as it does. They give
-        // it time to (mpirun ends a job at its first failed process, which
-        // could be one of them before the first has said a word): the
-        // launcher ends them when the first exits, else they do after 5 s.
-        if (launcher_rank() > 0) {
-            std::this_thread::sleep_for(std::chrono::seconds(5));
-            return kExitUsage;
-        }
-        bool known =
-            command == "run" || command == "serve" || command == "plugins" || command == "compare";
-        std::string hint = known ? "help " + command : "--help";
-        std::fprintf(stderr, "cmdbench: %s\nTry 'cmdbench %s'.\n", e.what(), hint.c_str());
+        return usage_failure(command, e);
+    } catch (const std::bad_alloc &) {
+        // Inputs that need more memory than the process may have (ulimit -v,
+        // a container's limit): a message, not an abort. No allocation here.
+        std::fputs("cmdbench: out of memory: an allocation failed (the process's memory "
+                   "limit, e.g. ulimit -v, or the machine's)\n",
+                   stderr);
+        return kExitUsage;
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "cmdbench: %s\n", printable_text(e.what()).c_str());
         return kExitUsage;
     }
 }

@@ -12,7 +12,7 @@
 
 #include <cstdio>
 #include <iostream>
-#include <sstream>
+#include <new>
 
 namespace cmdbench::cli {
 namespace {
@@ -69,29 +69,22 @@ bool read_and_compare(const std::vector<std::string> &files, const CompareOption
         compare_refused(what, files);
         if (!options.common_only && what.rfind("unknown baseline", 0) != 0)
             std::fprintf(stderr, "(--common compares only the groups and sizes every input has)\n");
+    } catch (const std::bad_alloc &) {
+        throw; // cli_main's message: out of memory
     } catch (const std::exception &e) {
         compare_refused(reading.empty() ? e.what() : reading + ": " + e.what(), {});
     }
     return false;
 }
 
-// The saved expectations (runs[].expect), judged again on each file's own
-// runs: the same verdicts `run` gave, kept with the files.
-std::vector<ExpectVerdict> saved_verdicts(const std::vector<Report> &reports) {
-    std::vector<ExpectVerdict> verdicts;
-    for (const auto &r : reports)
-        for (auto &v : evaluate_expectations(r))
-            verdicts.push_back(std::move(v));
-    return verdicts;
-}
-
 // --report: the comparison as a web page; false, having said why, when it
 // cannot be written.
-bool write_html_page(const std::string &html, const Compared &in,
-                     const std::vector<ExpectVerdict> &verdicts) {
-    std::ostringstream page;
-    format_named("html").make()->finish_comparison(page, in.c, in.inputs, verdicts);
-    const Status written = write_output(html, page.str());
+bool write_html_page(const std::string &html, const Compared &in, const VerdictStream &verdicts) {
+    // Written as it is made, never whole in memory (a page per chart of
+    // every family can be hundreds of megabytes).
+    const Status written = write_output(html, [&](std::ostream &page) {
+        format_named("html").make()->finish_comparison(page, in.c, in.inputs, verdicts);
+    });
     if (written.ok()) return true;
     std::fprintf(stderr, "cmdbench: cannot write %s: %s\n", html.c_str(), written.error().c_str());
     return false;
@@ -129,11 +122,14 @@ int cmd_compare(const std::vector<std::string> &args) {
 
     Compared in;
     if (!read_and_compare(files, options, in)) return kExitUsage;
-    const std::vector<ExpectVerdict> verdicts = saved_verdicts(in.reports);
+    // The saved expectations (runs[].expect), judged again on each file's
+    // own runs: the same verdicts `run` gave, kept with the files. Judged
+    // each time they are read, never all held (a file may give a million).
+    const VerdictStream verdicts = verdicts_of(in.inputs);
     format.make()->finish_comparison(std::cout, in.c, in.inputs, verdicts);
     if (vm.count("report") && !write_html_page(vm["report"].as<std::string>(), in, verdicts))
         return kExitRunFailed;
-    return all_held(verdicts) ? 0 : kExitExpectation;
+    return total_verdicts(verdicts).all_held() ? 0 : kExitExpectation;
 }
 
 } // namespace cmdbench::cli

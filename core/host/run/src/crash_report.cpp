@@ -1,5 +1,7 @@
 #include "cmdbench/host/run/crash_report.hpp"
 
+#include "cmdbench/host/run/exit_status.hpp"
+
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
@@ -7,6 +9,7 @@
 #include <exception>
 #include <fcntl.h>
 #include <mutex>
+#include <new>
 #include <unistd.h>
 
 namespace cmdbench::crash_report {
@@ -96,11 +99,16 @@ void on_fatal_signal(int sig) {
     raise(sig);
 }
 
+// Allocates nothing: memory may be what ran out (nlohmann's destructors
+// allocate, so a bad_alloc while copying a JSON tree ends here).
 void on_terminate() {
-    std::string what = "not a std::exception";
+    const char *what = "not a std::exception"; // x.what() lives as long as `e`
+    bool out_of_memory = false;
     if (std::exception_ptr e = std::current_exception()) {
         try {
             std::rethrow_exception(e);
+        } catch (const std::bad_alloc &) {
+            out_of_memory = true;
         } catch (const std::exception &x) {
             what = x.what();
         } catch (...) {
@@ -108,8 +116,15 @@ void on_terminate() {
     } else {
         what = "std::terminate called without an exception";
     }
+    // Memory running out (ulimit -v, serve --max-memory) is a limit met, not
+    // a bug to dump core for: said, and exit status 2 as on the main thread.
+    if (out_of_memory) {
+        if (!g_reported.exchange(true))
+            report("ran out of memory", "std::bad_alloc", "an allocation failed");
+        _exit(kExitUsage);
+    }
     if (!g_reported.exchange(true))
-        report("threw an uncaught exception", what.c_str(), "the process must stop");
+        report("threw an uncaught exception", what, "the process must stop");
     std::abort();
 }
 

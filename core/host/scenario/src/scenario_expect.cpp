@@ -5,10 +5,10 @@
 #include "cmdbench/host/params/params.hpp"
 #include "cmdbench/host/params/toml_kind.hpp"
 #include "cmdbench/host/scenario/scenario.hpp"
+#include "cmdbench/report/expect_rules.hpp"
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <map>
 
 namespace cmdbench {
@@ -18,93 +18,45 @@ std::string at(const std::string &path, const toml::source_position &pos) {
     return path + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column);
 }
 
-[[noreturn]] void fail(const std::string &path, const toml::node &n, const std::string &what) {
-    throw ScenarioError(at(path, n.source().begin) + ": " + what);
-}
-
 // The comparison table's labels, which read like metric names but are not
 // the ones expectations take.
 const std::map<std::string, std::string> kLabelIds = {
     {"lat p50", "latency_p50"}, {"lat p99", "latency_p99"}, {"conn rate", "conn_rate"},
     {"step", "step_time"},      {"cpu/GB", "cpu_per_gb"},   {"cpu/conn", "cpu_per_conn"}};
 
-std::string number_text(double v) {
-    std::string t = to_text(ParamValue{v});
-    if (t.size() > 2 && t.compare(t.size() - 2, 2, ".0") == 0) t.resize(t.size() - 2);
-    return t;
-}
-
-double number_of(const std::string &path, const toml::node &n, const std::string &label) {
-    std::optional<double> v;
-    if (auto i = n.value_exact<int64_t>()) v = double(*i);
-    if (auto d = n.value_exact<double>()) v = *d;
-    if (!v) fail(path, n, label + " expects a number, got " + node_kind(n));
-    if (!std::isfinite(*v)) fail(path, n, label + " must be a finite number");
-    return *v;
-}
-
-double positive_of(const std::string &path, const toml::node &n, const std::string &label) {
-    const double v = number_of(path, n, label);
-    if (v <= 0) fail(path, n, label + " must be above 0, got " + number_text(v));
-    return v;
-}
-
-std::set<std::string> bound_keys() {
-    return {std::begin(kBoundKeys), std::end(kBoundKeys)};
-}
-
-MetricBounds bounds_of(const std::string &path, const std::string &metric, const toml::node &node,
-                       std::string &ratio_at) {
-    const std::string label = "'expect." + metric + "'";
-    const toml::table *t = node.as_table();
-    if (!t)
-        fail(path, node,
-             label +
-                 " expects a table of bounds, e.g. { max = 20 } (keys: min, max, min_ratio, "
-                 "max_ratio), got " +
-                 node_kind(node));
-    if (t->empty())
-        fail(path, node, label + " has no bound (keys: min, max, min_ratio, max_ratio)");
-    MetricBounds b;
-    for (auto &&[key, value] : *t) {
-        const std::string k(key.str());
-        const std::string what = "'expect." + metric + "." + k + "'";
-        if (k == "min")
-            b.min = number_of(path, value, what);
-        else if (k == "max")
-            b.max = number_of(path, value, what);
-        else if (k == "min_ratio" || k == "max_ratio") {
-            (k == "min_ratio" ? b.min_ratio : b.max_ratio) = positive_of(path, value, what);
-            if (ratio_at.empty()) ratio_at = at(path, key.source().begin);
-        } else
-            throw ScenarioError(at(path, key.source().begin) + ": unknown bound '" + k + "' in " +
-                                label + " (keys: min, max, min_ratio, max_ratio)" +
-                                suggestion(k, bound_keys()));
-    }
-    if (b.min && b.max && *b.min > *b.max)
-        fail(path, node,
-             label + ": min " + number_text(*b.min) + " is above max " + number_text(*b.max));
-    if (b.min_ratio && b.max_ratio && *b.min_ratio > *b.max_ratio)
-        fail(path, node,
-             label + ": min_ratio " + number_text(*b.min_ratio) + " is above max_ratio " +
-                 number_text(*b.max_ratio));
-    return b;
-}
-
 // A metric name: a built-in id, or a name a plugin's rows will carry. A
 // near miss of a built-in one is a typo, caught here rather than as an
-// "unknown" verdict after the runs.
-void check_metric_name(const std::string &path, const toml::key &key) {
-    const std::string k(key.str());
-    if (builtin_metric_ids().count(k)) return;
-    const std::string where = at(path, key.source().begin) + ": ";
+// "unknown" verdict after the runs: why it is refused, or "".
+std::string typo_of_metric(const std::string &k) {
+    if (builtin_metric_ids().count(k)) return "";
     if (auto id = kLabelIds.find(k); id != kLabelIds.end())
-        throw ScenarioError(where + "unknown metric '" + k + "' in 'expect' (did you mean '" +
-                            id->second + "'? expectations name metrics by id)");
+        return "unknown metric '" + k + "' in 'expect' (did you mean '" + id->second +
+               "'? expectations name metrics by id)";
     std::set<std::string> names = builtin_metric_ids();
     names.insert("link_fraction");
     const std::string near = suggestion(k, names);
-    if (!near.empty()) throw ScenarioError(where + "unknown metric '" + k + "' in 'expect'" + near);
+    return near.empty() ? "" : "unknown metric '" + k + "' in 'expect'" + near;
+}
+
+// A TOML value as the expectation rules read it; a table's entries in file
+// order (toml++ iterates keys sorted).
+ExpectEntry entry_of(const std::string &path, const std::string &key, const std::string &key_at,
+                     const toml::node &value) {
+    ExpectEntry e{key, key_at, at(path, value.source().begin), node_kind(value), {}, false, {}};
+    if (auto i = value.value_exact<int64_t>()) e.number = double(*i);
+    if (auto d = value.value_exact<double>()) e.number = *d;
+    const toml::table *t = value.as_table();
+    if (!t) return e;
+    e.is_table = true;
+    std::vector<std::pair<toml::source_position, ExpectEntry>> entries;
+    for (auto &&[k, v] : *t)
+        entries.emplace_back(k.source().begin,
+                             entry_of(path, std::string(k.str()), at(path, k.source().begin), v));
+    std::sort(entries.begin(), entries.end(),
+              [](const auto &a, const auto &b) { return a.first < b.first; });
+    for (auto &[pos, entry] : entries)
+        e.table.push_back(std::move(entry));
+    return e;
 }
 
 bool bare_key(const std::string &k) {
@@ -117,29 +69,14 @@ bool bare_key(const std::string &k) {
 } // namespace
 
 Expectations read_expect(const toml::node &node, const std::string &path, std::string &ratio_at) {
-    const toml::table *t = node.as_table();
-    if (!t)
-        fail(path, node,
-             "'expect' expects a table, e.g. expect = { link_fraction = 0.9 }, got " +
-                 node_kind(node));
-    // In file order: toml++ iterates keys sorted.
-    std::vector<std::pair<toml::source_position, std::pair<const toml::key *, const toml::node *>>>
-        entries;
-    for (auto &&[key, value] : *t)
-        entries.push_back({key.source().begin, {&key, &value}});
-    std::sort(entries.begin(), entries.end(),
-              [](const auto &a, const auto &b) { return a.first < b.first; });
-    Expectations e;
-    for (const auto &[pos, kv] : entries) {
-        const std::string k(kv.first->str());
-        if (k == "link_fraction") {
-            e.link_fraction = positive_of(path, *kv.second, "'expect.link_fraction'");
-            continue;
-        }
-        check_metric_name(path, *kv.first);
-        e.metrics.emplace_back(k, bounds_of(path, k, *kv.second, ratio_at));
-    }
-    return e;
+    const std::string where = at(path, node.source().begin);
+    ExpectAdvice advice;
+    advice.suggest = suggestion;
+    advice.refuse_metric = typo_of_metric;
+    auto read = read_expectations(entry_of(path, "expect", where, node), advice);
+    if (!read) throw ScenarioError(read.error());
+    ratio_at = read->ratio_at;
+    return std::move(read->expect);
 }
 
 std::string expect_toml(const Expectations &e) {

@@ -3,14 +3,12 @@
 // document embeds it as `comparison.result` (docs/results.md).
 #pragma once
 #include "cmdbench/report/comparison.hpp"
-#include "cmdbench/report/verdict.hpp"
 
 #include <nlohmann/json.hpp>
-#include <vector>
 
 namespace cmdbench {
 
-nlohmann::ordered_json comparison_document(const Comparison &c,
-                                           const std::vector<ExpectVerdict> &verdicts = {});
+// Without the expectations, which write_comparison_json adds.
+nlohmann::ordered_json comparison_document(const Comparison &c);
 
 } // namespace cmdbench

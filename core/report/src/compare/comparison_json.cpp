@@ -3,6 +3,7 @@
 #include "cmdbench/report/comparison_json.hpp"
 
 #include "compare/comparison_document.hpp"
+#include "format/json_slots.hpp"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -46,28 +47,54 @@ Json row_json(const Comparison &c, const CompareRow &row) {
             {"kind", row.metric.kind},     {"cells", cells}};
 }
 
-} // namespace
-
-Json comparison_document(const Comparison &c, const std::vector<ExpectVerdict> &verdicts) {
-    Json rows = Json::array();
-    for (const auto &row : c.rows)
-        rows.push_back(row_json(c, row));
+// The document with ROWS as its `rows`.
+Json document_with(const Comparison &c, Json rows) {
     Json doc = {{"schema", "cmdbench-comparison"},
                 {"schema_version", kComparisonSchemaVersion},
                 {"columns", c.columns},
                 {"baseline", c.columns.empty() ? Json(nullptr) : Json(c.columns[c.baseline])},
                 {"spread_limit", c.spread_limit},
-                {"rows", rows},
+                {"rows", std::move(rows)},
                 {"notes", c.notes},
                 {"software_rdma", c.software_rdma.empty() ? Json(nullptr) : Json(c.software_rdma)}};
-    if (!verdicts.empty()) doc["expectations"] = verdicts_json(verdicts);
     return doc;
 }
 
-void write_comparison_json(std::ostream &out, const Comparison &c,
-                           const std::vector<ExpectVerdict> &verdicts) {
-    out << comparison_document(c, verdicts).dump(2, ' ', false, Json::error_handler_t::replace)
-        << '\n';
+constexpr const char *kRowsPlaceholder = "cmdbench-comparison-rows-placeholder-91b3";
+
+// The rows as the document's `rows` array, each compact on a line of its own.
+JsonSlot rows_slot(const Comparison &c) {
+    return {
+        "\n  \"rows\": ", kRowsPlaceholder, [&c](std::ostream &out) {
+            out << "[";
+            for (size_t i = 0; i < c.rows.size(); ++i)
+                out << (i ? ",\n    " : "\n    ")
+                    << row_json(c, c.rows[i]).dump(-1, ' ', false, Json::error_handler_t::replace);
+            out << (c.rows.empty() ? "]" : "\n  ]");
+        }};
+}
+
+} // namespace
+
+Json comparison_document(const Comparison &c) {
+    Json rows = Json::array();
+    for (const auto &row : c.rows)
+        rows.push_back(row_json(c, row));
+    return document_with(c, std::move(rows));
+}
+
+void write_comparison_json(std::ostream &out, const Comparison &c, const VerdictStream &verdicts) {
+    // The rows and the verdicts one at a time, a line each, never a tree of
+    // them all (it takes about ten times their text's size).
+    Json doc = document_with(c, kRowsPlaceholder);
+    const VerdictTotals totals = total_verdicts(verdicts);
+    if (totals.total()) {
+        doc["expectations"] = verdicts_json(totals);
+        doc["expectations"]["verdicts"] = kVerdictsPlaceholder;
+    }
+    write_with_slots(out, doc.dump(2, ' ', false, Json::error_handler_t::replace),
+                     {rows_slot(c), verdicts_slot(verdicts)});
+    out << '\n';
 }
 
 } // namespace cmdbench

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <tuple>
+#include <unordered_map>
 
 namespace cmdbench {
 namespace {
@@ -140,16 +141,15 @@ class Judge {
         if (ratio) baseline_ = baseline_values(report);
     }
 
-    std::vector<ExpectVerdict> all() {
-        if (!any_expect_) return {};
+    // Each verdict to `visit` as it is given, none kept.
+    void each(const VerdictVisitor &visit) {
+        if (!any_expect_) return;
+        visit_ = &visit;
         for_each_run(report_, [&](const RunResult &run) {
             if (run.expect.empty()) return;
-            const size_t first = out_.size();
+            run_ = &run;
             judge_run(run);
-            for (size_t i = first; i < out_.size(); ++i)
-                if (run.pair) out_[i].rail = row_rail(run, out_[i].row);
         });
-        return std::move(out_);
     }
 
   private:
@@ -171,13 +171,18 @@ class Judge {
     void unknown(ExpectVerdict v, std::string reason) {
         v.outcome = Outcome::Unknown;
         v.reason = std::move(reason);
-        out_.push_back(std::move(v));
+        emit(std::move(v));
     }
 
     void decide(ExpectVerdict v, double value) {
         v.value = value;
         v.outcome = holds(v.check, value, v.bound) ? Outcome::Pass : Outcome::Fail;
-        out_.push_back(std::move(v));
+        emit(std::move(v));
+    }
+
+    void emit(ExpectVerdict v) {
+        if (run_->pair) v.rail = row_rail(*run_, v.row);
+        (*visit_)(v);
     }
 
     void judge_run(const RunResult &run) {
@@ -195,7 +200,7 @@ class Judge {
                 ExpectVerdict v = base(run, metric, check, bound);
                 v.outcome = Outcome::NotRun;
                 v.reason = why;
-                out_.push_back(std::move(v));
+                emit(std::move(v));
             }
             return;
         }
@@ -208,8 +213,17 @@ class Judge {
         }
         const std::vector<CompareSample> samples = every_sample(run);
         if (run.expect.link_fraction) judge_link(run, samples, *run.expect.link_fraction);
-        for (const auto &[metric, check, bound] : checks)
-            if (check != "link_fraction") judge_metric(run, samples, metric, check, bound);
+        // Each check reads its metric's samples only: scanning all of them
+        // for every check multiplied the run's samples by its checks.
+        std::unordered_map<std::string, std::vector<const CompareSample *>> by_metric;
+        for (const CompareSample &s : samples)
+            by_metric[s.metric.id].push_back(&s);
+        static const std::vector<const CompareSample *> kNone;
+        for (const auto &[metric, check, bound] : checks) {
+            if (check == "link_fraction") continue;
+            const auto it = by_metric.find(metric);
+            judge_metric(run, it == by_metric.end() ? kNone : it->second, metric, check, bound);
+        }
     }
 
     static std::vector<std::tuple<std::string, std::string, double>>
@@ -252,13 +266,14 @@ class Judge {
         }
     }
 
-    void judge_metric(const RunResult &run, const std::vector<CompareSample> &samples,
+    // `samples`: the run's samples of `metric`.
+    void judge_metric(const RunResult &run, const std::vector<const CompareSample *> &samples,
                       const std::string &metric, const std::string &check, double bound) {
         ExpectVerdict v = base(run, metric, check, bound);
         const bool ratio = check == "min_ratio" || check == "max_ratio";
         bool any = false;
-        for (const auto &s : samples) {
-            if (s.metric.id != metric) continue;
+        for (const CompareSample *sample : samples) {
+            const CompareSample &s = *sample;
             if (!s.value && s.no_value_reason.empty()) continue; // measured nothing
             any = true;
             ExpectVerdict row = v;
@@ -298,7 +313,8 @@ class Judge {
     std::map<BaselineKey, double> baseline_;
     bool any_expect_ = false;
     bool any_baseline_ = false;
-    std::vector<ExpectVerdict> out_;
+    const VerdictVisitor *visit_ = nullptr;
+    const RunResult *run_ = nullptr; // the run being judged
 };
 
 const char *bound_sign(const std::string &check) {
@@ -369,8 +385,14 @@ std::string link_text(const ExpectVerdict &v) {
     return printable_text(s);
 }
 
+void judge_expectations(const Report &report, const VerdictVisitor &visit) {
+    Judge(report).each(visit);
+}
+
 std::vector<ExpectVerdict> evaluate_expectations(const Report &report) {
-    return Judge(report).all();
+    std::vector<ExpectVerdict> out;
+    judge_expectations(report, [&out](const ExpectVerdict &v) { out.push_back(v); });
+    return out;
 }
 
 std::string verdict_text(const ExpectVerdict &v) {
@@ -394,157 +416,6 @@ std::string verdict_text(const ExpectVerdict &v) {
         what += ": " + printable_text(v.reason);
     if (v.outcome == Outcome::Unknown && !v.hint.empty()) what += "; " + printable_text(v.hint);
     return what;
-}
-
-bool all_held(const std::vector<ExpectVerdict> &verdicts) {
-    return std::all_of(verdicts.begin(), verdicts.end(),
-                       [](const ExpectVerdict &v) { return v.outcome == Outcome::Pass; });
-}
-
-std::string verdict_summary(const std::vector<ExpectVerdict> &verdicts) {
-    size_t failed = 0, unknown = 0, not_run = 0;
-    // Failures first, then what could not be judged, then what did not run.
-    std::vector<std::string> named, unknowns, not_runs;
-    for (const auto &v : verdicts) {
-        if (v.outcome == Outcome::Pass) continue;
-        if (v.outcome == Outcome::NotRun) {
-            ++not_run;
-            not_runs.push_back(verdict_text(v));
-            continue;
-        }
-        (v.outcome == Outcome::Fail ? failed : unknown) += 1;
-        (v.outcome == Outcome::Fail ? named : unknowns).push_back(verdict_text(v));
-    }
-    named.insert(named.end(), unknowns.begin(), unknowns.end());
-    named.insert(named.end(), not_runs.begin(), not_runs.end());
-    const std::string total = std::to_string(verdicts.size());
-    if (named.empty()) return "all " + total + " expectations held";
-    std::string line;
-    if (failed) line = std::to_string(failed) + " of " + total + " expectations failed";
-    if (unknown)
-        line += (line.empty() ? std::to_string(unknown) + " of " + total + " expectations"
-                              : ", " + std::to_string(unknown)) +
-                " could not be judged";
-    if (not_run)
-        line += (line.empty() ? std::to_string(not_run) + " of " + total + " expectations"
-                              : ", " + std::to_string(not_run)) +
-                " not run";
-    // The first few by name: enough to act on, short enough to read.
-    constexpr size_t kNamed = 5;
-    for (size_t i = 0; i < named.size() && i < kNamed; ++i)
-        line += (i ? "; " : ": ") + named[i];
-    if (named.size() > kNamed) line += "; and " + std::to_string(named.size() - kNamed) + " more";
-    return line;
-}
-
-void write_verdicts_table(std::ostream &out, const std::vector<ExpectVerdict> &verdicts) {
-    if (verdicts.empty()) return;
-    out << "expectations:\n";
-    for (const auto &v : verdicts) {
-        std::string tag = outcome_label(v.outcome);
-        tag.resize(7, ' '); // as wide as the widest, UNKNOWN and NOT RUN
-        out << "  " << tag << " " << verdict_text(v) << '\n';
-    }
-    out << verdict_summary(verdicts) << '\n';
-}
-
-Json verdict_json(const ExpectVerdict &v) {
-    auto opt = [](const std::optional<double> &d) { return d ? Json(*d) : Json(nullptr); };
-    Json j = {{"run", v.run},
-              {"repeat", v.repeat},
-              {"group", v.group},
-              {"variant", v.variant},
-              {"row", v.row.empty() ? Json(nullptr) : Json(v.row)},
-              {"metric", v.metric},
-              {"unit", v.unit},
-              {"check", v.check},
-              {"bound", v.bound},
-              {"value", opt(v.value)},
-              {"verdict", to_string(v.outcome)}};
-    if (v.pair) {
-        j["pair"] = {{"client", v.pair->client},
-                     {"server", v.pair->server},
-                     {"client_node", v.pair->client_node},
-                     {"server_node", v.pair->server_node}};
-        j["rail"] = v.rail.empty() ? Json(nullptr) : Json(v.rail);
-    }
-    if (v.check == "link_fraction") {
-        j["measured"] = opt(v.measured);
-        j["link"] = v.link ? Json{{"name", v.link->name},
-                                  {"rate", v.link->text},
-                                  {"rate_bps", v.link->bits_per_second}}
-                           : Json(nullptr);
-    }
-    if (v.check == "min_ratio" || v.check == "max_ratio") {
-        j["measured"] = opt(v.measured);
-        j["baseline"] = opt(v.baseline);
-    }
-    j["reason"] = v.reason;
-    if (!v.hint.empty()) j["hint"] = v.hint;
-    j["text"] = verdict_text(v);
-    return j;
-}
-
-Json verdicts_json(const std::vector<ExpectVerdict> &verdicts, bool with_list) {
-    size_t counts[4] = {0, 0, 0, 0};
-    Json list = Json::array();
-    for (const auto &v : verdicts) {
-        ++counts[int(v.outcome)];
-        if (with_list) list.push_back(verdict_json(v));
-    }
-    return {{"total", verdicts.size()},
-            {"passed", counts[int(Outcome::Pass)]},
-            {"failed", counts[int(Outcome::Fail)]},
-            {"unknown", counts[int(Outcome::Unknown)]},
-            {"not_run", counts[int(Outcome::NotRun)]},
-            {"all_held", all_held(verdicts)},
-            {"summary", verdict_summary(verdicts)},
-            {"verdicts", list}};
-}
-
-Json expectations_json(const Expectations &e) {
-    Json j = Json::object();
-    if (e.link_fraction) j["link_fraction"] = *e.link_fraction;
-    for (const auto &[metric, b] : e.metrics) {
-        Json m = Json::object();
-        if (b.min) m["min"] = *b.min;
-        if (b.max) m["max"] = *b.max;
-        if (b.min_ratio) m["min_ratio"] = *b.min_ratio;
-        if (b.max_ratio) m["max_ratio"] = *b.max_ratio;
-        j[metric] = m;
-    }
-    return j;
-}
-
-Expectations expectations_from_json(const Json &j) {
-    Expectations e;
-    if (!j.is_object()) return e;
-    auto number = [](const Json &n) -> std::optional<double> {
-        if (n.is_number() && std::isfinite(n.get<double>())) return n.get<double>();
-        return std::nullopt;
-    };
-    for (const auto &item : j.items()) {
-        // Not a structured binding: clang (the fuzz build) refuses one
-        // captured by the lambda below in C++17.
-        const std::string &key = item.key();
-        const Json &value = item.value();
-        if (key == "link_fraction") {
-            e.link_fraction = number(value);
-            continue;
-        }
-        if (!value.is_object()) continue;
-        MetricBounds b;
-        auto field = [&](const char *k) {
-            return value.contains(k) ? number(value.at(k)) : std::nullopt;
-        };
-        b.min = field("min");
-        b.max = field("max");
-        b.min_ratio = field("min_ratio");
-        b.max_ratio = field("max_ratio");
-        if (b.min || b.max || b.min_ratio || b.max_ratio)
-            e.metrics.emplace_back(printable_text(key), b);
-    }
-    return e;
 }
 
 } // namespace cmdbench

@@ -9,6 +9,7 @@
 #include "cmdbench/report/report_format.hpp"
 #include "cmdbench/report/reporter.hpp"
 #include "cmdbench/report/svg_plot.hpp"
+#include "cmdbench/report/verdict.hpp"
 #include "format/html_style.hpp"
 #include "format/report_html_verdicts.hpp"
 
@@ -52,23 +53,24 @@ constexpr double kLogSpan = 50;
 // Each group's rows, so a page of many groups is not a scan of every row
 // per group and family.
 using GroupRows = std::map<std::string, std::vector<const CompareRow *>>;
+// The rows of each (group, metric id), in table order: each family's chart
+// and table look theirs up, where a scan of the group's rows for each was
+// quadratic in the families (a row of many declared metrics).
+using FamilyRows = std::map<std::pair<std::string, std::string>, std::vector<const CompareRow *>>;
 
 struct Page {
     std::ostream &out;
     const Comparison &c;
     const GroupRows &by_group;
+    const FamilyRows &by_family;
     int next_chart = 0;
 
     std::string chart_id() { return "chart-" + std::to_string(++next_chart); }
 
     std::vector<const CompareRow *> rows_of(const std::string &group,
                                             const CompareMetric &m) const {
-        std::vector<const CompareRow *> rows;
-        const auto it = by_group.find(group);
-        if (it == by_group.end()) return rows;
-        for (const CompareRow *r : it->second)
-            if (r->metric == m) rows.push_back(r);
-        return rows;
+        const auto it = by_family.find({group, m.id});
+        return it == by_family.end() ? std::vector<const CompareRow *>{} : it->second;
     }
 
     std::optional<double> median(const CompareRow &r, size_t col) const {
@@ -461,14 +463,16 @@ void write_html_report(std::ostream &out, const Comparison &c,
                        const std::vector<const Report *> &reports) {
     std::vector<std::string> groups; // first-seen order
     GroupRows by_group;
+    FamilyRows by_family;
     for (const auto &r : c.rows) {
         auto &rows = by_group[r.group];
         if (rows.empty()) groups.push_back(r.group);
         rows.push_back(&r);
+        by_family[{r.group, r.metric.id}].push_back(&r);
     }
     write_page_top(out, c);
-    write_html_verdicts(out, reports);
-    Page page{out, c, by_group};
+    write_html_verdicts(out, verdicts_of(reports));
+    Page page{out, c, by_group, by_family};
     out << "<h2>Context</h2>\n";
     page.context(reports);
     page.paths(reports);
@@ -487,7 +491,7 @@ class HtmlReporter : public Reporter {
     }
     void finish_comparison(std::ostream &out, const Comparison &c,
                            const std::vector<const Report *> &inputs,
-                           const std::vector<ExpectVerdict> &) override {
+                           const VerdictStream &) override {
         write_html_report(out, c, inputs);
     }
 };

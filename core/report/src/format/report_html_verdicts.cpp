@@ -22,20 +22,15 @@ std::string number_cell(const std::optional<double> &v) {
 
 } // namespace
 
-void write_html_verdicts(std::ostream &out, const std::vector<const Report *> &reports) {
-    std::vector<ExpectVerdict> all;
-    for (const Report *r : reports)
-        if (r)
-            for (auto &v : evaluate_expectations(*r))
-                all.push_back(std::move(v));
-    if (all.empty()) return;
-    const bool held = all_held(all);
-    out << "<h2>Expectations</h2>\n<p class=\"" << (held ? "held" : "banner")
-        << "\" id=\"verdict-summary\">" << escape(verdict_summary(all)) << ".</p>\n"
+void write_html_verdicts(std::ostream &out, const VerdictStream &verdicts) {
+    const VerdictTotals totals = total_verdicts(verdicts);
+    if (totals.total() == 0) return;
+    out << "<h2>Expectations</h2>\n<p class=\"" << (totals.all_held() ? "held" : "banner")
+        << "\" id=\"verdict-summary\">" << escape(totals.summary()) << ".</p>\n"
         << "<table class=\"verdicts\">\n<thead><tr><th>verdict</th><th>run</th><th>row</th>"
            "<th>metric</th><th>check</th><th>value</th><th>bound</th><th>detail</th></tr>"
            "</thead>\n<tbody>\n";
-    for (const auto &v : all) {
+    verdicts([&out](const ExpectVerdict &v) {
         const char *cls = v.outcome == Outcome::Pass     ? "better"
                           : v.outcome == Outcome::NotRun ? "missing"
                                                          : "worse";
@@ -45,7 +40,7 @@ void write_html_verdicts(std::ostream &out, const std::vector<const Report *> &r
             << escape(outcome_label(v.outcome)) << "</td>" << cell(run) << cell(v.row)
             << cell(v.metric) << cell(v.check) << number_cell(v.value)
             << cell(verdict_number(v.bound)) << cell(verdict_text(v)) << "</tr>\n";
-    }
+    });
     out << "</tbody>\n</table>\n";
 }
 

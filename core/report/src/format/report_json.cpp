@@ -10,10 +10,10 @@
 #include "cmdbench/report/run_totals.hpp"
 #include "cmdbench/report/verdict.hpp"
 #include "compare/comparison_document.hpp"
+#include "format/json_slots.hpp"
 #include "results/metric_meaning.hpp"
 
 #include <algorithm>
-#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -213,44 +213,6 @@ void write_runs(std::ostream &out, const Report &report, const MatrixShared *sha
     out << (first ? "[]" : "\n  ]");
 }
 
-constexpr const char *kVerdictsPlaceholder = "cmdbench-verdicts-placeholder-7d2e";
-
-// A matrix's verdicts as the `verdicts` array of `expectations`, each
-// compact on a line of its own.
-void write_verdict_lines(std::ostream &out, const std::vector<ExpectVerdict> &verdicts) {
-    out << "[";
-    for (size_t i = 0; i < verdicts.size(); ++i)
-        out << (i ? ",\n      " : "\n      ")
-            << verdict_json(verdicts[i]).dump(-1, ' ', false, Json::error_handler_t::replace);
-    out << "\n    ]";
-}
-
-// Where a part written on its own goes in the document's text: KEY, a key
-// at the start of a line at its depth, with PLACEHOLDER as its value. No
-// string's text can start a line (newlines in strings are escaped), so a
-// hostile value cannot pose as the key.
-struct Slot {
-    const char *key;
-    const char *placeholder;
-    std::function<void(std::ostream &)> write;
-};
-
-// TEXT with each slot's placeholder (in the document's order; a slot not
-// in TEXT is skipped) replaced by what the slot writes.
-void write_with_slots(std::ostream &out, const std::string &text, const std::vector<Slot> &slots) {
-    size_t from = 0;
-    for (const Slot &slot : slots) {
-        const std::string key = slot.key;
-        const std::string marker = key + "\"" + slot.placeholder + "\"";
-        const size_t at = text.find(marker, from);
-        if (at == std::string::npos) continue;
-        out << std::string_view(text).substr(from, at + key.size() - from);
-        slot.write(out);
-        from = at + marker.size();
-    }
-    out << std::string_view(text).substr(from);
-}
-
 } // namespace
 
 void write_json(std::ostream &out, const Report &report, const Comparison *comparison) {
@@ -292,8 +254,7 @@ void write_json(std::ostream &out, const Report &report, const Comparison *compa
         out, text,
         {{"\n  \"runs\": ", kRunsPlaceholder,
           [&](std::ostream &o) { write_runs(o, report, shared ? &*shared : nullptr); }},
-         {"\n    \"verdicts\": ", kVerdictsPlaceholder,
-          [&](std::ostream &o) { write_verdict_lines(o, verdicts); }}});
+         verdicts_slot(verdicts_of(verdicts))});
     out << '\n';
 }
 
@@ -310,7 +271,7 @@ class JsonReporter : public Reporter {
     }
     void finish_comparison(std::ostream &out, const Comparison &c,
                            const std::vector<const Report *> &,
-                           const std::vector<ExpectVerdict> &verdicts) override {
+                           const VerdictStream &verdicts) override {
         write_comparison_json(out, c, verdicts);
     }
 };

@@ -102,14 +102,19 @@ void write_run(std::ostream &out, const RunResult &full) {
     write_lines(out, after);
 }
 
-void write_verdicts(std::ostream &out, const std::vector<ExpectVerdict> &verdicts) {
-    if (verdicts.empty()) return;
-    out << "\n### expectations\n\n";
-    std::vector<std::vector<std::string>> lines{{"verdict", "expectation"}};
-    for (const auto &v : verdicts)
-        lines.push_back({outcome_label(v.outcome), verdict_text(v)});
-    write_grid(out, lines, {true, true});
-    out << '\n' << md(verdict_summary(verdicts)) << '\n';
+// A row at a time, not a grid of them all: there may be a million.
+void write_verdicts(std::ostream &out, const VerdictStream &verdicts) {
+    VerdictTotals t;
+    if (!verdicts) return;
+    verdicts([&](const ExpectVerdict &v) {
+        if (t.total() == 0) {
+            out << "\n### expectations\n\n";
+            write_grid(out, {{"verdict", "expectation"}}, {true, true});
+        }
+        t.add(v);
+        write_row(out, {outcome_label(v.outcome), verdict_text(v)});
+    });
+    if (t.total()) out << '\n' << md(t.summary()) << '\n';
 }
 
 class MarkdownReporter : public Reporter {
@@ -121,12 +126,12 @@ class MarkdownReporter : public Reporter {
             first = false;
             write_run(out, run);
         });
-        write_verdicts(out, evaluate_expectations(report));
+        write_verdicts(out, verdicts_of({&report}));
     }
 
     void finish_comparison(std::ostream &out, const Comparison &c,
                            const std::vector<const Report *> &,
-                           const std::vector<ExpectVerdict> &verdicts) override {
+                           const VerdictStream &verdicts) override {
         out << "## " << md(comparison_caption(c)) << '\n';
         std::vector<std::string> warnings;
         if (!c.software_rdma.empty()) warnings.push_back("! " + c.software_rdma);

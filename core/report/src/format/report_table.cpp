@@ -105,12 +105,10 @@ class TableReporter : public Reporter {
     }
     void finish_comparison(std::ostream &out, const Comparison &c,
                            const std::vector<const Report *> &,
-                           const std::vector<ExpectVerdict> &verdicts) override {
+                           const VerdictStream &verdicts) override {
         PrintableLines text(out);
         write_comparison_table(text, c);
-        if (verdicts.empty()) return;
-        text << '\n';
-        write_verdicts_table(text, verdicts);
+        write_verdicts_table(text, verdicts, "\n");
     }
 };
 

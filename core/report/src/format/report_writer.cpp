@@ -10,8 +10,7 @@ namespace cmdbench {
 void Reporter::run_done(std::ostream &, const RunResult &) {}
 
 void Reporter::finish_comparison(std::ostream &, const Comparison &,
-                                 const std::vector<const Report *> &,
-                                 const std::vector<ExpectVerdict> &) {
+                                 const std::vector<const Report *> &, const VerdictStream &) {
     throw std::logic_error("this output format writes no comparison");
 }
 

@@ -97,7 +97,7 @@ void ResultSink::finish(const Report &report) {
     }
     write_html(report, final);
     // The verdicts close the table output; JSON carries them itself. A
-    // matrix's table opens with their summary and worst links instead: one
+    // matrix's table ends with their summary and worst links instead: one
     // line per link would be a million lines at a thousand nodes (the JSON
     // has every verdict).
     if (format_.streams_runs && !matrix) {

@@ -47,10 +47,13 @@ std::optional<double> parse_link_rate(const std::string &text) {
     std::string unit;
     const auto v = leading_number(text, unit);
     if (!v) return std::nullopt;
+    double scale = 0;
     // sysfs speed is a bare number of Mb/s; link_context.cpp adds " Mb/s".
-    if (unit.empty() || starts_with(unit, "Mb/s") || starts_with(unit, "Mb/sec")) return *v * 1e6;
-    if (starts_with(unit, "Gb/s") || starts_with(unit, "Gb/sec")) return *v * 1e9;
-    return std::nullopt;
+    if (unit.empty() || starts_with(unit, "Mb/s") || starts_with(unit, "Mb/sec")) scale = 1e6;
+    if (starts_with(unit, "Gb/s") || starts_with(unit, "Gb/sec")) scale = 1e9;
+    // Compared before scaling: 1e308 Gb/s would scale to infinity.
+    if (scale == 0 || *v > kMaxLinkBitsPerSecond / scale) return std::nullopt;
+    return *v * scale;
 }
 
 std::optional<LinkRate> run_link_rate(const RunPath &path) {

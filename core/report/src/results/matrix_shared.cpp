@@ -50,15 +50,10 @@ void drop_meanings(Json &rows, const char *kind, const Json &table) {
     }
 }
 
-// The reverse: each entry without a unit gets TABLE's meaning back.
-void restore_meanings(Json &rows, const char *kind, const Json &table) {
-    for (Json &row : rows) {
-        if (!row.is_object() || !row.contains(kind) || !row[kind].is_object()) continue;
-        for (auto &[key, entry] : row[kind].items())
-            if (entry.is_object() && !entry.contains("unit") && table.contains(key))
-                for (auto &[k, v] : table[key].items())
-                    entry[k] = v;
-    }
+constexpr const char *kKinds[] = {"metrics", "histograms"};
+
+size_t text_bytes(const Json &j) {
+    return j.dump(-1, ' ', false, Json::error_handler_t::replace).size();
 }
 
 } // namespace
@@ -119,41 +114,91 @@ Json MatrixShared::compact(Json run) const {
     return run;
 }
 
-Json expand_matrix_run(const Json &run, const Json &shared) {
-    if (!run.is_object() || !shared.is_object()) return run;
-    Json out = run;
-    const Json runs = shared.value("runs", Json::object());
-    const Json paths = shared.value("paths", Json::array());
-    if (out.contains("name") && out["name"].is_string() && runs.is_object()) {
-        const auto mine = runs.find(out["name"].get<std::string>());
-        if (mine != runs.end() && mine->is_object()) {
-            if (!out.contains("params") && mine->contains("params"))
-                out["params"] = (*mine)["params"];
-            if (out.contains("rows") && out["rows"].is_array()) {
-                restore_meanings(out["rows"], "metrics", mine->value("metrics", Json::object()));
-                restore_meanings(out["rows"], "histograms",
-                                 mine->value("histograms", Json::object()));
+MatrixSharedIndex::MatrixSharedIndex(const Json &shared) {
+    if (!shared.is_object()) return;
+    if (const auto runs = shared.find("runs"); runs != shared.end() && runs->is_object())
+        for (const auto &[name, mine] : runs->items()) {
+            if (!mine.is_object()) continue;
+            RunParts &parts = runs_[name];
+            if (const auto p = mine.find("params"); p != mine.end())
+                parts.params = Part{&*p, text_bytes(*p)};
+            for (int kind = 0; kind < 2; ++kind) {
+                const auto table = mine.find(kKinds[kind]);
+                if (table == mine.end() || !table->is_object()) continue;
+                for (const auto &[key, meaning] : table->items())
+                    parts.meanings[kind].emplace(key, Part{&meaning, text_bytes(meaning)});
             }
         }
+    if (const auto paths = shared.find("paths"); paths != shared.end()) {
+        paths_ = &*paths;
+        if (paths->is_array())
+            for (const Json &end : *paths)
+                path_bytes_.push_back(text_bytes(end));
     }
-    auto resolve = [&paths](Json &path, const std::string &where) {
-        if (!path.is_object()) return;
-        for (const char *side : {"client", "server"}) {
-            if (!path.contains(side) || !path[side].is_number()) continue;
-            const Json &i = path[side];
-            if (!i.is_number_unsigned() || !paths.is_array() || i.get<size_t>() >= paths.size())
-                throw std::invalid_argument(where + "." + side + ": " + i.dump() +
-                                            " is not an index of matrix.shared.paths (" +
-                                            std::to_string(paths.size()) + " entries)");
-            path[side] = paths[i.get<size_t>()];
+}
+
+// Each metric (or histogram) of ROWS without a unit gets its run's shared
+// meaning back: the keys a meaning has (what MatrixShared wrote), no others.
+size_t MatrixSharedIndex::restore(Json &rows, int kind, const RunParts &mine) const {
+    size_t copied = 0;
+    for (Json &row : rows) {
+        if (!row.is_object() || !row.contains(kKinds[kind]) || !row[kKinds[kind]].is_object())
+            continue;
+        for (auto &[key, entry] : row[kKinds[kind]].items()) {
+            if (!entry.is_object() || entry.contains("unit")) continue;
+            const auto it = mine.meanings[kind].find(key);
+            if (it == mine.meanings[kind].end() || !it->second.value->is_object()) continue;
+            copied += it->second.bytes;
+            for (const char *k : kMeaningKeys)
+                if (const auto v = it->second.value->find(k); v != it->second.value->end())
+                    entry[k] = *v;
         }
-    };
-    if (out.contains("path")) resolve(out["path"], "path");
+    }
+    return copied;
+}
+
+size_t MatrixSharedIndex::resolve(Json &path, const std::string &where) const {
+    size_t copied = 0;
+    if (!path.is_object()) return copied;
+    for (const char *side : {"client", "server"}) {
+        if (!path.contains(side) || !path[side].is_number()) continue;
+        const Json &i = path[side];
+        const size_t entries = paths_ ? paths_->size() : 0;
+        if (!i.is_number_unsigned() || !paths_ || !paths_->is_array() || i.get<size_t>() >= entries)
+            throw std::invalid_argument(where + "." + side + ": " + i.dump() +
+                                        " is not an index of matrix.shared.paths (" +
+                                        std::to_string(entries) + " entries)");
+        const size_t at = i.get<size_t>();
+        copied += path_bytes_[at];
+        path[side] = (*paths_)[at];
+    }
+    return copied;
+}
+
+Json MatrixSharedIndex::expand(const Json &run, size_t &copied) const {
+    if (!run.is_object()) return run;
+    Json out = run;
+    if (out.contains("name") && out["name"].is_string())
+        if (const auto mine = runs_.find(out["name"].get<std::string>()); mine != runs_.end()) {
+            if (!out.contains("params") && mine->second.params) {
+                out["params"] = *mine->second.params->value;
+                copied += mine->second.params->bytes;
+            }
+            if (out.contains("rows") && out["rows"].is_array())
+                for (int kind = 0; kind < 2; ++kind)
+                    copied += restore(out["rows"], kind, mine->second);
+        }
+    if (out.contains("path")) copied += resolve(out["path"], "path");
     if (out.contains("rails") && out["rails"].is_array())
         for (size_t i = 0; i < out["rails"].size(); ++i)
             if (out["rails"][i].is_object() && out["rails"][i].contains("path"))
-                resolve(out["rails"][i]["path"], "rails[" + std::to_string(i) + "].path");
+                copied += resolve(out["rails"][i]["path"], "rails[" + std::to_string(i) + "].path");
     return out;
+}
+
+Json expand_matrix_run(const Json &run, const Json &shared) {
+    size_t copied = 0;
+    return MatrixSharedIndex(shared).expand(run, copied);
 }
 
 } // namespace cmdbench

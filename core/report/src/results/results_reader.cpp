@@ -10,6 +10,7 @@
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/report_format.hpp"
 #include "cmdbench/report/verdict.hpp"
+#include "results/json_document.hpp"
 #include "results/metric_meaning.hpp"
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include <filesystem>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace cmdbench {
 namespace {
@@ -35,6 +37,8 @@ class Node {
         throw ResultsError(doc_ + ": " + (path_.empty() ? "" : path_ + ": ") + what);
     }
     const Json &json() const { return j_; }
+    // "<doc>: <path>", what fail() puts before its message.
+    std::string where() const { return doc_ + (path_.empty() ? "" : ": " + path_); }
     bool has(const char *key) const { return j_.is_object() && j_.contains(key); }
 
     Node at(const char *key) const { // a required field
@@ -264,8 +268,28 @@ std::string too_many(size_t count, const char *what, size_t limit) {
            " a results file may have";
 }
 
-// rows_read: the rows of the runs before this one, for kMaxResultsRows.
-RunResult read_run(const Node &n, size_t &rows_read) {
+// What the runs before this one held, for the bounds on a whole file.
+struct ReadSoFar {
+    size_t rows = 0;
+    size_t expect_keys = 0;
+};
+
+// runs[].expect, by the rules of a scenario's; each run's keys count
+// towards kMaxResultsExpectKeys.
+Expectations read_run_expect(const Node &run, const std::string &name, ReadSoFar &so_far) {
+    const Node expect = run.child("expect");
+    const std::string where = run.where() + " (run '" + name + "')";
+    Expected<Expectations> e = expectations_from_json(expect.json(), where);
+    if (!e) throw ResultsError(e.error());
+    so_far.expect_keys += e->metrics.size() + (e->link_fraction ? 1 : 0);
+    if (so_far.expect_keys > kMaxResultsExpectKeys)
+        throw ResultsError(
+            where + ": " +
+            too_many(so_far.expect_keys, "expect keys so far", kMaxResultsExpectKeys));
+    return std::move(*e);
+}
+
+RunResult read_run(const Node &n, ReadSoFar &so_far) {
     RunResult r;
     r.name = n.at("name").str();
     r.test = n.at("test").str();
@@ -282,8 +306,9 @@ RunResult read_run(const Node &n, size_t &rows_read) {
     r.wall_seconds = n.number_or("wall_seconds", 0);
     const Node rows = n.at("rows");
     const size_t k = rows.size(false);
-    rows_read += k;
-    if (rows_read > kMaxResultsRows) rows.fail(too_many(rows_read, "rows so far", kMaxResultsRows));
+    so_far.rows += k;
+    if (so_far.rows > kMaxResultsRows)
+        rows.fail(too_many(so_far.rows, "rows so far", kMaxResultsRows));
     for (size_t i = 0; i < k; ++i)
         r.rows.push_back(read_row(rows.element(i)));
     read_comparison_fields(n, r);
@@ -291,7 +316,7 @@ RunResult read_run(const Node &n, size_t &rows_read) {
     // Informational, and absent from older files: read what is there.
     if (n.has("path")) r.path = run_path_from_json(n.child("path").json());
     if (n.has("rails")) r.rails = read_rails(n.child("rails"));
-    if (n.has("expect")) r.expect = expectations_from_json(n.child("expect").json());
+    if (n.has("expect")) r.expect = read_run_expect(n, r.name, so_far);
     if (n.has("expect_inherited")) r.expect.inherited = n.child("expect_inherited").json() == true;
     return r;
 }
@@ -390,31 +415,43 @@ void refuse_deep_nesting(const std::string &text) {
     }
 }
 
-// The document's runs; a matrix document's pairs with what they share
-// (matrix.shared) put back first.
-std::vector<RunResult> read_runs(const Node &root, const std::string &name) {
+// What a matrix document's pairs share (matrix.shared) is put back into
+// each; a pair's entry is about 2.5 times smaller without it. Put back more
+// than this many times the document's size, the document is one made to
+// expand (a meaning of a megabyte shared by every metric of every pair).
+constexpr size_t kMaxMatrixExpansion = 8;
+
+// The document's runs (`text_bytes`: the document's size); a matrix
+// document's pairs with what they share put back first.
+std::vector<RunResult> read_runs(const Node &root, const std::string &name, size_t text_bytes) {
     const Node runs = root.at("runs");
     const size_t k = runs.size(false);
     if (k > kMaxResultsRuns) runs.fail(too_many(k, "runs", kMaxResultsRuns));
     const Json &doc = root.json();
-    const Json *shared = nullptr;
+    std::optional<MatrixSharedIndex> shared;
     if (doc.contains("matrix") && doc["matrix"].is_object() && doc["matrix"].contains("shared"))
-        shared = &doc["matrix"]["shared"];
+        shared.emplace(doc["matrix"]["shared"]);
     std::vector<RunResult> out;
-    size_t rows_read = 0;
+    ReadSoFar so_far;
+    size_t copied = 0; // bytes of matrix.shared put back so far
     for (size_t i = 0; i < k; ++i) {
         const Node entry = runs.element(i);
         if (!shared) {
-            out.push_back(read_run(entry, rows_read));
+            out.push_back(read_run(entry, so_far));
             continue;
         }
         Json whole;
         try {
-            whole = expand_matrix_run(entry.json(), *shared);
+            whole = shared->expand(entry.json(), copied);
         } catch (const std::invalid_argument &e) {
             entry.fail(e.what());
         }
-        out.push_back(read_run(Node(whole, "runs[" + std::to_string(i) + "]", name), rows_read));
+        if (copied > kMaxMatrixExpansion * text_bytes)
+            entry.fail("what the pairs share (matrix.shared) put back into them comes to " +
+                       std::to_string(copied) + " bytes so far: more than " +
+                       std::to_string(kMaxMatrixExpansion) + " times the document's " +
+                       std::to_string(text_bytes));
+        out.push_back(read_run(Node(whole, "runs[" + std::to_string(i) + "]", name), so_far));
     }
     return out;
 }
@@ -425,7 +462,7 @@ Report parse_results(const std::string &text, const std::string &name) {
     Json doc;
     try {
         refuse_deep_nesting(text);
-        doc = Json::parse(text);
+        doc = parse_json_document(text);
     } catch (const Json::parse_error &e) {
         throw ResultsError(name + ":" + where(text, e.byte) +
                            ": not valid JSON: " + parse_reason(e.what()));
@@ -462,19 +499,19 @@ Report parse_results(const std::string &text, const std::string &name) {
         }
         report.spread_limit = limit;
     }
-    report.runs = read_runs(root, name);
+    report.runs = read_runs(root, name, text.size());
     return report;
 }
 
 RunResult parse_run_line(const std::string &text, const std::string &name) {
     Json doc;
     try {
-        doc = Json::parse(text);
+        doc = parse_json_document(text);
     } catch (const Json::exception &e) {
         throw ResultsError(name + ": not valid JSON: " + reason(e.what()));
     }
-    size_t rows_read = 0;
-    return read_run(Node(doc, "", name), rows_read);
+    ReadSoFar so_far;
+    return read_run(Node(doc, "", name), so_far);
 }
 
 Report read_results_file(const std::string &path) {

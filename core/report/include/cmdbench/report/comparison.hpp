@@ -131,7 +131,8 @@ size_t count_wide_spreads(const Comparison &c);
 void write_comparison_table(std::ostream &out, const Comparison &c);
 
 // report_html.cpp: one self-contained page (inline SVG, no script, no
-// network): plots per metric plus the same data as tables.
+// network): plots per metric plus the same data as tables, and the verdicts
+// of the reports' expectations.
 void write_html_report(std::ostream &out, const Comparison &c,
                        const std::vector<const Report *> &reports);
 

@@ -10,8 +10,8 @@ namespace cmdbench {
 constexpr int kComparisonSchemaVersion = 1;
 
 // `verdicts`: the inputs' expectations judged again (an "expectations"
-// member when there are any).
+// member when there are any), read twice: the counts, then the list.
 void write_comparison_json(std::ostream &out, const Comparison &c,
-                           const std::vector<ExpectVerdict> &verdicts = {});
+                           const VerdictStream &verdicts = {});
 
 } // namespace cmdbench

@@ -11,9 +11,14 @@
 
 namespace cmdbench {
 
+// The fastest rate read as a link's: 1 Pb/s, a thousand times today's
+// fastest ports. Above it the text (a results file is anyone's) is not a
+// link's rate, and its bits per second could overflow once scaled or summed.
+constexpr double kMaxLinkBitsPerSecond = 1e15;
+
 // Bits per second of "2.5 Gb/sec (1X SDR)", "100 Gb/sec (4X EDR)",
 // "10000 Mb/s", "25000" (netdev speed, Mb/s); nullopt for "unknown", "-1",
-// "0" and anything else it cannot read.
+// "0", a rate above kMaxLinkBitsPerSecond and anything else it cannot read.
 std::optional<double> parse_link_rate(const std::string &text);
 
 struct LinkRate {

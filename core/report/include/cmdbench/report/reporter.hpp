@@ -4,6 +4,7 @@
 // reporter's source file and a line in the registry, nothing more.
 #pragma once
 #include "cmdbench/report/result.hpp"
+#include "cmdbench/report/verdict.hpp"
 
 #include <memory>
 #include <ostream>
@@ -12,7 +13,6 @@
 namespace cmdbench {
 
 struct Comparison;
-struct ExpectVerdict;
 
 class Reporter {
   public:
@@ -24,10 +24,11 @@ class Reporter {
     // final document only (an interim rewrite of -o has none).
     virtual void finish(std::ostream &out, const Report &report, const Comparison *comparison) = 0;
     // `cmdbench compare`: saved results (`inputs`) compared, and the verdicts
-    // of their expectations. Only a format registered for comparisons has it.
+    // of their expectations, judged as they are read (each time: a format
+    // may read them twice). Only a format registered for comparisons has it.
     virtual void finish_comparison(std::ostream &out, const Comparison &c,
                                    const std::vector<const Report *> &inputs,
-                                   const std::vector<ExpectVerdict> &verdicts);
+                                   const VerdictStream &verdicts);
 };
 
 } // namespace cmdbench

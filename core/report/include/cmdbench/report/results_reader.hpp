@@ -16,6 +16,10 @@ namespace cmdbench {
 // (input_file.hpp).
 constexpr size_t kMaxResultsRuns = 100000;
 constexpr size_t kMaxResultsRows = 1000000; // all runs' rows together
+// Keys of all runs' `expect` together (each run's are at most
+// kMaxExpectKeys, expect_rules.hpp): each key gives a verdict per row, or
+// one when no row has its metric, and every verdict is held until written.
+constexpr size_t kMaxResultsExpectKeys = 250000;
 
 // Message: "<name>: <what is wrong>", with line:column for invalid JSON and
 // a path like runs[2].rows[0].metrics for a missing or mistyped field.

@@ -1,7 +1,8 @@
 // Names who crashed: before plugin code runs, the host records what is
 // running (plugin, test or transport, hook, run); a fatal signal or an
 // uncaught exception then prints one line saying so, and the process dies
-// as it would have (same signal, so the exit status and core stay honest).
+// as it would have (same signal, so the exit status and core stay honest);
+// an uncaught std::bad_alloc, memory run out, exits with status 2 instead.
 #pragma once
 #include <string>
 
