@@ -103,6 +103,19 @@ std::vector<std::string> row_names(const json &run) {
     return out;
 }
 
+// The run's end: exit `want` within kEndWithin, `status`, and an error that
+// opens with `error` (any error when empty). The run's results.
+json check_end(Client &c, int want, const std::string &status, const std::string &error) {
+    int code = 0;
+    double seconds = 0;
+    const json run = c.ended(code, seconds);
+    CHECK(code == want);
+    CHECK(seconds < kEndWithin);
+    CHECK(run["status"] == status);
+    if (!error.empty()) CHECK_THAT(run["error"].get<std::string>(), Catch::StartsWith(error));
+    return run;
+}
+
 } // namespace
 
 TEST_CASE("a local server killed mid-run ends the run at once, naming its death, rows kept") {
@@ -110,14 +123,8 @@ TEST_CASE("a local server killed mid-run ends the run at once, naming its death,
     c.start(kStall);
     REQUIRE(c.said("cmdbench: info: stall: waiting"));
     c.stop(local_server_of(c.pid), SIGKILL);
-    int code = 0;
-    double seconds = 0;
-    const json run = c.ended(code, seconds);
-    CHECK(code == 1);
-    CHECK(seconds < kEndWithin);
-    CHECK(run["status"] == "failed");
-    CHECK_THAT(run["error"].get<std::string>(),
-               Catch::StartsWith("the local server was killed (SIGKILL) during run 'stall'"));
+    const json run =
+        check_end(c, 1, "failed", "the local server was killed (SIGKILL) during run 'stall'");
     CHECK(row_names(run) == std::vector<std::string>{"first"});
 }
 
@@ -127,14 +134,8 @@ TEST_CASE("a cmdbench serve killed mid-run ends the run at once, naming the serv
     c.start(kStall, {"--server", server.address()});
     REQUIRE(c.said("cmdbench: info: stall: waiting"));
     c.stop(server.pid(), SIGKILL);
-    int code = 0;
-    double seconds = 0;
-    const json run = c.ended(code, seconds);
-    CHECK(code == 1);
-    CHECK(seconds < kEndWithin);
-    CHECK(run["status"] == "failed");
-    CHECK_THAT(run["error"].get<std::string>(),
-               Catch::StartsWith("lost server " + server.address() + " during run 'stall'"));
+    const json run =
+        check_end(c, 1, "failed", "lost server " + server.address() + " during run 'stall'");
     CHECK(row_names(run) == std::vector<std::string>{"first"});
 }
 
@@ -159,12 +160,7 @@ TEST_CASE("Ctrl-C stops both sides of a run at once, the rows so far kept") {
     REQUIRE(c.said("cmdbench: info: stall: waiting"));
     const pid_t server = local_server_of(c.pid);
     c.stop(c.pid, SIGINT);
-    int code = 0;
-    double seconds = 0;
-    const json run = c.ended(code, seconds);
-    CHECK(code == 130);
-    CHECK(seconds < kEndWithin);
-    CHECK(run["status"] == "interrupted");
+    const json run = check_end(c, 130, "interrupted", "");
     CHECK(row_names(run) == std::vector<std::string>{"first"});
     // The server's side stopped because this side did: nothing of it to add.
     CHECK_THAT(run["error"].get<std::string>(), !Catch::Contains("server"));
@@ -181,14 +177,8 @@ void kill_local_tcp_server(const std::string &run) {
     c.start(run, {}, {"CMDBENCH_LOG_LEVEL=debug"});
     REQUIRE(c.said("cmdbench serve: debug: Keepalive", 2));
     c.stop(local_server_of(c.pid), SIGKILL);
-    int code = 0;
-    double seconds = 0;
-    const json result = c.ended(code, seconds);
-    CHECK(code == 1);
-    CHECK(seconds < kEndWithin);
-    CHECK(result["status"] == "failed");
-    CHECK_THAT(result["error"].get<std::string>(),
-               Catch::StartsWith("the local server was killed (SIGKILL) during run 'x'"));
+    const json result =
+        check_end(c, 1, "failed", "the local server was killed (SIGKILL) during run 'x'");
 }
 
 } // namespace
@@ -212,11 +202,6 @@ TEST_CASE("tcp: a cmdbench serve killed mid-pingpong ends the run at once") {
     // The server configured its listener, then the data connection it accepted.
     REQUIRE(wait_for_text([&server] { return server.err(); }, "debug: Keepalive", 2));
     c.stop(server.pid(), SIGKILL);
-    int code = 0;
-    double seconds = 0;
-    const json run = c.ended(code, seconds);
-    CHECK(code == 1);
-    CHECK(seconds < kEndWithin);
-    CHECK(run["status"] == "failed");
+    const json run = check_end(c, 1, "failed", "");
     CHECK_THAT(run["error"].get<std::string>(), Catch::Contains(server.address()));
 }
