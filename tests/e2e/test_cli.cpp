@@ -318,9 +318,8 @@ timeout = 1
     CHECK_THAT(r.out, Catch::Contains("64_lat"));
 }
 
-TEST_CASE("Ctrl-C prints the results so far, exits non-zero and stops the server") {
-    std::string dir = temp_dir();
-    std::string scenario = write_scenario(R"(
+// A quick run, then one of 60 s that a signal stops in its middle.
+const char *const kQuickThenLong = R"(
 [[run]]
 name = "quick"
 test = "pingpong"
@@ -333,7 +332,11 @@ test = "throughput"
 transport = "tcp"
 sizes = [65536]
 duration = 60
-)");
+)";
+
+TEST_CASE("Ctrl-C prints the results so far, exits non-zero and stops the server") {
+    std::string dir = temp_dir();
+    std::string scenario = write_scenario(kQuickThenLong);
     pid_t pid = start_process({cmdbench_exe(), "run", scenario, "--format", "json"}, dir + "/out",
                               dir + "/err");
     std::this_thread::sleep_for(std::chrono::seconds(3));
@@ -355,20 +358,7 @@ duration = 60
 
 TEST_CASE("SIGHUP to the job stops cmdbench run as Ctrl-C does: results kept, server stopped") {
     std::string dir = temp_dir();
-    std::string scenario = write_scenario(R"(
-[[run]]
-name = "quick"
-test = "pingpong"
-transport = "tcp"
-sizes = [64]
-iterations = 100
-[[run]]
-name = "long"
-test = "throughput"
-transport = "tcp"
-sizes = [65536]
-duration = 60
-)");
+    std::string scenario = write_scenario(kQuickThenLong);
     const std::string results = dir + "/results.json";
     pid_t pid = start_process({cmdbench_exe(), "run", scenario, "--format", "json", "-o", results},
                               dir + "/out", dir + "/err");
