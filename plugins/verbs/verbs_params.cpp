@@ -2,6 +2,7 @@
 #include "verbs_params.hpp"
 
 #include "atomics.hpp"
+#include "qp/local_port.hpp"
 
 #include <algorithm>
 #include <cmdbench/plugin-support/descriptors.hpp>
@@ -25,7 +26,32 @@ const cmdbench::support::Choice<Op> kOps{{"send", Op::Send},
                                          {"cmp_swap", Op::CmpSwap}};
 const cmdbench::support::Choice<WaitMode> kModes{{"poll", WaitMode::Poll},
                                                  {"event", WaitMode::Event}};
-const cmdbench::support::Choice<QpType> kQpTypes{{"rc", QpType::Rc}, {"ud", QpType::Ud}};
+const cmdbench::support::Choice<QpType> kQpTypes{
+    {"rc", QpType::Rc}, {"uc", QpType::Uc}, {"ud", QpType::Ud}};
+const cmdbench::support::Choice<Connect> kConnects{{"rdma_cm", Connect::RdmaCm},
+                                                   {"exchange", Connect::Exchange}};
+
+// The link's keys (qp/link_spec.hpp).
+void link_params(Spec &spec) {
+    spec.choice("connect", &Params::connect, kConnects, Connect::RdmaCm,
+                "rdma_cm: each QP its own rdma_cm connection (perftest -R); exchange: QPs made "
+                "on the device and connected by swapping QP numbers, PSNs, LIDs and GIDs over "
+                "the control channel (perftest without -R; InfiniBand without IPoIB)")
+        .text("device", &Params::device, "",
+              "RDMA device, e.g. \"rxe0\" (perftest -d); \"\" = the one bind_address is on "
+              "(rdma_cm), the first with ib_port ACTIVE (exchange)")
+        .integer("ib_port", &Params::ib_port, 1, 1, 255, "port of the device (perftest -i)")
+        .integer("gid_index", &Params::gid_index, -1, -1, 255,
+                 "GID index, connect = \"exchange\" (perftest -x); -1 = InfiniBand: none, "
+                 "RoCE: the first GID there is")
+        .integer("mtu", &Params::mtu, 0, 0, 4096,
+                 "path MTU in bytes, 256, 512, 1024, 2048 or 4096, connect = \"exchange\" "
+                 "(perftest -m); 0 = the port's active MTU; the smaller of both sides' is used")
+        .integer("sl", &Params::sl, 0, 0, 15, "service level, connect = \"exchange\" (perftest -S)")
+        .integer("traffic_class", &Params::traffic_class, 0, 0, 255,
+                 "traffic class of the GRH (perftest --tclass); with connect = \"rdma_cm\" the "
+                 "type of service (RDMA_OPTION_ID_TOS, perftest -T)");
+}
 
 // The keys both tests take; sizes and iterations default to perftest's.
 Spec common_params(int64_t size, int64_t iterations, const char *iterations_help) {
@@ -54,10 +80,12 @@ Spec common_params(int64_t size, int64_t iterations, const char *iterations_help
               "address of the RDMA device to use (perftest -F/--bind_source_ip); \"\" = the server "
               "binds the address the client reached it at")
         .choice("qp_type", &Params::qp_type, kQpTypes, QpType::Rc,
-                "rc: reliable connected QPs; ud: unreliable datagram QPs (perftest -c UD), op = "
-                "\"send\" only")
+                "rc: reliable connected QPs; uc: unreliable connected QPs (perftest -c UC), op = "
+                "\"send\" or \"write\", connect = \"exchange\" only; ud: unreliable datagram "
+                "QPs (perftest -c UD), op = \"send\" only")
         .integer("port", &Params::port, 0, 0, 65535,
                  "rdma_cm port of the server; 0 = ephemeral, announced over the control channel");
+    link_params(spec);
     return spec;
 }
 
@@ -103,6 +131,46 @@ void check_ud(const cmdbench::support::ParamReader &in, const Params &p) {
                "\"rc\", or run one direction");
 }
 
+// UC: no RDMA READ or atomics; SENDs may be dropped, so not both ways.
+void check_uc(const cmdbench::support::ParamReader &in, const Params &p) {
+    if (p.op != Op::Send && p.op != Op::Write)
+        in.bad(std::string("qp_type = \"uc\" takes op = \"send\" or \"write\" (a UC QP has "
+                           "no RDMA READ or atomics): op = \"") +
+               op_name(p.op) + "\" is not available with it");
+    if (p.bidirectional && p.op == Op::Send)
+        in.bad("bidirectional = true with op = \"send\" is not available with qp_type = "
+               "\"uc\" (a SEND without a receive is dropped): use op = \"write\", or one "
+               "direction");
+}
+
+// rdma_cm chooses GID, path MTU and SL from the route, and makes RC and UD
+// QPs only (its port spaces RDMA_PS_TCP and RDMA_PS_UDP); the rdma_cm
+// address keys mean nothing to a QP connected through the control channel.
+void check_connect(const cmdbench::support::ParamReader &in, const Params &p) {
+    const std::string needs = " needs connect = \"exchange\"";
+    if (p.connect == Connect::RdmaCm) {
+        if (p.qp_type == QpType::Uc)
+            in.bad("qp_type = \"uc\"" + needs + " (librdmacm makes RC and UD QPs only)");
+        if (p.gid_index != -1)
+            in.bad("gid_index = " + std::to_string(p.gid_index) + needs +
+                   " (rdma_cm takes the GID of the address)");
+        if (p.mtu != 0)
+            in.bad("mtu = " + std::to_string(p.mtu) + needs +
+                   " (rdma_cm takes the path MTU from the route)");
+        if (p.sl != 0)
+            in.bad("sl = " + std::to_string(p.sl) + needs +
+                   " (rdma_cm takes the SL from the route)");
+        return;
+    }
+    if (!p.bind_address.empty())
+        in.bad("bind_address = \"" + p.bind_address +
+               "\" applies to connect = \"rdma_cm\" only: with \"exchange\" choose the device "
+               "with device (and ib_port)");
+    if (p.port != 0)
+        in.bad("port = " + std::to_string(p.port) +
+               " (the rdma_cm port) applies to connect = \"rdma_cm\" only");
+}
+
 } // namespace
 
 const char *op_name(Op op) {
@@ -143,6 +211,11 @@ Params read_params(const Run &run, bool bandwidth) {
         in.bad("inline_size = " + std::to_string(p.inline_size) +
                " does not apply to op = \"read\" (RDMA READ carries no data out): use -1 or 0");
     if (p.qp_type == QpType::Ud) check_ud(in, p);
+    if (p.qp_type == QpType::Uc) check_uc(in, p);
+    if (p.mtu != 0 && !mtu_of_bytes(uint32_t(p.mtu)))
+        in.bad("mtu = " + std::to_string(p.mtu) +
+               " must be one of 0 (the port's active MTU), 256, 512, 1024, 2048, 4096");
+    check_connect(in, p);
     if (p.inline_size < 0) {
         p.inline_explicit = false;
         p.inline_size = p.op == Op::Read || is_atomic(p.op) ? 0 : p.default_inline();

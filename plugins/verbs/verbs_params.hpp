@@ -11,13 +11,14 @@
 
 #include <cmdbench/plugin.h>
 #include <cstdint>
+#include <infiniband/verbs.h>
 #include <string>
 #include <vector>
 
 namespace cmdbench::verbs {
 
 enum class Op { Send, Write, Read, FetchAdd, CmpSwap };
-enum class QpType { Rc, Ud };
+enum class QpType { Rc, Uc, Ud };
 
 const char *op_name(Op op);
 // fetch_add and cmp_swap: 8-byte RDMA atomics (atomics.hpp).
@@ -35,7 +36,7 @@ constexpr int kCqModAuto = 0;
 struct Params {
     bool bandwidth = false; // verbs-bw, else verbs-lat
     Op op{};
-    QpType qp_type{}; // ud: datagrams, op = send only (ud_conn.hpp)
+    QpType qp_type{}; // ud: datagrams, op = send only (ud_conn.hpp); uc: send, write
     std::vector<int64_t> sizes;
     int64_t iterations{};
     int64_t warmup{};
@@ -52,6 +53,14 @@ struct Params {
     bool verify{};
     std::string bind_address;
     int port{};
+    // The link (qp/link_spec.hpp): how QPs connect, device, port, GID, path.
+    Connect connect{};
+    std::string device;
+    int ib_port{};
+    int gid_index{};
+    int mtu{};
+    int sl{};
+    int traffic_class{};
 
     // The test's default inline size (perftest's): 236 for latency (send and
     // write; 188 over UD), 0 for bandwidth.
@@ -59,8 +68,13 @@ struct Params {
     int64_t largest_size() const;
     // The buffer region every QP gets: the largest size, cache-line rounded.
     size_t region() const;
-    // What the QPs' rdma_cm side needs: qps, bind_address, port.
-    LinkSpec link() const { return {qps, bind_address, port}; }
+    // What the QP sets need to meet and connect.
+    LinkSpec link() const {
+        return {qps,     bind_address, port, connect, device,
+                ib_port, gid_index,    mtu,  sl,      traffic_class};
+    }
+    // RC or UC QPs for the connected types.
+    ibv_qp_type connected_type() const { return qp_type == QpType::Uc ? IBV_QPT_UC : IBV_QPT_RC; }
 };
 
 // verbs-bw's descriptor when `bandwidth`, else verbs-lat's, with its table.

@@ -80,7 +80,13 @@ TEST_CASE("verbs: one bad key is refused before anything runs, with its range") 
         {"test = \"verbs-lat\"\nqps = 0", "qps", "[1, 1024]"},
         {"test = \"verbs-lat\"\nop = \"atomic\"", "op", "send|write|read"},
         {"test = \"verbs-bw\"\nmode = \"spin\"", "mode", "poll|event"},
-        {"test = \"verbs-lat\"\nqp_type = \"uc\"", "qp_type", "rc|ud"},
+        {"test = \"verbs-lat\"\nqp_type = \"xrc\"", "qp_type", "rc|uc|ud"},
+        {"test = \"verbs-lat\"\nconnect = \"ib\"", "connect", "rdma_cm|exchange"},
+        {"test = \"verbs-bw\"\nib_port = 0", "ib_port", "[1, 255]"},
+        {"test = \"verbs-bw\"\ngid_index = 256", "gid_index", "[-1, 255]"},
+        {"test = \"verbs-lat\"\nmtu = 8192", "mtu", "[0, 4096]"},
+        {"test = \"verbs-lat\"\nsl = 16", "sl", "[0, 15]"},
+        {"test = \"verbs-bw\"\ntraffic_class = 256", "traffic_class", "[0, 255]"},
         {"test = \"verbs-lat\"\niterations = 0", "iterations", "[1, 1000000000]"},
     };
     for (const Case &c : cases) {
@@ -116,6 +122,14 @@ TEST_CASE("verbs: bad combinations fail the run naming both keys, device or not"
          "op = \"cmp_swap\""},
         {"test = \"verbs-bw\"\nop = \"fetch_add\"\nbidirectional = true", "bidirectional = true",
          "op = \"fetch_add\""},
+        // What rdma_cm cannot honour needs connect = "exchange".
+        {"test = \"verbs-lat\"\nqp_type = \"uc\"", "qp_type = \"uc\"",
+         "needs connect = \"exchange\""},
+        {"test = \"verbs-bw\"\nmtu = 1024", "mtu = 1024", "needs connect = \"exchange\""},
+        {"test = \"verbs-lat\"\nconnect = \"exchange\"\nmtu = 1000", "mtu = 1000",
+         "256, 512, 1024, 2048, 4096"},
+        {"test = \"verbs-lat\"\nconnect = \"exchange\"\nqp_type = \"uc\"\nop = \"read\"",
+         "qp_type = \"uc\"", "op = \"read\""},
     };
     for (const Case &c : cases) {
         auto r = run_scenario(std::string("[[run]]\n") + c.scenario + "\n");
@@ -133,6 +147,7 @@ TEST_CASE("verbs: cmdbench plugins lists both tests and their keys") {
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     for (const char *word : {"verbs-lat", "verbs-bw", "tx_depth", "cq_mod", "inline_size",
-                             "send|write|read|fetch_add|cmp_swap", "poll|event", "rc|ud"})
+                             "send|write|read|fetch_add|cmp_swap", "poll|event", "rc|uc|ud",
+                             "rdma_cm|exchange", "gid_index", "traffic_class"})
         CHECK_THAT(r.out, Catch::Contains(word));
 }

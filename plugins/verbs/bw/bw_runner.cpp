@@ -15,6 +15,7 @@ ConnSpec bw_spec(const Params &p, int recv_depth) {
     spec.inline_explicit = p.inline_explicit;
     spec.rdma_read = p.op == Op::Read || is_atomic(p.op);
     spec.atomics = is_atomic(p.op);
+    spec.type = p.connected_type();
     return spec;
 }
 
@@ -31,7 +32,8 @@ void report_bw(Run &run, const Params &p, int64_t size, const std::vector<QpFigu
         if (lost > 0)
             run.log(CMDBENCH_LOG_WARN, "verbs-bw " + label + ": " + std::to_string(lost) + " of " +
                                            std::to_string(all) +
-                                           " UD messages never arrived (a receiver with no "
+                                           (p.qp_type == QpType::Uc ? " UC" : " UD") +
+                                           " messages never arrived (a receiver with no "
                                            "receive posted drops them: raise rx_depth)");
     }
     cmdbench_row *row = begin_bw_row(run, p, label, size, sum_qps(size, figures), moved);
@@ -45,6 +47,8 @@ void run_bw(Run &run) {
     const Params p = read_params(run, true);
     if (p.qp_type == QpType::Ud)
         run_ud_bw(run, p);
+    else if (p.qp_type == QpType::Uc && p.op == Op::Send)
+        run_uc_send_bw(run, p);
     else
         run_rc_bw(run, p);
 }

@@ -23,6 +23,7 @@
 #include "bw/bw_rows.hpp"
 #include "run/workers.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cmdbench/plugin-support/result_rows.hpp>
 #include <cmdbench/plugin-support/size_label.hpp>
@@ -111,8 +112,19 @@ template <class Kind> void run_bw_over(Run &run, const Params &p_in) {
     qp_set.finish(run);
 }
 
-// The two kinds (verbs_bw.cpp, ud_bw.cpp).
+// perftest's rule for SEND bandwidth over QPs that drop what finds no
+// receive (UD, and here UC) at the default rx_depth: as many receives as
+// messages of a size, at most kMaxRxForAll, so none is dropped for want of one.
+constexpr int64_t kMaxRxForAll = 16000;
+inline void receives_for_every_message(Params &p) {
+    if (p.rx_depth == kDefaultRxDepth)
+        p.rx_depth =
+            int(p.duration > 0 ? kMaxRxForAll : std::min(p.warmup + p.iterations, kMaxRxForAll));
+}
+
+// The kinds (verbs_bw.cpp: RC, and UC but its SENDs; ud_bw.cpp).
 void run_rc_bw(Run &run, const Params &p);
+void run_uc_send_bw(Run &run, const Params &p);
 void run_ud_bw(Run &run, const Params &p);
 
 } // namespace cmdbench::verbs

@@ -13,11 +13,6 @@
 namespace cmdbench::verbs {
 namespace {
 
-// perftest's rule for UD SEND bandwidth at its default rx_depth: as many
-// receives as messages, at most this many, so nothing is dropped for want of
-// a receive.
-constexpr int64_t kUdMaxRx = 16000;
-
 struct UdBw {
     using QpSet = UdQpSet;
     static constexpr const char *kCounts = "verbs-bw UD message counts";
@@ -25,11 +20,7 @@ struct UdBw {
     static constexpr const char *kReceiver = "verbs-bw UD receiver";
     static constexpr uint64_t kQuietNs = 1'000'000'000;
 
-    static void adjust(Params &p) {
-        if (p.rx_depth == kDefaultRxDepth)
-            p.rx_depth =
-                int(p.duration > 0 ? kUdMaxRx : std::min(p.warmup + p.iterations, kUdMaxRx));
-    }
+    static void adjust(Params &p) { receives_for_every_message(p); }
     static int recv_depth(const Params &p, bool client) { return client ? 1 : p.rx_depth; }
     static std::vector<int64_t> sizes(const Params &p, const QpSet &qp_set) {
         return ud_sizes(p.sizes, p.sizes == default_sizes(true), qp_set.mtu(), "verbs-bw");

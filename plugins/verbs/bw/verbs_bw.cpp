@@ -5,7 +5,8 @@
 // rx_depth receives posted and counts arrivals until the client tells it how
 // many were sent; write, read and the atomics (fetch_add, cmp_swap on an
 // 8-byte target) are one-sided (the server stays passive). RC delivers every
-// message, so the server sends no arrival counts back.
+// message, so the server sends no arrival counts back. UC QPs run the same
+// (send and write), but UC SENDs are counted as UD's are.
 // With bidirectional = true both sides do all of that at once
 // (verbs_bw_bidir.cpp).
 #include "bw/bw_runner.hpp"
@@ -51,10 +52,26 @@ struct RcBw {
     }
 };
 
+// UC SEND: what finds no receive posted is dropped (UC has no RNR), so the
+// server counts arrivals as UD's does and the row says what was `lost`.
+struct UcSendBw : RcBw {
+    static constexpr const char *kCounts = "verbs-bw UC message counts";
+    static constexpr const char *kArrivals = "verbs-bw UC arrivals";
+    static constexpr const char *kReceiver = "verbs-bw UC receiver";
+    static constexpr uint64_t kQuietNs = 1'000'000'000;
+
+    static void adjust(Params &p) { receives_for_every_message(p); }
+    static void receives_posted(Run &, const RcQpSet &) {} // UC has no RNR wait
+};
+
 } // namespace
 
 void run_rc_bw(Run &run, const Params &p) {
     run_bw_over<RcBw>(run, p);
+}
+
+void run_uc_send_bw(Run &run, const Params &p) {
+    run_bw_over<UcSendBw>(run, p);
 }
 
 } // namespace cmdbench::verbs

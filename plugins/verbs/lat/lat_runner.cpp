@@ -12,6 +12,7 @@ ConnSpec lat_spec(const Params &p) {
     spec.inline_explicit = p.inline_explicit;
     spec.rdma_read = p.op == Op::Read || is_atomic(p.op);
     spec.atomics = is_atomic(p.op);
+    spec.type = p.connected_type();
     return spec;
 }
 

@@ -67,6 +67,29 @@ void CmChannel::drain() {
         rdma_ack_cm_event(event);
 }
 
+void check_cm_device(rdma_cm_id *id, const LinkSpec &link, const std::string &where) {
+    if (!id->verbs) return;
+    const std::string device = ibv_get_device_name(id->verbs->device);
+    const std::string port = std::to_string(id->port_num);
+    const std::string how = "; with connect = \"rdma_cm\" the device and port are those of the "
+                            "address (set bind_address to an address of the one you want), or "
+                            "use connect = \"exchange\"";
+    if (!link.device.empty() && device != link.device)
+        fail("verbs: device = \"" + link.device + "\" does not agree with " + where + ", on " +
+             device + " port " + port + how);
+    if (link.ib_port != 1 && id->port_num != link.ib_port)
+        fail("verbs: ib_port = " + std::to_string(link.ib_port) + " does not agree with " + where +
+             ", on " + device + " port " + port + how);
+}
+
+void set_cm_tos(rdma_cm_id *id, const LinkSpec &link) {
+    if (link.traffic_class == 0) return;
+    uint8_t tos = uint8_t(link.traffic_class);
+    if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof tos) != 0)
+        fail_errno("rdma_set_option RDMA_OPTION_ID_TOS " + std::to_string(link.traffic_class),
+                   errno);
+}
+
 sockaddr_storage resolve_ip(const std::string &host, uint16_t port, bool passive) {
     sockaddr_storage addr{};
     std::string why;

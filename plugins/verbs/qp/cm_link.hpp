@@ -3,6 +3,7 @@
 #ifndef CMDBENCH_VERBS_CM_LINK_HPP
 #define CMDBENCH_VERBS_CM_LINK_HPP
 
+#include "qp/link_spec.hpp"
 #include "run/verbs_run.hpp"
 
 #include <rdma/rdma_cma.h>
@@ -11,14 +12,6 @@
 #include <vector>
 
 namespace cmdbench::verbs {
-
-// Where the peers meet and how many QPs they connect: what the rdma_cm side
-// of a QP set takes from the run's parameters (filled by the tests).
-struct LinkSpec {
-    int qps = 1;
-    std::string bind_address; // "" = the server binds the address the client reached
-    int port = 0;             // the server's rdma_cm port; 0 = ephemeral
-};
 
 // One rdma_cm event, copied out and acknowledged already.
 struct CmEvent {
@@ -50,6 +43,14 @@ class CmChannel {
   private:
     rdma_event_channel *channel_ = nullptr;
 };
+
+// With connect = "rdma_cm" rdma_cm picks the device and port from the
+// address: a `device` (or an `ib_port` other than 1) that is not what it
+// picked for `id` fails the run, naming both and `where` (what chose it).
+void check_cm_device(rdma_cm_id *id, const LinkSpec &link, const std::string &where);
+// traffic_class as the id's type of service (RDMA_OPTION_ID_TOS), before
+// its route is resolved (or it listens); nothing when it is 0.
+void set_cm_tos(rdma_cm_id *id, const LinkSpec &link);
 
 // host:port as a socket address (numeric or a name).
 sockaddr_storage resolve_ip(const std::string &host, uint16_t port, bool passive);

@@ -15,7 +15,8 @@ namespace {
 // A bind_address on no RDMA device is a mistake in the scenario, not a
 // machine without RDMA: the run fails (never skips), naming the address and
 // the devices there are. A wildcard binds nothing in particular: not checked.
-void check_bind_address(CmChannel &channel, const std::string &address, rdma_port_space ps) {
+void check_bind_address(CmChannel &channel, const LinkSpec &link, rdma_port_space ps) {
+    const std::string &address = link.bind_address;
     sockaddr_storage addr = resolve_ip(address, 0, true);
     if (is_any_address(addr)) return;
     rdma_cm_id *id = nullptr;
@@ -23,6 +24,12 @@ void check_bind_address(CmChannel &channel, const std::string &address, rdma_por
     const bool bound = rdma_bind_addr(id, reinterpret_cast<sockaddr *>(&addr)) == 0;
     const int err = errno;
     const bool on_device = bound && id->verbs;
+    try {
+        if (on_device) check_cm_device(id, link, "bind_address " + address);
+    } catch (...) {
+        rdma_destroy_id(id);
+        throw;
+    }
     rdma_destroy_id(id);
     if (on_device) return;
     fail("verbs: bind_address " + address + " is on no RDMA device" +
@@ -36,11 +43,16 @@ CmQpSet::~CmQpSet() {
     if (listener_) rdma_destroy_id(listener_);
 }
 
+void CmQpSet::record(Run &run, LinkFacts facts) {
+    facts_ = std::move(facts);
+    run.log(CMDBENCH_LOG_DEBUG, "verbs: " + facts_.text());
+}
+
 sockaddr_storage CmQpSet::meet(Run &run, const LinkSpec &link, rdma_port_space ps) {
     const std::string problem = cmdbench::rdma::rdma_device_problem();
     if (!problem.empty()) skip_no_device(problem);
     channel_ = std::make_unique<CmChannel>();
-    if (!link.bind_address.empty()) check_bind_address(*channel_, link.bind_address, ps);
+    if (!link.bind_address.empty()) check_bind_address(*channel_, link, ps);
     if (!run.is_client()) {
         listener_ = listen_for_clients(*channel_, run, link, ps);
         sockaddr_storage mine{};

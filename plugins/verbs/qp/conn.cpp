@@ -28,24 +28,47 @@ std::string devices_here() {
 
 } // namespace
 
+int conn_access(const ConnSpec &spec) {
+    return IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+           (spec.type == IBV_QPT_RC ? IBV_ACCESS_REMOTE_READ : 0) |
+           (spec.atomics ? IBV_ACCESS_REMOTE_ATOMIC : 0);
+}
+
 Conn::Conn(rdma_cm_id *id, const ConnSpec &spec, uint32_t index)
     : QpResources(id, index, spec.region) {
     try {
         if (!id->verbs) fail("verbs: the rdma_cm connection has no RDMA device");
-        ibv_device_attr attr{};
-        if (ibv_query_device(id->verbs, &attr) != 0) fail_errno("ibv_query_device", errno);
-        rd_atomic_ = uint8_t(std::min({attr.max_qp_rd_atom, attr.max_qp_init_rd_atom, 255}));
-        if (spec.atomics && attr.atomic_cap == IBV_ATOMIC_NONE)
-            throw RunError(CMDBENCH_ERR_SKIP, std::string("needs RDMA atomics: device ") +
-                                                  ibv_get_device_name(id->verbs->device) +
-                                                  " has none (atomic_cap = IBV_ATOMIC_NONE)");
-        open(spec, IBV_QPT_RC, 2 * region_,
-             IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
-                 (spec.atomics ? IBV_ACCESS_REMOTE_ATOMIC : 0));
+        make(spec);
     } catch (...) {
         id_ = nullptr; // the caller still owns the id; ~QpResources frees the rest
         throw;
     }
+}
+
+Conn::Conn(ibv_context *context, uint8_t port, const ConnSpec &spec, uint32_t index)
+    : QpResources(context, port, index, spec.region) {
+    make(spec);
+}
+
+void Conn::make(const ConnSpec &spec) {
+    ibv_device_attr attr{};
+    if (ibv_query_device(context_, &attr) != 0) fail_errno("ibv_query_device", errno);
+    rd_atomic_ = uint8_t(std::min({attr.max_qp_rd_atom, attr.max_qp_init_rd_atom, 255}));
+    if (spec.atomics && attr.atomic_cap == IBV_ATOMIC_NONE)
+        throw RunError(CMDBENCH_ERR_SKIP, std::string("needs RDMA atomics: device ") +
+                                              ibv_get_device_name(context_->device) +
+                                              " has none (atomic_cap = IBV_ATOMIC_NONE)");
+    open(spec, spec.type, 2 * region_, conn_access(spec));
+}
+
+RemoteBuffer Conn::local_buffer() const {
+    RemoteBuffer b;
+    b.index = index_;
+    b.rkey = mr_->rkey;
+    b.region = uint32_t(region_);
+    b.send_addr = reinterpret_cast<uintptr_t>(send_buf());
+    b.recv_addr = reinterpret_cast<uintptr_t>(recv_buf());
+    return b;
 }
 
 std::vector<uint8_t> Conn::private_data() const {
@@ -111,13 +134,13 @@ int Conn::shorten_rnr_wait() {
     constexpr uint8_t kRnrWait = 12;
     ibv_qp_attr attr{};
     ibv_qp_init_attr init{};
-    if (ibv_query_qp(id_->qp, &attr, IBV_QP_STATE | IBV_QP_MIN_RNR_TIMER, &init) != 0) return -1;
+    if (ibv_query_qp(qp_, &attr, IBV_QP_STATE | IBV_QP_MIN_RNR_TIMER, &init) != 0) return -1;
     const int found = attr.min_rnr_timer;
     if (found != 0 && found <= kRnrWait) return found;
     ibv_qp_attr change{};
     change.qp_state = attr.qp_state;
     change.min_rnr_timer = kRnrWait;
-    if (ibv_modify_qp(id_->qp, &change, IBV_QP_STATE | IBV_QP_MIN_RNR_TIMER) != 0) return -1;
+    if (ibv_modify_qp(qp_, &change, IBV_QP_STATE | IBV_QP_MIN_RNR_TIMER) != 0) return -1;
     return found;
 }
 
@@ -154,6 +177,12 @@ rdma_cm_id *listen_for_clients(CmChannel &channel, const Run &run, const LinkSpe
             address_text(addr) +
             " is not an address of an RDMA device; set bind_address to one: " + devices_here());
     }
+    try {
+        set_cm_tos(id, link);
+    } catch (...) {
+        rdma_destroy_id(id);
+        throw;
+    }
     if (rdma_listen(id, link.qps) != 0) {
         const int err = errno;
         rdma_destroy_id(id);
@@ -186,6 +215,8 @@ Conns connect_to_server(CmChannel &channel, const Run &run, const LinkSpec &link
                 fail(what);
             }
             channel.expect(RDMA_CM_EVENT_ADDR_RESOLVED, id, stop, ("resolving " + to).c_str());
+            check_cm_device(id, link, "the route to " + to);
+            set_cm_tos(id, link);
             if (rdma_resolve_route(id, kResolveMs) != 0)
                 fail_errno("rdma_resolve_route " + to, errno);
             channel.expect(RDMA_CM_EVENT_ROUTE_RESOLVED, id, stop, ("route to " + to).c_str());
@@ -227,6 +258,7 @@ Conns accept_clients(CmChannel &channel, const Run &run, const LinkSpec &link,
             if (remote.index >= uint32_t(link.qps) || conns[remote.index])
                 fail("verbs: the client sent QP index " + std::to_string(remote.index) +
                      " twice or out of [0, qps)");
+            check_cm_device(e.id, link, "the client's connection");
             conn = std::make_unique<Conn>(e.id, spec, remote.index);
             conn->set_remote(remote);
         } catch (...) {
@@ -245,7 +277,7 @@ Conns accept_clients(CmChannel &channel, const Run &run, const LinkSpec &link,
 
 void close_all(CmChannel &channel, Conns &conns) {
     for (auto &c : conns)
-        if (c) rdma_disconnect(c->id());
+        if (c && c->id()) rdma_disconnect(c->id());
     channel.drain();
     conns.clear();
 }

@@ -1,7 +1,9 @@
-// One RC QP over its own rdma_cm connection: protection domain, completion
+// One RC or UC QP, over its own rdma_cm connection or connected by the peers
+// swapping its number (exchange_link.hpp): protection domain, completion
 // channel and CQ, the QP, and one registered buffer split into a send region
 // and a receive region (each as large as the largest message). The peers swap
-// the address and rkey of both regions in the connection's private data.
+// the address and rkey of both regions in the connection's private data, or
+// in the exchange.
 #ifndef CMDBENCH_VERBS_CONN_HPP
 #define CMDBENCH_VERBS_CONN_HPP
 
@@ -29,17 +31,27 @@ struct RemoteBuffer {
 
 // What every QP of a run is made with.
 struct ConnSpec : QpSpec {
-    bool rdma_read = false; // ask for RDMA READ resources in the CM handshake
-    bool atomics = false;   // the peer may run RDMA atomics on our buffer
+    bool rdma_read = false;        // ask for RDMA READ resources in the CM handshake
+    bool atomics = false;          // the peer may run RDMA atomics on our buffer
+    ibv_qp_type type = IBV_QPT_RC; // RC or UC (UC: exchange mode only)
 };
+
+// The rights the peer gets on our buffer.
+int conn_access(const ConnSpec &spec);
 
 class Conn : public QpResources {
   public:
     Conn(rdma_cm_id *id, const ConnSpec &spec, uint32_t index);
+    // Without rdma_cm: a QP in RESET on `context`'s `port`.
+    Conn(ibv_context *context, uint8_t port, const ConnSpec &spec, uint32_t index);
 
     uint8_t *recv_buf() const { return buf_ + region_; }
     const RemoteBuffer &remote() const { return remote_; }
     void set_remote(const RemoteBuffer &r) { remote_ = r; }
+    // Our buffer as the peer needs it.
+    RemoteBuffer local_buffer() const;
+    // The READ/atomic depth both ways: as much as the device allows.
+    uint8_t rd_atomic() const { return rd_atomic_; }
 
     // Our private data for rdma_connect / rdma_accept.
     std::vector<uint8_t> private_data() const;
@@ -69,6 +81,8 @@ class Conn : public QpResources {
     int shorten_rnr_wait();
 
   private:
+    void make(const ConnSpec &spec);
+
     uint8_t rd_atomic_ = 0;
     RemoteBuffer remote_;
 };

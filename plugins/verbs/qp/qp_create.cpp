@@ -7,10 +7,17 @@
 #include <string>
 
 namespace cmdbench::verbs {
+namespace {
 
-uint32_t create_qp_with_inline(rdma_cm_id *id, ibv_pd *pd, ibv_cq *cq, ibv_qp_type type,
-                               const QpSpec &spec) {
-    auto attempt = [&](uint32_t inline_bytes) {
+const char *type_prefix(ibv_qp_type type) {
+    return type == IBV_QPT_UD ? "UD " : type == IBV_QPT_UC ? "UC " : "";
+}
+
+} // namespace
+
+MadeQp create_qp_with_inline(rdma_cm_id *id, ibv_pd *pd, ibv_cq *cq, ibv_qp_type type,
+                             const QpSpec &spec) {
+    auto attempt = [&](uint32_t inline_bytes) -> ibv_qp * {
         ibv_qp_init_attr attr{};
         attr.send_cq = cq;
         attr.recv_cq = cq;
@@ -20,25 +27,31 @@ uint32_t create_qp_with_inline(rdma_cm_id *id, ibv_pd *pd, ibv_cq *cq, ibv_qp_ty
         attr.cap.max_send_sge = 1;
         attr.cap.max_recv_sge = 1;
         attr.cap.max_inline_data = inline_bytes;
-        return rdma_create_qp(id, pd, &attr) == 0;
+        if (!id) return ibv_create_qp(pd, &attr);
+        return rdma_create_qp(id, pd, &attr) == 0 ? id->qp : nullptr;
     };
-    // The messages name UD QPs; RC is the plain case.
-    const bool ud = type == IBV_QPT_UD;
+    auto destroy = [&](ibv_qp *qp) {
+        if (id)
+            rdma_destroy_qp(id);
+        else
+            ibv_destroy_qp(qp);
+    };
     const uint32_t want = uint32_t(spec.inline_size);
-    if (attempt(want)) return want;
+    if (ibv_qp *qp = attempt(want)) return {qp, want};
     const int err = errno;
-    if (want == 0 || !attempt(0))
-        fail_errno(std::string("rdma_create_qp (") + (ud ? "UD, " : "") + "send_wr " +
-                       std::to_string(spec.send_depth) + ", recv_wr " +
+    ibv_qp *plain = want == 0 ? nullptr : attempt(0);
+    if (!plain)
+        fail_errno(std::string(id ? "rdma_create_qp (" : "ibv_create_qp (") + type_prefix(type) +
+                       "send_wr " + std::to_string(spec.send_depth) + ", recv_wr " +
                        std::to_string(spec.recv_depth) + ", inline " + std::to_string(want) + ")",
                    err);
     // The QP works without inline data: find the most it accepts.
-    rdma_destroy_qp(id);
+    destroy(plain);
     uint32_t lo = 0, hi = want; // lo accepted, hi refused
     while (hi - lo > 1) {
         const uint32_t mid = lo + (hi - lo) / 2;
-        if (attempt(mid)) {
-            rdma_destroy_qp(id);
+        if (ibv_qp *qp = attempt(mid)) {
+            destroy(qp);
             lo = mid;
         } else {
             hi = mid;
@@ -46,11 +59,12 @@ uint32_t create_qp_with_inline(rdma_cm_id *id, ibv_pd *pd, ibv_cq *cq, ibv_qp_ty
     }
     if (spec.inline_explicit)
         fail("verbs: inline_size = " + std::to_string(want) + " is more than this " +
-             (ud ? "UD " : "") + "QP accepts on " + ibv_get_device_name(id->verbs->device) +
+             type_prefix(type) + "QP accepts on " + ibv_get_device_name(pd->context->device) +
              ": inline_size must be in [0, " + std::to_string(lo) +
              "] (or -1 for the most it accepts)");
-    if (!attempt(lo)) fail_errno("rdma_create_qp", errno);
-    return lo;
+    ibv_qp *qp = attempt(lo);
+    if (!qp) fail_errno(id ? "rdma_create_qp" : "ibv_create_qp", errno);
+    return {qp, lo};
 }
 
 } // namespace cmdbench::verbs

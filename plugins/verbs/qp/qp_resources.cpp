@@ -12,7 +12,10 @@
 namespace cmdbench::verbs {
 
 QpResources::~QpResources() {
-    if (id_ && id_->qp) rdma_destroy_qp(id_);
+    if (id_ && id_->qp)
+        rdma_destroy_qp(id_);
+    else if (!id_ && qp_)
+        ibv_destroy_qp(qp_);
     if (mr_) ibv_dereg_mr(mr_);
     if (cq_) ibv_destroy_cq(cq_);
     if (channel_) ibv_destroy_comp_channel(channel_);
@@ -22,15 +25,15 @@ QpResources::~QpResources() {
 }
 
 void QpResources::open(const QpSpec &spec, ibv_qp_type type, size_t bytes, int access) {
-    pd_ = ibv_alloc_pd(id_->verbs);
+    pd_ = ibv_alloc_pd(context_);
     if (!pd_) fail_errno("ibv_alloc_pd", errno);
-    channel_ = ibv_create_comp_channel(id_->verbs);
+    channel_ = ibv_create_comp_channel(context_);
     if (!channel_) fail_errno("ibv_create_comp_channel", errno);
     const int flags = fcntl(channel_->fd, F_GETFL);
     if (flags < 0 || fcntl(channel_->fd, F_SETFL, flags | O_NONBLOCK) < 0)
         fail_errno("fcntl O_NONBLOCK on the completion channel", errno);
     const int cqe = spec.send_depth + spec.recv_depth + 16;
-    cq_ = ibv_create_cq(id_->verbs, cqe, nullptr, channel_, 0);
+    cq_ = ibv_create_cq(context_, cqe, nullptr, channel_, 0);
     if (!cq_) fail_errno("ibv_create_cq (" + std::to_string(cqe) + " entries)", errno);
     void *mem = nullptr;
     if (posix_memalign(&mem, 4096, bytes) != 0) fail("verbs: out of memory for buffers");
@@ -38,7 +41,9 @@ void QpResources::open(const QpSpec &spec, ibv_qp_type type, size_t bytes, int a
     std::memset(buf_, 0, bytes);
     mr_ = ibv_reg_mr(pd_, buf_, bytes, access);
     if (!mr_) fail_errno("ibv_reg_mr (" + std::to_string(bytes) + " bytes)", errno);
-    inline_max_ = create_qp_with_inline(id_, pd_, cq_, type, spec);
+    const MadeQp made = create_qp_with_inline(id_, pd_, cq_, type, spec);
+    qp_ = made.qp;
+    inline_max_ = made.inline_max;
 }
 
 void QpResources::submit_recv(ibv_sge sge, uint64_t wr_id, const char *what) const {
@@ -47,7 +52,7 @@ void QpResources::submit_recv(ibv_sge sge, uint64_t wr_id, const char *what) con
     wr.sg_list = &sge;
     wr.num_sge = 1;
     ibv_recv_wr *bad = nullptr;
-    const int rc = ibv_post_recv(id_->qp, &wr, &bad);
+    const int rc = ibv_post_recv(qp_, &wr, &bad);
     if (rc != 0) fail_errno(what, rc);
 }
 

@@ -1,7 +1,9 @@
-// What an RC QP (Conn) and a UD QP (UdConn) both hold: the rdma_cm id, a
-// protection domain, a non-blocking completion channel and the CQ, one
-// registered buffer that starts with the send region, and the QP made on
-// them; plus the one-SGE work requests both post.
+// What an RC or UC QP (Conn) and a UD QP (UdConn) both hold: the device
+// context and port, the rdma_cm id when rdma_cm made the QP (none when the
+// peers swap QP numbers themselves), a protection domain, a non-blocking
+// completion channel and the CQ, one registered buffer that starts with the
+// send region, and the QP made on them; plus the one-SGE work requests both
+// post.
 #ifndef CMDBENCH_VERBS_QP_RESOURCES_HPP
 #define CMDBENCH_VERBS_QP_RESOURCES_HPP
 
@@ -22,7 +24,10 @@ class QpResources {
     QpResources &operator=(const QpResources &) = delete;
 
     uint32_t index() const { return index_; } // the QP's number in the run, 0 .. qps-1
-    rdma_cm_id *id() const { return id_; }
+    rdma_cm_id *id() const { return id_; }    // nullptr without rdma_cm
+    ibv_qp *qp() const { return qp_; }
+    ibv_context *context() const { return context_; }
+    uint8_t port() const { return port_; }
     ibv_cq *cq() const { return cq_; }
     ibv_comp_channel *channel() const { return channel_; }
     uint8_t *send_buf() const { return buf_; }
@@ -33,7 +38,11 @@ class QpResources {
     // Owns `id` from here on; a derived constructor that fails sets id_ to
     // nullptr first (its caller still owns the id) and this frees the rest.
     QpResources(rdma_cm_id *id, uint32_t index, size_t region)
-        : id_(id), index_(index), region_(region) {}
+        : id_(id), context_(id->verbs), port_(id->port_num), index_(index), region_(region) {}
+    // Without rdma_cm: the QP is made on `context` (owned by the caller,
+    // outliving this), in the RESET state.
+    QpResources(ibv_context *context, uint8_t port, uint32_t index, size_t region)
+        : id_(nullptr), context_(context), port_(port), index_(index), region_(region) {}
     ~QpResources();
 
     // The PD, channel, CQ (both depths + 16 entries), a zeroed page-aligned
@@ -57,12 +66,15 @@ class QpResources {
     // Inline: the latency loops post once per round trip.
     void submit(ibv_send_wr &wr, const char *what) const {
         ibv_send_wr *bad = nullptr;
-        const int rc = ibv_post_send(id_->qp, &wr, &bad);
+        const int rc = ibv_post_send(qp_, &wr, &bad);
         if (rc != 0) cmdbench::support::fail_errno(what, rc);
     }
     void submit_recv(ibv_sge sge, uint64_t wr_id, const char *what) const;
 
     rdma_cm_id *id_;
+    ibv_context *context_;
+    uint8_t port_;
+    ibv_qp *qp_ = nullptr;
     uint32_t index_;
     size_t region_;
     ibv_pd *pd_ = nullptr;

@@ -1,5 +1,5 @@
-// The RC QPs of one run, both roles: every QP connected over rdma_cm, and
-// teardown.
+// The RC or UC QPs of one run, both roles: every QP connected over rdma_cm
+// or through the exchange over the control channel (connect), and teardown.
 #ifndef CMDBENCH_VERBS_RC_QP_SET_HPP
 #define CMDBENCH_VERBS_RC_QP_SET_HPP
 
@@ -10,7 +10,8 @@ namespace cmdbench::verbs {
 
 class RcQpSet : public CmQpSet {
   public:
-    // Skips (needs an RDMA device) without a usable device; connects link.qps QPs.
+    // Skips (needs an RDMA device) without a usable device; connects link.qps
+    // QPs of spec.type.
     RcQpSet(Run &run, const LinkSpec &link, const ConnSpec &spec);
     ~RcQpSet();
 
@@ -20,6 +21,8 @@ class RcQpSet : public CmQpSet {
     void finish(Run &run);
 
   private:
+    void connect_by_exchange(Run &run, const LinkSpec &link, const ConnSpec &spec);
+
     Conns conns_;
 };
 

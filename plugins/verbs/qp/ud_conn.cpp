@@ -2,6 +2,8 @@
 #include "qp/ud_conn.hpp"
 
 #include "qp/conn.hpp"
+#include "qp/exchange_link.hpp"
+#include "qp/link_facts.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -16,10 +18,6 @@ namespace {
 constexpr uint32_t kMagic = 0x56554450; // "VUDP"
 constexpr size_t kPrivateLen = 12;
 constexpr int kResolveMs = 2000;
-
-uint32_t mtu_bytes(ibv_mtu mtu) {
-    return 128u << unsigned(mtu); // IBV_MTU_256 is 1
-}
 
 } // namespace
 
@@ -40,6 +38,12 @@ UdConn::UdConn(rdma_cm_id *id, const UdSpec &spec, uint32_t index)
     }
 }
 
+UdConn::UdConn(ibv_context *context, uint8_t port, const UdSpec &spec, uint32_t index, uint32_t mtu)
+    : QpResources(context, port, index, spec.region) {
+    mtu_ = mtu;
+    open(spec, IBV_QPT_UD, 2 * region_ + kGrhBytes, IBV_ACCESS_LOCAL_WRITE);
+}
+
 UdConn::~UdConn() {
     if (ah_) ibv_destroy_ah(ah_);
 }
@@ -47,7 +51,7 @@ UdConn::~UdConn() {
 std::vector<uint8_t> UdConn::private_data() const {
     ibv_qp_attr attr{};
     ibv_qp_init_attr init{};
-    if (ibv_query_qp(id_->qp, &attr, IBV_QP_QKEY, &init) != 0) fail_errno("ibv_query_qp", errno);
+    if (ibv_query_qp(qp_, &attr, IBV_QP_QKEY, &init) != 0) fail_errno("ibv_query_qp", errno);
     std::vector<uint8_t> out;
     cmdbench::support::append_be(out, kMagic, 4);
     cmdbench::support::append_be(out, index_, 4);
@@ -56,11 +60,15 @@ std::vector<uint8_t> UdConn::private_data() const {
 }
 
 void UdConn::set_peer(const rdma_ud_param &ud) {
-    ibv_ah_attr attr = ud.ah_attr;
+    set_peer(ud.ah_attr, ud.qp_num, ud.qkey);
+}
+
+void UdConn::set_peer(ibv_ah_attr attr, uint32_t qpn, uint32_t qkey) {
     ah_ = ibv_create_ah(pd_, &attr);
-    if (!ah_) fail_errno("ibv_create_ah (the server's UD QP)", errno);
-    remote_qpn_ = ud.qp_num;
-    remote_qkey_ = ud.qkey;
+    if (!ah_) fail_errno("ibv_create_ah (the peer's UD QP)", errno);
+    ah_attr_ = attr;
+    remote_qpn_ = qpn;
+    remote_qkey_ = qkey;
 }
 
 // The server's way back to the client: the SIDR request brings no address
@@ -72,7 +80,7 @@ void UdConn::set_peer(const rdma_ud_param &ud) {
 void UdConn::learn_peer(const ibv_wc &wc) {
     if (ah_) return;
     ah_ = ibv_create_ah_from_wc(pd_, const_cast<ibv_wc *>(&wc),
-                                reinterpret_cast<ibv_grh *>(buf_ + region_), id_->port_num);
+                                reinterpret_cast<ibv_grh *>(buf_ + region_), port_);
     if (!ah_) fail_errno("ibv_create_ah_from_wc (the client's UD QP)", errno);
     remote_qpn_ = wc.src_qp;
 }
@@ -94,12 +102,50 @@ void UdConn::post_recv(uint64_t wr_id) {
 }
 
 UdQpSet::UdQpSet(Run &run, const LinkSpec &link, const UdSpec &spec) {
-    const sockaddr_storage server = meet(run, link, RDMA_PS_UDP);
-    if (!run.is_client())
-        accept(run, link, spec);
-    else
-        connect(run, link, server, spec);
+    if (link.connect == Connect::Exchange) {
+        connect_by_exchange(run, link, spec);
+    } else {
+        const sockaddr_storage server = meet(run, link, RDMA_PS_UDP);
+        if (!run.is_client())
+            accept(run, link, spec);
+        else
+            connect(run, link, server, spec);
+    }
+    describe(run, link.connect);
     run.barrier("connected");
+}
+
+void UdQpSet::connect_by_exchange(Run &run, const LinkSpec &link, const UdSpec &spec) {
+    local_ = std::make_unique<LocalPort>(link);
+    WireLink ours;
+    ours.qp_type = IBV_QPT_UD;
+    ours.lid = local_->lid();
+    ours.gid = local_->gid();
+    ours.mtu = mtu_bytes(local_->mtu());
+    for (int i = 0; i < link.qps; ++i) {
+        conns_.push_back(std::make_unique<UdConn>(local_->context(), local_->port(), spec,
+                                                  uint32_t(i), ours.mtu));
+        UdConn &c = *conns_.back();
+        const uint32_t psn = random_psn();
+        qp_to_init(c.qp(), *local_, 0);
+        qp_to_rts(c.qp(), PathSpec{}, nullptr, psn);
+        ours.qps.push_back({c.qp()->qp_num, psn, {uint32_t(i), 0, 0, 0, 0}});
+    }
+    const WireLink peer = swap_links(run, ours);
+    const PathSpec path = path_to(*local_, link, peer);
+    for (size_t i = 0; i < conns_.size(); ++i) {
+        conns_[i]->set_mtu(mtu_bytes(path.mtu));
+        conns_[i]->set_peer(path.ah, peer.qps[i].qpn, kExchangeQkey);
+    }
+}
+
+void UdQpSet::describe(Run &run, Connect connect) {
+    if (conns_.empty()) return;
+    const UdConn &first = *conns_.front();
+    LinkFacts f = port_facts(connect, first, first.ah_attr(), mtu());
+    for (const auto &c : conns_)
+        f.qps.push_back(ud_qp_facts(*c, c->remote_qpn()));
+    record(run, std::move(f));
 }
 
 UdQpSet::~UdQpSet() {
@@ -110,7 +156,7 @@ UdQpSet::~UdQpSet() {
 void UdQpSet::finish(Run &run) {
     run.barrier("done");
     conns_.clear(); // UD has no connection to take down
-    channel_->drain();
+    if (channel_) channel_->drain();
 }
 
 uint32_t UdQpSet::mtu() const {
@@ -143,6 +189,8 @@ void UdQpSet::connect(Run &run, const LinkSpec &link, const sockaddr_storage &se
                 fail(what);
             }
             channel_->expect(RDMA_CM_EVENT_ADDR_RESOLVED, id, stop, ("resolving " + to).c_str());
+            check_cm_device(id, link, "the route to " + to);
+            set_cm_tos(id, link);
             if (rdma_resolve_route(id, kResolveMs) != 0)
                 fail_errno("rdma_resolve_route " + to, errno);
             channel_->expect(RDMA_CM_EVENT_ROUTE_RESOLVED, id, stop, ("route to " + to).c_str());
@@ -184,6 +232,7 @@ void UdQpSet::accept(Run &run, const LinkSpec &link, const UdSpec &spec) {
                 fail("verbs: the client sent UD QP index " + std::to_string(index) +
                      " twice or out of [0, qps)");
             const auto qkey = uint32_t(cmdbench::support::take_be(d, 4));
+            check_cm_device(e.id, link, "the client's UD request");
             conn = std::make_unique<UdConn>(e.id, spec, index);
             conn->set_peer_qkey(qkey);
         } catch (...) {

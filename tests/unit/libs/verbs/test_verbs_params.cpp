@@ -117,3 +117,87 @@ TEST_CASE("verbs params: what the QP layer gets, region and link") {
     CHECK(link.bind_address == "10.0.0.1");
     CHECK(link.port == 7000);
 }
+
+TEST_CASE("verbs params: the link keys default to rdma_cm and reach the QP layer") {
+    const cmdbench::verbs::LinkSpec cm = Test(false).read().link();
+    CHECK(cm.connect == cmdbench::verbs::Connect::RdmaCm);
+    CHECK(cm.device.empty());
+    CHECK(cm.ib_port == 1);
+    CHECK(cm.gid_index == -1);
+    CHECK(cm.mtu == 0);
+    CHECK(cm.sl == 0);
+    CHECK(cm.traffic_class == 0);
+    const cmdbench::verbs::Params p = Test(true)
+                                          .set("connect", "exchange")
+                                          .set("device", "rxe1")
+                                          .set("ib_port", "2")
+                                          .set("gid_index", "1")
+                                          .set("mtu", "1024")
+                                          .set("sl", "3")
+                                          .set("traffic_class", "96")
+                                          .set("qp_type", "uc")
+                                          .set("op", "write")
+                                          .read();
+    const cmdbench::verbs::LinkSpec x = p.link();
+    CHECK(x.connect == cmdbench::verbs::Connect::Exchange);
+    CHECK(x.device == "rxe1");
+    CHECK(x.ib_port == 2);
+    CHECK(x.gid_index == 1);
+    CHECK(x.mtu == 1024);
+    CHECK(x.sl == 3);
+    CHECK(x.traffic_class == 96);
+    CHECK(p.connected_type() == IBV_QPT_UC);
+    CHECK(Test(false).read().connected_type() == IBV_QPT_RC);
+    // rdma_cm honours these: a device, a port and a type of service
+    CHECK_NOTHROW(Test(false).set("device", "rxe0").set("traffic_class", "32").read());
+}
+
+TEST_CASE("verbs params: keys rdma_cm cannot honour need connect = exchange") {
+    CHECK_THROWS_WITH(Test(false).set("mtu", "1024").read(),
+                      "verbs-lat: mtu = 1024 needs connect = \"exchange\" (rdma_cm takes the "
+                      "path MTU from the route)");
+    CHECK_THROWS_WITH(Test(true).set("sl", "2").read(),
+                      Contains("sl = 2 needs connect = \"exchange\""));
+    CHECK_THROWS_WITH(Test(false).set("gid_index", "0").read(),
+                      Contains("gid_index = 0 needs connect = \"exchange\""));
+    CHECK_THROWS_WITH(Test(false).set("qp_type", "uc").read(),
+                      Contains("qp_type = \"uc\" needs connect = \"exchange\" (librdmacm makes "
+                               "RC and UD QPs only)"));
+    CHECK_NOTHROW(Test(false).set("connect", "exchange").set("mtu", "1024").read());
+    CHECK_NOTHROW(Test(false).set("connect", "exchange").set("sl", "15").read());
+}
+
+TEST_CASE("verbs params: the rdma_cm address keys do not apply to connect = exchange") {
+    CHECK_THROWS_WITH(Test(false).set("connect", "exchange").set("bind_address", "10.0.0.1").read(),
+                      Contains("bind_address = \"10.0.0.1\" applies to connect = \"rdma_cm\" "
+                               "only"));
+    CHECK_THROWS_WITH(Test(true).set("connect", "exchange").set("port", "7000").read(),
+                      Contains("port = 7000 (the rdma_cm port) applies to connect = \"rdma_cm\" "
+                               "only"));
+}
+
+TEST_CASE("verbs params: mtu is one of the IB MTUs") {
+    for (const char *bad : {"100", "1000", "4000"})
+        CHECK_THROWS_WITH(Test(false).set("connect", "exchange").set("mtu", bad).read(),
+                          Contains(std::string("mtu = ") + bad +
+                                   " must be one of 0 (the port's active MTU), 256, 512, 1024, "
+                                   "2048, 4096"));
+    for (const char *good : {"0", "256", "512", "2048", "4096"})
+        CHECK(Test(false).set("connect", "exchange").set("mtu", good).read().mtu ==
+              std::stoi(good));
+}
+
+TEST_CASE("verbs params: qp_type uc takes send and write, send one way") {
+    auto uc = [](Test &&t) -> Test & { return t.set("connect", "exchange").set("qp_type", "uc"); };
+    CHECK_NOTHROW(uc(Test(false)).read());
+    CHECK_NOTHROW(uc(Test(true)).set("op", "write").set("bidirectional", "true").read());
+    for (const char *op : {"read", "fetch_add", "cmp_swap"})
+        CHECK_THROWS_WITH(uc(Test(false)).set("op", op).read(),
+                          Contains(std::string("qp_type = \"uc\" takes op = \"send\" or "
+                                               "\"write\" (a UC QP has no RDMA READ or atomics): "
+                                               "op = \"") +
+                                   op + "\" is not available with it"));
+    CHECK_THROWS_WITH(uc(Test(true)).set("bidirectional", "true").read(),
+                      Contains("bidirectional = true with op = \"send\" is not available with "
+                               "qp_type = \"uc\""));
+}
