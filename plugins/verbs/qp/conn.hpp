@@ -50,8 +50,6 @@ class Conn : public QpResources {
     void set_remote(const RemoteBuffer &r) { remote_ = r; }
     // Our buffer as the peer needs it.
     RemoteBuffer local_buffer() const;
-    // The READ/atomic depth both ways: as much as the device allows.
-    uint8_t rd_atomic() const { return rd_atomic_; }
 
     // Our private data for rdma_connect / rdma_accept.
     std::vector<uint8_t> private_data() const;

@@ -164,16 +164,4 @@ void LocalPort::choose_mtu(int asked) {
     mtu_ = mtu_of_bytes(uint32_t(asked));
 }
 
-LinkFacts LocalPort::facts() const {
-    LinkFacts f;
-    f.connect = "exchange";
-    f.device = device_;
-    f.port = port_;
-    f.gid_index = gid_index_;
-    f.gid = gid_index_ >= 0 ? gid_text(gid_) : std::string();
-    f.link_layer = ethernet() ? "Ethernet" : "InfiniBand";
-    f.path_mtu = mtu_bytes(mtu_);
-    return f;
-}
-
 } // namespace cmdbench::verbs

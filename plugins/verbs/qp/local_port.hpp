@@ -42,8 +42,6 @@ class LocalPort {
     ibv_mtu mtu() const { return mtu_; }
     // The READ/atomic depth the device allows a QP, both ways.
     uint32_t rd_atomic() const { return rd_atomic_; }
-    // device, port and link facts (no QPs yet).
-    LinkFacts facts() const;
 
   private:
     void open(const LinkSpec &link);
