@@ -8,8 +8,8 @@
 # Last, ibv_rc_pingpong (rdma-core's own exchange-mode example) on the same
 # device and GID, to show the device takes QPs connected that way.
 need_cmdbench
-devs=(${CMDBENCH_RDMA_DEVS:-$dev})
-netdevs=(${CMDBENCH_RDMA_NETDEVS:-$CMDBENCH_RDMA_NETDEV})
+read -r -a devs <<< "${CMDBENCH_RDMA_DEVS:-$dev}"
+read -r -a netdevs <<< "${CMDBENCH_RDMA_NETDEVS:-$CMDBENCH_RDMA_NETDEV}"
 # The port to take down: another rail's if there is one, so rxe0 stays up.
 down_dev=${devs[${#devs[@]} - 1]}
 down_netdev=${netdevs[${#netdevs[@]} - 1]}
