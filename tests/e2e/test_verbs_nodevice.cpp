@@ -116,6 +116,10 @@ TEST_CASE("verbs: bad combinations fail the run naming both keys, device or not"
          "op = \"cmp_swap\""},
         {"test = \"verbs-bw\"\nop = \"fetch_add\"\nbidirectional = true", "bidirectional = true",
          "op = \"fetch_add\""},
+        {"test = \"verbs-bw\"\ntx_depth = 16\npost_list = 32", "post_list = 32",
+         "[1, tx_depth] (tx_depth = 16)"},
+        {"test = \"verbs-bw\"\nrun_infinitely = true", "run_infinitely = true",
+         "needs duration > 0"},
     };
     for (const Case &c : cases) {
         auto r = run_scenario(std::string("[[run]]\n") + c.scenario + "\n");
@@ -133,6 +137,10 @@ TEST_CASE("verbs: cmdbench plugins lists both tests and their keys") {
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     for (const char *word : {"verbs-lat", "verbs-bw", "tx_depth", "cq_mod", "inline_size",
-                             "send|write|read|fetch_add|cmp_swap", "poll|event", "rc|ud"})
+                             "send|write|read|fetch_add|cmp_swap", "poll|event", "rc|ud",
+                             "post_list", "run_infinitely", "(perftest --source_ip)",
+                             "5000 write (ib_write_bw), 1000 send, read, fetch_add, cmp_swap"})
         CHECK_THAT(r.out, Catch::Contains(word));
+    // perftest 4.5's -F is --CPU-freq, not an address.
+    CHECK_THAT(r.out, !Catch::Contains("-F/"));
 }

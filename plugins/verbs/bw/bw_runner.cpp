@@ -41,6 +41,13 @@ void report_bw(Run &run, const Params &p, int64_t size, const std::vector<QpFigu
     run.host().row_end(row);
 }
 
+void report_bw_window(Run &run, const Params &p, int64_t size, uint64_t window,
+                      const std::vector<QpFigures> &figures) {
+    static const cmdbench_metric_meaning moved = CMDBENCH_MEANING_MOVED;
+    const std::string name = cmdbench::support::size_label(size) + " #" + std::to_string(window);
+    run.host().row_end(begin_bw_row(run, p, name, size, sum_qps(size, figures), moved));
+}
+
 void run_bw(Run &run) {
     const Params p = read_params(run, true);
     if (p.qp_type == QpType::Ud)

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cmdbench/plugin-support/byte_order.hpp>
 #include <cmdbench/rdma-util/cm_event.hpp>
+#include <cmdbench/rdma-util/device_checks.hpp>
 #include <cmdbench/rdma-util/net_address.hpp>
 #include <cstring>
 #include <netinet/in.h>
@@ -65,6 +66,12 @@ void CmChannel::drain() {
     rdma_cm_event *event = nullptr;
     while (rdma_get_cm_event(channel_, &event) == 0)
         rdma_ack_cm_event(event);
+}
+
+void check_port(const rdma_cm_id *id) {
+    if (!id || !id->verbs) return;
+    const std::string problem = cmdbench::rdma::port_problem(id->verbs, id->port_num);
+    if (!problem.empty()) fail("verbs: " + problem);
 }
 
 sockaddr_storage resolve_ip(const std::string &host, uint16_t port, bool passive) {

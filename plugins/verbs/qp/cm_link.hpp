@@ -51,6 +51,10 @@ class CmChannel {
     rdma_event_channel *channel_ = nullptr;
 };
 
+// Fails the run when the port `id` is bound or resolved to is not ACTIVE,
+// naming device, port and state: before anything waits on a dead link.
+void check_port(const rdma_cm_id *id);
+
 // host:port as a socket address (numeric or a name).
 sockaddr_storage resolve_ip(const std::string &host, uint16_t port, bool passive);
 bool is_any_address(const sockaddr_storage &addr);

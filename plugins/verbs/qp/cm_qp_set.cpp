@@ -23,6 +23,14 @@ void check_bind_address(CmChannel &channel, const std::string &address, rdma_por
     const bool bound = rdma_bind_addr(id, reinterpret_cast<sockaddr *>(&addr)) == 0;
     const int err = errno;
     const bool on_device = bound && id->verbs;
+    if (on_device) {
+        try {
+            check_port(id);
+        } catch (...) {
+            rdma_destroy_id(id);
+            throw;
+        }
+    }
     rdma_destroy_id(id);
     if (on_device) return;
     fail("verbs: bind_address " + address + " is on no RDMA device" +
@@ -43,6 +51,7 @@ sockaddr_storage CmQpSet::meet(Run &run, const LinkSpec &link, rdma_port_space p
     if (!link.bind_address.empty()) check_bind_address(*channel_, link.bind_address, ps);
     if (!run.is_client()) {
         listener_ = listen_for_clients(*channel_, run, link, ps);
+        check_port(listener_);
         sockaddr_storage mine{};
         std::memcpy(&mine, rdma_get_local_addr(listener_), sizeof(sockaddr_in6));
         run.exchange(encode_address(mine), "the server's rdma_cm address");

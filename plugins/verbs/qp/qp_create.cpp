@@ -4,6 +4,7 @@
 #include "run/verbs_run.hpp"
 
 #include <cerrno>
+#include <cmdbench/rdma-util/device_checks.hpp>
 #include <string>
 
 namespace cmdbench::verbs {
@@ -24,7 +25,11 @@ uint32_t create_qp_with_inline(rdma_cm_id *id, ibv_pd *pd, ibv_cq *cq, ibv_qp_ty
     };
     // The messages name UD QPs; RC is the plain case.
     const bool ud = type == IBV_QPT_UD;
-    const uint32_t want = uint32_t(spec.inline_size);
+    // The default follows perftest's device rule; a size the user set is
+    // asked for as it is.
+    const uint32_t want = spec.inline_explicit || cmdbench::rdma::inline_by_default(id->verbs)
+                              ? uint32_t(spec.inline_size)
+                              : 0;
     if (attempt(want)) return want;
     const int err = errno;
     if (want == 0 || !attempt(0))
