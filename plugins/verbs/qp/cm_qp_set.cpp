@@ -4,6 +4,7 @@
 #include "qp/conn.hpp"
 
 #include <cerrno>
+#include <cmdbench/rdma-util/device_checks.hpp>
 #include <cmdbench/rdma-util/rdma_device.hpp>
 #include <cmdbench/rdma-util/rdma_device_address.hpp>
 #include <cstring>
@@ -23,15 +24,10 @@ void check_bind_address(CmChannel &channel, const std::string &address, rdma_por
     const bool bound = rdma_bind_addr(id, reinterpret_cast<sockaddr *>(&addr)) == 0;
     const int err = errno;
     const bool on_device = bound && id->verbs;
-    if (on_device) {
-        try {
-            check_port(id);
-        } catch (...) {
-            rdma_destroy_id(id);
-            throw;
-        }
-    }
+    // Its port must be able to carry traffic too (both sides check it here).
+    const std::string port = on_device ? cmdbench::rdma::port_problem(id->verbs, id->port_num) : "";
     rdma_destroy_id(id);
+    if (!port.empty()) fail("verbs: " + port);
     if (on_device) return;
     fail("verbs: bind_address " + address + " is on no RDMA device" +
          (bound ? std::string() : " (rdma_bind_addr: " + cmdbench::support::errno_text(err) + ")") +
