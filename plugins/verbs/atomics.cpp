@@ -24,9 +24,9 @@ std::string list_text(const std::vector<int64_t> &list) {
 
 void check_atomic_params(const cmdbench::support::ParamReader &in, Params &p) {
     const std::string op = std::string("op = \"") + op_name(p.op) + "\"";
-    // The table cannot say "by op", so the test's own default stands for
-    // "not set" (an explicit sizes = [2] on verbs-lat reads the same).
-    if (p.sizes == default_sizes(p.bandwidth)) p.sizes = {kAtomicSize};
+    // verbs-lat's table cannot say "by op", so its own default stands for
+    // "not set" (an explicit sizes = [2] reads the same).
+    if (p.sizes_by_default) p.sizes = {kAtomicSize};
     for (int64_t size : p.sizes)
         if (size != kAtomicSize)
             in.bad("sizes = " + list_text(p.sizes) + " does not apply to " + op +

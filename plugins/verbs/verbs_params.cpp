@@ -53,16 +53,17 @@ void link_params(Spec &spec) {
                  "type of service (RDMA_OPTION_ID_TOS, perftest -T)");
 }
 
-// The keys both tests take; sizes and iterations default to perftest's.
-Spec common_params(int64_t size, int64_t iterations, const char *iterations_help) {
+// The keys both tests take; sizes and iterations default to perftest's
+// (verbs-bw's iterations by op: kIterationsByOp).
+Spec common_params(const std::vector<int64_t> &sizes, const char *sizes_help, int64_t iterations,
+                   int64_t iterations_lo, const char *iterations_help) {
     Spec spec;
     spec.choice("op", &Params::op, kOps, Op::Send,
                 "send: SEND/RECV; write: RDMA WRITE; read: RDMA READ; fetch_add, cmp_swap: 8-byte "
                 "RDMA atomics (perftest's ib_send_*, ib_write_*, ib_read_*, ib_atomic_*)")
-        .int_list("sizes", &Params::sizes, {size}, 1, kMaxSize,
-                  "message sizes in bytes, one row each (perftest -s; default as perftest's); "
-                  "fetch_add, cmp_swap: [8] only, and the default becomes [8]")
-        .integer("iterations", &Params::iterations, iterations, 1, kMaxCount, iterations_help)
+        .int_list("sizes", &Params::sizes, sizes, sizes.front() < 0 ? -1 : 1, kMaxSize, sizes_help)
+        .integer("iterations", &Params::iterations, iterations, iterations_lo, kMaxCount,
+                 iterations_help)
         .integer("warmup", &Params::warmup, 0, 0, kMaxCount,
                  "untimed messages per QP before each size (perftest: none)")
         .integer("inline_size", &Params::inline_size, -1, -1, kMaxInline,
@@ -77,8 +78,8 @@ Spec common_params(int64_t size, int64_t iterations, const char *iterations_help
         .integer("threads", &Params::threads, 1, 1, 256,
                  "threads per side, at most qps; QP i runs on thread i % threads (perftest: 1)")
         .text("bind_address", &Params::bind_address, "",
-              "address of the RDMA device to use (perftest -F/--bind_source_ip); \"\" = the server "
-              "binds the address the client reached it at")
+              "address of the RDMA device to use (perftest --source_ip); \"\" = the server binds "
+              "the address the client reached it at")
         .choice("qp_type", &Params::qp_type, kQpTypes, QpType::Rc,
                 "rc: reliable connected QPs; uc: unreliable connected QPs (perftest -c UC), op = "
                 "\"send\" or \"write\", connect = \"exchange\" only; ud: unreliable datagram "
@@ -91,7 +92,13 @@ Spec common_params(int64_t size, int64_t iterations, const char *iterations_help
 
 const Spec &lat_params() {
     static const Spec spec = [] {
-        Spec s = common_params(2, 1000, "timed round trips per size and QP (perftest -n)");
+        Spec s = common_params({2},
+                               "message sizes in bytes, one row each (perftest -s; default as "
+                               "perftest's); fetch_add, cmp_swap: [8] only, and the default "
+                               "becomes [8]",
+                               1000, 1,
+                               "timed round trips per size and QP (perftest -n; every ib_*_lat's "
+                               "default is 1000)");
         s.flag("verify", &Params::verify, false,
                "fill every message with a per-message pattern and check every byte received");
         return s;
@@ -101,7 +108,14 @@ const Spec &lat_params() {
 
 const Spec &bw_params() {
     static const Spec spec = [] {
-        Spec s = common_params(65536, 5000, "messages per size and QP (perftest -n)");
+        Spec s = common_params({kSizesByOp},
+                               "message sizes in bytes, one row each (perftest -s); [-1] = "
+                               "perftest's default: 65536; qp_type = \"ud\": the path MTU; "
+                               "fetch_add, cmp_swap: 8",
+                               kIterationsByOp, kIterationsByOp,
+                               "messages per size and QP (perftest -n); -1 = the default of the "
+                               "op's perftest tool: 5000 write (ib_write_bw), 1000 send, read, "
+                               "fetch_add, cmp_swap (ib_send_bw, ib_read_bw, ib_atomic_bw)");
         s.number("duration", &Params::duration, "0", 0, 3600,
                  "seconds per size instead of iterations (perftest -D); 0 = iterations")
             .integer("tx_depth", &Params::tx_depth, 128, 1, kMaxDepth,
@@ -112,6 +126,12 @@ const Spec &bw_params() {
                      "lowered to the depth")
             .integer("rx_depth", &Params::rx_depth, kDefaultRxDepth, 1, kMaxDepth,
                      "op = send: receives kept posted per QP at the receiver (perftest -r)")
+            .integer("post_list", &Params::post_list, 1, 1, kMaxDepth,
+                     "work requests chained per ibv_post_send (perftest -l), at most tx_depth; "
+                     "a chain ends at each signalled request")
+            .flag("run_infinitely", &Params::run_infinitely, false,
+                  "needs duration > 0: one row per duration window (\"<size> #N\"), each as it "
+                  "ends, until the run is interrupted or its timeout (perftest --run_infinitely)")
             .flag("bidirectional", &Params::bidirectional, false,
                   "both sides send (read: read from each other) at once on every QP (perftest "
                   "-b): rows \"<size> c2s\", \"<size> s2c\" and their sum \"<size> bidir\"");
@@ -171,7 +191,44 @@ void check_connect(const cmdbench::support::ParamReader &in, const Params &p) {
                " (the rdma_cm port) applies to connect = \"rdma_cm\" only");
 }
 
+// verbs-bw's sizes: [-1] (the default) is perftest's size, replaced here
+// (UD replaces it again by the path MTU, atomics by 8); -1 stands alone, and
+// an explicit size is at least 1.
+void check_bw_sizes(const cmdbench::support::ParamReader &in, Params &p) {
+    if (p.sizes_by_default) p.sizes = {kBwDefaultSize};
+    for (int64_t size : p.sizes)
+        if (size < 1)
+            in.out_of_range("sizes", size, "[1, " + std::to_string(kMaxSize) + "]",
+                            "or sizes = [-1] alone for the default");
+}
+
+// verbs-bw's own combinations: the window (cq_mod, post_list within
+// tx_depth), an explicit iteration count, and what run_infinitely needs.
+void check_bw(const cmdbench::support::ParamReader &in, const Params &p) {
+    const std::string depth = "tx_depth = " + std::to_string(p.tx_depth);
+    if (p.cq_mod != kCqModAuto && p.cq_mod > p.tx_depth)
+        in.out_of_range("cq_mod", p.cq_mod, "[1, tx_depth]", depth);
+    if (p.post_list > p.tx_depth) in.out_of_range("post_list", p.post_list, "[1, tx_depth]", depth);
+    if (p.iterations == 0)
+        in.out_of_range("iterations", 0, "[1, " + std::to_string(kMaxCount) + "]",
+                        "or -1 for the op's perftest default");
+    if (!p.run_infinitely) return;
+    if (p.duration <= 0)
+        in.bad("run_infinitely = true needs duration > 0: the seconds of each window (one row "
+               "each)");
+    if (p.sizes.size() != 1)
+        in.bad("run_infinitely = true measures one size until stopped: sizes must list one size");
+    if (p.bidirectional) in.bad("run_infinitely = true is not available with bidirectional = true");
+    if (p.qp_type == QpType::Ud)
+        in.bad("run_infinitely = true is not available with qp_type = \"ud\": use qp_type = "
+               "\"rc\"");
+}
+
 } // namespace
+
+int64_t default_iterations(bool bandwidth, Op op) {
+    return bandwidth && op == Op::Write ? 5000 : 1000;
+}
 
 const char *op_name(Op op) {
     return kOps.name(op);
@@ -201,11 +258,12 @@ Params read_params(const Run &run, bool bandwidth) {
     Params p = (bandwidth ? bw_params() : lat_params()).read(in);
     p.bandwidth = bandwidth;
     if (p.sizes.empty()) in.bad("sizes must list at least one size");
+    p.sizes_by_default = p.sizes == default_sizes(bandwidth);
+    if (bandwidth) check_bw_sizes(in, p);
     if (p.threads > p.qps)
         in.out_of_range("threads", p.threads, "[1, qps]", "qps = " + std::to_string(p.qps));
-    if (bandwidth && p.cq_mod != kCqModAuto && p.cq_mod > p.tx_depth)
-        in.out_of_range("cq_mod", p.cq_mod, "[1, tx_depth]",
-                        "tx_depth = " + std::to_string(p.tx_depth));
+    if (bandwidth) check_bw(in, p);
+    if (p.iterations == kIterationsByOp) p.iterations = default_iterations(bandwidth, p.op);
     if (is_atomic(p.op)) check_atomic_params(in, p);
     if (p.op == Op::Read && p.inline_size > 0)
         in.bad("inline_size = " + std::to_string(p.inline_size) +

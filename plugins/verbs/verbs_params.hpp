@@ -26,10 +26,16 @@ inline bool is_atomic(Op op) {
     return op == Op::FetchAdd || op == Op::CmpSwap;
 }
 
+// verbs-bw's sizes = [-1], its default: the op's and qp_type's size, by
+// default perftest's -s (kBwDefaultSize).
+constexpr int64_t kSizesByOp = -1;
+constexpr int64_t kBwDefaultSize = 65536;
 // verbs-bw's default rx_depth, which UD raises to its own rule (ud_bw.cpp).
 constexpr int kDefaultRxDepth = 512;
 // verbs-bw's cq_mod = 0: chosen by message size (bw/bw_window.hpp).
 constexpr int kCqModAuto = 0;
+// iterations = -1: perftest's default of the op's tool (default_iterations).
+constexpr int64_t kIterationsByOp = -1;
 
 // Filled from the test's table (verbs_params.cpp), where each key's default,
 // range and help are declared; a key the test lacks stays zero.
@@ -38,6 +44,9 @@ struct Params {
     Op op{};
     QpType qp_type{}; // ud: datagrams, op = send only (ud_conn.hpp); uc: send, write
     std::vector<int64_t> sizes;
+    // sizes left out (verbs-bw: [-1], verbs-lat: its default [2]): the op's
+    // and qp_type's default applies (atomics: 8; UD verbs-bw: the path MTU).
+    bool sizes_by_default = false;
     int64_t iterations{};
     int64_t warmup{};
     double duration{};           // verbs-bw: seconds per size; 0 = iterations
@@ -49,7 +58,9 @@ struct Params {
     int tx_depth{};
     int cq_mod{}; // 0: by size, perftest's rule (bw_window.hpp)
     int rx_depth{};
-    bool bidirectional{}; // verbs-bw: both sides send at once (perftest -b)
+    int post_list{};       // verbs-bw: work requests chained per ibv_post_send (perftest -l)
+    bool run_infinitely{}; // verbs-bw: one row per duration window until stopped
+    bool bidirectional{};  // verbs-bw: both sides send at once (perftest -b)
     bool verify{};
     std::string bind_address;
     int port{};
@@ -85,6 +96,10 @@ cmdbench_test verbs_test_descriptor(bool bandwidth, const char *description,
 // descriptors.
 void run_lat(Run &run);
 void run_bw(Run &run);
+
+// perftest 4.5's default -n of the tool for `op`: every ib_*_lat 1000;
+// ib_write_bw 5000, ib_send_bw, ib_read_bw and ib_atomic_bw 1000.
+int64_t default_iterations(bool bandwidth, Op op);
 
 // The table's default `sizes` of verbs-bw when `bandwidth`, else verbs-lat.
 std::vector<int64_t> default_sizes(bool bandwidth);

@@ -130,6 +130,10 @@ TEST_CASE("verbs: bad combinations fail the run naming both keys, device or not"
          "256, 512, 1024, 2048, 4096"},
         {"test = \"verbs-lat\"\nconnect = \"exchange\"\nqp_type = \"uc\"\nop = \"read\"",
          "qp_type = \"uc\"", "op = \"read\""},
+        {"test = \"verbs-bw\"\ntx_depth = 16\npost_list = 32", "post_list = 32",
+         "[1, tx_depth] (tx_depth = 16)"},
+        {"test = \"verbs-bw\"\nrun_infinitely = true", "run_infinitely = true",
+         "needs duration > 0"},
     };
     for (const Case &c : cases) {
         auto r = run_scenario(std::string("[[run]]\n") + c.scenario + "\n");
@@ -148,6 +152,10 @@ TEST_CASE("verbs: cmdbench plugins lists both tests and their keys") {
     REQUIRE(r.exit_code == 0);
     for (const char *word : {"verbs-lat", "verbs-bw", "tx_depth", "cq_mod", "inline_size",
                              "send|write|read|fetch_add|cmp_swap", "poll|event", "rc|uc|ud",
-                             "rdma_cm|exchange", "gid_index", "traffic_class"})
+                             "rdma_cm|exchange", "gid_index", "traffic_class", "post_list",
+                             "run_infinitely", "(perftest --source_ip)",
+                             "5000 write (ib_write_bw), 1000 send, read, fetch_add, cmp_swap"})
         CHECK_THAT(r.out, Catch::Contains(word));
+    // perftest 4.5's -F is --CPU-freq, not an address.
+    CHECK_THAT(r.out, !Catch::Contains("-F/"));
 }

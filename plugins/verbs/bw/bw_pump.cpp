@@ -17,11 +17,11 @@ void pump(Run &run, const Params &p, size_t size, std::vector<SendState> &qps, u
     const bool atomic = is_atomic(p.op);
     pump_window(
         run, p, size, qps, count, until_ns, "verbs-bw sender", received != nullptr,
-        [&](Conn &c, uint64_t k, bool signaled) {
+        [&](Conn &c, uint64_t k, bool signaled, uint64_t n) {
             if (atomic)
-                c.post_atomic(opcode, add, 0, signaled, k);
+                c.post_atomic(opcode, add, 0, signaled, k, n);
             else
-                c.post(opcode, uint32_t(size), signaled, k);
+                c.post(opcode, uint32_t(size), signaled, k, n);
         },
         [&](Conn &c, const ibv_wc &wc) {
             if (!received || !(wc.opcode & IBV_WC_RECV)) return false;
@@ -35,7 +35,9 @@ void pump(Run &run, const Params &p, size_t size, std::vector<UdSendState> &qps,
           uint64_t until_ns) {
     pump_window(
         run, p, size, qps, count, until_ns, "verbs-bw UD sender", false,
-        [&](UdConn &c, uint64_t k, bool signaled) { c.post_send(uint32_t(size), signaled, k); },
+        [&](UdConn &c, uint64_t k, bool signaled, uint64_t n) {
+            c.post_send(uint32_t(size), signaled, k, n);
+        },
         [](UdConn &, const ibv_wc &) { return false; });
 }
 

@@ -34,14 +34,15 @@ BwFigures sum_qps(int64_t size, const std::vector<QpFigures> &figures) {
         const double gbps = double(f.msgs) * double(size) * 8.0 / ns;
         out.min_qp_gbps = i == 0 ? gbps : std::min(out.min_qp_gbps, gbps);
         out.max_qp_gbps = i == 0 ? gbps : std::max(out.max_qp_gbps, gbps);
+        out.peak_gbps += f.peak_gbps;
     }
     if (out.end_ns < out.start_ns) fail("verbs-bw: a QP has no end time (internal error)");
     return out;
 }
 
 std::vector<uint8_t> encode_figures(const BwFigures &f) {
-    return encode_counts(
-        {f.msgs, f.start_ns, f.end_ns, bits_of(f.min_qp_gbps), bits_of(f.max_qp_gbps), 0});
+    return encode_counts({f.msgs, f.start_ns, f.end_ns, bits_of(f.min_qp_gbps),
+                          bits_of(f.max_qp_gbps), bits_of(f.peak_gbps)});
 }
 
 BwFigures decode_figures(const std::vector<uint8_t> &bytes) {
@@ -53,6 +54,7 @@ BwFigures decode_figures(const std::vector<uint8_t> &bytes) {
     f.end_ns = v[2];
     f.min_qp_gbps = double_of(v[3]);
     f.max_qp_gbps = double_of(v[4]);
+    f.peak_gbps = double_of(v[5]);
     return f;
 }
 
@@ -68,6 +70,9 @@ cmdbench_row *begin_bw_row(Run &run, const Params &p, const std::string &name, i
     h.row_metric_ex(row, "total", bytes, CMDBENCH_UNIT_BYTES, &total_meaning);
     h.row_metric_ex(row, "time", ns / 1e9, CMDBENCH_UNIT_SECONDS, &m::kElapsed);
     h.row_metric_ex(row, "Gb/sec", bytes * 8.0 / ns, CMDBENCH_UNIT_GBPS, &m::kBandwidth);
+    // Shown, not compared: a best moment is no measure of the link.
+    h.row_metric_ex(row, "peak Gb/sec", std::max(f.peak_gbps, bytes * 8.0 / ns), CMDBENCH_UNIT_GBPS,
+                    &m::kBandwidthDetail);
     h.row_metric_ex(row, "msgs/sec", double(f.msgs) / (ns / 1e9), CMDBENCH_UNIT_PER_SEC, &m::kRate);
     h.row_metric_ex(row, "qps", double(p.qps), CMDBENCH_UNIT_COUNT, &m::kCount);
     if (p.qps > 1 && f.max_qp_gbps > 0) {

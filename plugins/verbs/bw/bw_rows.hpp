@@ -13,11 +13,12 @@ namespace cmdbench::verbs {
 
 // All QPs of one side: timed messages from the first post of any QP to the
 // last completion of any, and the slowest and fastest QP, each over its own
-// time (Gb/s).
+// time (Gb/s); the peak is the sum of the QPs' peaks (QpFigures).
 struct BwFigures {
     uint64_t msgs = 0;
     uint64_t start_ns = 0, end_ns = 0;
     double min_qp_gbps = 0, max_qp_gbps = 0;
+    double peak_gbps = 0;
     uint64_t ns() const { return end_ns > start_ns ? end_ns - start_ns : 0; }
 };
 
@@ -28,7 +29,8 @@ std::vector<uint8_t> encode_figures(const BwFigures &f);
 BwFigures decode_figures(const std::vector<uint8_t> &bytes);
 
 // Starts row `name` with verbs-bw's metrics for `f` (bytes, xfers, total,
-// time, Gb/sec, msgs/sec, qps, and with qps > 1 min/max QP Gb/sec); `total`
+// time, Gb/sec, peak Gb/sec, msgs/sec, qps, and with qps > 1 min/max QP
+// Gb/sec); `total`
 // with the meaning given. The caller may add metrics, then ends the row.
 cmdbench_row *begin_bw_row(Run &run, const Params &p, const std::string &name, int64_t size,
                            const BwFigures &f, const cmdbench_metric_meaning &total_meaning);

@@ -4,6 +4,9 @@
 
 #include "atomics.hpp"
 
+#include <algorithm>
+#include <cstdio>
+
 namespace cmdbench::verbs {
 
 ConnSpec bw_spec(const Params &p, int recv_depth) {
@@ -41,6 +44,21 @@ void report_bw(Run &run, const Params &p, int64_t size, const std::vector<QpFigu
         run.host().row_metric_ex(row, "lost", double(lost), CMDBENCH_UNIT_COUNT,
                                  &cmdbench::support::meaning::kCount);
     run.host().row_end(row);
+}
+
+void report_bw_window(Run &run, const Params &p, int64_t size, uint64_t window,
+                      const std::vector<QpFigures> &figures) {
+    static const cmdbench_metric_meaning moved = CMDBENCH_MEANING_MOVED;
+    const std::string name = cmdbench::support::size_label(size) + " #" + std::to_string(window);
+    const BwFigures f = sum_qps(size, figures);
+    run.host().row_end(begin_bw_row(run, p, name, size, f, moved));
+    // A line per window, as perftest prints one, for whoever watches the log.
+    const double secs = double(std::max<uint64_t>(f.ns(), 1)) / 1e9;
+    char line[160];
+    std::snprintf(line, sizeof line, "verbs-bw %s: %.3f Gb/sec, %.0f msgs/sec over %.2f s",
+                  name.c_str(), double(f.msgs) * double(size) * 8.0 / secs / 1e9,
+                  double(f.msgs) / secs, secs);
+    run.log(CMDBENCH_LOG_INFO, line);
 }
 
 void run_bw(Run &run) {

@@ -22,6 +22,7 @@
 #include "bw/bw_receiver.hpp"
 #include "bw/bw_rows.hpp"
 #include "run/workers.hpp"
+#include "run_settings.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -38,11 +39,41 @@ ConnSpec bw_spec(const Params &p, int recv_depth);
 void report_bw(Run &run, const Params &p, int64_t size, const std::vector<QpFigures> &figures,
                const std::vector<uint64_t> &sent, const std::vector<uint64_t> *got);
 
+// run_infinitely's row of window `window` ("64k #3").
+void report_bw_window(Run &run, const Params &p, int64_t size, uint64_t window,
+                      const std::vector<QpFigures> &figures);
+
+// run_infinitely at the client: timed windows of `duration` on every QP, one
+// after the other (warm-up before the first), each reported as it ends, until
+// the run is stopped (interrupted, its peer gone, its timeout), which throws.
+template <class Kind>
+[[noreturn]] void windows_forever(Run &run, const Params &p, typename Kind::QpSet &qp_set,
+                                  int64_t size) {
+    std::vector<uint64_t> sent(size_t(p.qps), 0);
+    Params q = p;
+    for (uint64_t window = 1;; ++window) {
+        std::vector<QpFigures> figures(size_t(p.qps));
+        run_workers(run, p.threads, [&](int thread) {
+            auto mine = window_states(qps_of_thread(qp_set.conns(), thread, p.threads));
+            send_phases(run, q, size_t(size), mine, sent, figures,
+                        [&](uint64_t count, uint64_t until) {
+                            pump(run, q, size_t(size), mine, count, until);
+                        });
+        });
+        q.warmup = 0;
+        report_bw_window(run, p, size, window, figures);
+        run.check_stop("verbs-bw");
+    }
+}
+
 // One size, one way: the client sends (or reads) on every QP, the server
-// receives (send) or waits; then the client reports.
+// receives (send) or waits; then the client reports. With run_infinitely the
+// client never ends on its own: the server waits for counts that never come
+// until the run stops.
 template <class Kind>
 void one_way(Run &run, const Params &p, typename Kind::QpSet &qp_set, int64_t size) {
     const size_t qps = size_t(p.qps);
+    if (run.is_client() && p.run_infinitely) windows_forever<Kind>(run, p, qp_set, size);
     std::vector<QpFigures> figures(qps);
     std::vector<uint64_t> sent(qps, 0); // warm-up and timed, per QP
     std::vector<uint64_t> got(qps, 0);
@@ -52,9 +83,10 @@ void one_way(Run &run, const Params &p, typename Kind::QpSet &qp_set, int64_t si
     if (run.is_client()) {
         run_workers(run, p.threads, [&](int thread) {
             auto mine = window_states(qps_of_thread(qp_set.conns(), thread, p.threads));
-            send_phases(run, p, mine, sent, figures, [&](uint64_t count, uint64_t until) {
-                pump(run, p, size_t(size), mine, count, until);
-            });
+            send_phases(run, p, size_t(size), mine, sent, figures,
+                        [&](uint64_t count, uint64_t until) {
+                            pump(run, p, size_t(size), mine, count, until);
+                        });
         });
         run.exchange(encode_counts(sent), Kind::kCounts);
         if (Kind::kArrivals) got = decode_counts(run.exchange({}, Kind::kArrivals), qps);
@@ -86,6 +118,7 @@ template <class Kind> void run_bw_over(Run &run, const Params &p_in) {
     Kind::adjust(p);
     typename Kind::QpSet qp_set(run, p.link(), bw_spec(p, Kind::recv_depth(p, run.is_client())));
     const std::vector<int64_t> sizes = Kind::sizes(p, qp_set);
+    note_settings(run, p, qp_set.conns(), "verbs-bw");
     // Receivers of SEND: the server, and with bidirectional the client too.
     if (p.op == Op::Send && (!run.is_client() || p.bidirectional)) {
         for (const auto &c : qp_set.conns())

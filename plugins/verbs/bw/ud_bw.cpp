@@ -23,7 +23,7 @@ struct UdBw {
     static void adjust(Params &p) { receives_for_every_message(p); }
     static int recv_depth(const Params &p, bool client) { return client ? 1 : p.rx_depth; }
     static std::vector<int64_t> sizes(const Params &p, const QpSet &qp_set) {
-        return ud_sizes(p.sizes, p.sizes == default_sizes(true), qp_set.mtu(), "verbs-bw");
+        return ud_sizes(p.sizes, p.sizes_by_default, qp_set.mtu(), "verbs-bw");
     }
     static void receives_posted(Run &, const QpSet &) {} // UD has no RNR wait
 

@@ -50,9 +50,10 @@ BwFigures send_and_receive(Run &run, const Params &p, RcQpSet &qp_set, int64_t s
         [&](int thread) {
             const std::vector<Conn *> conns = qps_of_thread(qp_set.conns(), thread, p.threads);
             std::vector<SendState> mine = window_states(conns);
-            send_phases(run, p, mine, sent, figures, [&](uint64_t count, uint64_t until) {
-                pump(run, p, size_t(size), mine, count, until, receiving);
-            });
+            send_phases(run, p, size_t(size), mine, sent, figures,
+                        [&](uint64_t count, uint64_t until) {
+                            pump(run, p, size_t(size), mine, count, until, receiving);
+                        });
             ++senders_done;
             if (receiving) receive_all(run, p, conns, expected, got, "verbs-bw receiver");
         },
@@ -85,6 +86,7 @@ void report_rows(Run &run, const Params &p, int64_t size, const BwFigures &c2s,
     sum.msgs = c2s.msgs + s2c.msgs;
     sum.start_ns = t.origin_ns();
     sum.end_ns = t.origin_ns() + t.union_ns();
+    sum.peak_gbps = c2s.peak_gbps + s2c.peak_gbps;
     cmdbench_row *row = begin_bw_row(run, p, bidir::row_name(label, bidir::Direction::Both), size,
                                      sum, bidir::kSumBytes);
     bidir::put_overlap(h, row, t, clock);

@@ -12,6 +12,7 @@
 #include "faults.hpp"
 #include "lat/lat_loop.hpp"
 #include "run/workers.hpp"
+#include "run_settings.hpp"
 
 #include <cstring>
 #include <memory>
@@ -28,6 +29,7 @@ template <class Kind> void run_lat_over(Run &run, const Params &p) {
     using Peer = typename Kind::Peer;
     typename Kind::QpSet qp_set(run, p.link(), lat_spec(p));
     const std::vector<int64_t> sizes = Kind::sizes(p, qp_set);
+    note_settings(run, p, qp_set.conns(), "verbs-lat");
 
     std::vector<std::unique_ptr<Peer>> peers;
     for (const auto &c : qp_set.conns())

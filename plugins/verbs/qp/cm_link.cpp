@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cmdbench/plugin-support/byte_order.hpp>
 #include <cmdbench/rdma-util/cm_event.hpp>
+#include <cmdbench/rdma-util/device_checks.hpp>
 #include <cmdbench/rdma-util/net_address.hpp>
 #include <cstring>
 #include <netinet/in.h>
@@ -88,6 +89,12 @@ void set_cm_tos(rdma_cm_id *id, const LinkSpec &link) {
     if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof tos) != 0)
         fail_errno("rdma_set_option RDMA_OPTION_ID_TOS " + std::to_string(link.traffic_class),
                    errno);
+}
+
+void check_port(const rdma_cm_id *id) {
+    if (!id || !id->verbs) return;
+    const std::string problem = cmdbench::rdma::port_problem(id->verbs, id->port_num);
+    if (!problem.empty()) fail("verbs: " + problem);
 }
 
 sockaddr_storage resolve_ip(const std::string &host, uint16_t port, bool passive) {

@@ -51,6 +51,9 @@ void check_cm_device(rdma_cm_id *id, const LinkSpec &link, const std::string &wh
 // traffic_class as the id's type of service (RDMA_OPTION_ID_TOS), before
 // its route is resolved (or it listens); nothing when it is 0.
 void set_cm_tos(rdma_cm_id *id, const LinkSpec &link);
+// Fails the run when the port `id` is bound or resolved to is not ACTIVE,
+// naming device, port and state: before anything waits on a dead link.
+void check_port(const rdma_cm_id *id);
 
 // host:port as a socket address (numeric or a name).
 sockaddr_storage resolve_ip(const std::string &host, uint16_t port, bool passive);

@@ -4,6 +4,7 @@
 #include "qp/conn.hpp"
 
 #include <cerrno>
+#include <cmdbench/rdma-util/device_checks.hpp>
 #include <cmdbench/rdma-util/rdma_device.hpp>
 #include <cmdbench/rdma-util/rdma_device_address.hpp>
 #include <cstring>
@@ -24,13 +25,17 @@ void check_bind_address(CmChannel &channel, const LinkSpec &link, rdma_port_spac
     const bool bound = rdma_bind_addr(id, reinterpret_cast<sockaddr *>(&addr)) == 0;
     const int err = errno;
     const bool on_device = bound && id->verbs;
+    std::string port;
     try {
         if (on_device) check_cm_device(id, link, "bind_address " + address);
+        // Its port must be able to carry traffic too (both sides check it here).
+        if (on_device) port = cmdbench::rdma::port_problem(id->verbs, id->port_num);
     } catch (...) {
         rdma_destroy_id(id);
         throw;
     }
     rdma_destroy_id(id);
+    if (!port.empty()) fail("verbs: " + port);
     if (on_device) return;
     fail("verbs: bind_address " + address + " is on no RDMA device" +
          (bound ? std::string() : " (rdma_bind_addr: " + cmdbench::support::errno_text(err) + ")") +
@@ -55,6 +60,7 @@ sockaddr_storage CmQpSet::meet(Run &run, const LinkSpec &link, rdma_port_space p
     if (!link.bind_address.empty()) check_bind_address(*channel_, link, ps);
     if (!run.is_client()) {
         listener_ = listen_for_clients(*channel_, run, link, ps);
+        check_port(listener_);
         sockaddr_storage mine{};
         std::memcpy(&mine, rdma_get_local_addr(listener_), sizeof(sockaddr_in6));
         run.exchange(encode_address(mine), "the server's rdma_cm address");

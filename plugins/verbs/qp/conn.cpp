@@ -110,7 +110,7 @@ rdma_conn_param Conn::conn_param(const std::vector<uint8_t> &data) const {
     return param;
 }
 
-void Conn::post(ibv_wr_opcode opcode, uint32_t len, bool signaled, uint64_t wr_id) {
+void Conn::post(ibv_wr_opcode opcode, uint32_t len, bool signaled, uint64_t wr_id, uint64_t list) {
     const bool read = opcode == IBV_WR_RDMA_READ;
     ibv_sge sge = sge_at(read ? region_ : 0, len);
     ibv_send_wr wr = send_wr(sge, opcode, signaled, wr_id);
@@ -119,6 +119,7 @@ void Conn::post(ibv_wr_opcode opcode, uint32_t len, bool signaled, uint64_t wr_i
         wr.wr.rdma.remote_addr = read ? remote_.send_addr : remote_.recv_addr;
         wr.wr.rdma.rkey = remote_.rkey;
     }
+    if (list > 1) return submit_list(wr, list, "ibv_post_send");
     submit(wr, "ibv_post_send");
 }
 
@@ -215,6 +216,7 @@ Conns connect_to_server(CmChannel &channel, const Run &run, const LinkSpec &link
                 fail(what);
             }
             channel.expect(RDMA_CM_EVENT_ADDR_RESOLVED, id, stop, ("resolving " + to).c_str());
+            check_port(id);
             check_cm_device(id, link, "the route to " + to);
             set_cm_tos(id, link);
             if (rdma_resolve_route(id, kResolveMs) != 0)

@@ -57,19 +57,21 @@ class Conn : public QpResources {
     rdma_conn_param conn_param(const std::vector<uint8_t> &data) const;
 
     // SEND / RDMA WRITE / RDMA READ of `len` bytes from (or, for READ, into)
-    // this side's buffer; inline when len fits.
-    void post(ibv_wr_opcode opcode, uint32_t len, bool signaled, uint64_t wr_id);
+    // this side's buffer; inline when len fits. With `list` > 1, that many
+    // chained in one post, wr_id and `signaled` the last's (submit_list).
+    void post(ibv_wr_opcode opcode, uint32_t len, bool signaled, uint64_t wr_id, uint64_t list = 1);
     // An 8-byte RDMA atomic on the peer's target (its send region); the
     // value it returns lands at the start of our receive region.
     // Inline: the atomic latency loop posts one per round trip.
     void post_atomic(ibv_wr_opcode opcode, uint64_t compare_add, uint64_t swap, bool signaled,
-                     uint64_t wr_id) {
+                     uint64_t wr_id, uint64_t list = 1) {
         ibv_sge sge = sge_at(region_, uint32_t(kAtomicSize));
         ibv_send_wr wr = send_wr(sge, opcode, signaled, wr_id);
         wr.wr.atomic.remote_addr = remote_.send_addr;
         wr.wr.atomic.compare_add = compare_add;
         wr.wr.atomic.swap = swap;
         wr.wr.atomic.rkey = remote_.rkey;
+        if (list > 1) return submit_list(wr, list, "ibv_post_send (atomic)");
         submit(wr, "ibv_post_send (atomic)");
     }
     void post_recv(uint64_t wr_id);

@@ -4,6 +4,7 @@
 #include "run/verbs_run.hpp"
 
 #include <cerrno>
+#include <cmdbench/rdma-util/device_checks.hpp>
 #include <string>
 
 namespace cmdbench::verbs {
@@ -36,7 +37,11 @@ MadeQp create_qp_with_inline(rdma_cm_id *id, ibv_pd *pd, ibv_cq *cq, ibv_qp_type
         else
             ibv_destroy_qp(qp);
     };
-    const uint32_t want = uint32_t(spec.inline_size);
+    // The default follows perftest's device rule; a size the user set is
+    // asked for as it is.
+    const uint32_t want = spec.inline_explicit || cmdbench::rdma::inline_by_default(pd->context)
+                              ? uint32_t(spec.inline_size)
+                              : 0;
     if (ibv_qp *qp = attempt(want)) return {qp, want};
     const int err = errno;
     ibv_qp *plain = want == 0 ? nullptr : attempt(0);

@@ -56,4 +56,19 @@ void QpResources::submit_recv(ibv_sge sge, uint64_t wr_id, const char *what) con
     if (rc != 0) fail_errno(what, rc);
 }
 
+void QpResources::submit_list(ibv_send_wr &wr, uint64_t n, const char *what) {
+    if (n <= 1) return submit(wr, what);
+    chain_.assign(size_t(n), wr);
+    for (size_t i = 0; i < chain_.size(); ++i) {
+        chain_[i].wr_id = wr.wr_id - (n - 1) + i;
+        if (i + 1 < chain_.size()) {
+            chain_[i].send_flags &= ~unsigned(IBV_SEND_SIGNALED);
+            chain_[i].next = &chain_[i + 1];
+        }
+    }
+    ibv_send_wr *bad = nullptr;
+    const int rc = ibv_post_send(id_->qp, chain_.data(), &bad);
+    if (rc != 0) cmdbench::support::fail_errno(what, rc);
+}
+
 } // namespace cmdbench::verbs

@@ -70,6 +70,10 @@ class QpResources {
         if (rc != 0) cmdbench::support::fail_errno(what, rc);
     }
     void submit_recv(ibv_sge sge, uint64_t wr_id, const char *what) const;
+    // `wr` as the last of `n` copies chained in one ibv_post_send (a post
+    // list): the copies before it get wr_id - n + 1 .. wr_id - 1 and no
+    // completion; n = 1 is submit(wr).
+    void submit_list(ibv_send_wr &wr, uint64_t n, const char *what);
 
     rdma_cm_id *id_;
     ibv_context *context_;
@@ -83,6 +87,7 @@ class QpResources {
     ibv_mr *mr_ = nullptr;
     uint8_t *buf_ = nullptr;
     uint32_t inline_max_ = 0;
+    std::vector<ibv_send_wr> chain_; // submit_list's requests
 };
 
 // The QPs thread `thread` of `threads` runs: every threads-th, from its own

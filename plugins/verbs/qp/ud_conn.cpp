@@ -85,7 +85,7 @@ void UdConn::learn_peer(const ibv_wc &wc) {
     remote_qpn_ = wc.src_qp;
 }
 
-void UdConn::post_send(uint32_t len, bool signaled, uint64_t wr_id) {
+void UdConn::post_send(uint32_t len, bool signaled, uint64_t wr_id, uint64_t list) {
     if (!ah_) fail("verbs: UD QP " + std::to_string(index_) + " has no address of its peer yet");
     ibv_sge sge = sge_at(0, len);
     ibv_send_wr wr = send_wr(sge, IBV_WR_SEND, signaled, wr_id);
@@ -93,6 +93,7 @@ void UdConn::post_send(uint32_t len, bool signaled, uint64_t wr_id) {
     wr.wr.ud.ah = ah_;
     wr.wr.ud.remote_qpn = remote_qpn_;
     wr.wr.ud.remote_qkey = remote_qkey_;
+    if (list > 1) return submit_list(wr, list, "ibv_post_send (UD)");
     submit(wr, "ibv_post_send (UD)");
 }
 
@@ -189,6 +190,7 @@ void UdQpSet::connect(Run &run, const LinkSpec &link, const sockaddr_storage &se
                 fail(what);
             }
             channel_->expect(RDMA_CM_EVENT_ADDR_RESOLVED, id, stop, ("resolving " + to).c_str());
+            check_port(id);
             check_cm_device(id, link, "the route to " + to);
             set_cm_tos(id, link);
             if (rdma_resolve_route(id, kResolveMs) != 0)

@@ -53,7 +53,7 @@ class UdConn : public QpResources {
     void set_peer_qkey(uint32_t qkey) { remote_qkey_ = qkey; }
     void learn_peer(const ibv_wc &wc);
 
-    void post_send(uint32_t len, bool signaled, uint64_t wr_id);
+    void post_send(uint32_t len, bool signaled, uint64_t wr_id, uint64_t list = 1);
     void post_recv(uint64_t wr_id);
 
   private:

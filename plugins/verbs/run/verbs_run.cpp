@@ -2,6 +2,8 @@
 #include "run/verbs_run.hpp"
 
 #include <cmdbench/plugin-support/peer_protocol.hpp>
+#include <cmdbench/rdma-util/rdma_device.hpp>
+#include <cmdbench/rdma-util/rdma_device_address.hpp>
 
 namespace cmdbench::verbs {
 
@@ -48,6 +50,16 @@ void Run::log(int level, const std::string &line) const {
 }
 
 void skip_no_device(const std::string &why) {
+    // Soft-RoCE is the way out only where there is no device at all; with
+    // one, something else is wrong (an address, rdma_cm): name the devices
+    // and their addresses instead.
+    const std::string listed = "RDMA devices here: ";
+    if (cmdbench::rdma::rdma_device_problem().empty())
+        throw RunError(CMDBENCH_ERR_SKIP,
+                       "needs an RDMA device: " + why +
+                           (why.find(listed) != std::string::npos
+                                ? std::string()
+                                : "; " + listed + cmdbench::rdma::rdma_devices_text()));
     throw RunError(CMDBENCH_ERR_SKIP,
                    "needs an RDMA device: " + why +
                        "; load Soft-RoCE (modprobe rdma_rxe; rdma link add rxe0 type rxe netdev "

@@ -2,9 +2,11 @@
 // defaults each test resolves (inline size, atomics' sizes) and the checks
 // across keys that the host's table cannot make.
 #include "fake_host.hpp"
+#include "run_settings.hpp"
 #include "verbs_params.hpp"
 
 #include <catch2/catch.hpp>
+#include <cmdbench/rdma-util/device_checks.hpp>
 
 using Catch::Contains;
 using cmdbench::verbs::Op;
@@ -50,12 +52,86 @@ TEST_CASE("verbs params: defaults are perftest's, the inline size resolved") {
     const cmdbench::verbs::Params bw = Test(true).read();
     CHECK(bw.bandwidth);
     CHECK(bw.sizes == std::vector<int64_t>{65536});
-    CHECK(bw.iterations == 5000);
+    CHECK(bw.sizes_by_default);
+    CHECK(bw.iterations == 1000); // ib_send_bw's
+    CHECK(bw.post_list == 1);
+    CHECK_FALSE(bw.run_infinitely);
     CHECK(bw.inline_size == 0);
     CHECK(bw.tx_depth == 128);
     CHECK(bw.cq_mod == cmdbench::verbs::kCqModAuto);
     CHECK(bw.rx_depth == cmdbench::verbs::kDefaultRxDepth);
-    CHECK(cmdbench::verbs::default_sizes(true) == bw.sizes);
+    CHECK(cmdbench::verbs::default_sizes(true) == std::vector<int64_t>{-1});
+}
+
+TEST_CASE("verbs params: iterations default to each perftest tool's -n, a set one stays") {
+    // ib_write_bw --help: default 5000; ib_send_bw, ib_read_bw, ib_atomic_bw
+    // and every ib_*_lat: 1000.
+    const std::vector<std::pair<std::string, int64_t>> bw = {
+        {"send", 1000}, {"write", 5000}, {"read", 1000}, {"fetch_add", 1000}, {"cmp_swap", 1000}};
+    for (const auto &[op, want] : bw) {
+        CAPTURE(op);
+        CHECK(Test(true).set("op", op).read().iterations == want);
+        CHECK(Test(false).set("op", op).read().iterations == 1000);
+    }
+    CHECK(Test(true).set("qp_type", "ud").read().iterations == 1000);
+    CHECK(Test(true).set("op", "write").set("iterations", "1000").read().iterations == 1000);
+    CHECK(Test(true).set("op", "send").set("iterations", "5000").read().iterations == 5000);
+    CHECK_THROWS_WITH(Test(true).set("iterations", "0").read(),
+                      "verbs-bw: iterations = 0 must be in [1, 1000000000] (or -1 for the op's "
+                      "perftest default)");
+}
+
+TEST_CASE("verbs params: verbs-bw sizes: [-1] is the default, an explicit size is kept") {
+    const cmdbench::verbs::Params set = Test(true).set("sizes", "[65536]").read();
+    CHECK(set.sizes == std::vector<int64_t>{65536});
+    CHECK_FALSE(set.sizes_by_default); // UD checks it against the MTU like any other
+    CHECK(Test(true).set("sizes", "[-1]").read().sizes_by_default);
+    CHECK(Test(true).set("op", "fetch_add").read().sizes == std::vector<int64_t>{8});
+    CHECK_THROWS_WITH(Test(true).set("sizes", "[-1, 4096]").read(),
+                      "verbs-bw: sizes = -1 must be in [1, 1073741824] (or sizes = [-1] alone for "
+                      "the default)");
+    CHECK_THROWS_WITH(Test(true).set("sizes", "[0]").read(),
+                      Contains("sizes = 0 must be in [1, 1073741824]"));
+}
+
+TEST_CASE("verbs params: post_list within tx_depth, run_infinitely with what it needs") {
+    CHECK(Test(true).set("post_list", "128").read().post_list == 128);
+    CHECK_THROWS_WITH(Test(true).set("post_list", "129").read(),
+                      "verbs-bw: post_list = 129 must be in [1, tx_depth] (tx_depth = 128)");
+    CHECK_THROWS_WITH(Test(true).set("post_list", "16").set("tx_depth", "8").read(),
+                      "verbs-bw: post_list = 16 must be in [1, tx_depth] (tx_depth = 8)");
+    const cmdbench::verbs::Params forever =
+        Test(true).set("run_infinitely", "true").set("duration", "1").read();
+    CHECK(forever.run_infinitely);
+    CHECK_THROWS_WITH(Test(true).set("run_infinitely", "true").read(),
+                      Contains("run_infinitely = true needs duration > 0"));
+    CHECK_THROWS_WITH(
+        Test(true).set("run_infinitely", "true").set("duration", "1").set("sizes", "[1, 2]").read(),
+        Contains("sizes must list one size"));
+    CHECK_THROWS_WITH(Test(true)
+                          .set("run_infinitely", "true")
+                          .set("duration", "1")
+                          .set("bidirectional", "true")
+                          .read(),
+                      Contains("not available with bidirectional = true"));
+    CHECK_THROWS_WITH(
+        Test(true).set("run_infinitely", "true").set("duration", "1").set("qp_type", "ud").read(),
+        Contains("not available with qp_type = \"ud\""));
+}
+
+TEST_CASE("verbs params: inline data by default only on devices perftest knows") {
+    CHECK(cmdbench::rdma::inline_by_default(0x02c9));         // NVIDIA/Mellanox
+    CHECK(cmdbench::rdma::inline_by_default(0x14e4));         // Broadcom
+    CHECK_FALSE(cmdbench::rdma::inline_by_default(0xffffff)); // Soft-RoCE (rxe)
+    CHECK_FALSE(cmdbench::rdma::inline_by_default(0x626d74)); // siw
+    CHECK_FALSE(cmdbench::rdma::inline_by_default(nullptr));
+    cmdbench::verbs::RunSettings off{"rxe0", 0, false, true};
+    CHECK(cmdbench::verbs::settings_text(off) ==
+          "inline data up to 0 bytes (inline_size = -1 on rxe0: perftest uses no inline data on a "
+          "device it does not recognize)");
+    cmdbench::verbs::RunSettings set{"rxe0", 64, true, false};
+    CHECK(cmdbench::verbs::settings_text(set) ==
+          "inline data up to 64 bytes (inline_size as set) on rxe0");
 }
 
 TEST_CASE("verbs params: the default inline size follows op and qp_type; a set one stays") {
