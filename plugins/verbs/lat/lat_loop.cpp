@@ -36,8 +36,8 @@ void report_lat(Run &run, const Params &p, int64_t size, const std::vector<Threa
     h.row_metric_ex(row, "time", double(sum) / 1e9, CMDBENCH_UNIT_SECONDS, &m::kElapsed);
     // The rtt histogram compares the same as the means.
     h.row_metric_ex(row, "usec/xfer", one_way ? mean_us / 2 : mean_us, CMDBENCH_UNIT_USEC,
-                    &m::kPerTransfer);
-    h.row_metric_ex(row, "usec/rtt", mean_us, CMDBENCH_UNIT_USEC, &m::kPerTransfer);
+                    one_way ? &m::kPerTransferOneWay : &m::kPerTransferRoundTrip);
+    h.row_metric_ex(row, "usec/rtt", mean_us, CMDBENCH_UNIT_USEC, &m::kPerTransferRoundTrip);
     h.row_metric_ex(row, "qps", double(p.qps), CMDBENCH_UNIT_COUNT, &m::kCount);
     // send, write: a message each way, which compare halves into one-way
     // latency as for pingpong; a READ or atomic is compared whole.

@@ -11,6 +11,7 @@
 #include "atomics.hpp"
 #include "faults.hpp"
 #include "lat/lat_loop.hpp"
+#include "run/run_settings.hpp"
 #include "run/workers.hpp"
 
 #include <cstring>
@@ -26,8 +27,11 @@ ConnSpec lat_spec(const Params &p);
 // server answers, or for read and the atomics stays passive.
 template <class Kind> void run_lat_over(Run &run, const Params &p) {
     using Peer = typename Kind::Peer;
-    typename Kind::QpSet qp_set(run, p.link(), lat_spec(p));
+    const ConnSpec spec = lat_spec(p);
+    typename Kind::QpSet qp_set(run, p.link(), spec);
     const std::vector<int64_t> sizes = Kind::sizes(p, qp_set);
+    record_qp_settings(run, qp_set.conns(), spec.send_depth,
+                       p.op == Op::Send ? spec.recv_depth : -1);
 
     std::vector<std::unique_ptr<Peer>> peers;
     for (const auto &c : qp_set.conns())
