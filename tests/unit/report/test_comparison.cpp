@@ -220,7 +220,7 @@ TEST_CASE("comparison: a declared latency histogram keeps its own name") {
     c = compare({&rt});
     REQUIRE(c.rows.size() == 2);
     CHECK(c.rows[0].metric == CompareMetric::LatencyP50);
-    CHECK(c.rows[0].metric.label == "lat p50");
+    CHECK(c.rows[0].metric.label == "1-way p50");
     CHECK(c.rows[0].cells[0].value->median == Approx(2.0)); // one way
 }
 
