@@ -703,3 +703,62 @@ TEST_CASE("run totals: bytes, connections and CPU seconds") {
     CHECK_FALSE(run_cpu_per_gb(run));
     CHECK_FALSE(run_cpu_per_conn_us(run));
 }
+
+namespace {
+
+// A verbs-lat row as the plugin reports it: WRITE halves its round trip into
+// one-way latency (usec/xfer), READ keeps the whole operation.
+RunResult verbs_lat_run(bool write) {
+    const MetricMeaning one_way{CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER,
+                                CMDBENCH_METRIC_DETAIL | CMDBENCH_METRIC_ONE_WAY};
+    const MetricMeaning round_trip{CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER,
+                                   CMDBENCH_METRIC_DETAIL | CMDBENCH_METRIC_ROUND_TRIP};
+    RunResult run;
+    run.name = write ? "lat-write" : "lat-read";
+    run.test = "verbs-lat";
+    run.settings = {{"inline_size", "236"}, {"tx_depth", "128"}};
+    Row row;
+    row.name = "64_lat";
+    row.metrics = {
+        {"bytes", 64, CMDBENCH_UNIT_BYTES, {}},
+        {"usec/xfer", write ? 11.5 : 23.0, CMDBENCH_UNIT_USEC, write ? one_way : round_trip},
+        {"usec/rtt", 23.0, CMDBENCH_UNIT_USEC, round_trip}};
+    row.hists = {{"rtt",
+                  wide_summary(),
+                  {CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER,
+                   write ? uint32_t(CMDBENCH_METRIC_ROUND_TRIP) : 0u}}};
+    run.rows = {row};
+    return run;
+}
+
+} // namespace
+
+TEST_CASE("table: verbs latency columns say one way or round trip, settings head the run") {
+    std::ostringstream write, read;
+    write_table_run(write, verbs_lat_run(true));
+    write_table_run(read, verbs_lat_run(false));
+    INFO(write.str() << read.str());
+    // The settings line comes before the table.
+    CHECK(write.str().find("settings: inline_size 236, tx_depth 128\nname ") != std::string::npos);
+    // WRITE: one-way, halved (3000 ns round trips: p50 1.50 us one way).
+    CHECK(write.str().find("usec/xfer(1-way)  usec/rtt  min(us,1-way)  p50(us,1-way)") !=
+          std::string::npos);
+    CHECK(write.str().find("11.50     23.00           1.00           1.50") != std::string::npos);
+    // READ: the whole operation, under the histogram's name.
+    CHECK(read.str().find("usec/xfer(rtt)  usec/rtt  min(us,rtt)  p50(us,rtt)") !=
+          std::string::npos);
+    CHECK(read.str().find("23.00     23.00         2.00         3.00") != std::string::npos);
+}
+
+TEST_CASE("JSON: a run's settings are written and read back") {
+    Report rep;
+    rep.runs = {verbs_lat_run(true)};
+    std::ostringstream out;
+    write_json(out, rep);
+    const auto doc = nlohmann::json::parse(out.str());
+    CHECK(doc.at("runs").at(0).at("settings") ==
+          nlohmann::json({{"inline_size", "236"}, {"tx_depth", "128"}}));
+    const Report back = parse_results(out.str(), "mem");
+    REQUIRE(back.runs.size() == 1);
+    CHECK(back.runs[0].settings == rep.runs[0].settings);
+}
