@@ -79,6 +79,18 @@ std::string significant_str(double v, int digits) {
     return fixed_str(v, std::max(0, digits - whole_digits));
 }
 
+namespace {
+
+// 4.00Ki reads as 4Ki, 10.0k as 10k: round figures are common.
+std::string trimmed(std::string text) {
+    if (text.find('.') == std::string::npos) return text;
+    text.erase(text.find_last_not_of('0') + 1);
+    if (text.back() == '.') text.pop_back();
+    return text;
+}
+
+} // namespace
+
 std::string decimal_str(double v) {
     if (!std::isfinite(v)) return exact_str(v);
     const double a = std::fabs(v);
@@ -86,12 +98,12 @@ std::string decimal_str(double v) {
     static const char *const suffix[] = {"k", "M", "G", "T"};
     double scaled = v / 1e3;
     size_t i = 0;
-    // Rounding may carry into the next power (999.6k is 1.00M).
+    // Rounding may carry into the next power (999.6k is 1M).
     while (i + 1 < std::size(suffix) && std::fabs(std::stod(significant_str(scaled, 3))) >= 1000) {
         scaled = std::stod(significant_str(scaled, 3)) / 1e3;
         ++i;
     }
-    return significant_str(scaled, 3) + suffix[i];
+    return trimmed(significant_str(scaled, 3)) + suffix[i];
 }
 
 std::string binary_str(double bytes) {
@@ -104,13 +116,7 @@ std::string binary_str(double bytes) {
         scaled = std::stod(significant_str(scaled, 3)) / 1024;
         ++i;
     }
-    std::string text = significant_str(scaled, 3);
-    // 4.00Ki reads as 4Ki: sizes are mostly powers of two.
-    if (text.find('.') != std::string::npos) {
-        text.erase(text.find_last_not_of('0') + 1);
-        if (text.back() == '.') text.pop_back();
-    }
-    return text + suffix[i];
+    return trimmed(significant_str(scaled, 3)) + suffix[i];
 }
 
 std::string per_sec_str(double v) {

@@ -37,7 +37,8 @@ std::optional<double> run_cpu_seconds(const RunResult &r) {
 bool run_measures_latency(const RunResult &r) {
     for (const Row &row : r.rows)
         for (const HistMetric &h : row.hists)
-            if (h.meaning.kind == CMDBENCH_KIND_LATENCY && !h.meaning.has(CMDBENCH_METRIC_DETAIL))
+            if (h.meaning.kind == CMDBENCH_KIND_LATENCY &&
+                h.meaning.has(CMDBENCH_METRIC_ROUND_TRIP) && !h.meaning.has(CMDBENCH_METRIC_DETAIL))
                 return true;
     return false;
 }

@@ -20,8 +20,9 @@ std::string metric_cell(double value, uint32_t unit);
 // truncated, and never 0.00 for a value that is not 0.
 // v with `digits` significant digits, whole digits kept: 0.00123, 12.3, 1235.
 std::string significant_str(double v, int digits);
-// Counts and rates: exact below 10 000, then 3 significant digits and a
-// decimal suffix k, M, G, T (2240 -> 2240, 22 400 -> 22.4k, 1.5e6 -> 1.50M).
+// Counts and rates: exact below 10 000, then 3 significant digits (trailing
+// zeros dropped) and a decimal suffix k, M, G, T (2240 -> 2240, 22 400 ->
+// 22.4k, 1.5e6 -> 1.5M).
 std::string decimal_str(double v);
 // Bytes: exact below 1024, then 3 significant digits and a binary suffix
 // Ki, Mi, Gi, Ti, Pi (4096 -> 4Ki, 286720 -> 280Ki).

@@ -18,8 +18,10 @@ std::optional<double> run_connections(const RunResult &r);
 // User + system CPU seconds of both sides; nullopt unless both were measured.
 std::optional<double> run_cpu_seconds(const RunResult &r);
 
-// Whether a row of the run measures message latency (a compared latency
-// histogram: pingpong's and verbs-lat's rows).
+// Whether a row of the run measures message latency: a compared round-trip
+// histogram (pingpong's latency rows, verbs-lat's send and write). A test
+// whose other latency runs move no data says so by not marking its bytes
+// MOVED (verbs-lat's read and atomics).
 bool run_measures_latency(const RunResult &r);
 
 // run_cpu_seconds per 1e9 bytes of run_bytes (none for a run that measures
