@@ -112,8 +112,8 @@ TEST_CASE("declared metrics: a third-party test's rows in the run's comparison t
     CHECK(cmp.find(" spin ") == std::string::npos);
     CHECK(cmp.find("payload") == std::string::npos);
     CHECK(cmp.find("copied") == std::string::npos);
-    CHECK(cmp.find("lat p50") == std::string::npos);
-    CHECK(cmp.find("lat p99") == std::string::npos);
+    CHECK(cmp.find("1-way p50") == std::string::npos);
+    CHECK(cmp.find("1-way p99") == std::string::npos);
 }
 
 TEST_CASE("declared metrics: the JSON comparison carries kind and direction") {

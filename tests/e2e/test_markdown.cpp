@@ -32,7 +32,7 @@ void check_run_markdown(const std::string &md) {
     CHECK(has(md, "\n| name | bytes | xfers | iters | total | time | Gb/sec | usec/xfer |"));
     CHECK(has(md, "\n| :--- | ---: | ---: |"));
     CHECK(has(md, "\n| 64_lat | 64 | 1 | 500 |"));
-    CHECK(has(md, "\n| 4k_lat | 4k | 1 | 500 |"));
+    CHECK(has(md, "\n| 4k_lat | 4Ki | 1 | 500 |"));
 }
 
 } // namespace

@@ -174,7 +174,7 @@ TEST_CASE("a metric meaning plugin.h does not define fails the run, naming plugi
         {"bad-better", "histogram 'lat' of row 'only' declares better 7, which plugin.h does "
                        "not define (enum cmdbench_better: 0 to 2)"},
         {"bad-flags", "metric 'ops/s' of row 'only' declares flags 0x100000, which plugin.h "
-                      "does not define (enum cmdbench_metric_flags: 0x7f)"},
+                      "does not define (enum cmdbench_metric_flags: 0xff)"},
         {"no-size", "metric 'ops/s' of row 'only' declares its meaning with struct_size 0, "
                     "smaller than struct cmdbench_metric_meaning (16 bytes; initialise it with "
                     "CMDBENCH_MEANING)"},

@@ -159,3 +159,23 @@ TEST_CASE("verbs: cmdbench plugins lists both tests and their keys") {
     // perftest 4.5's -F is --CPU-freq, not an address.
     CHECK_THAT(r.out, !Catch::Contains("-F/"));
 }
+
+// Runs that name no variant are told apart by their op, so a WRITE run and a
+// READ run are two columns of a comparison, not repeats of one; a variant
+// the scenario names is kept as written.
+TEST_CASE("verbs: the default variant carries the op") {
+    auto r = run_scenario("[[run]]\ntest = \"verbs-lat\"\nop = \"write\"\n"
+                          "[[run]]\ntest = \"verbs-lat\"\nop = \"read\"\n"
+                          "[[run]]\ntest = \"verbs-bw\"\n"
+                          "[[run]]\ntest = \"verbs-bw\"\nop = \"read\"\nvariant = \"mine\"\n",
+                          {"--allow-skip"});
+    INFO("stdout: " << r.out << "\nstderr: " << r.err);
+    const json runs = json::parse(r.out).at("runs");
+    REQUIRE(runs.size() == 4);
+    CHECK(runs[0].at("variant") == "verbs-lat:write");
+    CHECK(runs[1].at("variant") == "verbs-lat:read");
+    CHECK(runs[2].at("variant") == "verbs-bw:send"); // the op's default
+    CHECK(runs[3].at("variant") == "mine");
+    for (const auto &run : runs)
+        CHECK(run.at("group") == run.at("test"));
+}

@@ -30,7 +30,7 @@ extern "C" {
 #endif
 
 #define CMDBENCH_ABI_MAJOR 1
-#define CMDBENCH_ABI_MINOR 2
+#define CMDBENCH_ABI_MINOR 3
 
 /* The one symbol a plugin exports. */
 #define CMDBENCH_ENTRY_SYMBOL "cmdbench_plugin_entry"
@@ -153,7 +153,11 @@ enum cmdbench_metric_flags {
     CMDBENCH_METRIC_DETAIL = 1u << 5,
     /* The row has no measurement of this (a step this transport does not
      * have): compared as a missing value, not as zero. */
-    CMDBENCH_METRIC_UNMEASURED = 1u << 6
+    CMDBENCH_METRIC_UNMEASURED = 1u << 6,
+    /* ABI 1.3. LATENCY: the value is one way already (half a measured round
+     * trip, as perftest's send and write latency): the table says "1-way".
+     * ROUND_TRIP on a DETAIL metric (never compared) makes it say "rtt". */
+    CMDBENCH_METRIC_ONE_WAY = 1u << 7
 };
 
 /* ABI 1.2. Initialise with CMDBENCH_MEANING(kind, better, flags). */
@@ -276,6 +280,18 @@ struct cmdbench_host {
      * that sent or expected something else, is CMDBENCH_ERR with the reason. */
     int (*hist_send)(cmdbench_ctx *ctx, const cmdbench_hist *hist);
     int (*hist_recv)(cmdbench_ctx *ctx, cmdbench_hist **out);
+
+    /* ABI 1.3. An effective setting of this run that its parameters do not
+     * show (a value the test chose or the device capped: "inline_size",
+     * "256"), printed in the run's header and kept in the results' run
+     * object, in the order first set; setting a key again replaces its
+     * value. `key`: 1-64 characters [a-z0-9_]; `value`: at most 256 bytes
+     * of text; at most 64 keys a run. Recorded on the side that calls it:
+     * the client's settings reach the results, the server's its own table
+     * (docs/plugin-abi.md, "Run settings"). A plugin built for 1.3 only
+     * loads into a 1.3 or newer host, so it may call this without checking
+     * struct_size. Returns CMDBENCH_OK, or CMDBENCH_ERR with the reason. */
+    int (*run_setting)(cmdbench_ctx *ctx, const char *key, const char *value);
 };
 
 /* ------------------------------------------------------------ transports */

@@ -21,8 +21,9 @@
 #include "bw/bw_pump.hpp"
 #include "bw/bw_receiver.hpp"
 #include "bw/bw_rows.hpp"
+#include "qp_notes.hpp"
+#include "run/run_settings.hpp"
 #include "run/workers.hpp"
-#include "run_settings.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -118,7 +119,9 @@ template <class Kind> void run_bw_over(Run &run, const Params &p_in) {
     Kind::adjust(p);
     typename Kind::QpSet qp_set(run, p.link(), bw_spec(p, Kind::recv_depth(p, run.is_client())));
     const std::vector<int64_t> sizes = Kind::sizes(p, qp_set);
-    note_settings(run, p, qp_set.conns(), "verbs-bw");
+    note_qps(run, p, qp_set, "verbs-bw");
+    record_qp_settings(run, qp_set.conns(), p.tx_depth, p.op == Op::Send ? p.rx_depth : -1);
+    SizedSetting tx_depth("tx_depth"), cq_mod("cq_mod");
     // Receivers of SEND: the server, and with bidirectional the client too.
     if (p.op == Op::Send && (!run.is_client() || p.bidirectional)) {
         for (const auto &c : qp_set.conns())
@@ -136,8 +139,10 @@ template <class Kind> void run_bw_over(Run &run, const Params &p_in) {
             // The window a size runs with: the default cq_mod depends on the size.
             const BwWindow w =
                 bw_window(p.tx_depth, p.cq_mod, size, p.duration > 0 ? 0 : uint64_t(p.iterations));
-            run.log(CMDBENCH_LOG_INFO,
-                    Kind::window_text(p, qp_set, cmdbench::support::size_label(size), w));
+            const std::string label = cmdbench::support::size_label(size);
+            run.log(CMDBENCH_LOG_INFO, Kind::window_text(p, qp_set, label, w));
+            tx_depth.record(run, label, int64_t(w.tx_depth));
+            cq_mod.record(run, label, int64_t(w.cq_mod));
         }
         if (!Kind::run_both_ways(run, p, qp_set, size)) one_way<Kind>(run, p, qp_set, size);
         run.host().progress(run.ctx(), ++done, sizes.size());

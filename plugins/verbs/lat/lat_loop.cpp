@@ -32,12 +32,15 @@ void report_lat(Run &run, const Params &p, int64_t size, const std::vector<Threa
     h.row_metric_ex(row, "bytes", double(size), CMDBENCH_UNIT_BYTES, &m::kMessageSize);
     h.row_metric_ex(row, "xfers", 1, CMDBENCH_UNIT_COUNT, &m::kCount);
     h.row_metric_ex(row, "iters", double(count), CMDBENCH_UNIT_COUNT, &m::kCount);
-    h.row_metric_ex(row, "total", moved, CMDBENCH_UNIT_BYTES, &m::kMoved);
+    // What the round trips carried, not the run's work: no CPU per GB.
+    static constexpr cmdbench_metric_meaning kCarried =
+        CMDBENCH_MEANING(CMDBENCH_KIND_BYTES, CMDBENCH_BETTER_NONE, 0);
+    h.row_metric_ex(row, "total", moved, CMDBENCH_UNIT_BYTES, &kCarried);
     h.row_metric_ex(row, "time", double(sum) / 1e9, CMDBENCH_UNIT_SECONDS, &m::kElapsed);
     // The rtt histogram compares the same as the means.
     h.row_metric_ex(row, "usec/xfer", one_way ? mean_us / 2 : mean_us, CMDBENCH_UNIT_USEC,
-                    &m::kPerTransfer);
-    h.row_metric_ex(row, "usec/rtt", mean_us, CMDBENCH_UNIT_USEC, &m::kPerTransfer);
+                    one_way ? &m::kPerTransferOneWay : &m::kPerTransferRoundTrip);
+    h.row_metric_ex(row, "usec/rtt", mean_us, CMDBENCH_UNIT_USEC, &m::kPerTransferRoundTrip);
     h.row_metric_ex(row, "qps", double(p.qps), CMDBENCH_UNIT_COUNT, &m::kCount);
     // send, write: a message each way, which compare halves into one-way
     // latency as for pingpong; a READ or atomic is compared whole.

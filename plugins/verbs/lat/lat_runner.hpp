@@ -11,8 +11,9 @@
 #include "atomics.hpp"
 #include "faults.hpp"
 #include "lat/lat_loop.hpp"
+#include "qp_notes.hpp"
+#include "run/run_settings.hpp"
 #include "run/workers.hpp"
-#include "run_settings.hpp"
 
 #include <cstring>
 #include <memory>
@@ -27,9 +28,12 @@ ConnSpec lat_spec(const Params &p);
 // server answers, or for read and the atomics stays passive.
 template <class Kind> void run_lat_over(Run &run, const Params &p) {
     using Peer = typename Kind::Peer;
-    typename Kind::QpSet qp_set(run, p.link(), lat_spec(p));
+    const ConnSpec spec = lat_spec(p);
+    typename Kind::QpSet qp_set(run, p.link(), spec);
     const std::vector<int64_t> sizes = Kind::sizes(p, qp_set);
-    note_settings(run, p, qp_set.conns(), "verbs-lat");
+    note_qps(run, p, qp_set, "verbs-lat");
+    record_qp_settings(run, qp_set.conns(), spec.send_depth,
+                       p.op == Op::Send ? spec.recv_depth : -1);
 
     std::vector<std::unique_ptr<Peer>> peers;
     for (const auto &c : qp_set.conns())

@@ -1,7 +1,10 @@
 // Host glue of the verbs tests (see verbs_run.hpp).
 #include "run/verbs_run.hpp"
 
+#include "run/run_settings.hpp"
+
 #include <cmdbench/plugin-support/peer_protocol.hpp>
+#include <cmdbench/plugin-support/run_settings.hpp>
 #include <cmdbench/rdma-util/rdma_device.hpp>
 #include <cmdbench/rdma-util/rdma_device_address.hpp>
 
@@ -43,6 +46,22 @@ void Run::barrier(const std::string &name) const {
 
 std::vector<uint8_t> Run::exchange(const std::vector<uint8_t> &ours, const char *what) const {
     return cmdbench::support::Peer(env_, "verbs").exchange(ours, what);
+}
+
+void Run::setting(const std::string &key, const std::string &value) const {
+    if (is_client()) cmdbench::support::record_setting(host(), ctx(), key, value);
+}
+
+void Run::setting(const std::string &key, int64_t value) const {
+    setting(key, std::to_string(value));
+}
+
+void SizedSetting::record(const Run &run, const std::string &size_label, int64_t value) {
+    if (value == last_) return;
+    text_ += text_.empty() ? std::to_string(value)
+                           : ", " + std::to_string(value) + " from " + size_label;
+    last_ = value;
+    run.setting(key_, text_);
 }
 
 void Run::log(int level, const std::string &line) const {

@@ -63,6 +63,10 @@ class Run {
     // Sends `ours` and returns the peer's message (at most 64 KiB).
     std::vector<uint8_t> exchange(const std::vector<uint8_t> &ours, const char *what) const;
     void log(int level, const std::string &line) const;
+    // An effective setting for the run's header and results (run_setting),
+    // on the client, whose settings reach the results; a no-op on the server.
+    void setting(const std::string &key, const std::string &value) const;
+    void setting(const std::string &key, int64_t value) const;
 
   private:
     const cmdbench_run_env &env_;

@@ -113,6 +113,16 @@ for want in "4k: tx_depth 128, cq_mod 100 (by message size)" \
     grep -qF "verbs-bw $want" verbs.err || fail "no 'verbs-bw $want' in the log"
 done
 grep -q "verbs-bw 64k: tx_depth 64, cq_mod 16 (" verbs.err && fail "a set cq_mod reported as chosen by size"
+# The same window and the QPs' inline size head each run's table; the
+# latency columns say one way for send and write, round trip for read.
+grep -qE "^settings: inline_size [0-9]+, tx_depth 128, rx_depth 512, cq_mod 100, 1 from 64k$" verbs.txt ||
+    fail "no settings line for bw-send in the table"
+grep -qE "^settings: inline_size [0-9]+, tx_depth 64, rx_depth 128, cq_mod 16$" verbs.txt ||
+    fail "no settings line for bw-send-4qp in the table"
+grep -qF "usec/xfer(1-way)" verbs.txt || fail "no one-way usec/xfer header"
+grep -qF "p50(us,1-way)" verbs.txt || fail "no one-way p50 header"
+grep -qF "p50(us,rtt)" verbs.txt || fail "no round-trip p50 header (read)"
+grep -q "CPU-s/GB" verbs.txt || fail "no CPU-s/GB for the bandwidth runs"
 check_results verbs.json "$((sent1 - sent0))" <<'PY' || fail "results do not match"
 sent = int(sys.argv[2])
 # run: (rows, op, iterations per QP or None for a duration, qps), as in verbs.toml
@@ -161,6 +171,14 @@ for name, r in runs.items():
                   f"{m['msgs/sec']:10.0f} msgs/s  xfers {m['xfers']:.0f}")
     if name.startswith("bw-"):
         assert r["cpu_per_gb_s"] is not None and r["cpu_per_gb_s"] > 0, (name, r["cpu_per_gb_s"])
+    else:  # a latency run's CPU is not per GB
+        assert r["cpu_per_gb_s"] is None, (name, r["cpu_per_gb_s"])
+    s = r["settings"]
+    assert int(s["inline_size"]) >= 0 and int(s["tx_depth"]) > 0, (name, s)
+    assert r["variant"] == r["test"] + ":" + op, (name, r["variant"])
+assert runs["bw-send-4qp"]["settings"] == {"inline_size": runs["bw-send-4qp"]["settings"]["inline_size"],
+                                           "tx_depth": "64", "rx_depth": "128", "cq_mod": "16"}, \
+    runs["bw-send-4qp"]["settings"]
 # Every message is at least one RDMA packet sent by this guest (both peers
 # are here), so the device must have sent at least that many.
 print("messages", messages, "packets", sent)

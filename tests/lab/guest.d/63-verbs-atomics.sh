@@ -59,18 +59,20 @@ for name, (iterations, qps) in want.items():
         print(f"{name:14s} {m['msgs/sec']:10.0f} msgs/s  {m['Gb/sec']:.4f} Gb/s")
 PY
 # cmdbench compare shows an atomic's latency whole, as `rtt p50`, like
-# perftest: not halved into the one-way `lat p50` of send and write.
+# perftest: not halved into the one-way `1-way p50` of send and write.
 "$cb" compare atomics.json --format json > atomics-compare.json 2> atomics-compare.err ||
   { cat atomics-compare.err; fail "cmdbench compare atomics.json failed"; }
 check_results atomics.json <<'PY' || fail "compare does not show atomics whole"
 cmp = json.load(open("atomics-compare.json"))
 rows = [r for r in cmp["rows"] if r["item"] == "8_lat"]
 assert not [r for r in rows if r["metric"] == "latency_p50"], rows
-# Two runs of one test under different names are two groups of their own,
-# never repeats of one: each cell is its own run's p50.
+# Two runs of one test with different ops are two variants of one group
+# ("verbs-lat:fetch_add", "verbs-lat:cmp_swap"), never repeats of one: each
+# column is its own run's p50.
 for name in ("lat-fetch_add", "lat-cmp_swap"):
     p50 = runs[name]["rows"][0]["histograms"]["rtt"]["p50"] / 1000
-    cells = [r["cells"][0]["median"] for r in rows if r["metric"] == "rtt p50" and name in r["group"]]
+    column = cmp["columns"].index("verbs-lat:" + name[len("lat-"):])
+    cells = [r["cells"][column]["median"] for r in rows if r["metric"] == "rtt p50"]
     assert len(cells) == 1, (name, [(r["group"], r["metric"]) for r in rows])
     assert abs(cells[0] - p50) <= 1e-3 * p50, (name, cells, p50)
     print("compare", name, "rtt p50", cells[0], "us, histogram", p50)

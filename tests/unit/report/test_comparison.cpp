@@ -220,7 +220,7 @@ TEST_CASE("comparison: a declared latency histogram keeps its own name") {
     c = compare({&rt});
     REQUIRE(c.rows.size() == 2);
     CHECK(c.rows[0].metric == CompareMetric::LatencyP50);
-    CHECK(c.rows[0].metric.label == "lat p50");
+    CHECK(c.rows[0].metric.label == "1-way p50");
     CHECK(c.rows[0].cells[0].value->median == Approx(2.0)); // one way
 }
 
@@ -382,7 +382,8 @@ TEST_CASE("comparison: files whose sizes differ are refused unless common_only")
             run.cpu_client = {0.1, 0.1};
             run.cpu_server = {0.1, 0.1};
         }
-    REQUIRE(has_row(compare({&a}), "whole run", CompareMetric::CpuPerGB));
+    // Latency runs: no CPU per GB (their bytes are a by-product of the round trips).
+    CHECK_FALSE(has_row(compare({&a}), "whole run", CompareMetric::CpuPerGB));
     Comparison c = compare({&a, &b}, o);
     for (const auto &r : c.rows)
         CHECK(r.size == 64);
@@ -478,13 +479,19 @@ TEST_CASE("comparison: a run's compare list restricts what it contributes") {
 }
 
 TEST_CASE("comparison: CPU per GB and per connection, from both sides' CPU time") {
-    RunResult tcp = run_of("tcp", {pp_row(1e6, 2000, 4000, 1)}); // total 1e9 bytes
+    // Bandwidth rows: pingpong's without their round-trip histogram.
+    const auto bw_row = [](double size, uint64_t p50, uint64_t p99, double gbps) {
+        Row r = pp_row(size, p50, p99, gbps);
+        r.hists.clear();
+        return r;
+    };
+    RunResult tcp = run_of("tcp", {bw_row(1e6, 2000, 4000, 1)}); // total 1e9 bytes
     tcp.cpu_client = {0.5, 0.1};
     tcp.cpu_server = {0.3, 0.1};
-    RunResult rs = run_of("rsocket", {pp_row(1e6, 1000, 2000, 2)});
+    RunResult rs = run_of("rsocket", {bw_row(1e6, 1000, 2000, 2)});
     rs.cpu_client = {0.2, 0.0};
     rs.cpu_server = {0.2, 0.1};
-    RunResult unmeasured = run_of("verbs", {pp_row(1e6, 1000, 2000, 2)});
+    RunResult unmeasured = run_of("verbs", {bw_row(1e6, 1000, 2000, 2)});
     Report rep = report_of({tcp, rs, unmeasured});
     Comparison c = compare({&rep});
     const CompareRow &gb = row(c, "whole run", CompareMetric::CpuPerGB);
@@ -492,6 +499,13 @@ TEST_CASE("comparison: CPU per GB and per connection, from both sides' CPU time"
     CHECK(gb.cells[1].value->median == Approx(0.5));
     CHECK_FALSE(gb.cells[2].value);
     CHECK(c.rows.back().metric == CompareMetric::CpuPerGB); // closes the group
+
+    // The same runs measuring latency (with their round trips): none.
+    RunResult lat = run_of("tcp", {pp_row(1e6, 2000, 4000, 1)});
+    lat.cpu_client = tcp.cpu_client;
+    lat.cpu_server = tcp.cpu_server;
+    Report lat_rep = report_of({lat});
+    CHECK_FALSE(has_row(compare({&lat_rep}), "whole run", CompareMetric::CpuPerGB));
 
     RunResult steps = steps_run("sock-steps", "tcp", {step_row("full connect", 20000, 0, 0)});
     steps.cpu_client = {0.004, 0.002};

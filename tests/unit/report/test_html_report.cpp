@@ -128,7 +128,8 @@ TEST_CASE("one chart per group and metric family, and a table per metric") {
 
 TEST_CASE("the tables carry the values, spreads and verdicts") {
     const std::string html = page(two_transports());
-    const std::string p50 = element_with(html, "table", "<caption>latency p50 (µs)</caption>");
+    const std::string p50 =
+        element_with(html, "table", "<caption>one-way latency p50 (µs)</caption>");
     CHECK(p50.find("<tr><th>row</th><th>size</th><th>tcp (baseline)</th><th>rsocket</th></tr>") !=
           std::string::npos);
     // 64_lat: the baseline, then a median over three repeats with its range.
@@ -137,7 +138,8 @@ TEST_CASE("the tables carry the values, spreads and verdicts") {
                    "</span><span class=\"verdict better\">0.50× better</span></td></tr>") !=
           std::string::npos);
     CHECK(count(p50, "<tr><td>") == 4);
-    const std::string p99 = element_with(html, "table", "<caption>latency p99 (µs)</caption>");
+    const std::string p99 =
+        element_with(html, "table", "<caption>one-way latency p99 (µs)</caption>");
     CHECK(p99.find("<tr><td>1m_lat</td><td>1m</td><td>800</td><td>450<span "
                    "class=\"verdict\">no clear difference</span></td></tr>") != std::string::npos);
     // Higher bandwidth is better; a lower connection rate is worse.

@@ -117,8 +117,8 @@ TEST_CASE("markdown: the text table's column names and cells, one table per run"
     CHECK(align[0] == ":---"); // the name, left
     CHECK(align[1] == "---:"); // figures, right
     CHECK(cells_of(lines[4]) == text_row);
-    // Units as the text table gives them: the round trip in microseconds.
-    CHECK(std::find(text_header.begin(), text_header.end(), "p50(us)") != text_header.end());
+    // Units as the text table gives them: one-way latency in microseconds.
+    CHECK(std::find(text_header.begin(), text_header.end(), "p50(us,1-way)") != text_header.end());
 }
 
 TEST_CASE("markdown: a | or a line break in a name cannot break the table, no HTML passes") {

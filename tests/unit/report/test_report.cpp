@@ -9,9 +9,9 @@
 #include "cmdbench/report/run_totals.hpp"
 
 #include <algorithm>
-#include <map>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <vector>
@@ -203,14 +203,28 @@ TEST_CASE("count_str follows rstream's count rule") {
 }
 
 TEST_CASE("metric cells are formatted by unit") {
-    CHECK(metric_cell(4096, CMDBENCH_UNIT_BYTES) == "4k");
+    // Bytes binary (Ki, Mi), counts and rates decimal (k, M): never one
+    // letter for both; rounded to 3 significant digits, never truncated.
+    CHECK(metric_cell(4096, CMDBENCH_UNIT_BYTES) == "4Ki");
+    CHECK(metric_cell(1000, CMDBENCH_UNIT_BYTES) == "1000");
+    CHECK(metric_cell(286720, CMDBENCH_UNIT_BYTES) == "280Ki");
+    CHECK(metric_cell(1.5 * 1048576, CMDBENCH_UNIT_BYTES) == "1.5Mi");
     CHECK(metric_cell(100000, CMDBENCH_UNIT_COUNT) == "100k");
+    CHECK(metric_cell(2240, CMDBENCH_UNIT_COUNT) == "2240");
+    CHECK(metric_cell(22480, CMDBENCH_UNIT_COUNT) == "22.5k");
+    CHECK(metric_cell(999999, CMDBENCH_UNIT_COUNT) == "1M");
+    CHECK(metric_cell(10000, CMDBENCH_UNIT_COUNT) == "10k");
+    CHECK(metric_cell(2500000000.0, CMDBENCH_UNIT_COUNT) == "2.5G");
+    // Small rates keep significant digits: a 2-byte bandwidth is not 0.00.
+    CHECK(metric_cell(0.00312, CMDBENCH_UNIT_GBPS) == "0.0031");
+    CHECK(metric_cell(0.04, CMDBENCH_UNIT_USEC) == "0.040");
     CHECK(metric_cell(0.324, CMDBENCH_UNIT_SECONDS) == "0.32s");
     CHECK(metric_cell(10.5678, CMDBENCH_UNIT_GBPS) == "10.57");
     CHECK(metric_cell(1.625, CMDBENCH_UNIT_USEC) == "1.62"); // printf rounding of binary 1.625
     CHECK(metric_cell(1234, CMDBENCH_UNIT_PER_SEC) == "1234");
-    CHECK(metric_cell(123456, CMDBENCH_UNIT_PER_SEC) == "123.5k");
-    CHECK(metric_cell(2345678, CMDBENCH_UNIT_PER_SEC) == "2.35m");
+    CHECK(metric_cell(123456, CMDBENCH_UNIT_PER_SEC) == "123k");
+    CHECK(metric_cell(2345678, CMDBENCH_UNIT_PER_SEC) == "2.35M");
+    CHECK(metric_cell(0.5, CMDBENCH_UNIT_PER_SEC) == "0.500");
     CHECK(metric_cell(0.5, CMDBENCH_UNIT_PLAIN) == "0.5");
     CHECK(std::string(unit_label(CMDBENCH_UNIT_GBPS)) == "Gb/s");
     CHECK(exact_str(100000) == "100000");
@@ -386,8 +400,9 @@ TEST_CASE("JSON output parses back with schema, context and runs") {
     CHECK(runs[0].at("cpu").at("client").at("sys_s") == 0.5);
     CHECK(runs[0].at("cpu").at("server").at("user_s") == 0.125);
     CHECK(runs[0].at("cpu").at("server").at("sys_s") == 0.375);
-    // 1.25 CPU-s over 12.8 MB + 81.92 MB; no connections counted.
-    CHECK(runs[0].at("cpu_per_gb_s").get<double>() == Approx(1.25 / 0.09472));
+    // A latency run has no CPU per GB (its bytes are a by-product of the
+    // round trips); no connections counted.
+    CHECK(runs[0].at("cpu_per_gb_s").is_null());
     CHECK(runs[0].at("cpu_per_conn_us").is_null());
     CHECK(runs[1].at("compare") == nlohmann::json::array());
     CHECK(runs[1].at("repeat") == 3);
@@ -476,12 +491,13 @@ TEST_CASE("table shows rstream's columns for an rstream-like run") {
     std::getline(lines, first);
     std::getline(lines, second);
     CHECK(title == "== lat, \"quoted\": test=pingpong transport=tcp");
-    // Exactly rstream's layout.
-    CHECK(header == "name      bytes   xfers   iters   total       time     Gb/sec    usec/xfer");
-    CHECK(first == "64_lat    64      1       100k    12m         0.32s      0.32       1.62");
-    CHECK(second.substr(0, 42) == "4k_lat    4k      1       10k     78m     ");
-    CHECK(header.size() == 74);
-    CHECK(first.size() == 72);
+    // rstream's header, then the bandwidth in MiB/s (perftest's unit).
+    CHECK(header == "name      bytes   xfers   iters   total       time     Gb/sec    usec/xfer"
+                    "  MiB/sec");
+    // rstream's columns and widths, cmdbench's numbers: Mi, not m.
+    CHECK(first == "64_lat    64      1       100k    12.2Mi      0.32s      0.32       1.62"
+                   "      37.68");
+    CHECK(second.substr(0, 42) == "4k_lat    4Ki     1       10k     78.1Mi  ");
 }
 
 TEST_CASE("table appends histogram columns in microseconds") {
@@ -495,14 +511,16 @@ TEST_CASE("table appends histogram columns in microseconds") {
     std::getline(lines, first);
     std::getline(lines, second);
     CHECK(header.rfind("name      bytes   xfers", 0) == 0);
-    for (const char *col : {"min(us)", "p50(us)", "p90(us)", "p99(us)", "p99.9(us)", "max(us)"})
+    // A round trip's columns are one-way latency, half of it, and say so.
+    for (const char *col : {"min(us,1-way)", "p50(us,1-way)", "p90(us,1-way)", "p99(us,1-way)",
+                            "p99.9(us,1-way)", "max(us,1-way)"})
         CHECK(header.find(col) != std::string::npos);
-    // Second row: samples 2000, 3000 ... 900000 ns; max is exact,
+    // Second row: round trips of 2000, 3000 ... 900000 ns; max is exact,
     // right-aligned under its header.
-    const auto max_end = header.find("max(us)") + std::string("max(us)").size();
+    const auto max_end = header.find("max(us,1-way)") + std::string("max(us,1-way)").size();
     CHECK(second.size() == max_end);
-    CHECK(second.substr(second.size() - 6) == "900.00");
-    CHECK(second.find("  2.00  ") != std::string::npos); // min = 2000 ns
+    CHECK(second.substr(second.size() - 6) == "450.00");
+    CHECK(second.find("  1.00  ") != std::string::npos); // min = 2000 ns round trip
 }
 
 // A 1-iteration row (tcp-loopback's bandwidth rows): one sample gives a
@@ -599,7 +617,7 @@ TEST_CASE("generic table for other metrics") {
     write_table_run(out, run);
     const std::string expected = "== steps: test=sock-steps\n"
                                  "name                     conns   rate  extra\n"
-                                 "connect                     1k  52.3k      -\n"
+                                 "connect                   1000  52.3k      -\n"
                                  "a-much-longer-step-name     10      -   0.25\n";
     CHECK(out.str() == expected);
 }
@@ -633,8 +651,8 @@ TEST_CASE("table: the repetition in the heading, the CPU line after the rows") {
     std::ostringstream out;
     write_table_run(out, run);
     CHECK(out.str() == "== bw: test=throughput transport=tcp [rep 2/3]\n"
-                       "name  total\n"
-                       "64k    3.7g\n"
+                       "name   total\n"
+                       "64k   3.73Gi\n"
                        "cpu: client 0.21 s user 0.48 s sys, server 0.19 s user 0.51 s sys; "
                        "0.35 CPU-s/GB\n");
 
@@ -647,7 +665,7 @@ TEST_CASE("table: the repetition in the heading, the CPU line after the rows") {
     write_table_run(client_only, run);
     CHECK(client_only.str() == "== bw: test=throughput transport=tcp\n"
                                "name  conns\n"
-                               "64k      1k\n"
+                               "64k    1000\n"
                                "cpu: client 0.21 s user 0.48 s sys\n");
     run.cpu_server = {0.3, 0.01};
     std::ostringstream per_conn;
@@ -686,4 +704,63 @@ TEST_CASE("run totals: bytes, connections and CPU seconds") {
     CHECK(run_bytes(run) == 0.0);
     CHECK_FALSE(run_cpu_per_gb(run));
     CHECK_FALSE(run_cpu_per_conn_us(run));
+}
+
+namespace {
+
+// A verbs-lat row as the plugin reports it: WRITE halves its round trip into
+// one-way latency (usec/xfer), READ keeps the whole operation.
+RunResult verbs_lat_run(bool write) {
+    const MetricMeaning one_way{CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER,
+                                CMDBENCH_METRIC_DETAIL | CMDBENCH_METRIC_ONE_WAY};
+    const MetricMeaning round_trip{CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER,
+                                   CMDBENCH_METRIC_DETAIL | CMDBENCH_METRIC_ROUND_TRIP};
+    RunResult run;
+    run.name = write ? "lat-write" : "lat-read";
+    run.test = "verbs-lat";
+    run.settings = {{"inline_size", "236"}, {"tx_depth", "128"}};
+    Row row;
+    row.name = "64_lat";
+    row.metrics = {
+        {"bytes", 64, CMDBENCH_UNIT_BYTES, {}},
+        {"usec/xfer", write ? 11.5 : 23.0, CMDBENCH_UNIT_USEC, write ? one_way : round_trip},
+        {"usec/rtt", 23.0, CMDBENCH_UNIT_USEC, round_trip}};
+    row.hists = {{"rtt",
+                  wide_summary(),
+                  {CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER,
+                   write ? uint32_t(CMDBENCH_METRIC_ROUND_TRIP) : 0u}}};
+    run.rows = {row};
+    return run;
+}
+
+} // namespace
+
+TEST_CASE("table: verbs latency columns say one way or round trip, settings head the run") {
+    std::ostringstream write, read;
+    write_table_run(write, verbs_lat_run(true));
+    write_table_run(read, verbs_lat_run(false));
+    INFO(write.str() << read.str());
+    // The settings line comes before the table.
+    CHECK(write.str().find("settings: inline_size 236, tx_depth 128\nname ") != std::string::npos);
+    // WRITE: one-way, halved (3000 ns round trips: p50 1.50 us one way).
+    CHECK(write.str().find("usec/xfer(1-way)  usec/rtt  min(us,1-way)  p50(us,1-way)") !=
+          std::string::npos);
+    CHECK(write.str().find("11.50     23.00           1.00           1.50") != std::string::npos);
+    // READ: the whole operation, under the histogram's name.
+    CHECK(read.str().find("usec/xfer(rtt)  usec/rtt  min(us,rtt)  p50(us,rtt)") !=
+          std::string::npos);
+    CHECK(read.str().find("23.00     23.00         2.00         3.00") != std::string::npos);
+}
+
+TEST_CASE("JSON: a run's settings are written and read back") {
+    Report rep;
+    rep.runs = {verbs_lat_run(true)};
+    std::ostringstream out;
+    write_json(out, rep);
+    const auto doc = nlohmann::json::parse(out.str());
+    CHECK(doc.at("runs").at(0).at("settings") ==
+          nlohmann::json({{"inline_size", "236"}, {"tx_depth", "128"}}));
+    const Report back = parse_results(out.str(), "mem");
+    REQUIRE(back.runs.size() == 1);
+    CHECK(back.runs[0].settings == rep.runs[0].settings);
 }

@@ -109,6 +109,9 @@ RunResult run_rails_together(ClientState &st, const RunSpec &spec, unsigned repe
         part.path = o.result.path;
         r.rails.push_back(std::move(part));
         rows.emplace_back(spec.rails[i].label, o.result.rows);
+        // Each rail's own QPs, hence its own settings, named like its rows.
+        for (const auto &[key, value] : o.result.settings)
+            r.settings.emplace_back(spec.rails[i].label + "/" + key, value);
         if (o.abandoned) st.abandoned = true;
     }
     combine_status(r, r.rails);

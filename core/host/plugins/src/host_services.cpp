@@ -4,6 +4,7 @@
 #include "cmdbench/host/machine/cpu_list.hpp"
 #include "cmdbench/report/old_metric_names.hpp"
 #include "host_hist_exchange.hpp"
+#include "host_run_setting.hpp"
 #include "service_guard.hpp"
 
 #include <cstddef>
@@ -165,7 +166,7 @@ Status check_meaning(const cmdbench_metric_meaning *m) {
     if (m->better > CMDBENCH_BETTER_HIGHER)
         return undefined("better " + std::to_string(m->better),
                          "enum cmdbench_better: 0 to " + std::to_string(CMDBENCH_BETTER_HIGHER));
-    constexpr uint32_t kKnownFlags = (uint32_t(CMDBENCH_METRIC_UNMEASURED) << 1) - 1;
+    constexpr uint32_t kKnownFlags = (uint32_t(CMDBENCH_METRIC_ONE_WAY) << 1) - 1;
     if (m->flags & ~kKnownFlags)
         return undefined("flags " + hex(m->flags),
                          "enum cmdbench_metric_flags: " + hex(kKnownFlags));
@@ -289,6 +290,7 @@ constexpr char row_metric_ex_name[] = "row_metric_ex";
 constexpr char row_hist_ex_name[] = "row_hist_ex";
 constexpr char hist_send_name[] = "hist_send";
 constexpr char hist_recv_name[] = "hist_recv";
+constexpr char run_setting_name[] = "run_setting";
 template <class Sig, Sig *Fn, const char *Name>
 constexpr auto guarded = &Guarded<Sig, Fn, Name>::call;
 
@@ -320,6 +322,7 @@ const cmdbench_host kHost = {
     guarded<decltype(row_hist_ex), row_hist_ex, row_hist_ex_name>,
     guarded<decltype(hist_send), hist_send, hist_send_name>,
     guarded<decltype(hist_recv), hist_recv, hist_recv_name>,
+    guarded<decltype(run_setting), run_setting, run_setting_name>,
 };
 
 } // namespace

@@ -88,4 +88,9 @@ std::vector<Row> RoleRun::rows() const {
     return ctx_->rows;
 }
 
+std::vector<std::pair<std::string, std::string>> RoleRun::settings() const {
+    std::lock_guard<std::mutex> lock(ctx_->mu);
+    return ctx_->settings;
+}
+
 } // namespace cmdbench

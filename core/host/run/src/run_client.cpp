@@ -382,6 +382,7 @@ RunResult run_client(ClientState &st, ClientSession &session, const RunSpec &spe
         run_with_server(r, c, role);
     }
     r.rows = role.rows();
+    r.settings = role.settings();
     // A skipped run did no work worth a CPU figure, whichever side skipped it.
     if (r.status == RunStatus::Skipped) r.cpu_client = r.cpu_server = CpuTime{};
     r.wall_seconds = double(monotonic_ns() - started) / 1e9;

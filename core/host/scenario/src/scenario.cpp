@@ -378,6 +378,16 @@ const cmdbench_transport *resolve_transport(Context &cx, const std::vector<Setti
     return transport;
 }
 
+// The transport, else the test; with the test's `op` (verbs' send, write,
+// read, ...) after a colon, so two runs that differ in what they measure
+// are two variants, not repeats of one ("verbs-lat:write").
+std::string default_variant(const RunSpec &spec) {
+    std::string v = spec.transport.empty() ? spec.test : spec.transport;
+    if (auto op = spec.test_params.find("op"); op != spec.test_params.end())
+        if (const auto *text = std::get_if<std::string>(&op->second)) v += ":" + *text;
+    return v;
+}
+
 // `name`, `group` and `variant`, by default from the test and transport.
 void resolve_labels(Context &cx, const std::vector<Setting> &run, RunSpec &spec) {
     const Setting *name = find_setting(run, "name");
@@ -389,8 +399,7 @@ void resolve_labels(Context &cx, const std::vector<Setting> &run, RunSpec &spec)
     const Setting *group = lookup(cx, run, "group");
     spec.group = group ? label_setting(*group) : spec.test;
     const Setting *variant = lookup(cx, run, "variant");
-    spec.variant =
-        variant ? label_setting(*variant) : (spec.transport.empty() ? spec.test : spec.transport);
+    spec.variant = variant ? label_setting(*variant) : default_variant(spec);
 }
 
 // The run's test, from the run's table or [defaults].

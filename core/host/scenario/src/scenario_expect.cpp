@@ -21,8 +21,9 @@ std::string at(const std::string &path, const toml::source_position &pos) {
 // The comparison table's labels, which read like metric names but are not
 // the ones expectations take.
 const std::map<std::string, std::string> kLabelIds = {
-    {"lat p50", "latency_p50"}, {"lat p99", "latency_p99"}, {"conn rate", "conn_rate"},
-    {"step", "step_time"},      {"cpu/GB", "cpu_per_gb"},   {"cpu/conn", "cpu_per_conn"}};
+    {"lat p50", "latency_p50"},   {"lat p99", "latency_p99"},  {"1-way p50", "latency_p50"},
+    {"1-way p99", "latency_p99"}, {"conn rate", "conn_rate"},  {"step", "step_time"},
+    {"cpu/GB", "cpu_per_gb"},     {"cpu/conn", "cpu_per_conn"}};
 
 // A metric name: a built-in id, or a name a plugin's rows will carry. A
 // near miss of a built-in one is a typo, caught here rather than as an

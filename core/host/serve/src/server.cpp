@@ -115,6 +115,7 @@ void print_server_side(const ServerRun &run, const Execution &ex, const RoleRun 
     r.status = ex.status;
     r.error = ex.error;
     r.rows = role.rows();
+    r.settings = role.settings();
     r.cpu_server = cpu;
     r.path.server = path;
     write_table_run(std::cout, r);

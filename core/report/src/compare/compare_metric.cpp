@@ -36,11 +36,11 @@ constexpr const char *kCpuNote = "User + system time, client and server.";
 // id, table label, unit, HTML title and unit, `compare` family, kind,
 // higher is better, chart, bar chart title, chart note, rank.
 const CompareMetric CompareMetric::LatencyP50 =
-    make_family("latency_p50", "lat p50", "us", "latency p50", "µs", "latency",
-                CMDBENCH_KIND_LATENCY, false, ChartStyle::Latency, "latency p50", "", 0);
+    make_family("latency_p50", "1-way p50", "us", "one-way latency p50", "µs", "latency",
+                CMDBENCH_KIND_LATENCY, false, ChartStyle::Latency, "one-way latency p50", "", 0);
 const CompareMetric CompareMetric::LatencyP99 =
-    make_family("latency_p99", "lat p99", "us", "latency p99", "µs", "latency",
-                CMDBENCH_KIND_LATENCY, false, ChartStyle::Latency, "latency p99", "", 1);
+    make_family("latency_p99", "1-way p99", "us", "one-way latency p99", "µs", "latency",
+                CMDBENCH_KIND_LATENCY, false, ChartStyle::Latency, "one-way latency p99", "", 1);
 const CompareMetric CompareMetric::Bandwidth =
     make_family("bandwidth", "bandwidth", "Gb/s", "bandwidth", "Gb/s", "bandwidth",
                 CMDBENCH_KIND_BANDWIDTH, true, ChartStyle::Line, "bandwidth", "", 2);

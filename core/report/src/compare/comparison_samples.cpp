@@ -81,7 +81,7 @@ class RowSamples {
             p99_why = too_few(s, s.p99, "p99", 99);
         }
         const bool higher = mean.better == CMDBENCH_BETTER_HIGHER;
-        // The built-in family is one-way latency ("lat p50"), which is what a
+        // The built-in family is one-way latency ("1-way p50"), which is what a
         // declared round trip is compared as. Any other latency histogram
         // (a plugin's `burst_time`) keeps its own name and says no "one-way".
         const bool one_way =

@@ -1,6 +1,7 @@
 #include "cmdbench/report/fixed_columns.hpp"
 
 #include "cmdbench/report/report.hpp"
+#include "cmdbench/report/report_format.hpp"
 
 #include <cstdio>
 
@@ -30,6 +31,12 @@ std::string cell(const FixedColumn &c, const Row &row, const std::string &name) 
         return formatted(c.cell_format, size_str(v).c_str());
     case CellText::Count:
         return formatted(c.cell_format, count_str(v).c_str());
+    case CellText::Bytes:
+        return formatted(c.cell_format, binary_str(v).c_str());
+    case CellText::Decimal:
+        return formatted(c.cell_format, decimal_str(v).c_str());
+    case CellText::Small:
+        return formatted(c.cell_format, small_str(v).c_str());
     case CellText::Number:
         break;
     }

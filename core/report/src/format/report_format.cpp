@@ -3,9 +3,12 @@
 #include "cmdbench/plugin.h"
 #include "cmdbench/report/report.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
+#include <string>
 
 namespace cmdbench {
 namespace {
@@ -67,29 +70,79 @@ std::string exact_str(double v) {
     return std::string(buf, r.ptr);
 }
 
-std::string per_sec_str(double v) {
+std::string significant_str(double v, int digits) {
     if (!std::isfinite(v)) return exact_str(v);
     const double a = std::fabs(v);
-    if (a < 1e4) return fixed_str(v, 0);
-    if (a < 1e6) return fixed_str(v / 1e3, 1) + "k";
-    return fixed_str(v / 1e6, 2) + "m";
+    if (a == 0) return "0";
+    // Decimals for `digits` significant ones, never dropping whole digits.
+    const int whole_digits = int(std::floor(std::log10(a))) + 1;
+    return fixed_str(v, std::max(0, digits - whole_digits));
+}
+
+namespace {
+
+// 4.00Ki reads as 4Ki, 10.0k as 10k: round figures are common.
+std::string trimmed(std::string text) {
+    if (text.find('.') == std::string::npos) return text;
+    text.erase(text.find_last_not_of('0') + 1);
+    if (text.back() == '.') text.pop_back();
+    return text;
+}
+
+} // namespace
+
+std::string decimal_str(double v) {
+    if (!std::isfinite(v)) return exact_str(v);
+    const double a = std::fabs(v);
+    if (a < 1e4) return a == std::floor(a) ? fixed_str(v, 0) : significant_str(v, 3);
+    static const char *const suffix[] = {"k", "M", "G", "T"};
+    double scaled = v / 1e3;
+    size_t i = 0;
+    // Rounding may carry into the next power (999.6k is 1M).
+    while (i + 1 < std::size(suffix) && std::fabs(std::stod(significant_str(scaled, 3))) >= 1000) {
+        scaled = std::stod(significant_str(scaled, 3)) / 1e3;
+        ++i;
+    }
+    return trimmed(significant_str(scaled, 3)) + suffix[i];
+}
+
+std::string binary_str(double bytes) {
+    if (!std::isfinite(bytes)) return exact_str(bytes);
+    if (std::fabs(bytes) < 1024) return fixed_str(bytes, 0);
+    static const char *const suffix[] = {"Ki", "Mi", "Gi", "Ti", "Pi"};
+    double scaled = bytes / 1024;
+    size_t i = 0;
+    while (i + 1 < std::size(suffix) && std::fabs(std::stod(significant_str(scaled, 3))) >= 1024) {
+        scaled = std::stod(significant_str(scaled, 3)) / 1024;
+        ++i;
+    }
+    return trimmed(significant_str(scaled, 3)) + suffix[i];
+}
+
+std::string per_sec_str(double v) {
+    return decimal_str(v);
+}
+
+std::string small_str(double v) {
+    if (!std::isfinite(v)) return exact_str(v);
+    return std::fabs(v) >= 0.1 ? fixed_str(v, 2) : significant_str(v, 2);
 }
 
 std::string ns_as_us_str(double ns) {
-    return fixed_str(ns / 1000.0, 2);
+    return small_str(ns / 1000.0);
 }
 
 std::string metric_cell(double value, uint32_t unit) {
     switch (unit) {
     case CMDBENCH_UNIT_BYTES:
-        return size_str(value);
+        return binary_str(value);
     case CMDBENCH_UNIT_COUNT:
-        return count_str(value);
+        return decimal_str(value);
     case CMDBENCH_UNIT_SECONDS:
-        return fixed_str(value, 2) + "s";
+        return small_str(value) + "s";
     case CMDBENCH_UNIT_USEC:
     case CMDBENCH_UNIT_GBPS:
-        return fixed_str(value, 2);
+        return small_str(value);
     case CMDBENCH_UNIT_PER_SEC:
         return per_sec_str(value);
     default:

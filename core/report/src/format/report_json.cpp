@@ -137,6 +137,9 @@ Json run_json(const RunResult &run) {
     Json params = Json::object();
     for (const auto &[key, value] : run.params)
         params[key] = value;
+    Json settings = Json::object();
+    for (const auto &[key, value] : run.settings)
+        settings[key] = value;
     Json rows = Json::array();
     const auto fractions = row_link_fractions(run);
     for (const auto &row : run.rows)
@@ -151,6 +154,7 @@ Json run_json(const RunResult &run) {
         {"repeat", run.repeat},
         {"repeats", run.repeats},
         {"params", params},
+        {"settings", settings},
         {"status", to_string(run.status)},
         {"error", run.error},
         {"wall_seconds", run.wall_seconds},

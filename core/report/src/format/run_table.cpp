@@ -66,17 +66,73 @@ const FixedLayout *leading_layout(const RunResult &run, const RunKeys &keys) {
     return nullptr;
 }
 
+// Beside a row's bandwidth in Gb/s (decimal gigabits), the same in MiB/s,
+// perftest's default unit ("BW average[MB/sec]": 2^20 bytes a second).
+std::optional<TableColumn> mib_column(const RunResult &run, const std::string &key) {
+    bool bandwidth = false;
+    for (const auto &row : run.rows)
+        if (const Metric *m = find_metric(row, key))
+            bandwidth = bandwidth || (m->unit == CMDBENCH_UNIT_GBPS &&
+                                      m->meaning.kind == CMDBENCH_KIND_BANDWIDTH &&
+                                      !m->meaning.has(CMDBENCH_METRIC_DETAIL));
+    if (!bandwidth) return std::nullopt;
+    TableColumn c{"MiB/sec", false, {}};
+    for (const auto &row : run.rows) {
+        const Metric *m = find_metric(row, key);
+        c.cells.push_back(m ? small_str(m->value * 1e9 / 8 / 1048576) : "-");
+    }
+    return c;
+}
+
+// A latency metric's header says which latency it is: "usec/xfer(1-way)",
+// "usec/xfer(rtt)"; other metrics keep their key.
+std::string metric_header(const RunResult &run, const std::string &key) {
+    for (const auto &row : run.rows)
+        if (const Metric *m = find_metric(row, key);
+            m && m->meaning.kind == CMDBENCH_KIND_LATENCY) {
+            if (m->meaning.has(CMDBENCH_METRIC_ONE_WAY)) return key + "(1-way)";
+            // "usec/rtt" says it already.
+            if (m->meaning.has(CMDBENCH_METRIC_ROUND_TRIP) && key.find("rtt") == std::string::npos)
+                return key + "(rtt)";
+            return key;
+        }
+    return key;
+}
+
 std::vector<TableColumn> metric_columns(const RunResult &run, const RunKeys &keys, size_t first) {
     std::vector<TableColumn> cols;
     for (size_t i = first; i < keys.metrics.size(); ++i) {
-        TableColumn c{keys.metrics[i].key, false, {}};
+        const std::string key = keys.metrics[i].key;
+        TableColumn c{metric_header(run, key), false, {}};
         for (const auto &row : run.rows) {
-            const Metric *m = find_metric(row, c.header);
+            const Metric *m = find_metric(row, key);
             c.cells.push_back(m ? metric_cell(m->value, m->unit) : "-");
         }
         cols.push_back(std::move(c));
+        if (auto mib = mib_column(run, key)) cols.push_back(std::move(*mib));
     }
     return cols;
+}
+
+// How a histogram's columns read (docs/results.md, "Latency"): a message's
+// round trip (ROUND_TRIP, not DETAIL) as one-way latency, halved, as the
+// comparison, the HTML report and the verdicts give it; any other latency
+// whole, under its key ("rtt" for an RDMA READ, a burst's round trip).
+struct HistView {
+    std::string qualifier; // ",1-way", ",rtt" (the key), or "" (not a latency)
+    double divisor = 1;
+};
+
+HistView hist_view(const RunResult &run, const std::string &key) {
+    for (const auto &row : run.rows)
+        if (const HistMetric *h = find_hist(row, key)) {
+            const MetricMeaning &m = h->meaning;
+            if (m.kind != CMDBENCH_KIND_LATENCY) return {};
+            if (m.has(CMDBENCH_METRIC_ROUND_TRIP) && !m.has(CMDBENCH_METRIC_DETAIL))
+                return {",1-way", 2};
+            return {"," + key, 1};
+        }
+    return {};
 }
 
 std::vector<TableColumn> hist_columns(const RunResult &run, const RunKeys &keys) {
@@ -100,13 +156,18 @@ std::vector<TableColumn> hist_columns(const RunResult &run, const RunKeys &keys)
             prefixed = prefixed || std::string(stat.name) + "(us)" == m.key;
     std::vector<TableColumn> cols;
     for (const auto &key : keys.hists) {
+        const HistView view = hist_view(run, key);
+        // "p50(us,1-way)"; a prefixed column names its histogram already
+        // ("rtt.p50(us,1-way)", "conn.p50(us)").
+        const bool own_key = view.divisor == 1 && !view.qualifier.empty();
         const std::string prefix = prefixed ? key + "." : "";
+        const std::string unit = "(us" + (prefixed && own_key ? "" : view.qualifier) + ")";
         for (const auto &stat : stats) {
-            TableColumn c{prefix + stat.name + "(us)", false, {}};
+            TableColumn c{prefix + stat.name + unit, false, {}};
             for (const auto &row : run.rows) {
                 const HistMetric *h = find_hist(row, key);
                 const auto ns = h && h->summary.count > 0 ? stat.value(h->summary) : std::nullopt;
-                c.cells.push_back(ns ? ns_as_us_str(static_cast<double>(*ns)) : "-");
+                c.cells.push_back(ns ? ns_as_us_str(static_cast<double>(*ns) / view.divisor) : "-");
             }
             cols.push_back(std::move(c));
         }
@@ -199,25 +260,6 @@ std::string link_line(const RunResult &run) {
     return line;
 }
 
-// A run whose expectations bound a latency: its verdicts speak of one-way
-// latency, the table's latency columns of the round trip measured; say so
-// where both are read.
-std::string latency_line(const RunResult &run) {
-    bool bounded = false;
-    for (const auto &[metric, bounds] : run.expect.metrics)
-        bounded = bounded || metric == CompareMetric::LatencyP50.id ||
-                  metric == CompareMetric::LatencyP99.id;
-    if (!bounded) return {};
-    for (const auto &row : run.rows)
-        for (const auto &h : row.hists)
-            if (h.meaning.kind == CMDBENCH_KIND_LATENCY &&
-                h.meaning.has(CMDBENCH_METRIC_ROUND_TRIP))
-                return "latency: the table's " + h.key +
-                       " columns (us) are round trip; expectations on latency_p50 and "
-                       "latency_p99 judge one-way latency, half of it";
-    return {};
-}
-
 } // namespace
 
 std::string run_title(const RunResult &run) {
@@ -281,6 +323,11 @@ RunTable run_table(const RunResult &full) {
             name.cells.push_back(row.name);
         t.columns.push_back(std::move(name));
     }
+    // A fixed layout's bandwidth (rstream's Gb/sec) gets its MiB/s first.
+    if (t.fixed)
+        for (const FixedColumn &c : *t.fixed)
+            if (c.unit == CMDBENCH_UNIT_GBPS)
+                if (auto mib = mib_column(run, c.key)) t.columns.push_back(std::move(*mib));
     for (auto &c : metric_columns(run, keys, t.fixed ? t.fixed->size() - 1 : 0))
         t.columns.push_back(std::move(c));
     for (auto &c : hist_columns(run, keys))
@@ -300,13 +347,29 @@ std::vector<TableColumn> fixed_cells(const FixedLayout &layout, const RunResult 
     return cols;
 }
 
+namespace {
+
+// "settings: inline_size 236, tx_depth 128": what the test said it used.
+std::string settings_line(const RunResult &run) {
+    if (run.settings.empty()) return {};
+    std::string line = "settings:";
+    std::string sep = " ";
+    for (const auto &[key, value] : run.settings) {
+        line += sep + key + " " + value;
+        sep = ", ";
+    }
+    return line;
+}
+
+} // namespace
+
 std::vector<std::string> run_notes(const RunResult &run) {
     std::vector<std::string> lines = path_lines(run);
+    if (std::string settings = settings_line(run); !settings.empty())
+        lines.push_back(std::move(settings));
     for (auto &line : rail_lines(run))
         lines.push_back(std::move(line));
     if (std::string link = link_line(run); !link.empty()) lines.push_back(std::move(link));
-    if (std::string latency = latency_line(run); !latency.empty())
-        lines.push_back(std::move(latency));
     return lines;
 }
 

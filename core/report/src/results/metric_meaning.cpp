@@ -9,7 +9,7 @@ constexpr const char *kKindNames[] = {"undeclared", "latency", "bandwidth", "rat
                                       "count",      "bytes",   "duration",  "other"};
 constexpr const char *kBetterNames[] = {"none", "lower", "higher"};
 constexpr const char *kFlagNames[] = {"round_trip", "per_connection", "message_size", "moved",
-                                      "elapsed",    "detail",         "unmeasured"};
+                                      "elapsed",    "detail",         "unmeasured",   "one_way"};
 
 template <size_t N> uint32_t index_of(const char *const (&names)[N], const std::string &name) {
     for (size_t i = 0; i < N; ++i)

@@ -302,6 +302,13 @@ RunResult read_run(const Node &n, ReadSoFar &so_far) {
                                                   ? item.value().get<std::string>()
                                                   : item.value().dump());
     }
+    if (n.has("settings")) { // newer files only
+        const Node settings = n.child("settings");
+        settings.size(true);
+        for (const auto &item : settings.json().items())
+            if (item.value().is_string())
+                r.settings.emplace_back(item.key(), item.value().get<std::string>());
+    }
     read_status(n, r);
     r.wall_seconds = n.number_or("wall_seconds", 0);
     const Node rows = n.at("rows");

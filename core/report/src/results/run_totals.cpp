@@ -34,7 +34,18 @@ std::optional<double> run_cpu_seconds(const RunResult &r) {
     return r.cpu_client.user_s + r.cpu_client.sys_s + r.cpu_server.user_s + r.cpu_server.sys_s;
 }
 
+bool run_measures_latency(const RunResult &r) {
+    for (const Row &row : r.rows)
+        for (const HistMetric &h : row.hists)
+            if (h.meaning.kind == CMDBENCH_KIND_LATENCY &&
+                h.meaning.has(CMDBENCH_METRIC_ROUND_TRIP) && !h.meaning.has(CMDBENCH_METRIC_DETAIL))
+                return true;
+    return false;
+}
+
 std::optional<double> run_cpu_per_gb(const RunResult &r) {
+    // A latency run's CPU goes on waiting for round trips, not on moving data.
+    if (run_measures_latency(r)) return std::nullopt;
     const auto cpu = run_cpu_seconds(r);
     const auto bytes = run_bytes(r);
     if (!cpu || !bytes || !(*bytes > 0)) return std::nullopt;

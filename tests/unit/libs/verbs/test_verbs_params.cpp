@@ -2,7 +2,7 @@
 // defaults each test resolves (inline size, atomics' sizes) and the checks
 // across keys that the host's table cannot make.
 #include "fake_host.hpp"
-#include "run_settings.hpp"
+#include "qp_notes.hpp"
 #include "verbs_params.hpp"
 
 #include <catch2/catch.hpp>
@@ -125,12 +125,12 @@ TEST_CASE("verbs params: inline data by default only on devices perftest knows")
     CHECK_FALSE(cmdbench::rdma::inline_by_default(0xffffff)); // Soft-RoCE (rxe)
     CHECK_FALSE(cmdbench::rdma::inline_by_default(0x626d74)); // siw
     CHECK_FALSE(cmdbench::rdma::inline_by_default(nullptr));
-    cmdbench::verbs::RunSettings off{"rxe0", 0, false, true};
-    CHECK(cmdbench::verbs::settings_text(off) ==
+    cmdbench::verbs::InlineNote off{"rxe0", 0, false, true};
+    CHECK(cmdbench::verbs::inline_text(off) ==
           "inline data up to 0 bytes (inline_size = -1 on rxe0: perftest uses no inline data on a "
           "device it does not recognize)");
-    cmdbench::verbs::RunSettings set{"rxe0", 64, true, false};
-    CHECK(cmdbench::verbs::settings_text(set) ==
+    cmdbench::verbs::InlineNote set{"rxe0", 64, true, false};
+    CHECK(cmdbench::verbs::inline_text(set) ==
           "inline data up to 64 bytes (inline_size as set) on rxe0");
 }
 

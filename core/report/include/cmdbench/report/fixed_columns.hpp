@@ -13,10 +13,14 @@ namespace cmdbench {
 
 // How a cell's value becomes text before its format is applied.
 enum class CellText {
-    Name,  // the row's name
-    Size,  // size_str: 64, 4k, 1.5m
-    Count, // count_str: 1, 100k
-    Number // the value itself, formatted by cell_format
+    Name,   // the row's name
+    Size,   // size_str: 64, 4k, 1.5m
+    Count,  // count_str: 1, 100k
+    Number, // the value itself, formatted by cell_format
+    // cmdbench's own number rules (report_format.hpp), as text:
+    Bytes,   // binary_str: 64, 4Ki, 12.2Mi
+    Decimal, // decimal_str: 2240, 22.5k
+    Small    // small_str: 0.32, 0.0031
 };
 
 struct FixedColumn {
@@ -31,8 +35,11 @@ struct FixedColumn {
 using FixedLayout = std::vector<FixedColumn>;
 
 // The layout of rstream's table (rdma-core), which the stream plugin's rows
-// reproduce: the only one so far.
+// reproduce, with rstream's number formats: what `cmdbench rstream` prints.
 const FixedLayout &rstream_layout();
+// rstream's columns and widths with cmdbench's number rules (rounded counts,
+// Ki/Mi bytes, significant digits): what a run's table prints.
+const FixedLayout &rstream_columns_layout();
 // Every layout the console table looks for, first match wins.
 const std::vector<const FixedLayout *> &fixed_layouts();
 

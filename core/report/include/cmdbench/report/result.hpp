@@ -87,6 +87,9 @@ struct RunResult {
     std::string test;
     std::string transport;                                   // empty for a test without transport
     std::vector<std::pair<std::string, std::string>> params; // key, value text
+    // What the test said it used (host service run_setting): key, value
+    // text, in the order set; the client side's.
+    std::vector<std::pair<std::string, std::string>> settings;
     RunStatus status = RunStatus::Ok;
     std::string error; // one line; empty when ok
     std::vector<Row> rows;

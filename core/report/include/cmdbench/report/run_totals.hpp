@@ -18,7 +18,14 @@ std::optional<double> run_connections(const RunResult &r);
 // User + system CPU seconds of both sides; nullopt unless both were measured.
 std::optional<double> run_cpu_seconds(const RunResult &r);
 
-// run_cpu_seconds per 1e9 bytes of run_bytes, and in microseconds per
+// Whether a row of the run measures message latency: a compared round-trip
+// histogram (pingpong's latency rows, verbs-lat's send and write). A test
+// whose other latency runs move no data says so by not marking its bytes
+// MOVED (verbs-lat's read and atomics).
+bool run_measures_latency(const RunResult &r);
+
+// run_cpu_seconds per 1e9 bytes of run_bytes (none for a run that measures
+// latency: its bytes are a by-product), and in microseconds per
 // connection of run_connections; nullopt unless both parts exist and the
 // divisor is positive.
 std::optional<double> run_cpu_per_gb(const RunResult &r);

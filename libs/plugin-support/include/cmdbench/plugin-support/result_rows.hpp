@@ -24,6 +24,13 @@ constexpr cmdbench_metric_meaning kRate = CMDBENCH_MEANING_RATE;
 // that compares the same thing: shown, not compared.
 constexpr cmdbench_metric_meaning kPerTransfer =
     CMDBENCH_MEANING(CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER, CMDBENCH_METRIC_DETAIL);
+// The same, said to be one way (half a measured round trip) or a whole
+// round trip, so the table's header says which (ABI 1.3).
+constexpr cmdbench_metric_meaning kPerTransferOneWay = CMDBENCH_MEANING(
+    CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER, CMDBENCH_METRIC_DETAIL | CMDBENCH_METRIC_ONE_WAY);
+constexpr cmdbench_metric_meaning kPerTransferRoundTrip =
+    CMDBENCH_MEANING(CMDBENCH_KIND_LATENCY, CMDBENCH_BETTER_LOWER,
+                     CMDBENCH_METRIC_DETAIL | CMDBENCH_METRIC_ROUND_TRIP);
 constexpr cmdbench_metric_meaning kMessageRate =
     CMDBENCH_MEANING(CMDBENCH_KIND_RATE, CMDBENCH_BETTER_HIGHER, CMDBENCH_METRIC_DETAIL);
 // One QP's (one part's) bandwidth next to the row's total.

@@ -72,6 +72,8 @@ struct cmdbench_ctx {
     std::deque<cmdbench::Histogram> hists;
     std::deque<cmdbench_row *> open_rows;
     std::vector<cmdbench::Row> rows;
+    // What the plugin said of the run (run_setting): key, value, in order.
+    std::vector<std::pair<std::string, std::string>> settings;
 
     // Where the run ran (placement.hpp): a bit per CPU a thread of the test
     // was on when it called the host, and what the test's thread saw of its

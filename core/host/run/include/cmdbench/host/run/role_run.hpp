@@ -63,6 +63,8 @@ class RoleRun {
 
     // The rows the test has reported so far.
     std::vector<Row> rows() const;
+    // The settings the test recorded (run_setting), in order.
+    std::vector<std::pair<std::string, std::string>> settings() const;
 
     cmdbench_ctx &ctx() { return *ctx_; }
 
