@@ -41,6 +41,25 @@ void judge(const Options &o, const WireParams &ours, control::Channel &ch) {
     ch.send(Message{MsgType::RunAccept, {}}, control::kHandshakeTimeoutMs);
 }
 
+std::string host_of(const std::string &peer_name) {
+    return peer_name.substr(0, peer_name.rfind(':'));
+}
+
+// The client's heartbeat connection, which it opens right after RunAccept;
+// only from the client's own address.
+std::unique_ptr<control::Channel> accept_beat(control::Listener &listener,
+                                              const control::Channel &control) {
+    const auto until =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(control::kHandshakeTimeoutMs);
+    while (std::chrono::steady_clock::now() < until) {
+        auto ch = listener.accept_within(kSliceMs);
+        if (ch && host_of(ch->peer_name()) == host_of(control.peer_name()))
+            return std::make_unique<control::Channel>(std::move(*ch));
+    }
+    throw ControlError("the client opened no heartbeat connection within " +
+                       std::to_string(control::kHandshakeTimeoutMs / 1000) + " s");
+}
+
 } // namespace
 
 std::optional<Link> accept_client(const Options &o, const WireParams &ours,
@@ -57,13 +76,14 @@ std::optional<Link> accept_client(const Options &o, const WireParams &ours,
         if (auto got = listener.accept_within(kSliceMs))
             ch = std::make_unique<control::Channel>(std::move(*got));
     }
-    listener.close();
     Link link;
     link.label = "the client (" + ch->peer_name() + ")";
     control::accept_handshake(*ch, "", software());
     link.data_host = ch->local_host();
     link.channel = std::move(ch);
     judge(o, ours, *link.channel);
+    link.beat = accept_beat(listener, *link.channel);
+    listener.close();
     return link;
 }
 
@@ -86,6 +106,8 @@ Link connect_server(const Options &o, const WireParams &ours) {
     if (m.type != MsgType::RunAccept)
         throw ControlError(link.label + " answered with message type " +
                            std::to_string(unsigned(m.type)));
+    link.beat = std::make_unique<control::Channel>(
+        control::Channel::connect(o.server, uint16_t(o.port), control::kHandshakeTimeoutMs));
     return link;
 }
 

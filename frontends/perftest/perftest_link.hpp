@@ -18,8 +18,9 @@ namespace cmdbench::perftest_frontend {
 
 struct Link {
     std::unique_ptr<control::Channel> channel;
-    std::string data_host; // where the data plane meets (the server's address)
-    std::string label;     // "the server (ADDR)", "the client (ADDR)"
+    std::unique_ptr<control::Channel> beat; // heartbeats only (perftest_liveness.hpp)
+    std::string data_host;                  // where the data plane meets (the server's address)
+    std::string label;                      // "the server (ADDR)", "the client (ADDR)"
 };
 
 // Thrown when the sides cannot run together: their settings differ, or the

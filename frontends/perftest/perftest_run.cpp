@@ -10,6 +10,7 @@
 #include "cmdbench/host/run/role_run.hpp"
 #include "cmdbench/host/run/status_code.hpp"
 #include "perftest_link.hpp"
+#include "perftest_liveness.hpp"
 #include "perftest_output.hpp"
 #include "perftest_params.hpp"
 #include "perftest_side.hpp"
@@ -56,16 +57,18 @@ void print(const std::string &text) {
 }
 
 RoleSetup role_setup(const Options &o, const cmdbench_test *test, ParamMap params,
-                     const std::atomic<bool> &interrupted) {
+                     const std::atomic<bool> &interrupted, std::string &printed) {
     RoleSetup setup;
     setup.test = test;
     setup.inputs.params = std::move(params);
     setup.inputs.interrupted = &interrupted;
     setup.inputs.log_prefix = std::string("cmdbench ") + o.tool->name + ": ";
     // Each size's line as it ends; with --run_infinitely, each window's.
-    setup.inputs.on_row = [&o](const Row &row) {
+    setup.inputs.on_row = [&o, &printed](const Row &row) {
         const std::string text = row_line(o, row);
-        if (!text.empty()) print(text + "\n");
+        if (text.empty()) return;
+        print(text + "\n");
+        printed += text + "\n";
     };
     setup.run_label = o.tool->name;
     return setup;
@@ -73,7 +76,9 @@ RoleSetup role_setup(const Options &o, const cmdbench_test *test, ParamMap param
 
 // Runs the test against the peer and trades outcomes with it.
 void run_with_peer(const Options &o, RoleRun &role, Link &link, SideResult &r) {
-    ControlPeer peer(*link.channel, link.label);
+    ControlPeer control(*link.channel, link.label);
+    Liveness live(std::move(link.beat), link.label);
+    WatchedPeer peer(control, &live);
     role.start_clock(run_timeout(o));
     const Execution ex =
         role.run(o.client() ? CMDBENCH_ROLE_CLIENT : CMDBENCH_ROLE_SERVER, link.data_host, &peer);
@@ -86,7 +91,7 @@ void run_with_peer(const Options &o, RoleRun &role, Link &link, SideResult &r) {
     try {
         control::RunEnd ours{status_code(ex.status), ex.error, cpu_seconds_to_us(r.cpu_ours.user_s),
                              cpu_seconds_to_us(r.cpu_ours.sys_s)};
-        const control::RunEnd theirs = peer.finish(ours, wait);
+        const control::RunEnd theirs = control.finish(ours, wait);
         r.cpu_peer.user_s = cpu_us_to_seconds(theirs.cpu_user_us);
         r.cpu_peer.sys_s = cpu_us_to_seconds(theirs.cpu_sys_us);
         if (r.status == RunStatus::Ok && theirs.status != CMDBENCH_OK) {
@@ -98,6 +103,39 @@ void run_with_peer(const Options &o, RoleRun &role, Link &link, SideResult &r) {
         if (ex.peer_lost.empty())
             r.error += std::string(r.error.empty() ? "" : "; ") + "lost " + link.label + " (" +
                        e.what() + ")";
+    }
+}
+
+// The peer's text, safe to print, its newlines and tabs kept.
+std::string printable_lines(const std::string &text) {
+    std::string out, piece;
+    for (char c : text) {
+        if (c != '\n' && c != '\t') {
+            piece += c;
+            continue;
+        }
+        out += printable_text(piece) + c;
+        piece.clear();
+    }
+    return out + printable_text(piece);
+}
+
+// The client's lines go to the server, which prints them as perftest's
+// servers print the figures of a run (the verbs server measures nothing).
+void share_lines(const Options &o, Link &link, const SideResult &r, const std::string &printed) {
+    if (r.status != RunStatus::Ok || !link.channel) return;
+    try {
+        if (o.client()) {
+            control::Writer w;
+            w.str(printed);
+            link.channel->send(control::Message{control::MsgType::Exchange, w.take()}, 2000);
+            return;
+        }
+        const control::Message m = link.channel->recv(2000);
+        control::Reader in(m.payload);
+        if (m.type == control::MsgType::Exchange) print(printable_lines(in.str()));
+    } catch (const control::ControlError &) {
+        // the figures are the client's; its side has them
     }
 }
 
@@ -139,6 +177,7 @@ int run_side(const Options &o) {
         std::fprintf(stderr, "cmdbench %s: %s\n", o.tool->name, params.error().c_str());
         return kExitUsage;
     }
+    quiet_plugin_info(); // perftest prints no such lines
     const std::atomic<bool> &interrupted = install_interrupt_handler();
     const uint64_t started = monotonic_ns();
     std::optional<Link> link = meet(o, r.params, interrupted, r);
@@ -146,8 +185,10 @@ int run_side(const Options &o) {
         print(header_block(o, !o.client()));
         const std::string columns = column_line(o);
         if (!columns.empty()) print(columns + "\n");
-        RoleRun role(role_setup(o, test, std::move(*params), interrupted));
+        std::string printed;
+        RoleRun role(role_setup(o, test, std::move(*params), interrupted, printed));
         run_with_peer(o, role, *link, r);
+        share_lines(o, *link, r, printed);
         r.rows = role.rows();
         if (o.output.empty()) print(std::string(rule()) + "\n");
     }
