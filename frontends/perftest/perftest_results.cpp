@@ -11,8 +11,15 @@ namespace cmdbench::perftest_frontend {
 
 int report_outcome(const Options &o, const SideResult &r) {
     if (r.status == RunStatus::Ok) return kExitOk;
-    std::fprintf(stderr, "cmdbench %s: %s%s\n", o.tool->name,
-                 r.status == RunStatus::Skipped ? "skipped: " : "", r.error.c_str());
+    const char *what = r.status == RunStatus::Skipped       ? "skipped: "
+                       : r.status == RunStatus::Interrupted ? "interrupted: "
+                                                            : "";
+    std::fprintf(stderr, "cmdbench %s: %s%s\n", o.tool->name, what, r.error.c_str());
+    if (r.status == RunStatus::Interrupted && !r.rows.empty())
+        std::fprintf(stderr, "cmdbench %s: the %zu line%s printed above %s kept%s\n", o.tool->name,
+                     r.rows.size(), r.rows.size() == 1 ? "" : "s",
+                     r.rows.size() == 1 ? "is" : "are",
+                     o.results_file.empty() ? "" : (" in " + o.results_file).c_str());
     std::fflush(stderr);
     return r.status == RunStatus::Interrupted ? kExitInterrupted : kExitFailed;
 }

@@ -74,6 +74,22 @@ RoleSetup role_setup(const Options &o, const cmdbench_test *test, ParamMap param
     return setup;
 }
 
+// The peer's outcome joins ours: its failure is ours too, and when both
+// failed, the peer's Ctrl-C is why (this side only saw the run end).
+void take_peer_end(SideResult &r, const Link &link, const control::RunEnd &theirs) {
+    if (theirs.status == CMDBENCH_OK) return;
+    const RunStatus peer = status_from_code(theirs.status);
+    if (r.status == RunStatus::Ok) {
+        r.status = peer;
+        r.error = link.label + ": " + theirs.error;
+    } else if (peer == RunStatus::Interrupted && r.status != RunStatus::Interrupted) {
+        r.error = link.label + " was interrupted (" + theirs.error + "); here: " + r.error;
+    } else if (r.status != RunStatus::Interrupted &&
+               r.error.find(theirs.error) == std::string::npos) {
+        r.error += " (" + link.label + ": " + theirs.error + ")";
+    }
+}
+
 // Runs the test against the peer and trades outcomes with it.
 void run_with_peer(const Options &o, RoleRun &role, Link &link, SideResult &r) {
     ControlPeer control(*link.channel, link.label);
@@ -85,22 +101,28 @@ void run_with_peer(const Options &o, RoleRun &role, Link &link, SideResult &r) {
     r.status = ex.status;
     r.error = ex.error;
     r.cpu_ours = role.cpu();
+    r.abandoned = ex.abandoned;
     if (ex.abandoned) return; // the caller exits at once
-    const int wait =
-        int(std::max<int64_t>(remaining_ms(role.ctx()), 0) + int64_t(kGraceSeconds * 1000) + 1000);
+    // A peer already known to be gone or stopped is why the test ended,
+    // however the test put it, and gets a moment, not the run's time.
+    const std::string gone = ex.peer_lost.empty() ? peer.lost() : ex.peer_lost;
+    if (!gone.empty() && r.status != RunStatus::Ok && r.status != RunStatus::Interrupted) {
+        r.status = RunStatus::Failed;
+        r.error = gone;
+    }
+    const int wait = gone.empty() ? int(std::max<int64_t>(remaining_ms(role.ctx()), 0) +
+                                        int64_t(kGraceSeconds * 1000) + 1000)
+                                  : 2000;
     try {
         control::RunEnd ours{status_code(ex.status), ex.error, cpu_seconds_to_us(r.cpu_ours.user_s),
                              cpu_seconds_to_us(r.cpu_ours.sys_s)};
         const control::RunEnd theirs = control.finish(ours, wait);
         r.cpu_peer.user_s = cpu_us_to_seconds(theirs.cpu_user_us);
         r.cpu_peer.sys_s = cpu_us_to_seconds(theirs.cpu_sys_us);
-        if (r.status == RunStatus::Ok && theirs.status != CMDBENCH_OK) {
-            r.status = status_from_code(theirs.status);
-            r.error = link.label + ": " + theirs.error;
-        }
+        take_peer_end(r, link, theirs);
     } catch (const control::ControlError &e) {
         if (r.status == RunStatus::Ok) r.status = RunStatus::Failed;
-        if (ex.peer_lost.empty())
+        if (gone.empty())
             r.error += std::string(r.error.empty() ? "" : "; ") + "lost " + link.label + " (" +
                        e.what() + ")";
     }
@@ -188,6 +210,11 @@ int run_side(const Options &o) {
         std::string printed;
         RoleRun role(role_setup(o, test, std::move(*params), interrupted, printed));
         run_with_peer(o, role, *link, r);
+        if (r.abandoned) { // its thread still runs the test: nothing may wait for it
+            report_outcome(o, r);
+            std::fflush(nullptr);
+            _exit(r.status == RunStatus::Interrupted ? kExitInterrupted : kExitFailed);
+        }
         share_lines(o, *link, r, printed);
         r.rows = role.rows();
         if (o.output.empty()) print(std::string(rule()) + "\n");

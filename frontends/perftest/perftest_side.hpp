@@ -22,6 +22,7 @@ struct SideResult {
     WireParams params;
     double wall_seconds = 0;
     CpuTime cpu_ours, cpu_peer;
+    bool abandoned = false; // the test did not stop within its grace
 };
 
 // Prints the error (stderr, "cmdbench ib_write_bw: ...") and returns the
