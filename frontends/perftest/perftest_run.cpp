@@ -166,8 +166,9 @@ std::optional<Link> meet(const Options &o, const WireParams &wire,
                          const std::atomic<bool> &interrupted, SideResult &r) {
     try {
         if (o.client()) return connect_server(o, wire);
-        print("\n************************************\n* Waiting for client to connect... "
-              "*\n************************************\n");
+        if (o.output.empty())
+            print("\n************************************\n* Waiting for client to connect... "
+                  "*\n************************************\n");
         auto link = accept_client(o, wire, interrupted);
         if (!link) {
             r.status = RunStatus::Interrupted;
@@ -204,7 +205,7 @@ int run_side(const Options &o) {
     const uint64_t started = monotonic_ns();
     std::optional<Link> link = meet(o, r.params, interrupted, r);
     if (link) {
-        print(header_block(o, !o.client()));
+        if (o.output.empty()) print(header_block(o, !o.client())); // --output: the figure alone
         const std::string columns = column_line(o);
         if (!columns.empty()) print(columns + "\n");
         std::string printed;

@@ -135,8 +135,10 @@ void check_combinations(Options &o) {
     if (o.run_infinitely && o.duration == 0) o.duration = 5; // perftest's window without -D
     if (o.run_infinitely && o.given.count("all"))
         throw UsageError("--run_infinitely runs one size: -a/--all is not available with it");
-    if (o.atomic_type == "CMP_AND_SWAP") o.given.insert("atomic_type");
-    (void)tool;
+    const bool latency_output = o.output == "latency";
+    if (!o.output.empty() && latency_output == o.tool->bandwidth)
+        throw UsageError("--output " + o.output + " is not available with " + tool + " (" +
+                         (o.tool->bandwidth ? "bandwidth or message_rate" : "latency") + ")");
 }
 
 } // namespace cmdbench::perftest_frontend
