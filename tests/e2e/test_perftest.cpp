@@ -30,16 +30,21 @@ void usage_error(const ProcessResult &r, const std::string &says) {
     CHECK(r.err.find(says) != std::string::npos);
 }
 
-// Whether the loaded verbs test declares `key` (`cmdbench plugins --json`).
-bool verbs_has_key(const std::string &test, const std::string &key) {
+// The loaded verbs test's declaration of `key` (`cmdbench plugins --json`),
+// null when it has none.
+nlohmann::json verbs_key(const std::string &test, const std::string &key) {
     const ProcessResult r = run_process({cmdbench_exe(), "plugins", "--json"}, 60);
     const auto doc = nlohmann::json::parse(r.out);
     for (const auto &p : doc.at("plugins"))
         for (const auto &t : p.at("tests"))
             if (t.at("name") == test)
                 for (const auto &k : t.at("params"))
-                    if (k.at("name") == key) return true;
-    return false;
+                    if (k.at("name") == key) return k;
+    return nullptr;
+}
+
+bool verbs_has_key(const std::string &test, const std::string &key) {
+    return !verbs_key(test, key).is_null();
 }
 
 // Whether some socket listens on TCP `port` (/proc/net/tcp and tcp6: state
@@ -120,6 +125,8 @@ TEST_CASE("perftest option values out of range name the option and the range", "
     usage_error(tool("ib_write_bw", {"-a", "-s", "64"}),
                 "-a/--all and -s/--size exclude each other");
     usage_error(tool("ib_write_bw", {"--timeout", "0"}), "--timeout must be seconds in (0, 86400]");
+    usage_error(tool("ib_write_lat", {"--output", "bandwidth"}),
+                "--output bandwidth is not available with ib_write_lat");
 }
 
 TEST_CASE("an option whose verbs key this build lacks is refused by name", "[perftest]") {
@@ -145,6 +152,11 @@ TEST_CASE("an option whose verbs key this build lacks is refused by name", "[per
         usage_error(tool("ib_write_bw", {"127.0.0.1", "-p", std::to_string(port)}),
                     "without -R/--rdma_cm, cmdbench ib_write_bw connects its QPs by exchanging");
     }
+    // A value the key lacks: qp_type "uc".
+    const auto qp_type = verbs_key("verbs-bw", "qp_type");
+    if (qp_type.value("choices", std::string()).find("uc") == std::string::npos)
+        usage_error(tool("ib_write_bw", {"-R", "-c", "UC", "127.0.0.1"}),
+                    "-c/--connection UC needs a verbs plugin whose qp_type takes \"uc\"");
     // -D has no key in verbs-lat at all.
     if (!verbs_has_key("verbs-lat", "duration"))
         usage_error(tool("ib_write_lat", {"-R", "-D", "2", "127.0.0.1"}),

@@ -10,7 +10,7 @@ for tool in ib_send_lat ib_write_lat ib_read_lat ib_atomic_lat \
   args=(-R -n 50 -p "$port")
   case $tool in *_bw) [ "$tool" = ib_atomic_bw ] || args+=(-s 4096) ;; esac
   bg_server "$tool.server" "$cb" "$tool" "${args[@]}" --timeout 60
-  wait_listen "$port" 10 || { cat "$tool.server"; fail "$tool: the server does not listen"; }
+  wait_listen "$port" 60 || { cat "$tool.server"; fail "$tool: the server does not listen"; }
   "$cb" "$tool" "${args[@]}" --timeout 60 -o "$tool.json" "$addr" > "$tool.client" 2>&1
   rc=$?
   wait_server 30; src=$?

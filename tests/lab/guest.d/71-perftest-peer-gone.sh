@@ -27,7 +27,7 @@ pair() {
   local name=$1 i; shift
   port=$((port + 1))
   start server "$name" -a -n 200
-  wait_listen "$port" 10 || fail "$name: the server does not listen"
+  wait_listen "$port" 60 || fail "$name: the server does not listen"
   start client "$name" -a -n 200 "$@" "$addr"
   for ((i = 0; i < 1200; i++)); do
     grep -qE '^ 2 ' "$name.client.out" 2>/dev/null && return 0
@@ -84,7 +84,7 @@ PY
 # A pause shorter than the heartbeat's limit is no failure.
 port=$((port + 1))
 start server paused -s 65536 -n 1500
-wait_listen "$port" 10 || fail "paused: the server does not listen"
+wait_listen "$port" 60 || fail "paused: the server does not listen"
 start client paused -s 65536 -n 1500 "$addr"
 sleep 2; kill -STOP "$server_pid"; sleep 2; kill -CONT "$server_pid"; t0=$EPOCHREALTIME
 ended paused client 0 120 ""
