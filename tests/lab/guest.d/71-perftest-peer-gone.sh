@@ -27,7 +27,7 @@ pair() {
   local name=$1 i; shift
   port=$((port + 1))
   start server "$name" -a -n 200
-  wait_listen "$port" 60 || fail "$name: the server does not listen"
+  wait_listen "$port" 60 || { cat "$name".*; fail "$name: the server does not listen"; }
   start client "$name" -a -n 200 "$@" "$addr"
   for ((i = 0; i < 1200; i++)); do
     grep -qE '^ 2 ' "$name.client.out" 2>/dev/null && return 0
