@@ -24,10 +24,13 @@ int report_outcome(const Options &o, const SideResult &r) {
     return r.status == RunStatus::Interrupted ? kExitInterrupted : kExitFailed;
 }
 
-bool write_results(const Options &o, const SideResult &r) {
+bool write_results(const Options &o, const SideResult &r, const Registry &registry) {
     if (o.results_file.empty() && o.report_file.empty()) return true;
     Report report;
     report.context = collect_context();
+    for (const auto &lp : registry.plugins())
+        report.context.plugins.push_back(
+            {lp.desc->name, lp.desc->version, lp.file, lp.desc->abi_major, lp.desc->abi_minor});
     RunResult run;
     run.name = o.tool->name;
     run.test = test_name(*o.tool);

@@ -221,9 +221,8 @@ int run_side(const Options &o) {
         if (o.output.empty()) print(std::string(rule()) + "\n");
     }
     r.wall_seconds = double(monotonic_ns() - started) / 1e9;
-    const bool written = write_results(o, r);
+    const bool written = write_results(o, r, registry);
     const int status = report_outcome(o, r);
-    if (link && link->channel && r.status == RunStatus::Ok) link->channel.reset();
     return status == kExitOk && !written ? kExitFailed : status;
 }
 

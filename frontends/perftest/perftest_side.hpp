@@ -1,6 +1,7 @@
 // What one side keeps while it runs, and how its outcome is said and kept.
 #pragma once
 #include "cmdbench/host/params/params.hpp"
+#include "cmdbench/host/plugins/registry.hpp"
 #include "cmdbench/host/run/test_executor.hpp"
 #include "cmdbench/report/result.hpp"
 #include "perftest_options.hpp"
@@ -31,6 +32,6 @@ int report_outcome(const Options &o, const SideResult &r);
 
 // -o and --report, when asked: false when a file could not be written
 // (said on stderr).
-bool write_results(const Options &o, const SideResult &r);
+bool write_results(const Options &o, const SideResult &r, const Registry &registry);
 
 } // namespace cmdbench::perftest_frontend
