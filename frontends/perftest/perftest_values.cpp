@@ -132,7 +132,7 @@ void check_combinations(Options &o) {
                          "] (at most -t/--tx-depth), got " + std::to_string(o.post_list));
     if (o.connection == "UD" && o.bidirectional)
         throw UsageError("-b/--bidirectional is not available with -c UD");
-    if (o.run_infinitely && o.duration == 0) o.duration = 5; // perftest's window without -D
+    if (o.run_infinitely && o.duration == 0) o.duration = 5; // a window of 5 s without -D
     if (o.run_infinitely && o.given.count("all"))
         throw UsageError("--run_infinitely runs one size: -a/--all is not available with it");
     const bool latency_output = o.output == "latency";
