@@ -1,0 +1,26 @@
+// What each side prints, in perftest's layout: the header block, the column
+// line, one line per size, the closing dashes; plus cmdbench's percentile
+// columns at the end of a latency line.
+#pragma once
+#include "cmdbench/report/result.hpp"
+#include "perftest_options.hpp"
+
+#include <string>
+
+namespace cmdbench::perftest_frontend {
+
+// perftest's dashed rule.
+const char *rule();
+
+// The block a side prints once connected: the test's title and settings,
+// and how latency is reported (one way or round trip).
+std::string header_block(const Options &o, bool server);
+
+// The column names (one line).
+std::string column_line(const Options &o);
+
+// The row as perftest's line (with --output, the one figure asked for);
+// "" for a row perftest does not print (the per-direction rows of -b).
+std::string row_line(const Options &o, const Row &row);
+
+} // namespace cmdbench::perftest_frontend
