@@ -23,7 +23,9 @@ std::string line(const char *fmt, const std::string &a, const std::string &b = "
 
 std::string convention(const Options &o) {
     if (o.tool->bandwidth)
-        return std::string(" BW peak         : not measured (0.00, as perftest -N prints it)\n") +
+        return std::string(o.no_peak ? " BW peak         : not measured (-N: 0.00, as perftest's)\n"
+                                     : " BW peak         : the best rate over spans of one window "
+                                       "of messages per QP, summed over QPs\n") +
                (o.report_gbits
                     ? ""
                     : " BW unit         : MB/sec = 2^20 bytes per second (perftest's)\n");
@@ -91,6 +93,9 @@ std::string bw_line(const Options &o, const Row &row) {
     const double rate = time > 0 ? total / time : 0; // bytes per second
     const double mpps = time > 0 ? xfers / time / 1e6 : 0;
     const double bw = o.report_gbits ? rate * 8 / 1e9 : rate / (1024.0 * 1024.0);
+    // The plugin's peak is in Gb/s (10^9 bits): the same unit as bw.
+    const double peak_gbps = o.no_peak ? 0 : metric(row, "peak Gb/sec");
+    const double peak = o.report_gbits ? peak_gbps : peak_gbps * 1e9 / 8 / (1024.0 * 1024.0);
     char buf[256];
     if (o.output == "bandwidth")
         std::snprintf(buf, sizeof buf, "%.2f", bw);
@@ -98,37 +103,60 @@ std::string bw_line(const Options &o, const Row &row) {
         std::snprintf(buf, sizeof buf, "%.6f", mpps);
     else
         std::snprintf(buf, sizeof buf, " %-10.0f %-10.0f     %7.2f            %7.2f  \t\t   %.6f",
-                      metric(row, "bytes"), xfers / qps, 0.0, bw, mpps);
+                      metric(row, "bytes"), xfers / qps, peak, bw, mpps);
     return buf;
 }
 
 } // namespace
+
+std::string setting(const RunSettings &settings, const std::string &key) {
+    for (const auto &[k, v] : settings)
+        if (k == key) return v;
+    return {};
+}
 
 const char *rule() {
     return "--------------------------------------------------------------------------------------"
            "-";
 }
 
-std::string header_block(const Options &o, bool server) {
+std::string header_block(const Options &o, bool server, const RunSettings &got) {
+    // What the run got (the client's settings) where known, else what was asked.
+    const auto or_asked = [&](const char *key, const std::string &suffix, std::string asked) {
+        const std::string v = setting(got, key);
+        return v.empty() ? asked : v + suffix;
+    };
     std::string out = std::string(rule()) + "\n";
     out +=
         line("                    %s %s Test\n", title_op(o), o.tool->bandwidth ? "BW" : "Latency");
-    out += line(" Dual-port       : OFF\t\tDevice         : %s\n",
-                o.device.empty() ? std::string("(chosen by the verbs plugin)") : o.device);
+    out +=
+        line(" Dual-port       : OFF\t\tDevice         : %s\n",
+             or_asked("device", "", o.device.empty() ? "(chosen by the verbs plugin)" : o.device));
     out += line(" Number of qps   : %s\t\tTransport type : IB\n", std::to_string(o.qps));
     out += line(" Connection type : %s\t\tUsing SRQ      : OFF\n", o.connection);
     out += depth_lines(o, server);
     out += line(" Mtu             : %s\n",
-                o.mtu ? std::to_string(o.mtu) + "[B]" : "the port's active MTU");
-    out += line(" GID index       : %s\n", o.gid_index >= 0 ? std::to_string(o.gid_index) : "auto");
+                or_asked("path_mtu", "[B]",
+                         o.mtu ? std::to_string(o.mtu) + "[B]" : "the port's active MTU"));
+    if (!setting(got, "link_layer").empty())
+        out += line(" Link type       : %s\n", setting(got, "link_layer"));
+    out += line(" GID index       : %s\n",
+                or_asked("gid_index", "", o.gid_index >= 0 ? std::to_string(o.gid_index) : "auto"));
     if (!o.tool->atomic() && o.tool->op[0] != 'r')
-        out += line(" Max inline data : %s\n", o.inline_size >= 0
-                                                   ? std::to_string(o.inline_size) + "[B]"
-                                                   : "the tool's default, as the QP allows");
+        out += line(" Max inline data : %s\n",
+                    or_asked("inline_size", "[B]",
+                             o.inline_size >= 0 ? std::to_string(o.inline_size) + "[B]"
+                                                : "the tool's default, as the QP allows"));
     out += line(" rdma_cm QPs\t : %s\n", o.rdma_cm ? "ON" : "OFF");
     out += line(" Data ex. method : %s\n", o.rdma_cm ? "rdma_cm" : "Ethernet");
     out += convention(o);
-    return out + rule() + "\n";
+    out += rule() + std::string("\n");
+    // perftest's local/remote address lines, as cmdbench records them.
+    if (!setting(got, "gid").empty()) out += line(" GID             : %s\n", setting(got, "gid"));
+    if (!setting(got, "qpn").empty())
+        out += line(" QPN local->remote (PSN local->remote): %s\n", setting(got, "qpn")) + rule() +
+               "\n";
+    return out;
 }
 
 std::string column_line(const Options &o) {

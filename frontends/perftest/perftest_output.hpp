@@ -6,15 +6,23 @@
 #include "perftest_options.hpp"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace cmdbench::perftest_frontend {
 
 // perftest's dashed rule.
 const char *rule();
 
-// The block a side prints once connected: the test's title and settings,
-// and how latency is reported (one way or round trip).
-std::string header_block(const Options &o, bool server);
+// A run's settings as the plugin recorded them (key, value).
+using RunSettings = std::vector<std::pair<std::string, std::string>>;
+// The value of `key`, or "".
+std::string setting(const RunSettings &settings, const std::string &key);
+
+// The block a side prints once its QPs are connected: the test's title and
+// settings (those the run got, `got`, else those asked), how latency is
+// reported (one way or round trip), and the QPs' numbers.
+std::string header_block(const Options &o, bool server, const RunSettings &got);
 
 // The column names (one line).
 std::string column_line(const Options &o);

@@ -86,7 +86,13 @@ void test_keys(Mapper &m) {
     const Options &o = m.o;
     const bool cas = o.atomic_type == "CMP_AND_SWAP";
     m.put("op", quoted(cas ? "cmp_swap" : o.tool->op), "the tool");
-    if (!o.tool->atomic()) m.put("sizes", to_text(ParamValue(o.sizes)), "-s/--size");
+    // UD's default size is the path MTU, which the plugin knows ([-1]).
+    const bool ud_default =
+        o.tool->bandwidth && lower(o.connection) == "ud" && !m.given("size") && !m.given("all");
+    if (ud_default)
+        m.put("sizes", "[-1]", "-c/--connection UD");
+    else if (!o.tool->atomic())
+        m.put("sizes", to_text(ParamValue(o.sizes)), "-s/--size");
     m.put("iterations", std::to_string(o.iterations), "-n/--iters");
     m.put_if("duration", "duration", std::to_string(int64_t(o.duration)), "-D/--duration");
     if (o.run_infinitely && !m.given("duration"))

@@ -38,6 +38,7 @@ bool write_results(const Options &o, const SideResult &r, const Registry &regist
     run.status = r.status;
     run.error = r.error;
     run.rows = r.rows;
+    run.settings = r.settings;
     run.wall_seconds = r.wall_seconds;
     run.group = o.tool->name;
     run.variant = "verbs";

@@ -16,33 +16,16 @@
 #include "perftest_side.hpp"
 
 #include <algorithm>
-#include <boost/dll/runtime_symbol_info.hpp>
 #include <cstdio>
-#include <filesystem>
 #include <unistd.h>
 
 namespace cmdbench::perftest_frontend {
 namespace {
 
-// The verbs plugin's directory seen from this executable, then the host's
-// default search path (CMDBENCH_PLUGIN_PATH).
-std::vector<std::string> plugin_dirs() {
-    std::vector<std::string> dirs;
-    boost::dll::fs::error_code ec;
-    auto exe = boost::dll::program_location(ec);
-    if (!ec)
-        dirs.push_back(
-            (std::filesystem::path(exe.parent_path().string()) / CMDBENCH_PERFTEST_PLUGIN_RELDIR)
-                .lexically_normal()
-                .string());
-    for (const auto &d : default_plugin_dirs())
-        dirs.push_back(d);
-    return dirs;
-}
-
 const cmdbench_test *load_test(const Options &o, Registry &registry) {
     std::vector<LoadSkip> skipped;
-    for (const auto &f : load_plugins(registry, plugin_dirs(), false, &skipped))
+    for (const auto &f : load_plugins(
+             registry, frontend_plugin_dirs(CMDBENCH_PERFTEST_PLUGIN_RELDIR), false, &skipped))
         std::fprintf(stderr, "cmdbench %s: plugin refused: %s\n", o.tool->name, f.reason.c_str());
     const cmdbench_test *test = registry.find_test(test_name(*o.tool));
     if (!test)
@@ -56,17 +39,34 @@ void print(const std::string &text) {
     std::fflush(stdout);
 }
 
+// The header and the column line, once: when the first row arrives (the
+// QPs are connected by then, so the header shows what the run got), or
+// when the run ends without one.
+struct Heading {
+    const Options &o;
+    RoleRun *role = nullptr;
+    bool done = false;
+    void print_once() {
+        if (done) return;
+        done = true;
+        if (!o.output.empty()) return; // --output: the figure alone
+        print(header_block(o, !o.client(), role ? role->settings() : RunSettings{}));
+        print(column_line(o) + "\n");
+    }
+};
+
 RoleSetup role_setup(const Options &o, const cmdbench_test *test, ParamMap params,
-                     const std::atomic<bool> &interrupted, std::string &printed) {
+                     const std::atomic<bool> &interrupted, std::string &printed, Heading &heading) {
     RoleSetup setup;
     setup.test = test;
     setup.inputs.params = std::move(params);
     setup.inputs.interrupted = &interrupted;
     setup.inputs.log_prefix = std::string("cmdbench ") + o.tool->name + ": ";
     // Each size's line as it ends; with --run_infinitely, each window's.
-    setup.inputs.on_row = [&o, &printed](const Row &row) {
+    setup.inputs.on_row = [&o, &printed, &heading](const Row &row) {
         const std::string text = row_line(o, row);
         if (text.empty()) return;
+        heading.print_once();
         print(text + "\n");
         printed += text + "\n";
     };
@@ -205,12 +205,12 @@ int run_side(const Options &o) {
     const uint64_t started = monotonic_ns();
     std::optional<Link> link = meet(o, r.params, interrupted, r);
     if (link) {
-        if (o.output.empty()) print(header_block(o, !o.client())); // --output: the figure alone
-        const std::string columns = column_line(o);
-        if (!columns.empty()) print(columns + "\n");
         std::string printed;
-        RoleRun role(role_setup(o, test, std::move(*params), interrupted, printed));
+        Heading heading{o};
+        RoleRun role(role_setup(o, test, std::move(*params), interrupted, printed, heading));
+        heading.role = &role;
         run_with_peer(o, role, *link, r);
+        heading.print_once();
         if (r.abandoned) { // its thread still runs the test: nothing may wait for it
             report_outcome(o, r);
             std::fflush(nullptr);
@@ -218,6 +218,7 @@ int run_side(const Options &o) {
         }
         share_lines(o, *link, r, printed);
         r.rows = role.rows();
+        r.settings = role.settings();
         if (o.output.empty()) print(std::string(rule()) + "\n");
     }
     r.wall_seconds = double(monotonic_ns() - started) / 1e9;

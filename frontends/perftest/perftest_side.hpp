@@ -20,6 +20,7 @@ struct SideResult {
     RunStatus status = RunStatus::Ok;
     std::string error;
     std::vector<Row> rows;
+    std::vector<std::pair<std::string, std::string>> settings; // what the plugin recorded
     WireParams params;
     double wall_seconds = 0;
     CpuTime cpu_ours, cpu_peer;

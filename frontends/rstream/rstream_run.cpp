@@ -11,11 +11,9 @@
 #include "rstream_status.hpp"
 #include "rstream_transport.hpp"
 
-#include <boost/dll/runtime_symbol_info.hpp>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <netdb.h>
 #include <string>
 #include <unistd.h>
@@ -25,22 +23,6 @@ namespace {
 
 constexpr int kExitFailure = 255; // rstream: a failed call returned -1
 constexpr int kExitInterrupted = 130;
-
-// The stream plugin's directory seen from this executable, then the host's
-// default search path (CMDBENCH_PLUGIN_PATH).
-std::vector<std::string> plugin_dirs() {
-    std::vector<std::string> dirs;
-    boost::dll::fs::error_code ec;
-    auto exe = boost::dll::program_location(ec);
-    if (!ec)
-        dirs.push_back(
-            (std::filesystem::path(exe.parent_path().string()) / CMDBENCH_RSTREAM_PLUGIN_RELDIR)
-                .lexically_normal()
-                .string());
-    for (const auto &d : cmdbench::default_plugin_dirs())
-        dirs.push_back(d);
-    return dirs;
-}
 
 std::string transport_name(const Options &o) {
     return o.sockets ? "tcp" : "rsocket";
@@ -139,7 +121,9 @@ void explain_gid_failure(const Options &o, const std::string &error) {
 
 void load_rstream_plugins(cmdbench::Registry &registry) {
     std::vector<cmdbench::LoadSkip> skipped;
-    for (const auto &f : cmdbench::load_plugins(registry, plugin_dirs(), false, &skipped))
+    for (const auto &f : cmdbench::load_plugins(
+             registry, cmdbench::frontend_plugin_dirs(CMDBENCH_RSTREAM_PLUGIN_RELDIR), false,
+             &skipped))
         // The reason names the file already ("FILE: ...").
         std::fprintf(stderr, "cmdbench rstream: plugin refused: %s\n", f.reason.c_str());
     for (const auto &s : skipped)

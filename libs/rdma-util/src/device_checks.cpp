@@ -42,7 +42,11 @@ std::string port_problem(ibv_context *ctx, uint8_t port) {
         return "ibv_query_port " + device + " port " + std::to_string(port) + ": " +
                std::strerror(rc);
     if (attr.state == IBV_PORT_ACTIVE) return "";
-    return "port " + std::to_string(port) + " of " + device + " is " + state_name(attr.state) +
+    return port_state_problem(device, port, attr.state);
+}
+
+std::string port_state_problem(const std::string &device, int port, ibv_port_state state) {
+    return "port " + std::to_string(port) + " of " + device + " is " + state_name(state) +
            " (not ACTIVE): nothing can be sent through it";
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmdbench/rdma-util/device_checks.hpp>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -13,12 +14,6 @@ namespace cmdbench::verbs {
 namespace {
 
 constexpr int kMtus[] = {256, 512, 1024, 2048, 4096};
-
-std::string state_text(const std::string &device, int port, const ibv_port_attr &attr) {
-    return "device " + device + " port " + std::to_string(port) + " is " +
-           (attr.state == IBV_PORT_DOWN ? "DOWN" : "not ACTIVE") + " (state " +
-           ibv_port_state_str(attr.state) + ")";
-}
 
 // The device list, closed when done.
 struct DeviceList {
@@ -103,10 +98,10 @@ void LocalPort::open(const LinkSpec &link) {
             return;
         }
         ibv_close_device(ctx);
-        const std::string why = !has_port ? "ib_port = " + std::to_string(link.ib_port) +
-                                                " is not a port of " + name + " (ports 1.." +
-                                                std::to_string(dev.phys_port_cnt) + ")"
-                                          : state_text(name, link.ib_port, attr);
+        const std::string why =
+            !has_port ? "ib_port = " + std::to_string(link.ib_port) + " is not a port of " + name +
+                            " (ports 1.." + std::to_string(dev.phys_port_cnt) + ")"
+                      : cmdbench::rdma::port_state_problem(name, link.ib_port, attr.state);
         if (!link.device.empty()) fail("verbs: " + why);
         down += (down.empty() ? "" : "; ") + why;
     }

@@ -115,9 +115,9 @@ done
 grep -q "verbs-bw 64k: tx_depth 64, cq_mod 16 (" verbs.err && fail "a set cq_mod reported as chosen by size"
 # The same window and the QPs' inline size head each run's table; the
 # latency columns say one way for send and write, round trip for read.
-grep -qE "^settings: inline_size [0-9]+, tx_depth 128, rx_depth 512, cq_mod 100, 1 from 64k$" verbs.txt ||
+grep -qE "^settings: connect rdma_cm, device $dev, .*, inline_size [0-9]+, tx_depth 128, rx_depth 512, cq_mod 100, 1 from 64k$" verbs.txt ||
     fail "no settings line for bw-send in the table"
-grep -qE "^settings: inline_size [0-9]+, tx_depth 64, rx_depth 128, cq_mod 16$" verbs.txt ||
+grep -qE "^settings: connect rdma_cm, device $dev, .*, inline_size [0-9]+, tx_depth 64, rx_depth 128, cq_mod 16$" verbs.txt ||
     fail "no settings line for bw-send-4qp in the table"
 grep -qF "usec/xfer(1-way)" verbs.txt || fail "no one-way usec/xfer header"
 grep -qF "p50(us,1-way)" verbs.txt || fail "no one-way p50 header"

@@ -95,7 +95,7 @@ r = runs["down"]
 print(f"down port: {r['status']} after {r['wall_seconds']:.2f} s ({t1 - t0:.2f} s with "
       f"cmdbench's start; the unknown device's run: {start['wall_seconds']:.2f} s): {r['error']}")
 assert r["status"] == "failed", r["status"]
-assert f"device {down_dev} port 1 is DOWN (state " in r["error"], r["error"]
+assert f"port 1 of {down_dev} is DOWN (not ACTIVE)" in r["error"], r["error"]
 limit = 2 + start["wall_seconds"]
 assert r["wall_seconds"] < limit, f"want it named within 2 s ({limit:.2f} s with the start)"
 PY

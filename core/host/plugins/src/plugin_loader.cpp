@@ -315,6 +315,17 @@ std::string shipped_plugin_dir() {
         .string();
 }
 
+std::vector<std::string> frontend_plugin_dirs(const std::string &reldir) {
+    std::vector<std::string> dirs;
+    boost::dll::fs::error_code ec;
+    auto exe = boost::dll::program_location(ec);
+    if (!ec)
+        dirs.push_back((fs::path(exe.parent_path().string()) / reldir).lexically_normal().string());
+    for (const auto &d : default_plugin_dirs())
+        dirs.push_back(d);
+    return dirs;
+}
+
 std::vector<std::string> default_plugin_dirs() {
     std::vector<std::string> dirs;
     std::string shipped = shipped_plugin_dir();

@@ -13,6 +13,8 @@ namespace cmdbench::rdma {
 // "" when port `port` of `ctx` is ACTIVE; else what is wrong, naming the
 // device, the port and its state: "port 1 of rxe0 is DOWN (not ACTIVE)".
 std::string port_problem(ibv_context *ctx, uint8_t port);
+// What port_problem says of a port of `device` in `state` (not ACTIVE).
+std::string port_state_problem(const std::string &device, int port, ibv_port_state state);
 
 // perftest turns its default inline data off ("Device not recognized to
 // implement inline feature") on devices it does not know: software devices

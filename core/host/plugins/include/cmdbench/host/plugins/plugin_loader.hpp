@@ -18,6 +18,9 @@ LoadedPlugin load_plugin(const std::string &path);
 std::vector<std::string> default_plugin_dirs();
 // The first of them: the plugins shipped with this executable ("" if unknown).
 std::string shipped_plugin_dir();
+// A front end's search path: <exe dir>/`reldir` (where the plugins are seen
+// from libexec/cmdbench), then default_plugin_dirs().
+std::vector<std::string> frontend_plugin_dirs(const std::string &reldir);
 
 // Every *.so in each directory (sorted by name) and every file named
 // directly; a file already in the registry (same canonical path) is skipped.
