@@ -23,7 +23,7 @@ const std::map<std::string, const char *> &help_lines() {
         {"post_list", "Post list of send WQEs of <list size> size"},
         {"mtu", "MTU size: 256 - 4096 (default port mtu)"},
         {"iters", "Number of exchanges (at least 5; default as perftest's tool)"},
-        {"noPeak", "Cancel peak-bw calculation (cmdbench never measures it)"},
+        {"noPeak", "Cancel peak-bw calculation (BW peak printed as 0.00)"},
         {"port", "Listen on/connect to port <port> (default 18515)"},
         {"qp", "Num of qp's (default 1)"},
         {"cq-mod", "Generate Cqe only after <cq-mod> completion"},

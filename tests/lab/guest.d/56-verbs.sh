@@ -123,7 +123,7 @@ grep -qF "usec/xfer(1-way)" verbs.txt || fail "no one-way usec/xfer header"
 grep -qF "p50(us,1-way)" verbs.txt || fail "no one-way p50 header"
 grep -qF "p50(us,rtt)" verbs.txt || fail "no round-trip p50 header (read)"
 grep -q "CPU-s/GB" verbs.txt || fail "no CPU-s/GB for the bandwidth runs"
-check_results verbs.json "$((sent1 - sent0))" <<'PY' || fail "results do not match"
+check_results verbs.json "$((sent1 - sent0))" "$dev" <<'PY' || fail "results do not match"
 sent = int(sys.argv[2])
 # run: (rows, op, iterations per QP or None for a duration, qps), as in verbs.toml
 lat = {"lat-send": (["64_lat", "4k_lat", "64k_lat"], "send", 300, 1),
@@ -176,9 +176,11 @@ for name, r in runs.items():
     s = r["settings"]
     assert int(s["inline_size"]) >= 0 and int(s["tx_depth"]) > 0, (name, s)
     assert r["variant"] == r["test"] + ":" + op, (name, r["variant"])
-assert runs["bw-send-4qp"]["settings"] == {"inline_size": runs["bw-send-4qp"]["settings"]["inline_size"],
-                                           "tx_depth": "64", "rx_depth": "128", "cq_mod": "16"}, \
-    runs["bw-send-4qp"]["settings"]
+s4 = runs["bw-send-4qp"]["settings"]
+assert {k: s4.get(k) for k in ("tx_depth", "rx_depth", "cq_mod", "connect", "device")} == \
+    {"tx_depth": "64", "rx_depth": "128", "cq_mod": "16", "connect": "rdma_cm",
+     "device": sys.argv[3]}, s4
+assert s4["qpn"].count("->") == 2 * 4, s4  # four QPs, each QPN and PSN
 # Every message is at least one RDMA packet sent by this guest (both peers
 # are here), so the device must have sent at least that many.
 print("messages", messages, "packets", sent)
