@@ -43,7 +43,7 @@ void link_params(Spec &spec) {
         .integer("ib_port", &Params::ib_port, 1, 1, 255, "port of the device (perftest -i)")
         .integer("gid_index", &Params::gid_index, -1, -1, 255,
                  "GID index, connect = \"exchange\" (perftest -x); -1 = InfiniBand: none, "
-                 "RoCE: the first GID there is")
+                 "RoCE: the first RoCE v2 GID of an IPv4 address, else the first GID there is")
         .integer("mtu", &Params::mtu, 0, 0, 4096,
                  "path MTU in bytes, 256, 512, 1024, 2048 or 4096, connect = \"exchange\" "
                  "(perftest -m); 0 = the port's active MTU; the smaller of both sides' is used")

@@ -111,6 +111,18 @@ void LocalPort::open(const LinkSpec &link) {
     fail("verbs: no RDMA device has port " + std::to_string(link.ib_port) + " ACTIVE: " + down);
 }
 
+int LocalPort::first_roce_v2_ipv4_gid(int table) const {
+    for (int i = 0; i < table; ++i) {
+        ibv_gid_entry e{};
+        if (ibv_query_gid_ex(context_, port_, uint32_t(i), &e, 0) != 0) continue;
+        const uint8_t *raw = e.gid.raw;
+        const bool v4_mapped = std::all_of(raw, raw + 10, [](uint8_t b) { return b == 0; }) &&
+                               raw[10] == 0xff && raw[11] == 0xff;
+        if (e.gid_type == IBV_GID_TYPE_ROCE_V2 && v4_mapped) return i;
+    }
+    return -1;
+}
+
 void LocalPort::choose_gid(int asked) {
     const int table = attr_.gid_tbl_len;
     auto gid_at = [&](int index, ibv_gid &gid) {
@@ -134,13 +146,15 @@ void LocalPort::choose_gid(int asked) {
         gid_index_ = asked;
         return;
     }
-    // As perftest: InfiniBand goes without a GRH; RoCE needs one, on the
-    // first GID there is (index 0 on a configured port).
+    // As perftest: InfiniBand goes without a GRH; RoCE needs one, where
+    // perftest 4.5 takes (seen on rxe) the first RoCE v2 GID of an IPv4
+    // address, which a routed network can carry, else the first GID there is.
     if (!ethernet()) {
         ibv_query_gid(context_, port_, 0, &gid_);
         return;
     }
-    for (int i = 0; i < table; ++i)
+    const int roce_v2_ipv4 = first_roce_v2_ipv4_gid(table);
+    for (int i = roce_v2_ipv4 >= 0 ? roce_v2_ipv4 : 0; i < table; ++i)
         if (gid_at(i, gid_)) {
             gid_index_ = i;
             return;

@@ -45,6 +45,8 @@ class LocalPort {
 
   private:
     void open(const LinkSpec &link);
+    // The index of the first RoCE v2 GID of an IPv4 address, or -1.
+    int first_roce_v2_ipv4_gid(int table) const;
     void choose_gid(int asked);
     void choose_mtu(int asked);
 

@@ -2,7 +2,8 @@
 # channel, perftest without -R) on rxe: verbs-lat and verbs-bw over RC (send,
 # write, read, fetch_add), UC (send, write) and UD (send); mtu = 1024 taking
 # effect (the QPs' path MTU read back, and UD's default size becoming 1 KiB),
-# sl, gid_index = 1 (its GID in the facts); a gid_index with no GID, an
+# sl, gid_index = 0 (its GID in the facts; the default takes 1); a
+# gid_index with no GID, an
 # unknown device, and a port whose interface is down, each failing at once
 # naming what there is; rdma_cm's own checks of device and traffic_class.
 # Last, ibv_rc_pingpong (rdma-core's own exchange-mode example) on the same
@@ -38,7 +39,7 @@ runs() { # NAME TEST KEY=VALUE...: one [[run]] table
   runs mtu-1k verbs-lat 'op = "write"' 'mtu = 1024' 'sizes = [4096]' 'verify = true'
   runs mtu-1k-ud verbs-bw 'qp_type = "ud"' 'mtu = 1024'
   runs sl-3 verbs-lat 'sl = 3' 'traffic_class = 32'
-  runs gid-1 verbs-lat "device = \"$dev\"" 'gid_index = 1'
+  runs gid-0 verbs-lat "device = \"$dev\"" 'gid_index = 0'
   runs gid-empty verbs-lat 'gid_index = 200'
   runs no-device verbs-lat 'device = "mlx5_9"'
   runs cm-tos verbs-lat 'connect = "rdma_cm"' "bind_address = \"$addr\"" 'traffic_class = 32'
@@ -67,7 +68,10 @@ for name, r in runs.items():
 facts = [l for l in err.splitlines() if "verbs: connect exchange," in l]
 assert len(facts) >= 2 * 18, len(facts)
 assert any("path MTU 1024," in l for l in facts), "no QP with path MTU 1024"
+# The default takes the RoCE v2 GID of the IPv4 address (index 1 on rxe),
+# gid_index = 0 the link-local one.
 assert any("GID index 1 0000:0000:0000:0000:0000:ffff:" in l for l in facts), "no GID index 1"
+assert any("GID index 0 fe80:" in l for l in facts), "no GID index 0"
 assert all(f"device {dev} port 1 (Ethernet)" in l for l in facts), facts[0]
 assert any("verbs: connect rdma_cm," in l for l in err.splitlines()), "no rdma_cm facts"
 assert runs["mtu-1k-ud"]["rows"][0]["name"] == "1k", runs["mtu-1k-ud"]["rows"]
