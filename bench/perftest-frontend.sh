@@ -6,18 +6,19 @@ set -uo pipefail
 usage() {
     cat <<'USAGE'
 Usage: tools/rdma-lab --timeout 1800 -- bench/perftest-frontend.sh [--reps N]
-           [--build-dir DIR]
+           [--rdma-cm] [--build-dir DIR]
 
 Inside the lab (Soft-RoCE rxe0, one guest, server and client side by side),
 each case run by perftest and by `cmdbench TOOL` with the same options
-(-R, as the verbs plugin of main connects through rdma_cm), N repetitions
-(default 5), the order of the two tools swapped every repetition:
+(QPs connected over the TCP connection, each tool's default; --rdma-cm
+adds -R to every case), N repetitions (default 5), the order of the two
+tools swapped every repetition:
 
-  ib_send_lat  -R -n 1000                 t_typical and t_avg (one way)
-  ib_write_lat -R -n 1000                 t_typical and t_avg (one way)
-  ib_read_lat  -R -n 1000                 t_typical and t_avg (whole READ)
-  ib_write_bw  -R -n 2000 --report_gbits  BW average[Gb/sec]
-  ib_send_bw   -R -n 2000 --report_gbits  BW average[Gb/sec]
+  ib_send_lat  -n 1000                 t_typical and t_avg (one way)
+  ib_write_lat -n 1000                 t_typical and t_avg (one way)
+  ib_read_lat  -n 1000                 t_typical and t_avg (whole READ)
+  ib_write_bw  -n 2000 --report_gbits  BW average[Gb/sec]
+  ib_send_bw   -n 2000 --report_gbits  BW average[Gb/sec]
 
 Prints every repetition's figure as it ends, then per case the median of
 each tool and the ratio cmdbench / perftest, with `uptime` before and after
@@ -26,10 +27,12 @@ USAGE
 }
 
 reps=5
+cm=
 build=${CMDBENCH_BINARY_DIR:-$PWD/build}
 while [ $# -gt 0 ]; do
     case $1 in
     --reps) reps=$2; shift 2 ;;
+    --rdma-cm) cm=" -R"; shift ;;
     --build-dir) build=$2; shift 2 ;;
     -h | --help) usage; exit 0 ;;
     *) usage >&2; exit 2 ;;
@@ -41,8 +44,8 @@ cb=$build/bin/cmdbench
 port=19000
 out=$(mktemp -d)
 
-cases=("ib_send_lat -R -n 1000" "ib_write_lat -R -n 1000" "ib_read_lat -R -n 1000"
-       "ib_write_bw -R -n 2000 --report_gbits" "ib_send_bw -R -n 2000 --report_gbits")
+cases=("ib_send_lat$cm -n 1000" "ib_write_lat$cm -n 1000" "ib_read_lat$cm -n 1000"
+       "ib_write_bw$cm -n 2000 --report_gbits" "ib_send_bw$cm -n 2000 --report_gbits")
 
 # one WHO CASE: runs the case's server and client (WHO: perftest or
 # cmdbench) and prints the client's result line's figures: "typical avg"
