@@ -25,7 +25,7 @@ namespace {
 const cmdbench_test *load_test(const Options &o, Registry &registry) {
     std::vector<LoadSkip> skipped;
     for (const auto &f : load_plugins(
-             registry, frontend_plugin_dirs(CMDBENCH_PERFTEST_PLUGIN_RELDIR), false, &skipped))
+             registry, frontend_plugin_dirs(CMDBENCH_FRONTEND_PLUGIN_RELDIR), false, &skipped))
         std::fprintf(stderr, "cmdbench %s: plugin refused: %s\n", o.tool->name, f.reason.c_str());
     const cmdbench_test *test = registry.find_test(test_name(*o.tool));
     if (!test)

@@ -122,7 +122,7 @@ void explain_gid_failure(const Options &o, const std::string &error) {
 void load_rstream_plugins(cmdbench::Registry &registry) {
     std::vector<cmdbench::LoadSkip> skipped;
     for (const auto &f : cmdbench::load_plugins(
-             registry, cmdbench::frontend_plugin_dirs(CMDBENCH_RSTREAM_PLUGIN_RELDIR), false,
+             registry, cmdbench::frontend_plugin_dirs(CMDBENCH_FRONTEND_PLUGIN_RELDIR), false,
              &skipped))
         // The reason names the file already ("FILE: ...").
         std::fprintf(stderr, "cmdbench rstream: plugin refused: %s\n", f.reason.c_str());
