@@ -3,13 +3,12 @@
 
 #include "cmdbench/cmtime/cm_engine.hpp"
 #include "cmdbench/host/matrix/job.hpp"
+#include "cmtime_faults.hpp"
 #include "cmtime_instance.hpp"
 #include "cmtime_job_report.hpp"
 #include "cmtime_node_address.hpp"
 
 #include <algorithm>
-#include <csignal>
-#include <cstdlib>
 #include <memory>
 
 namespace cmdbench::cmtime_frontend {
@@ -85,9 +84,7 @@ int refuse_in_job(cmdbench::Job &job, const std::string &message, bool usage) {
 }
 
 void Instance::test_stop_point() const {
-    if (!in_job) return;
-    const char *rank = std::getenv("CMDBENCH_CMTIME_TEST_STOP_RANK");
-    if (rank && std::to_string(mesh.index()) == rank) std::raise(SIGSTOP);
+    if (in_job) fault_before_steps(mesh.index());
 }
 
 namespace {

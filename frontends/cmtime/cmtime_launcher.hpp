@@ -13,9 +13,8 @@
 //    tables (or the JSON document); the others print only errors, each
 //    line prefixed with "(rank N on NODE)".
 // A rank that fails or dies ends every rank with an error naming it.
-// For tests: CMDBENCH_CMTIME_TEST_STOP_RANK=N makes rank N stop itself
-// (SIGSTOP) once the mesh is wired, right before its first connection, so
-// a test can kill it mid-run.
+// A test build can stop a rank once the mesh is wired, right before its
+// first connection (cmtime_faults.hpp), so that a test can kill it mid-run.
 #pragma once
 #include "cmtime_options.hpp"
 

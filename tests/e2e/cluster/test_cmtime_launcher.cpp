@@ -5,6 +5,7 @@
 #include "launchers.hpp"
 #include "process.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <csignal>
@@ -36,6 +37,18 @@ std::vector<std::string> launch(int ranks, const std::vector<std::string> &args,
     argv.push_back(cmdbench_exe());
     argv.push_back("cmtime");
     argv.insert(argv.end(), args.begin(), args.end());
+    return argv;
+}
+
+// As launch, with rank `stop` stopping itself (SIGSTOP) once the mesh is
+// wired: the front end built with the tests' fault (tests/cluster/cmtime-faults).
+std::vector<std::string> launch_stopping(int ranks, int stop, const std::vector<std::string> &args,
+                                         std::vector<std::string> mpi = {}) {
+    mpi.insert(mpi.end(), {"-x", "CMDBENCH_CMTIME_TEST_STOP_RANK=" + std::to_string(stop)});
+    std::vector<std::string> argv = launch(ranks, args, mpi);
+    const auto front = std::find(argv.begin(), argv.end(), cmdbench_exe());
+    *front = CMDBENCH_CMTIME_FAULTS_EXE;
+    argv.erase(front + 1); // "cmtime": the copy is the front end itself
     return argv;
 }
 
@@ -215,9 +228,8 @@ TEST_CASE("cmtime under mpirun: a rank killed mid-run ends every other rank nami
     // odls_base_sigkill_timeout later (1 s). The survivors must speak before
     // that; 5 s, so that a loaded TSan host (seen) does not cut them short.
     std::vector<std::string> argv =
-        launch(4, {"-S", "--servers", "2", "-c", "50", "--timeout", "120"},
-               {"-x", "CMDBENCH_CMTIME_TEST_STOP_RANK=3", "-x", tag, "--mca",
-                "odls_base_sigkill_timeout", "5"});
+        launch_stopping(4, 3, {"-S", "--servers", "2", "-c", "50", "--timeout", "120"},
+                        {"-x", tag, "--mca", "odls_base_sigkill_timeout", "5"});
     const pid_t job = start_process(argv, dir + "/out", dir + "/err");
     pid_t victim = -1;
     for (int i = 0; i < 600 && (victim < 0 || process_state(victim) != 'T'); ++i) {
@@ -252,9 +264,8 @@ TEST_CASE("cmtime under mpirun: a rank killed mid-run ends every other rank nami
 TEST_CASE("cmtime under mpirun: a rank that stops answering is named by every rank, bounded") {
     // Rank 3 stops itself and is never killed: the controller's wait for it
     // ends at --timeout and it tells everyone who was late.
-    auto r = run_process(launch(4, {"-S", "--servers", "2", "-c", "50", "--timeout", "3"},
-                                {"-x", "CMDBENCH_CMTIME_TEST_STOP_RANK=3"}),
-                         60);
+    auto r = run_process(
+        launch_stopping(4, 3, {"-S", "--servers", "2", "-c", "50", "--timeout", "3"}), 60);
     INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
     CHECK(r.exit_code != 0);
     CHECK(r.exit_code != -1);
