@@ -82,6 +82,19 @@ struct RailPart {
     RunPath path;
 };
 
+// The traffic a run was measured under (scenario key `background`): what
+// ran beside it, the rows it reported and what it moved.
+struct BackgroundLoad {
+    std::string test;
+    std::string transport;
+    unsigned flows = 0;
+    std::vector<Row> rows;      // every flow's rows, named "flow K: ROW"
+    std::optional<double> gbps; // the sum over flows of each flow's mean Gb/sec
+    // What went wrong with it (a flow that ended early or failed); the
+    // measured rows are kept all the same.
+    std::vector<std::string> notes;
+};
+
 struct RunResult {
     std::string name; // run label (scenario `name`, or test/transport)
     std::string test;
@@ -99,16 +112,17 @@ struct RunResult {
     // the transport, else the test name).
     std::string group;
     std::string variant;
-    std::vector<std::string> compare; // metric families to compare; empty = all
-    unsigned repeat = 1;              // 1-based index of this repetition of the run
-    unsigned repeats = 1;             // `repeat = N` in the scenario
-    CpuTime cpu_client;               // this process
-    CpuTime cpu_server;               // the server side, as it reported it
-    std::optional<RunPair> pair;      // matrix mode: who measured
-    RunConditions conditions;         // the machine's load around this run (pipeline)
-    RunPath path;                     // interfaces and RDMA devices (run_client.cpp)
-    std::vector<RailPart> rails;      // a run on every rail at once (rails_together.cpp)
-    Expectations expect;              // scenario `expect`: what verdict.hpp judges
+    std::vector<std::string> compare;         // metric families to compare; empty = all
+    unsigned repeat = 1;                      // 1-based index of this repetition of the run
+    unsigned repeats = 1;                     // `repeat = N` in the scenario
+    CpuTime cpu_client;                       // this process
+    CpuTime cpu_server;                       // the server side, as it reported it
+    std::optional<RunPair> pair;              // matrix mode: who measured
+    RunConditions conditions;                 // the machine's load around this run (pipeline)
+    RunPath path;                             // interfaces and RDMA devices (run_client.cpp)
+    std::vector<RailPart> rails;              // a run on every rail at once (rails_together.cpp)
+    Expectations expect;                      // scenario `expect`: what verdict.hpp judges
+    std::optional<BackgroundLoad> background; // the load it ran under (under_load.cpp)
 };
 
 struct PluginInfo {
