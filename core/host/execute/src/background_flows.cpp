@@ -8,6 +8,7 @@ struct BackgroundFlows::Signal {
     std::mutex mu;
     std::condition_variable cv;
     std::vector<bool> started; // reported data, or ended
+    std::vector<size_t> rows;  // reported so far
 };
 
 namespace {
@@ -16,13 +17,20 @@ namespace {
 // that it moves data.
 class FlowWatch final : public ProgressDisplay {
   public:
-    FlowWatch(std::mutex &mu, std::condition_variable &cv, std::vector<bool> &started, size_t k)
-        : mu_(mu), cv_(cv), started_(started), k_(k) {}
+    FlowWatch(std::mutex &mu, std::condition_variable &cv, std::vector<bool> &started,
+              std::vector<size_t> &rows, size_t k)
+        : mu_(mu), cv_(cv), started_(started), rows_(rows), k_(k) {}
     void start(size_t, size_t, const std::string &, unsigned, unsigned) override {}
     void update(uint64_t done, uint64_t) override {
         if (done > 0) mark();
     }
-    void row_done(const std::string &) override { mark(); }
+    void row_done(const std::string &) override {
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            ++rows_[k_];
+        }
+        mark();
+    }
     void clear() override {}
     void mark() {
         std::lock_guard<std::mutex> lock(mu_);
@@ -34,6 +42,7 @@ class FlowWatch final : public ProgressDisplay {
     std::mutex &mu_;
     std::condition_variable &cv_;
     std::vector<bool> &started_;
+    std::vector<size_t> &rows_;
     size_t k_;
 };
 
@@ -45,6 +54,7 @@ BackgroundFlows::BackgroundFlows(const ClientState &shared, const RunSpec &spec,
     : shared_(shared), spec_(spec), repeat_(repeat), signal_(std::make_shared<Signal>()),
       sessions_(count), outcomes_(count) {
     signal_->started.assign(count, false);
+    signal_->rows.assign(count, 0);
     for (ClientSession &s : sessions_) {
         s.server = server;
         s.token = token;
@@ -61,7 +71,7 @@ BackgroundFlows::~BackgroundFlows() {
 // thread: a local server it started gets SIGTERM when the thread that forked
 // it ends (its parent-death signal follows the thread).
 void BackgroundFlows::run_flow(size_t k) {
-    FlowWatch watch(signal_->mu, signal_->cv, signal_->started, k);
+    FlowWatch watch(signal_->mu, signal_->cv, signal_->started, signal_->rows, k);
     ClientState st{shared_.registry, stop_, watch};
     st.local_node = shared_.local_node;
     FlowOutcome &out = outcomes_[k];
@@ -89,6 +99,11 @@ size_t BackgroundFlows::wait_started(double seconds, const std::atomic<bool> &in
 std::vector<bool> BackgroundFlows::started() const {
     std::lock_guard<std::mutex> lock(signal_->mu);
     return signal_->started;
+}
+
+std::vector<size_t> BackgroundFlows::rows_so_far() const {
+    std::lock_guard<std::mutex> lock(signal_->mu);
+    return signal_->rows;
 }
 
 const std::vector<FlowOutcome> &BackgroundFlows::stop() {

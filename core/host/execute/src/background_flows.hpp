@@ -30,6 +30,8 @@ class BackgroundFlows {
     size_t wait_started(double seconds, const std::atomic<bool> &interrupted);
     // Which flows had reported data (or ended) when asked.
     std::vector<bool> started() const;
+    // How many rows each flow has reported so far.
+    std::vector<size_t> rows_so_far() const;
     // Asks every flow to stop and waits for them (each ends within its
     // run's bounds): what each did.
     const std::vector<FlowOutcome> &stop();

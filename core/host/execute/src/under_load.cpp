@@ -24,18 +24,31 @@ std::string flow_name(const RunSpec &spec, size_t k) {
            (bg.transport.empty() ? "" : " over " + bg.transport) + ")";
 }
 
-// The mean Gb/sec of a flow's rows (its windows), if it reported any.
-std::optional<double> flow_gbps(const std::vector<Row> &rows) {
+// The mean Gb/sec of rows [from, to) of a flow (its windows), if they have any.
+std::optional<double> mean_gbps(const std::vector<Row> &rows, size_t from, size_t to) {
     double sum = 0;
     size_t n = 0;
-    for (const Row &row : rows)
-        if (const Metric *m = find_metric(row, "Gb/sec")) {
+    for (size_t i = from; i < to && i < rows.size(); ++i)
+        if (const Metric *m = find_metric(rows[i], "Gb/sec")) {
             sum += m->value;
             ++n;
         }
     if (n == 0) return std::nullopt;
     return sum / double(n);
 }
+
+// What a flow moved while the run was measured: the mean of its windows that
+// ended meanwhile (rows [from, to)); of all its rows when none did (a
+// window longer than the run, a test that reports once at its end).
+std::optional<double> flow_gbps(const std::vector<Row> &rows, size_t from, size_t to) {
+    if (auto during = mean_gbps(rows, from, to)) return during;
+    return mean_gbps(rows, 0, rows.size());
+}
+
+// Each flow's rows before and after the measured run.
+struct RowMarks {
+    std::vector<size_t> before, after;
+};
 
 // What a flow's end says about the measured run: nothing when it ran until
 // it was stopped.
@@ -49,7 +62,8 @@ std::string flow_note(const RunSpec &spec, size_t k, const FlowOutcome &o) {
            "): part of the run was measured without it";
 }
 
-BackgroundLoad background_of(const RunSpec &spec, const std::vector<FlowOutcome> &flows) {
+BackgroundLoad background_of(const RunSpec &spec, const std::vector<FlowOutcome> &flows,
+                             const RowMarks &marks) {
     BackgroundLoad b;
     b.test = spec.background->spec.test;
     b.transport = spec.background->spec.transport;
@@ -59,7 +73,8 @@ BackgroundLoad background_of(const RunSpec &spec, const std::vector<FlowOutcome>
             row.name = "flow " + std::to_string(k + 1) + ": " + row.name;
             b.rows.push_back(std::move(row));
         }
-        if (auto g = flow_gbps(flows[k].result.rows)) b.gbps = b.gbps.value_or(0) + *g;
+        if (auto g = flow_gbps(flows[k].result.rows, marks.before[k], marks.after[k]))
+            b.gbps = b.gbps.value_or(0) + *g;
         if (std::string note = flow_note(spec, k, flows[k]); !note.empty())
             b.notes.push_back(std::move(note));
     }
@@ -96,10 +111,12 @@ RunResult run_under_load(ClientState &st, ClientSession &session, const RunSpec 
     std::vector<std::string> late;
     RunResult r;
     std::vector<FlowOutcome> outcomes;
+    RowMarks marks;
     {
         BackgroundFlows flows(st, flow_spec(spec), spec.background->flows, repeat, server, token);
         late = late_flows(spec, flows, st.interrupted);
         say_measuring(spec, late.size());
+        marks.before = flows.rows_so_far();
         if (!st.interrupted) {
             r = run_client(st, session, spec, repeat);
         } else {
@@ -107,9 +124,10 @@ RunResult run_under_load(ClientState &st, ClientSession &session, const RunSpec 
             r.status = RunStatus::Interrupted;
             r.error = "interrupted";
         }
+        marks.after = flows.rows_so_far();
         outcomes = flows.stop();
     }
-    r.background = background_of(spec, outcomes);
+    r.background = background_of(spec, outcomes, marks);
     r.background->notes.insert(r.background->notes.begin(), late.begin(), late.end());
     for (const FlowOutcome &o : outcomes)
         if (o.abandoned) st.abandoned = true;
