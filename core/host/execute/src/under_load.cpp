@@ -129,6 +129,8 @@ RunResult run_under_load(ClientState &st, ClientSession &session, const RunSpec 
     }
     r.background = background_of(spec, outcomes, marks);
     r.background->notes.insert(r.background->notes.begin(), late.begin(), late.end());
+    // A run that could not run here says why; its background's fate adds nothing.
+    if (r.status == RunStatus::Skipped) r.background->notes.clear();
     for (const FlowOutcome &o : outcomes)
         if (o.abandoned) st.abandoned = true;
     for (const std::string &note : r.background->notes)

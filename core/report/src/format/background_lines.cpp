@@ -12,7 +12,7 @@ std::vector<std::string> background_lines(const RunResult &run) {
                        (b.flows == 1 ? " flow of " : " flows of ") + b.test +
                        (b.transport.empty() ? "" : " over " + b.transport) + " moved ";
     line += b.gbps ? fixed_str(*b.gbps, 3) + " Gb/s" : std::string("? Gb/s (no Gb/sec in its rows)");
-    line += b.flows == 1 ? "" : " (the sum over flows)";
+    line += b.flows == 1 || !b.gbps ? "" : " (the sum over flows)";
     line += " while this run was measured";
     lines.push_back(std::move(line));
     for (const std::string &note : b.notes)
