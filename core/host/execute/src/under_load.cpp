@@ -99,9 +99,10 @@ std::vector<std::string> late_flows(const RunSpec &spec, BackgroundFlows &flows,
 void say_measuring(const RunSpec &spec, size_t late) {
     if (plugin_log_level() < CMDBENCH_LOG_INFO) return;
     const unsigned flows = spec.background->flows;
-    std::fprintf(stderr,
-                 "cmdbench: info: %s: measuring beside %u background flow%s (%u moving data)\n",
-                 spec.name.c_str(), flows, flows == 1 ? "" : "s", unsigned(flows - late));
+    const std::string waiting =
+        late ? " (" + std::to_string(late) + " of them reported no data yet)" : "";
+    std::fprintf(stderr, "cmdbench: info: %s: measuring beside %u background flow%s%s\n",
+                 spec.name.c_str(), flows, flows == 1 ? "" : "s", waiting.c_str());
 }
 
 } // namespace

@@ -112,17 +112,19 @@ struct RunResult {
     // the transport, else the test name).
     std::string group;
     std::string variant;
-    std::vector<std::string> compare;         // metric families to compare; empty = all
-    unsigned repeat = 1;                      // 1-based index of this repetition of the run
-    unsigned repeats = 1;                     // `repeat = N` in the scenario
-    CpuTime cpu_client;                       // this process
-    CpuTime cpu_server;                       // the server side, as it reported it
-    std::optional<RunPair> pair;              // matrix mode: who measured
-    RunConditions conditions;                 // the machine's load around this run (pipeline)
-    RunPath path;                             // interfaces and RDMA devices (run_client.cpp)
-    std::vector<RailPart> rails;              // a run on every rail at once (rails_together.cpp)
-    Expectations expect;                      // scenario `expect`: what verdict.hpp judges
-    std::optional<BackgroundLoad> background; // the load it ran under (under_load.cpp)
+    std::vector<std::string> compare; // metric families to compare; empty = all
+    unsigned repeat = 1;              // 1-based index of this repetition of the run
+    unsigned repeats = 1;             // `repeat = N` in the scenario
+    CpuTime cpu_client;               // this process
+    CpuTime cpu_server;               // the server side, as it reported it
+    std::optional<RunPair> pair;      // matrix mode: who measured
+    RunConditions conditions;         // the machine's load around this run (pipeline)
+    RunPath path;                     // interfaces and RDMA devices (run_client.cpp)
+    std::vector<RailPart> rails;      // a run on every rail at once (rails_together.cpp)
+    Expectations expect;              // scenario `expect`: what verdict.hpp judges
+
+    // The load it was measured under (under_load.cpp), for a run under load.
+    std::optional<BackgroundLoad> background;
 };
 
 struct PluginInfo {
