@@ -10,7 +10,7 @@ write_scenario load.toml 60 <<TOML
 name = "lat"
 test = "verbs-lat"
 sizes = [64]
-iterations = 3000
+iterations = 1000
 background = { test = "verbs-bw", flows = 2, params = { op = "write", sizes = [65536], duration = 0.3, run_infinitely = true, bind_address = "$addr" } }
 TOML
 run_scenario load.toml
