@@ -11,7 +11,8 @@ std::vector<std::string> background_lines(const RunResult &run) {
     std::string line = "under load: " + std::to_string(b.flows) +
                        (b.flows == 1 ? " flow of " : " flows of ") + b.test +
                        (b.transport.empty() ? "" : " over " + b.transport) + " moved ";
-    line += b.gbps ? fixed_str(*b.gbps, 3) + " Gb/s" : std::string("? Gb/s (no Gb/sec in its rows)");
+    line +=
+        b.gbps ? fixed_str(*b.gbps, 3) + " Gb/s" : std::string("? Gb/s (no Gb/sec in its rows)");
     line += b.flows == 1 || !b.gbps ? "" : " (the sum over flows)";
     line += " while this run was measured";
     lines.push_back(std::move(line));
