@@ -27,7 +27,7 @@ name = "lat"
 test = "pingpong"
 transport = "tcp"
 sizes = [64]
-iterations = 300
+iterations = 150
 background = { test = "throughput", transport = "tcp", flows = 2, params = { sizes = [65536], duration = 0.2, run_infinitely = true } }
 )";
 
