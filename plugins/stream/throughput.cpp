@@ -32,6 +32,7 @@ struct Settings : IoMode {
     int64_t bytes;
     uint16_t port;
     bool bidirectional;
+    bool run_infinitely;
 };
 
 const cmdbench::support::ParamSpec<Settings> &params() {
@@ -47,6 +48,9 @@ const cmdbench::support::ParamSpec<Settings> &params() {
         p.flag("bidirectional", &Settings::bidirectional, false,
                "both peers send and receive at once (iperf3 --bidir): rows \"<size> c2s\", "
                "\"<size> s2c\" and their sum \"<size> bidir\"");
+        p.flag("run_infinitely", &Settings::run_infinitely, false,
+               "stream until the run is stopped, a row per `duration` window measured at the "
+               "sender (\"<size> #1\", ...): one size, one way");
         return p;
     }();
     return spec;
@@ -168,6 +172,33 @@ void check_delivered(const SenderFigures &sent, const ReceiverFigures &received)
     fail(text);
 }
 
+// run_infinitely at the client: window after window of `duration`, each a
+// row from the sender's figures as soon as it ends, until the run is
+// stopped (the send fails as cancelled); every finished window is kept.
+// The receiver reads until the stream ends.
+[[noreturn]] void stream_forever(const Run &s, uint16_t server_port, const IoMode &mode,
+                                 uint8_t *buf, int64_t size, double window) {
+    DataChannel channel(s, connect_to_server(s, server_port, CMDBENCH_HINT_BANDWIDTH), mode);
+    const Limits limits{window, 0};
+    for (unsigned k = 1;; ++k) {
+        const SenderFigures sent = send_stream(s, channel, buf, static_cast<size_t>(size), limits);
+        const double seconds = static_cast<double>(std::max<uint64_t>(sent.ns, 1)) / 1e9;
+        cmdbench_row *row =
+            begin_rate_row(s.host(), s.ctx(), rstream_size_label(size) + " #" + std::to_string(k),
+                           size, static_cast<double>(sent.bytes), seconds,
+                           static_cast<double>(sent.messages), cmdbench::support::meaning::kMoved);
+        s.host().row_end(row);
+    }
+}
+
+void check_forever_params(const Settings &p) {
+    if (!p.run_infinitely) return;
+    if (p.duration <= 0) fail("throughput: run_infinitely needs duration > 0 (the window)");
+    if (p.sizes.size() != 1 || p.bidirectional)
+        fail("throughput: run_infinitely takes one size and one direction (bidirectional = "
+             "false)");
+}
+
 void run_throughput(Run &s) {
     const Settings p = read_settings(s, params());
     const std::vector<int64_t> &sizes = p.sizes;
@@ -178,6 +209,7 @@ void run_throughput(Run &s) {
         fail("throughput: duration and bytes are both 0; set one of them");
     const bool both_ways = p.bidirectional;
     if (both_ways) check_bidir_params(mode);
+    check_forever_params(p);
 
     const int64_t largest = *std::max_element(sizes.begin(), sizes.end());
     std::vector<uint8_t> buf(static_cast<size_t>(largest));
@@ -192,6 +224,15 @@ void run_throughput(Run &s) {
         announce_port(s, *listener, port);
     }
 
+    if (p.run_infinitely) {
+        if (s.is_client()) {
+            stream_forever(s, server_port, mode, buf.data(), sizes[0], p.duration);
+            return;
+        }
+        DataChannel channel(s, listener->accept_client(), mode);
+        receive_stream(s, channel, buf.data(), static_cast<size_t>(sizes[0]));
+        return;
+    }
     for (size_t i = 0; i < sizes.size(); ++i) {
         const auto size = static_cast<size_t>(sizes[i]);
         SenderFigures sent;

@@ -647,3 +647,36 @@ TEST_CASE("mpirun -np 64: all-pairs matrix of 4032 pairs, all filled", "[scale]"
     CHECK(pairs.size() == 4032);
     CHECK(doc["matrix"]["rounds"] == 126);
 }
+
+TEST_CASE("mpirun -np 2: a run with a background, each pair alone and under load") {
+    const std::string out = dir() + "/load.json";
+    const std::string toml = write("load.toml", R"([matrix]
+pattern = "all-pairs"
+address = "127.0.0.1"
+
+[[run]]
+name = "lat"
+test = "pingpong"
+transport = "tcp"
+sizes = [64]
+iterations = 200
+background = { test = "throughput", transport = "tcp", flows = 2, params = { sizes = [65536], duration = 0.2, run_infinitely = true } }
+)");
+    const json doc = run_matrix(2, toml, out);
+    CHECK(pairs_in(doc, "lat") == std::set<std::pair<int, int>>{{0, 1}, {1, 0}});
+    CHECK(pairs_in(doc, "lat under load") == std::set<std::pair<int, int>>{{0, 1}, {1, 0}});
+    for (const json &run : doc["runs"]) {
+        INFO(run.dump());
+        CHECK(run["status"] == "ok");
+        if (run["name"] != "lat under load") {
+            CHECK_FALSE(run.contains("background"));
+            continue;
+        }
+        CHECK(run["variant"] == "tcp under load");
+        const json &bg = run["background"];
+        CHECK(bg["flows"] == 2);
+        CHECK(bg["notes"].empty());
+        REQUIRE(bg["Gb/sec"].is_number());
+        CHECK(bg["Gb/sec"].get<double>() > 0);
+    }
+}

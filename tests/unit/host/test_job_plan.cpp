@@ -37,6 +37,28 @@ std::string steps_text(const RunPlan &plan) {
 
 } // namespace
 
+TEST_CASE("job plan: a run with a background, alone then under load, each repeat") {
+    Scenario s;
+    RunSpec lat = run_named("lat", 2);
+    lat.variant = "tcp";
+    auto b = std::make_shared<Background>();
+    b->spec = run_named("bg", 1);
+    lat.background = b;
+    s.runs = {lat};
+    const RunPlan plan = plan_pair_runs(s);
+    CHECK(steps_text(plan) == "lat#1 lat under load#1 lat#2 lat under load#2 ");
+    CHECK(plan.kind_of(0) == JobKind::Single);
+    CHECK(plan.kind_of(1) == JobKind::UnderLoad);
+    CHECK_FALSE(plan.spec_of(0).background);
+    CHECK(plan.spec_of(1).background == b);
+    CHECK(plan.spec_of(0).variant == "tcp");
+    CHECK(plan.spec_of(1).variant == "tcp under load");
+    // In a matrix too: each pair runs the two parts.
+    const RunPlan matrix = plan_matrix_runs(s, 2, {});
+    CHECK(steps_text(matrix) == "lat#1 lat#2 lat under load#1 lat under load#2 ");
+    CHECK(matrix.kind_of(2) == JobKind::UnderLoad);
+}
+
 TEST_CASE("job plan, one pair: repeats interleaved, each repeat's rails then all at once") {
     Scenario s;
     RunSpec bw = two_rails("rxe0", "rxe1");

@@ -536,3 +536,43 @@ latency_p99 = { max = 15.5, max_ratio = 2 }
                     "max_ratio = 2.0 } }\n") != std::string::npos);
     CHECK(to_toml(parse(back)) == back);
 }
+
+TEST_CASE("background: its own test, transport and parameters, flows, and back from to_toml") {
+    Scenario s = parse(R"(
+[defaults]
+sizes = [8]
+[[run]]
+name = "lat"
+test = "pingpong"
+transport = "tcp"
+server = "peer"
+
+[run.background]
+test = "pingpong"
+transport = "loop"
+flows = 3
+params = { mode = "b" }
+)",
+                       {"verify=true"});
+    REQUIRE(s.runs.size() == 1);
+    REQUIRE(s.runs[0].background);
+    const Background &b = *s.runs[0].background;
+    CHECK(b.flows == 3);
+    CHECK(b.spec.name == "lat background");
+    CHECK(b.spec.transport == "loop");
+    CHECK(b.spec.server == "peer");
+    CHECK(std::get<std::string>(b.spec.test_params.at("mode")) == "b");
+    // Neither [defaults] nor --set reach the background: only what it says.
+    CHECK(std::get<std::vector<int64_t>>(b.spec.test_params.at("sizes")) ==
+          std::vector<int64_t>{64, 4096});
+    CHECK(std::get<bool>(b.spec.test_params.at("verify")) == false);
+    CHECK(std::get<bool>(s.runs[0].test_params.at("verify")) == true);
+
+    const std::string text = to_toml(s);
+    INFO(text);
+    Scenario back = parse_scenario(text, "back.toml", registry(), {});
+    REQUIRE(back.runs[0].background);
+    CHECK(back.runs[0].background->flows == 3);
+    CHECK(back.runs[0].background->spec.test_params == b.spec.test_params);
+    CHECK(to_toml(back) == text);
+}

@@ -1,6 +1,7 @@
 #include "cmdbench/host/execute/execute_job.hpp"
 
 #include "cmdbench/host/execute/rails_together.hpp"
+#include "cmdbench/host/execute/under_load.hpp"
 
 namespace cmdbench {
 namespace {
@@ -41,7 +42,10 @@ RunResult execute_job(ClientState &client, const RunPlan &plan, const RunJob &jo
         if (link.one_job && !client.abandoned) close_sessions(link);
         return r;
     }
-    RunResult r = run_client(client, session_for(link, server), spec, repeat);
+    RunResult r =
+        plan.kind_of(job.step) == JobKind::UnderLoad
+            ? run_under_load(client, session_for(link, server), spec, repeat, server, link.token)
+            : run_client(client, session_for(link, server), spec, repeat);
     if (link.one_job) close_sessions(link);
     return r;
 }

@@ -76,6 +76,15 @@ std::string hex(const Sha256Digest &d) {
     return out;
 }
 
+// A pair's run under load has a session for each background flow beside
+// its own, all with the server rank's server.
+unsigned most_background_flows(const Scenario &s) {
+    unsigned most = 0;
+    for (const RunSpec &r : s.runs)
+        if (r.background) most = std::max(most, r.background->flows);
+    return most;
+}
+
 // Runs as a results document, compact: a pair's result on its way to rank 0.
 std::string results_text(const std::vector<RunResult> &runs) {
     Report mine;
@@ -210,7 +219,8 @@ Hello MatrixRun::my_hello(const std::string &digest) {
         std::string listen = host;
         for (const RailAddress &r : me.rails)
             if (r.address != host) listen += "," + r.address;
-        const int sessions = kServerSessions + int(me.rails.size());
+        const int sessions =
+            kServerSessions + int(me.rails.size()) + int(most_background_flows(scenario_));
         server_ = std::make_unique<ServerProcess>(self_executable(), files, listen,
                                                   ServerServing{false, sessions});
         me.address = published_address(host, server_->port());

@@ -1,13 +1,17 @@
 #include "cmdbench/host/plan/job_plan.hpp"
 
+#include "cmdbench/host/plan/load_plan.hpp"
 #include "cmdbench/host/plan/rail_plan.hpp"
 #include "cmdbench/host/plan/run_order.hpp"
 
 namespace cmdbench {
 namespace {
 
-// The parts of one run, in order: itself; or each rail's run, then all.
+// The parts of one run, in order: itself; or each rail's run, then all; or
+// the run alone, then under load.
 std::vector<RunPart> parts_of(const RunSpec &spec, size_t run) {
+    if (spec.background)
+        return {{alone(spec), run, kNoRail, false}, {under_load(spec), run, kNoRail, true}};
     const std::vector<RunSpec> specs = expand_rails(spec);
     std::vector<RunPart> parts;
     for (size_t k = 0; k < specs.size(); ++k) {
@@ -20,7 +24,9 @@ std::vector<RunPart> parts_of(const RunSpec &spec, size_t run) {
 } // namespace
 
 JobKind RunPlan::kind_of(size_t step) const {
-    return part_of(step).rail == kAllRails ? JobKind::RailsTogether : JobKind::Single;
+    const RunPart &part = part_of(step);
+    if (part.loaded) return JobKind::UnderLoad;
+    return part.rail == kAllRails ? JobKind::RailsTogether : JobKind::Single;
 }
 
 RunPlan plan_pair_runs(const Scenario &scenario) {

@@ -11,6 +11,7 @@
 #include "cmdbench/host/scenario/run_limits.hpp"
 #include "cmdbench/host/scenario/uses_rdma.hpp"
 #include "cmdbench/report/input_file.hpp"
+#include "scenario_background.hpp"
 #include "scenario_comparison.hpp"
 #include "scenario_expect.hpp"
 #include "scenario_matrix.hpp"
@@ -278,7 +279,7 @@ std::vector<Setting> parse_overrides(const std::vector<std::string> &overrides) 
         if (eq == std::string::npos) fail(where, "expected key=value");
         std::string key = trimmed(o.substr(0, eq));
         if (key.empty()) fail(where, "expected key=value");
-        if (key == "test" || key == "name" || key == "rails")
+        if (key == "test" || key == "name" || key == "rails" || key == "background")
             fail(where, in_quotes(key) + " cannot be set with --set; edit the scenario");
         out.push_back({key, trimmed(o.substr(eq + 1)), where, where});
     }
@@ -460,9 +461,13 @@ void resolve_expect(const Context &cx, const toml::table &table, RunSpec &spec) 
     }
 }
 
-RunSpec resolve_run(Context &cx, const toml::table &table) {
-    const std::string header = at(cx.path, table.source().begin);
-    const std::vector<Setting> run = settings_of(table, cx.path);
+RunSpec resolve_background(const Context &cx, const RunSpec &spec, const toml::table &t,
+                           const toml::table *params);
+
+// `run`: the run's settings; `table`: where its tables (rails, background,
+// expect) are; `header`: where to point at for the run as a whole.
+RunSpec resolve_run(Context &cx, const toml::table &table, const std::vector<Setting> &run,
+                    const std::string &header) {
     RunSpec spec;
     const cmdbench_test *test = resolve_test(cx, run, header, spec);
     const std::string test_label = "test " + in_quotes(spec.test);
@@ -489,12 +494,39 @@ RunSpec resolve_run(Context &cx, const toml::table &table) {
                                  run_uses_rdma(cx.registry, test, transport)});
         spec.rails_all = rails->is_string();
     }
+    if (const toml::node *b = table.get("background"))
+        spec.background = read_background(*b, cx.path, !spec.rails.empty(),
+                                          [&](const toml::table &t, const toml::table *params) {
+                                              return resolve_background(cx, spec, t, params);
+                                          });
     resolve_expect(cx, table, spec);
     if (const Setting *s = lookup(cx, run, "cpus"))
         read_cpus_setting(s->text, s->value_at, spec.placement);
     if (const Setting *s = lookup(cx, run, "numa"))
         read_numa_setting(s->text, s->value_at, spec.placement);
     return spec;
+}
+
+RunSpec resolve_run(Context &cx, const toml::table &table) {
+    return resolve_run(cx, table, settings_of(table, cx.path), at(cx.path, table.source().begin));
+}
+
+// A run's background: its test and transport, then its `params`, as the
+// settings of a run of its own; only what the background says (no
+// [defaults], no --set), and no tables of its own.
+RunSpec resolve_background(const Context &cx, const RunSpec &spec, const toml::table &t,
+                           const toml::table *params) {
+    std::vector<Setting> run;
+    for (Setting &s : settings_of(t, cx.path))
+        if (s.key == "test" || s.key == "transport") run.push_back(std::move(s));
+    if (params)
+        for (Setting &s : settings_of(*params, cx.path))
+            run.push_back(std::move(s));
+    Context own{cx.path, cx.registry, {}, {}, {}, {}, {}};
+    RunSpec bg = resolve_run(own, toml::table{}, run, at(cx.path, t.source().begin));
+    bg.name = spec.name + " background";
+    bg.server = spec.server;
+    return bg;
 }
 
 // Run keys in [defaults] are checked even when no run uses them.
@@ -510,8 +542,9 @@ void check_default_run_keys(const Context &cx) {
                                       " (registered: " + registered_transports(cx.registry) + ")");
         }
     if (const Setting *s = find_setting(cx.defaults, "timeout")) timeout_setting(*s);
-    if (const Setting *s = find_setting(cx.defaults, "rails"))
-        fail(s->key_at, "'rails' is set in a run, not in [defaults]");
+    for (const char *key : {"rails", "background"})
+        if (const Setting *s = find_setting(cx.defaults, key))
+            fail(s->key_at, in_quotes(key) + " is set in a run, not in [defaults]");
     for (const char *key : {"group", "variant"})
         if (const Setting *s = find_setting(cx.defaults, key)) label_setting(*s);
     if (const Setting *s = find_setting(cx.defaults, "repeat")) repeat_setting(*s);
@@ -729,6 +762,7 @@ std::string to_toml(const Scenario &s) {
             out += "rails = \"all\"\n";
         else if (!r.rails.empty())
             out += "rails = " + rails_toml(r.rails) + "\n";
+        if (r.background) out += "background = " + background_toml(*r.background) + "\n";
     }
     return out;
 }

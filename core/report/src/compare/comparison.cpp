@@ -143,6 +143,17 @@ class RunNotes {
     std::map<std::string, size_t> index_; // key -> notes_ index
 };
 
+// What went wrong with a loaded run's background, under the table: its
+// figures were measured with less load than asked for.
+void add_background_notes(const std::string &column, const CompareSource &s,
+                          std::vector<std::string> &notes) {
+    if (!s.run->background) return;
+    const std::string which =
+        s.run->repeats > 1 ? " (repeat " + std::to_string(s.run->repeat) + ")" : "";
+    for (const std::string &note : s.run->background->notes)
+        notes.push_back(column + " " + s.group + which + ": " + note);
+}
+
 // The values of every (group, item, metric), per column, in first-seen order.
 class Table {
   public:
@@ -255,6 +266,7 @@ Comparison build_comparison(const std::vector<const Report *> &reports,
     for (const auto &s : sources) {
         if (scope.dropped_groups.count(s.group)) continue;
         if (s.run->status != RunStatus::Ok) run_notes.add(c.columns[s.column], s);
+        add_background_notes(c.columns[s.column], s, split_notes);
         for (const auto &sample : s.samples)
             if (scope.keeps(s.group, sample)) table.add(s.group, sample, s.column);
     }

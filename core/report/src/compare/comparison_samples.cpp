@@ -166,13 +166,25 @@ std::vector<CompareSample> every_sample(const RunResult &run) {
     return all;
 }
 
+// What the background of a run measured under load moved, beside the
+// run's own rows. Not among every_sample's: an expectation on the run's
+// bandwidth judges the run, not its background.
+void add_background_sample(const RunResult &run, std::vector<CompareSample> &out) {
+    if (run.status != RunStatus::Ok || !run.background || !run.background->gbps) return;
+    CompareMetric m = declared_metric(kBackgroundMetric, "Gb/s", CMDBENCH_KIND_BANDWIDTH, true);
+    m.chart = ChartStyle::Bars;
+    m.chart_what = "what the background moved (sum over flows)";
+    out.push_back({kBackgroundItem, 0, m, *run.background->gbps, true, ""});
+}
+
 std::vector<CompareSample> run_samples(const RunResult &run) {
     std::vector<CompareSample> all = every_sample(run);
-    if (run.compare.empty()) return all;
     std::vector<CompareSample> kept;
     for (auto &s : all)
-        if (std::find(run.compare.begin(), run.compare.end(), s.metric.family) != run.compare.end())
+        if (run.compare.empty() ||
+            std::find(run.compare.begin(), run.compare.end(), s.metric.family) != run.compare.end())
             kept.push_back(std::move(s));
+    add_background_sample(run, kept);
     return kept;
 }
 

@@ -31,8 +31,12 @@ struct CompareSample {
 std::string run_group(const RunResult &run);
 std::string run_variant(const RunResult &run);
 
+// The comparison row of what a run's background moved (docs/loaded-latency.md).
+constexpr const char *kBackgroundItem = "background";
+constexpr const char *kBackgroundMetric = "background Gb/sec";
+
 // Every sample of an ok run, in row order, restricted to its `compare`
-// families; empty for a run that is not ok.
+// families, then what its background moved; empty for a run that is not ok.
 std::vector<CompareSample> run_samples(const RunResult &run);
 // The same, whatever the run's `compare` list says (what expectations and
 // link fractions judge).

@@ -133,6 +133,14 @@ Json matrix_json(const MatrixInfo &m) {
             {"worst_links", m.worst_links}, {"ranks", ranks}};
 }
 
+Json background_json(const BackgroundLoad &b) {
+    Json rows = Json::array();
+    for (const Row &row : b.rows)
+        rows.push_back(row_json(row, {}));
+    return {{"test", b.test}, {"transport", b.transport},        {"flows", b.flows},
+            {"rows", rows},   {"Gb/sec", optional_json(b.gbps)}, {"notes", b.notes}};
+}
+
 Json run_json(const RunResult &run) {
     Json params = Json::object();
     for (const auto &[key, value] : run.params)
@@ -185,6 +193,7 @@ Json run_json(const RunResult &run) {
         if (run.expect.inherited) j["expect_inherited"] = true;
     }
     if (run.pair) j["pair"] = pair_json(*run.pair);
+    if (run.background) j["background"] = background_json(*run.background);
     return j;
 }
 

@@ -34,6 +34,9 @@ std::string run_title(const RunResult &run);
 // The lines between the title and the table: where the data went, the
 // rails, the link's rate.
 std::vector<std::string> run_notes(const RunResult &run);
+// "under load: 2 flows of throughput over tcp moved ..." and what went
+// wrong with the background, for a run measured under one.
+std::vector<std::string> background_lines(const RunResult &run);
 // One line saying what the table leaves out, or "".
 std::string hidden_note(size_t hidden);
 // The CPU time the sides spent, or "".

@@ -289,6 +289,31 @@ Expectations read_run_expect(const Node &run, const std::string &name, ReadSoFar
     return std::move(*e);
 }
 
+// The load a run was measured under: what ran, what it moved, its notes
+// (its rows count toward the file's rows).
+BackgroundLoad read_background(const Node &n, ReadSoFar &so_far) {
+    BackgroundLoad b;
+    b.test = n.at("test").str();
+    b.transport = n.str_or("transport", "");
+    b.flows = unsigned(std::min<uint64_t>(n.at("flows").count(), 1u << 20));
+    if (n.has("Gb/sec") && !n.child("Gb/sec").json().is_null()) b.gbps = n.child("Gb/sec").number();
+    if (n.has("rows")) {
+        const Node rows = n.child("rows");
+        const size_t k = rows.size(false);
+        so_far.rows += k;
+        if (so_far.rows > kMaxResultsRows)
+            rows.fail(too_many(so_far.rows, "rows so far", kMaxResultsRows));
+        for (size_t i = 0; i < k; ++i)
+            b.rows.push_back(read_row(rows.element(i)));
+    }
+    if (n.has("notes")) {
+        const Node notes = n.child("notes");
+        for (size_t i = 0, k = notes.size(false); i < k; ++i)
+            b.notes.push_back(notes.element(i).str());
+    }
+    return b;
+}
+
 RunResult read_run(const Node &n, ReadSoFar &so_far) {
     RunResult r;
     r.name = n.at("name").str();
@@ -325,6 +350,7 @@ RunResult read_run(const Node &n, ReadSoFar &so_far) {
     if (n.has("rails")) r.rails = read_rails(n.child("rails"));
     if (n.has("expect")) r.expect = read_run_expect(n, r.name, so_far);
     if (n.has("expect_inherited")) r.expect.inherited = n.child("expect_inherited").json() == true;
+    if (n.has("background")) r.background = read_background(n.child("background"), so_far);
     return r;
 }
 

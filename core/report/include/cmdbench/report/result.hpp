@@ -82,6 +82,19 @@ struct RailPart {
     RunPath path;
 };
 
+// The traffic a run was measured under (scenario key `background`): what
+// ran beside it, the rows it reported and what it moved.
+struct BackgroundLoad {
+    std::string test;
+    std::string transport;
+    unsigned flows = 0;
+    std::vector<Row> rows;      // every flow's rows, named "flow K: ROW"
+    std::optional<double> gbps; // the sum over flows of each flow's mean Gb/sec
+    // What went wrong with it (a flow that ended early or failed); the
+    // measured rows are kept all the same.
+    std::vector<std::string> notes;
+};
+
 struct RunResult {
     std::string name; // run label (scenario `name`, or test/transport)
     std::string test;
@@ -109,6 +122,9 @@ struct RunResult {
     RunPath path;                     // interfaces and RDMA devices (run_client.cpp)
     std::vector<RailPart> rails;      // a run on every rail at once (rails_together.cpp)
     Expectations expect;              // scenario `expect`: what verdict.hpp judges
+
+    // The load it was measured under (under_load.cpp), for a run under load.
+    std::optional<BackgroundLoad> background;
 };
 
 struct PluginInfo {

@@ -19,16 +19,19 @@ namespace cmdbench {
 constexpr int kNoRail = -1;   // a run without rails
 constexpr int kAllRails = -2; // every rail at once
 
-// What a job's client does: one run over one peer link, or one client per
-// rail, all at once (execute/rails_together.hpp).
-enum class JobKind { Single, RailsTogether };
+// What a job's client does: one run over one peer link, one client per
+// rail, all at once (execute/rails_together.hpp), or one run beside its
+// background traffic (execute/under_load.hpp).
+enum class JobKind { Single, RailsTogether, UnderLoad };
 
 // One part of a scenario's run: the run itself, or for a run with rails,
-// one rail's run or the run on every rail at once (rail_plan.hpp).
+// one rail's run or the run on every rail at once (rail_plan.hpp), or for a
+// run with a background, the run alone or under load (load_plan.hpp).
 struct RunPart {
     RunSpec spec;
-    size_t run = 0;     // index into Scenario::runs
-    int rail = kNoRail; // its rail's position, kNoRail or kAllRails
+    size_t run = 0;      // index into Scenario::runs
+    int rail = kNoRail;  // its rail's position, kNoRail or kAllRails
+    bool loaded = false; // measured beside spec.background
 };
 
 // One repetition of one part. Without a matrix a step is one job; in a

@@ -9,6 +9,7 @@
 #include "cmdbench/report/expectation.hpp"
 
 #include <map>
+#include <memory>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -35,6 +36,8 @@ struct Rail {
     std::set<std::string> client_only;
 };
 
+struct Background;
+
 struct RunSpec {
     std::string name; // `name`, else "<test>/<transport>"
     std::string test;
@@ -59,7 +62,20 @@ struct RunSpec {
     bool rails_all = false;
     // Parameters not sent to a remote server (Rail::client_only).
     std::set<std::string> client_only_params;
+    // `background`: traffic the host runs beside the measured run; the run
+    // is then measured alone and under it (docs/loaded-latency.md).
+    std::shared_ptr<const Background> background;
 };
+
+// A run's background traffic: `flows` concurrent client/server pairs of
+// `spec`'s test, each with a session of its own.
+struct Background {
+    RunSpec spec;       // test, transport, parameters; no labels of its own
+    unsigned flows = 1; // `flows`
+};
+
+// The most background flows of one run.
+constexpr unsigned kMaxBackgroundFlows = 64;
 
 struct Scenario {
     std::string path;
