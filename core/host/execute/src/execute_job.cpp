@@ -1,5 +1,6 @@
 #include "cmdbench/host/execute/execute_job.hpp"
 
+#include "cmdbench/host/execute/pairs_together.hpp"
 #include "cmdbench/host/execute/rails_together.hpp"
 
 namespace cmdbench {
@@ -41,6 +42,9 @@ RunResult execute_job(ClientState &client, const RunPlan &plan, const RunJob &jo
         if (link.one_job && !client.abandoned) close_sessions(link);
         return r;
     }
+    if (plan.kind_of(job.step) == JobKind::PairsTogether)
+        return run_pairs_together(client, spec, plan.part_of(job.step).pairs, repeat, server,
+                                  link.token);
     RunResult r = run_client(client, session_for(link, server), spec, repeat);
     if (link.one_job) close_sessions(link);
     return r;

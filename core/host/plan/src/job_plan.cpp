@@ -1,18 +1,26 @@
 #include "cmdbench/host/plan/job_plan.hpp"
 
+#include "cmdbench/host/plan/pair_plan.hpp"
 #include "cmdbench/host/plan/rail_plan.hpp"
 #include "cmdbench/host/plan/run_order.hpp"
 
 namespace cmdbench {
 namespace {
 
-// The parts of one run, in order: itself; or each rail's run, then all.
+// The parts of one run, in order: itself; or each rail's run, then all; or
+// the run with each count of its pairs.
 std::vector<RunPart> parts_of(const RunSpec &spec, size_t run) {
+    if (!spec.pairs.empty()) {
+        std::vector<RunPart> parts;
+        for (unsigned count : spec.pairs)
+            parts.push_back({pair_count_run(spec, count), run, kNoRail, count});
+        return parts;
+    }
     const std::vector<RunSpec> specs = expand_rails(spec);
     std::vector<RunPart> parts;
     for (size_t k = 0; k < specs.size(); ++k) {
         const int rail = spec.rails.empty() ? kNoRail : k + 1 == specs.size() ? kAllRails : int(k);
-        parts.push_back({specs[k], run, rail});
+        parts.push_back({specs[k], run, rail, 0});
     }
     return parts;
 }
@@ -20,6 +28,7 @@ std::vector<RunPart> parts_of(const RunSpec &spec, size_t run) {
 } // namespace
 
 JobKind RunPlan::kind_of(size_t step) const {
+    if (part_of(step).pairs > 0) return JobKind::PairsTogether;
     return part_of(step).rail == kAllRails ? JobKind::RailsTogether : JobKind::Single;
 }
 

@@ -19,9 +19,10 @@ namespace cmdbench {
 constexpr int kNoRail = -1;   // a run without rails
 constexpr int kAllRails = -2; // every rail at once
 
-// What a job's client does: one run over one peer link, or one client per
-// rail, all at once (execute/rails_together.hpp).
-enum class JobKind { Single, RailsTogether };
+// What a job's client does: one run over one peer link, one client per
+// rail, all at once (execute/rails_together.hpp), or N pairs of one run at
+// once (execute/pairs_together.hpp).
+enum class JobKind { Single, RailsTogether, PairsTogether };
 
 // One part of a scenario's run: the run itself, or for a run with rails,
 // one rail's run or the run on every rail at once (rail_plan.hpp).
@@ -29,6 +30,7 @@ struct RunPart {
     RunSpec spec;
     size_t run = 0;     // index into Scenario::runs
     int rail = kNoRail; // its rail's position, kNoRail or kAllRails
+    unsigned pairs = 0; // how many pairs run at once (pair_plan.hpp); 0: none
 };
 
 // One repetition of one part. Without a matrix a step is one job; in a
@@ -58,7 +60,8 @@ struct RunPlan {
 };
 
 // One pair (no matrix): each run's repeats in [comparison] order
-// (run_order.hpp), each repeat of a run with rails as its parts in turn.
+// (run_order.hpp), each repeat of a run with rails or a series of `pairs`
+// as its parts in turn.
 RunPlan plan_pair_runs(const Scenario &scenario);
 
 // A matrix of `ranks` ranks: each part's repeats back to back, each step

@@ -17,6 +17,9 @@
 namespace cmdbench {
 
 // Message is "file:line:column: what is wrong" (exit code 2).
+// The most pairs one run may have (`pairs`).
+constexpr unsigned kMaxPairs = 64;
+
 struct ScenarioError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
@@ -59,6 +62,11 @@ struct RunSpec {
     bool rails_all = false;
     // Parameters not sent to a remote server (Rail::client_only).
     std::set<std::string> client_only_params;
+    // `pairs`: how many client/server pairs run the test at once, each count
+    // of a scaling series in turn (pair_plan.hpp); empty: the one pair.
+    std::vector<unsigned> pairs;
+    bool pairs_series = false; // given as a list: each count is a variant
+    std::string series;        // one count's run of a series: the series' run name
 };
 
 struct Scenario {
