@@ -195,15 +195,20 @@ unsigned repeat_setting(const Setting &s) {
 // and each once.
 void pairs_setting(const Setting &s, RunSpec &spec) {
     cmdbench_param decl = run_key_decl("", CMDBENCH_PARAM_INT_LIST);
-    decl.min_int = 1;
-    decl.max_int = kMaxPairs;
+    decl.min_int = INT64_MIN;
+    decl.max_int = INT64_MAX;
     const auto counts = std::get<std::vector<int64_t>>(parse_setting(decl, s));
+    spec.pairs_series = !s.text.empty() && s.text[0] == '[';
     for (size_t i = 0; i < counts.size(); ++i) {
+        const std::string what =
+            spec.pairs_series ? "'pairs' element " + std::to_string(i + 1) : "'pairs'";
+        if (counts[i] < 1 || counts[i] > int64_t(kMaxPairs))
+            fail(s.value_at, what + " must be in 1.." + std::to_string(kMaxPairs) + ", got " +
+                                 std::to_string(counts[i]));
         if (std::find(counts.begin(), counts.begin() + i, counts[i]) != counts.begin() + i)
             fail(s.value_at, "'pairs' lists " + std::to_string(counts[i]) + " twice");
         spec.pairs.push_back(unsigned(counts[i]));
     }
-    spec.pairs_series = !s.text.empty() && s.text[0] == '[';
 }
 
 // `group` and `variant` label the rows and columns of a comparison, where an
