@@ -134,10 +134,15 @@ TEST_CASE("pairs: 1 then 4 pairs at once, each pair's rows and their sum") {
     CHECK(s["rows"][1]["ratio"].get<double>() ==
           Approx(metric(*total, "msgs/s") / metric(*row_named(runs[0], "64"), "msgs/s")));
 
-    // The table and compare read the file back: a column per count.
-    const auto table = run_process({cmdbench_exe(), "compare", dir + "/out.json"});
+    // compare reads the file back: a column per count, and the HTML page
+    // has the scaling table, read from the pairs of each run.
+    const auto table =
+        run_process({cmdbench_exe(), "compare", dir + "/out.json", "--report", dir + "/c.html"});
     CHECK(table.exit_code == 0);
     CHECK_THAT(table.out, Contains("tcp 1 pair") && Contains("tcp 4 pairs"));
+    CHECK_THAT(read_file(dir + "/c.html"),
+               Contains("<h2>Message rate by pairs</h2>") &&
+                   Contains("<tr><td>rate</td><td>64</td><td>4</td><td>msgs/s</td>"));
 }
 
 TEST_CASE("pairs: the table ends with the scaling table") {
