@@ -2,7 +2,9 @@
 # throughput over rsocket, 64-byte messages, with 1 and then 4 pairs at once,
 # each pair its own local server. Every run must be ok; the 4 pairs must
 # overlap in time, each have its row, and the aggregate rate must be the sum
-# of the pairs' rates; the scaling table must give both counts.
+# of the pairs' rates; the scaling table must give both counts. A setting
+# every pair has alike is given once (device), one that differs per pair (its
+# QP numbers) under each pair's label.
 need_cmdbench
 write_scenario rate.toml 120 lab-msg-rate <<TOML
 [[run]]
@@ -44,6 +46,10 @@ for series, key in (("send", "msgs/sec"), ("write", "msgs/sec"), ("rsocket", "ms
         if count > 1:
             assert r["pairs_overlap_seconds"] > 0.5, (series, r["pairs_overlap_seconds"])
         rates[count] = (total, parts)
+    if series != "rsocket":
+        st = runs[f"{series} (4 pairs)"]["settings"]
+        assert "device" in st and "pair 1/device" not in st, sorted(st)
+        assert all(f"pair {k}/qpn" in st for k in range(1, 5)), sorted(st)
     s = [x for x in doc["scaling"] if x["series"] == series]
     assert len(s) == 1 and [p["pairs"] for p in s[0]["rows"]] == [1, 4], s
     assert abs(s[0]["rows"][1]["aggregate"] - rates[4][0]) <= 1e-9 * rates[4][0], s

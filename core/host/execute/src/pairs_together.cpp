@@ -4,7 +4,35 @@
 #include "cmdbench/host/plan/pair_plan.hpp"
 #include "cmdbench/report/rail_rows.hpp"
 
+#include <map>
+
 namespace cmdbench {
+namespace {
+
+// The pairs' settings ("pair K/key"): a key every pair set alike once, under
+// its own name; one that differs (a QP number) per pair.
+std::vector<std::pair<std::string, std::string>>
+shared_settings(const std::vector<std::pair<std::string, std::string>> &settings, size_t count) {
+    std::map<std::string, std::map<std::string, size_t>> values; // key -> value -> pairs
+    std::vector<std::string> order;
+    for (const auto &[name, value] : settings) {
+        const std::string key = name.substr(name.find('/') + 1);
+        if (values[key].empty()) order.push_back(key);
+        ++values[key][value];
+    }
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const std::string &key : order) {
+        const auto &v = values[key];
+        if (v.size() == 1 && v.begin()->second == count) out.emplace_back(key, v.begin()->first);
+    }
+    for (const auto &[name, value] : settings) {
+        const auto &v = values[name.substr(name.find('/') + 1)];
+        if (!(v.size() == 1 && v.begin()->second == count)) out.emplace_back(name, value);
+    }
+    return out;
+}
+
+} // namespace
 
 RunResult run_pairs_together(ClientState &st, const RunSpec &spec, unsigned count, unsigned repeat,
                              const std::string &server, const std::string &token) {
@@ -23,7 +51,7 @@ RunResult run_pairs_together(ClientState &st, const RunSpec &spec, unsigned coun
     RunResult r = result_of(spec, repeat);
     r.pairs = std::move(together.parts);
     r.pairs_series = spec.series;
-    r.settings = std::move(together.settings);
+    r.settings = shared_settings(together.settings, count);
     combine_status(r, r.pairs, "");
     r.rows = rail_rows(together.rows);
     r.wall_seconds = together.wall_seconds;
