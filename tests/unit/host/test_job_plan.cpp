@@ -82,6 +82,31 @@ TEST_CASE("job plan, one pair: repeats interleaved, each repeat's rails then all
     CHECK(jobs == 3);
 }
 
+TEST_CASE("job plan, one pair: a pairs series is a job per count, each its own variant") {
+    Scenario s;
+    RunSpec rate = run_named("rate", 2);
+    rate.variant = "tcp";
+    rate.pairs = {1, 4};
+    rate.pairs_series = true;
+    RunSpec four = run_named("four", 1);
+    four.variant = "tcp";
+    four.pairs = {4};
+    s.runs = {rate, four};
+    const RunPlan plan = plan_pair_runs(s);
+    CHECK(steps_text(plan) == "rate (1 pair)#1 rate (4 pairs)#1 four#1 "
+                              "rate (1 pair)#2 rate (4 pairs)#2 ");
+    CHECK(plan.kind_of(1) == JobKind::PairsTogether);
+    CHECK(plan.part_of(1).pairs == 4);
+    CHECK(plan.part_of(0).pairs == 1);
+    CHECK(plan.spec_of(1).variant == "tcp 4 pairs");
+    CHECK(plan.spec_of(0).variant == "tcp 1 pair");
+    CHECK(plan.spec_of(1).series == "rate");
+    // A single count keeps the run's own labels.
+    CHECK(plan.kind_of(2) == JobKind::PairsTogether);
+    CHECK(plan.spec_of(2).variant == "tcp");
+    CHECK(plan.spec_of(2).series.empty());
+}
+
 TEST_CASE("job plan, one pair: blocked order runs each run's repeats back to back") {
     Scenario s;
     s.runs = {run_named("a", 2), run_named("b", 1)};

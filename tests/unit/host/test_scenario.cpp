@@ -375,6 +375,34 @@ TEST_CASE("override (--set) errors name the override") {
           "--set test=steps: 'test' cannot be set with --set; edit the scenario");
 }
 
+TEST_CASE("pairs: a count or a series, from the run, [defaults] or --set, kept by to_toml") {
+    Scenario s = parse(R"(
+[defaults]
+pairs = 2
+[[run]]
+test = "pingpong"
+transport = "tcp"
+[[run]]
+test = "pingpong"
+transport = "tcp"
+pairs = [1, 4, 8]
+)");
+    REQUIRE(s.runs.size() == 2);
+    CHECK(s.runs[0].pairs == std::vector<unsigned>{2});
+    CHECK_FALSE(s.runs[0].pairs_series);
+    CHECK(s.runs[1].pairs == std::vector<unsigned>{1, 4, 8});
+    CHECK(s.runs[1].pairs_series);
+    const std::string text = to_toml(s);
+    CHECK(text.find("pairs = 2\n") != std::string::npos);
+    CHECK(text.find("pairs = [1, 4, 8]\n") != std::string::npos);
+    Scenario back = parse(text);
+    CHECK(back.runs[1].pairs == s.runs[1].pairs);
+    CHECK(back.runs[1].pairs_series);
+    Scenario set = parse("[[run]]\ntest = \"pingpong\"\ntransport = \"tcp\"\n", {"pairs=[1]"});
+    CHECK(set.runs[0].pairs == std::vector<unsigned>{1});
+    CHECK(set.runs[0].pairs_series);
+}
+
 TEST_CASE("to_toml writes every parameter and parses back to the same runs") {
     Scenario s = parse(R"(
 name = "round \"trip\""

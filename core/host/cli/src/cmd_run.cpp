@@ -98,6 +98,12 @@ std::string matrix_unusable(const RunOptions &opt, const Scenario &scenario) {
             why = scenario.path + ": run '" + r.name +
                   "' lists its rails, which name one machine's addresses; under a launcher "
                   "(matrix mode) use rails = \"all\": each rank's own RDMA devices";
+        // A matrix pair's server serves one client; several pairs per matrix
+        // pair would each need a server of their own on the partner.
+        if (why.empty() && !r.pairs.empty())
+            why = scenario.path + ": run '" + r.name +
+                  "' sets 'pairs', which runs without a launcher only (under a launcher, "
+                  "every pair of ranks is a pair already)";
     }
     return why;
 }

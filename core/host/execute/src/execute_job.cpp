@@ -1,5 +1,6 @@
 #include "cmdbench/host/execute/execute_job.hpp"
 
+#include "cmdbench/host/execute/pairs_together.hpp"
 #include "cmdbench/host/execute/rails_together.hpp"
 #include "cmdbench/host/execute/under_load.hpp"
 
@@ -42,6 +43,9 @@ RunResult execute_job(ClientState &client, const RunPlan &plan, const RunJob &jo
         if (link.one_job && !client.abandoned) close_sessions(link);
         return r;
     }
+    if (plan.kind_of(job.step) == JobKind::PairsTogether)
+        return run_pairs_together(client, spec, plan.part_of(job.step).pairs, repeat, server,
+                                  link.token);
     RunResult r =
         plan.kind_of(job.step) == JobKind::UnderLoad
             ? run_under_load(client, session_for(link, server), spec, repeat, server, link.token)

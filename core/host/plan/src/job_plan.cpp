@@ -1,6 +1,7 @@
 #include "cmdbench/host/plan/job_plan.hpp"
 
 #include "cmdbench/host/plan/load_plan.hpp"
+#include "cmdbench/host/plan/pair_plan.hpp"
 #include "cmdbench/host/plan/rail_plan.hpp"
 #include "cmdbench/host/plan/run_order.hpp"
 
@@ -8,15 +9,21 @@ namespace cmdbench {
 namespace {
 
 // The parts of one run, in order: itself; or each rail's run, then all; or
-// the run alone, then under load.
+// the run alone, then under load; or the run with each count of its pairs.
 std::vector<RunPart> parts_of(const RunSpec &spec, size_t run) {
     if (spec.background)
-        return {{alone(spec), run, kNoRail, false}, {under_load(spec), run, kNoRail, true}};
+        return {{alone(spec), run, kNoRail, false, 0}, {under_load(spec), run, kNoRail, true, 0}};
+    if (!spec.pairs.empty()) {
+        std::vector<RunPart> parts;
+        for (unsigned count : spec.pairs)
+            parts.push_back({pair_count_run(spec, count), run, kNoRail, false, count});
+        return parts;
+    }
     const std::vector<RunSpec> specs = expand_rails(spec);
     std::vector<RunPart> parts;
     for (size_t k = 0; k < specs.size(); ++k) {
         const int rail = spec.rails.empty() ? kNoRail : k + 1 == specs.size() ? kAllRails : int(k);
-        parts.push_back({specs[k], run, rail});
+        parts.push_back({specs[k], run, rail, false, 0});
     }
     return parts;
 }
@@ -26,6 +33,7 @@ std::vector<RunPart> parts_of(const RunSpec &spec, size_t run) {
 JobKind RunPlan::kind_of(size_t step) const {
     const RunPart &part = part_of(step);
     if (part.loaded) return JobKind::UnderLoad;
+    if (part.pairs > 0) return JobKind::PairsTogether;
     return part.rail == kAllRails ? JobKind::RailsTogether : JobKind::Single;
 }
 

@@ -21,6 +21,7 @@
 #include <optional>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <utility>
 #include <variant>
 
 namespace cmdbench {
@@ -229,6 +230,7 @@ std::variant<Message, PlacementRefused> request_run(ClientRun &c, const control:
     for (int attempt = 0;; ++attempt) {
         try {
             if (!session.channel) open_session(session, c.st.registry, c.st.local_node);
+            if (auto ready = std::exchange(c.st.before_request, nullptr)) ready();
             if (!req.placement.empty() &&
                 !control::has_feature(session.software, control::kFeatureAffinity))
                 return PlacementRefused{session.label + " (" + printable_excerpt(session.software) +

@@ -192,6 +192,26 @@ unsigned repeat_setting(const Setting &s) {
     return unsigned(std::get<int64_t>(parse_setting(decl, s)));
 }
 
+// `pairs`: a count, or a list of counts (a scaling series), each 1..kMaxPairs
+// and each once.
+void pairs_setting(const Setting &s, RunSpec &spec) {
+    cmdbench_param decl = run_key_decl("", CMDBENCH_PARAM_INT_LIST);
+    decl.min_int = INT64_MIN;
+    decl.max_int = INT64_MAX;
+    const auto counts = std::get<std::vector<int64_t>>(parse_setting(decl, s));
+    spec.pairs_series = !s.text.empty() && s.text[0] == '[';
+    for (size_t i = 0; i < counts.size(); ++i) {
+        const std::string what =
+            spec.pairs_series ? "'pairs' element " + std::to_string(i + 1) : "'pairs'";
+        if (counts[i] < 1 || counts[i] > int64_t(kMaxPairs))
+            fail(s.value_at, what + " must be in 1.." + std::to_string(kMaxPairs) + ", got " +
+                                 std::to_string(counts[i]));
+        if (std::find(counts.begin(), counts.begin() + i, counts[i]) != counts.begin() + i)
+            fail(s.value_at, "'pairs' lists " + std::to_string(counts[i]) + " twice");
+        spec.pairs.push_back(unsigned(counts[i]));
+    }
+}
+
 // `group` and `variant` label the rows and columns of a comparison, where an
 // empty label would be unreadable.
 std::string label_setting(const Setting &s) {
@@ -448,6 +468,18 @@ void resolve_run_settings(Context &cx, const std::vector<Setting> &run, RunSpec 
     resolve_labels(cx, run, spec);
     if (const Setting *s = lookup(cx, run, "repeat")) spec.repeat = repeat_setting(*s);
     if (const Setting *s = lookup(cx, run, "compare")) spec.compare = compare_setting(*s);
+    if (const Setting *s = lookup(cx, run, "pairs")) pairs_setting(*s, spec);
+}
+
+// `pairs` runs the run's own test several times at once; a run on every
+// rail, or one with background traffic, already does that its own way.
+void check_pairs_alone(Context &cx, const std::vector<Setting> &run, const toml::table &table) {
+    const Setting *pairs = lookup(cx, run, "pairs");
+    if (!pairs) return;
+    for (const char *other : {"rails", "background"})
+        if (table.get(other))
+            fail(pairs->key_at, "'pairs' cannot be combined with " + in_quotes(other) +
+                                    " in one run: give the pairs a run of their own");
 }
 
 // The run's own `expect`, else the one of [defaults].
@@ -499,6 +531,7 @@ RunSpec resolve_run(Context &cx, const toml::table &table, const std::vector<Set
                                           [&](const toml::table &t, const toml::table *params) {
                                               return resolve_background(cx, spec, t, params);
                                           });
+    check_pairs_alone(cx, run, table);
     resolve_expect(cx, table, spec);
     if (const Setting *s = lookup(cx, run, "cpus"))
         read_cpus_setting(s->text, s->value_at, spec.placement);
@@ -549,6 +582,8 @@ void check_default_run_keys(const Context &cx) {
         if (const Setting *s = find_setting(cx.defaults, key)) label_setting(*s);
     if (const Setting *s = find_setting(cx.defaults, "repeat")) repeat_setting(*s);
     if (const Setting *s = find_setting(cx.defaults, "compare")) compare_setting(*s);
+    RunSpec unused_spec;
+    if (const Setting *s = find_setting(cx.defaults, "pairs")) pairs_setting(*s, unused_spec);
     RunPlacement unused;
     if (const Setting *s = find_setting(cx.defaults, "cpus"))
         read_cpus_setting(s->text, s->value_at, unused);
@@ -685,6 +720,15 @@ Scenario parse_scenario(const std::string &text, const std::string &path, const 
 
 namespace {
 
+// `pairs` as given: a list stays a list, even of one count.
+std::string pairs_toml(const RunSpec &r) {
+    if (!r.pairs_series) return std::to_string(r.pairs.front());
+    std::string out = "[";
+    for (size_t i = 0; i < r.pairs.size(); ++i)
+        out += (i ? ", " : "") + std::to_string(r.pairs[i]);
+    return out + "]";
+}
+
 // `rails` as inline tables, each with its label.
 std::string rails_toml(const std::vector<Rail> &rails) {
     std::string out = "[";
@@ -758,6 +802,7 @@ std::string to_toml(const Scenario &s) {
             if (!r.test_params.count(key)) out += key + " = " + to_text(value) + "\n";
         // "all" as written: the same text, and digest, on every rank of a
         // matrix job, whose nodes each have their own devices.
+        if (!r.pairs.empty()) out += "pairs = " + pairs_toml(r) + "\n";
         if (r.rails_all)
             out += "rails = \"all\"\n";
         else if (!r.rails.empty())

@@ -5,6 +5,7 @@
 // console (which the headless Chromium test watches).
 #include "cmdbench/report/comparison.hpp"
 #include "cmdbench/report/link_rate.hpp"
+#include "cmdbench/report/pair_scaling.hpp"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/report_format.hpp"
 #include "cmdbench/report/reporter.hpp"
@@ -445,6 +446,29 @@ void write_groups(std::ostream &out, Page &page, const std::vector<std::string> 
     }
 }
 
+// Each `pairs` series' scaling table (pair_scaling.hpp), as in the console.
+void write_scaling(std::ostream &out, const std::vector<const Report *> &reports) {
+    std::string body;
+    for (const Report *rep : reports)
+        for (const PairScaling &s : rep ? pair_scaling(*rep) : std::vector<PairScaling>{})
+            for (const ScalingRow &row : s.rows)
+                for (const ScalingPoint &p : row.points)
+                    body += "<tr><td>" + escape(s.series) + "</td><td>" + escape(row.row) +
+                            "</td><td>" + std::to_string(p.pairs) + "</td><td>" + escape(s.metric) +
+                            "</td><td>" + escape(svg::format_value(p.aggregate)) + "</td><td>" +
+                            escape(svg::format_value(p.min_pair)) + "</td><td>" +
+                            escape(svg::format_value(p.max_pair)) + "</td><td>" +
+                            (p.ratio ? fixed_str(*p.ratio, 2) + "x (vs " +
+                                           std::to_string(s.base_pairs) + ")"
+                                     : std::string("-")) +
+                            "</td></tr>\n";
+    if (body.empty()) return;
+    out << "<h2>Message rate by pairs</h2>\n<table class=\"context scaling\">\n<thead><tr>"
+           "<th>series</th><th>row</th><th>pairs</th><th>metric</th><th>aggregate</th>"
+           "<th>pair min</th><th>pair max</th><th>ratio</th></tr></thead>\n<tbody>\n"
+        << body << "</tbody>\n</table>\n";
+}
+
 void write_page_end(std::ostream &out, const Comparison &c) {
     if (!c.notes.empty()) {
         out << "<h2>Notes</h2>\n<ul class=\"notes\">\n";
@@ -477,6 +501,7 @@ void write_html_report(std::ostream &out, const Comparison &c,
     page.context(reports);
     page.paths(reports);
     write_groups(out, page, groups);
+    write_scaling(out, reports);
     write_page_end(out, c);
 }
 

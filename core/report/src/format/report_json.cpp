@@ -3,6 +3,7 @@
 #include "cmdbench/report/comparison_json.hpp"
 #include "cmdbench/report/matrix/matrix_shared.hpp"
 #include "cmdbench/report/matrix/matrix_verdicts.hpp"
+#include "cmdbench/report/pair_scaling.hpp"
 #include "cmdbench/report/rail_rows.hpp"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/report_format.hpp"
@@ -141,6 +142,41 @@ Json background_json(const BackgroundLoad &b) {
             {"rows", rows},   {"Gb/sec", optional_json(b.gbps)}, {"notes", b.notes}};
 }
 
+// The rails of a run on every rail at once, or the pairs of a run of several.
+Json parts_json(const std::vector<RailPart> &parts) {
+    Json out = Json::array();
+    for (const RailPart &r : parts)
+        out.push_back({{"label", r.label},
+                       {"status", to_string(r.status)},
+                       {"error", r.error},
+                       {"start_seconds", r.start_seconds},
+                       {"wall_seconds", r.wall_seconds},
+                       {"path", r.path.known() ? run_path_json(r.path) : Json(nullptr)}});
+    return out;
+}
+
+// A `pairs` series' scaling table (pair_scaling.hpp).
+Json scaling_json(const std::vector<PairScaling> &series) {
+    Json out = Json::array();
+    for (const PairScaling &s : series) {
+        Json rows = Json::array();
+        for (const ScalingRow &row : s.rows)
+            for (const ScalingPoint &p : row.points)
+                rows.push_back({{"row", row.row},
+                                {"pairs", p.pairs},
+                                {"aggregate", p.aggregate},
+                                {"pair_min", p.min_pair},
+                                {"pair_max", p.max_pair},
+                                {"ratio", optional_json(p.ratio)}});
+        out.push_back({{"series", s.series},
+                       {"repeat", s.repeat},
+                       {"metric", s.metric},
+                       {"ratio_to_pairs", s.base_pairs},
+                       {"rows", rows}});
+    }
+    return out;
+}
+
 Json run_json(const RunResult &run) {
     Json params = Json::object();
     for (const auto &[key, value] : run.params)
@@ -174,16 +210,13 @@ Json run_json(const RunResult &run) {
     j["conditions"] = conditions_json(run.conditions);
     j["path"] = run.path.known() ? run_path_json(run.path) : Json(nullptr);
     if (!run.rails.empty()) {
-        Json rails = Json::array();
-        for (const RailPart &r : run.rails)
-            rails.push_back({{"label", r.label},
-                             {"status", to_string(r.status)},
-                             {"error", r.error},
-                             {"start_seconds", r.start_seconds},
-                             {"wall_seconds", r.wall_seconds},
-                             {"path", r.path.known() ? run_path_json(r.path) : Json(nullptr)}});
-        j["rails"] = rails;
+        j["rails"] = parts_json(run.rails);
         j["rails_overlap_seconds"] = rails_overlap_seconds(run.rails);
+    }
+    if (!run.pairs.empty()) {
+        j["pairs"] = parts_json(run.pairs);
+        j["pairs_overlap_seconds"] = rails_overlap_seconds(run.pairs);
+        if (!run.pairs_series.empty()) j["pairs_series"] = run.pairs_series;
     }
     if (const auto rate = result_link_rate(run))
         j["link"] = {
@@ -250,6 +283,9 @@ void write_json(std::ostream &out, const Report &report, const Comparison *compa
         doc["matrix"]["shared"] = shared->section();
     }
     doc["runs"] = kRunsPlaceholder;
+    if (!report.matrix)
+        if (const auto series = pair_scaling(report); !series.empty())
+            doc["scaling"] = scaling_json(series);
     // Only when the scenario set expectations: other documents read as before.
     const auto verdicts = evaluate_expectations(report);
     // A matrix's verdicts (one per pair and check) are written one at a

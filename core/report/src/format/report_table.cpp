@@ -2,6 +2,7 @@
 // layout's columns with that tool's exact printf formats, so the output reads
 // like the tool it reproduces.
 #include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/pair_scaling.hpp"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/reporter.hpp"
 #include "cmdbench/report/verdict.hpp"
@@ -82,6 +83,7 @@ void write_table(std::ostream &out, const Report &report) {
         first = false;
         write_table_run(out, run);
     });
+    if (!report.matrix) write_scaling_table(out, pair_scaling(report));
     const auto verdicts = evaluate_expectations(report);
     if (!verdicts.empty()) {
         out << '\n';

@@ -1,6 +1,7 @@
 #include "cmdbench/report/result_sink.hpp"
 
 #include "cmdbench/report/output_file.hpp"
+#include "cmdbench/report/pair_scaling.hpp"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/verdict.hpp"
 #include "compare/comparison_samples.hpp"
@@ -90,6 +91,10 @@ void ResultSink::finish(const Report &report) {
         std::cout.flush();
     }
     write_file(report, true, final);
+    if (format_.streams_runs && !matrix) {
+        PrintableLines text(std::cout);
+        write_scaling_table(text, pair_scaling(report));
+    }
     if (table && comparison) {
         std::cout << '\n';
         PrintableLines text(std::cout);

@@ -222,13 +222,15 @@ std::vector<std::string> path_lines(const RunResult &run) {
     return lines;
 }
 
-// A run on every rail at once: when each rail ran, and where its data went.
-std::vector<std::string> rail_lines(const RunResult &run) {
+// A run on every rail at once, or of several pairs: when each part ran, and
+// where its data went.
+std::vector<std::string> part_lines(const std::vector<RailPart> &parts, const std::string &prefix,
+                                    const std::string &what) {
     std::vector<std::string> lines;
-    if (run.rails.empty()) return lines;
+    if (parts.empty()) return lines;
     std::set<std::string> software;
-    for (const RailPart &r : run.rails) {
-        std::string line = "rail " + r.label + ": " + to_string(r.status) + ", ran " +
+    for (const RailPart &r : parts) {
+        std::string line = prefix + r.label + ": " + to_string(r.status) + ", ran " +
                            fixed_str(r.start_seconds, 2) + "-" +
                            fixed_str(r.start_seconds + r.wall_seconds, 2) + " s";
         if (r.path.client) line += "; client " + side_path_text(*r.path.client);
@@ -237,10 +239,17 @@ std::vector<std::string> rail_lines(const RunResult &run) {
         const std::set<std::string> drivers = r.path.software_drivers();
         software.insert(drivers.begin(), drivers.end());
     }
-    lines.push_back("rails all running at once for " +
-                    fixed_str(rails_overlap_seconds(run.rails), 2) +
-                    " s; rows without a rail label add the rails up");
+    lines.push_back(what + " all running at once for " +
+                    fixed_str(rails_overlap_seconds(parts), 2) + " s; rows without a " +
+                    what.substr(0, what.size() - 1) + " label add the " + what + " up");
     if (!software.empty()) lines.push_back("! " + software_rdma_notice(software));
+    return lines;
+}
+
+std::vector<std::string> rail_lines(const RunResult &run) {
+    std::vector<std::string> lines = part_lines(run.rails, "rail ", "rails");
+    const std::vector<std::string> pairs = part_lines(run.pairs, "", "pairs");
+    lines.insert(lines.end(), pairs.begin(), pairs.end());
     return lines;
 }
 

@@ -119,8 +119,8 @@ void read_status(const Node &run, RunResult &r) {
     r.error = "status '" + s + "'" + (r.error.empty() ? "" : ": " + r.error);
 }
 
-// A run on every rail at once: each rail's status and path (its rows are
-// the run's own).
+// A run on every rail at once, or of several pairs: each rail's (pair's)
+// status and path (its rows are the run's own).
 std::vector<RailPart> read_rails(const Node &rails) {
     std::vector<RailPart> out;
     const size_t k = rails.size(false);
@@ -348,6 +348,8 @@ RunResult read_run(const Node &n, ReadSoFar &so_far) {
     // Informational, and absent from older files: read what is there.
     if (n.has("path")) r.path = run_path_from_json(n.child("path").json());
     if (n.has("rails")) r.rails = read_rails(n.child("rails"));
+    if (n.has("pairs")) r.pairs = read_rails(n.child("pairs"));
+    if (n.has("pairs_series")) r.pairs_series = n.at("pairs_series").str();
     if (n.has("expect")) r.expect = read_run_expect(n, r.name, so_far);
     if (n.has("expect_inherited")) r.expect.inherited = n.child("expect_inherited").json() == true;
     if (n.has("background")) r.background = read_background(n.child("background"), so_far);

@@ -71,8 +71,9 @@ struct CpuTime {
 };
 const char *to_string(RunStatus s);
 
-// One rail of a run on every rail at once (scenario key `rails`): how it
-// went and where its data went. Its rows are the run's "LABEL/..." rows.
+// One rail of a run on every rail at once (scenario key `rails`), or one pair
+// of a run of several (`pairs`): how it went and where its data went. Its
+// rows are the run's "LABEL/..." rows.
 struct RailPart {
     std::string label;
     RunStatus status = RunStatus::Ok;
@@ -121,7 +122,9 @@ struct RunResult {
     RunConditions conditions;         // the machine's load around this run (pipeline)
     RunPath path;                     // interfaces and RDMA devices (run_client.cpp)
     std::vector<RailPart> rails;      // a run on every rail at once (rails_together.cpp)
-    Expectations expect;              // scenario `expect`: what verdict.hpp judges
+    std::vector<RailPart> pairs; // a run of several pairs at once ("pair K"; pairs_together.cpp)
+    std::string pairs_series;    // one count of a `pairs` series: the series' run name
+    Expectations expect;         // scenario `expect`: what verdict.hpp judges
 
     // The load it was measured under (under_load.cpp), for a run under load.
     std::optional<BackgroundLoad> background;

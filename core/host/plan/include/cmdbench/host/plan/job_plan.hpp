@@ -20,9 +20,10 @@ constexpr int kNoRail = -1;   // a run without rails
 constexpr int kAllRails = -2; // every rail at once
 
 // What a job's client does: one run over one peer link, one client per
-// rail, all at once (execute/rails_together.hpp), or one run beside its
-// background traffic (execute/under_load.hpp).
-enum class JobKind { Single, RailsTogether, UnderLoad };
+// rail, all at once (execute/rails_together.hpp), one run beside its
+// background traffic (execute/under_load.hpp), or N pairs of one run at
+// once (execute/pairs_together.hpp).
+enum class JobKind { Single, RailsTogether, UnderLoad, PairsTogether };
 
 // One part of a scenario's run: the run itself, or for a run with rails,
 // one rail's run or the run on every rail at once (rail_plan.hpp), or for a
@@ -32,6 +33,7 @@ struct RunPart {
     size_t run = 0;      // index into Scenario::runs
     int rail = kNoRail;  // its rail's position, kNoRail or kAllRails
     bool loaded = false; // measured beside spec.background
+    unsigned pairs = 0;  // how many pairs run at once (pair_plan.hpp); 0: none
 };
 
 // One repetition of one part. Without a matrix a step is one job; in a
@@ -61,7 +63,8 @@ struct RunPlan {
 };
 
 // One pair (no matrix): each run's repeats in [comparison] order
-// (run_order.hpp), each repeat of a run with rails as its parts in turn.
+// (run_order.hpp), each repeat of a run with rails or a series of `pairs`
+// as its parts in turn.
 RunPlan plan_pair_runs(const Scenario &scenario);
 
 // A matrix of `ranks` ranks: each part's repeats back to back, each step

@@ -9,6 +9,6 @@ namespace cmdbench {
 
 inline const std::set<std::string> kReservedRunKeys = {
     "name",   "test",    "transport", "timeout", "server", "group", "variant",
-    "repeat", "compare", "rails",     "expect",  "cpus",   "numa",  "background"};
+    "repeat", "compare", "rails",     "expect",  "cpus",   "numa",  "background", "pairs"};
 
 } // namespace cmdbench

@@ -11,6 +11,7 @@
 #include "cmdbench/report/result.hpp"
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -37,6 +38,9 @@ struct ClientState {
     ProgressDisplay &progress;
     std::string local_node = kLoopbackNode; // for sessions with a local server
     bool abandoned = false; // a test thread could not be stopped: the process must end
+    // Called once, with the session open, just before the run request goes
+    // out: clients started together wait there for each other.
+    std::function<void()> before_request = nullptr;
 };
 
 // The fields every result of a run has, whether it ran or not.

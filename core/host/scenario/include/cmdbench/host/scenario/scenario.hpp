@@ -18,6 +18,9 @@
 namespace cmdbench {
 
 // Message is "file:line:column: what is wrong" (exit code 2).
+// The most pairs one run may have (`pairs`).
+constexpr unsigned kMaxPairs = 64;
+
 struct ScenarioError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
@@ -65,6 +68,11 @@ struct RunSpec {
     // `background`: traffic the host runs beside the measured run; the run
     // is then measured alone and under it (docs/loaded-latency.md).
     std::shared_ptr<const Background> background;
+    // `pairs`: how many client/server pairs run the test at once, each count
+    // of a scaling series in turn (pair_plan.hpp); empty: the one pair.
+    std::vector<unsigned> pairs;
+    bool pairs_series = false; // given as a list: each count is a variant
+    std::string series;        // one count's run of a series: the series' run name
 };
 
 // A run's background traffic: `flows` concurrent client/server pairs of
