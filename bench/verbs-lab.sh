@@ -62,7 +62,7 @@ Groups for --only/--skip: base (the five headline cases: the two
 WRITE bandwidths and the three event/poll latencies), rate (the 2 B
 bandwidths), atomic (fetch_add), ud, more (READ latency, bidirectional
 WRITE), gaps (lat-read-64, lat-fetch_add-8, lat-send-4096-event,
-bw-write-65536-bidir: --only gaps --reps 8 takes ~8 minutes). Figures compared: latency median,
+bw-write-65536-bidir: --only gaps --reps 8 takes 4-6 minutes). Figures compared: latency median,
 average and p99.9 (perftest's `99.9% percentile`, against cmdbench's rtt
 p99_9, halved for send/write as perftest halves them, whole for READs and
 atomics; 1000 samples are needed); bandwidth (perftest's BW average, printed
