@@ -51,10 +51,18 @@ needs. Cases (name: perftest | cmdbench, iterations; --quick fewer):
   lat-write-2            ib_write_lat, 1000
   lat-fetch_add-8        ib_atomic_lat | verbs-lat op = "fetch_add", 1000
   lat-send-2-ud          ib_send_lat -c UD | op = "send", qp_type = "ud", 1000
+  lat-read-64            ib_read_lat -s 64 | op = "read", 2000
+  bw-write-65536-bidir   ib_write_bw -b | bidirectional = true, 2000
+                         (perftest's figure is the sum of both sides'
+                         rates, each over its own window: compared with
+                         the sum of cmdbench's c2s and s2c rows)
+  (lat-send-4096-event and lat-fetch_add-8 run 2000 too)
 
 Groups for --only/--skip: base (the five headline cases: the two
 WRITE bandwidths and the three event/poll latencies), rate (the 2 B
-bandwidths), atomic (fetch_add), ud. Figures compared: latency median,
+bandwidths), atomic (fetch_add), ud, more (READ latency, bidirectional
+WRITE), gaps (lat-read-64, lat-fetch_add-8, lat-send-4096-event,
+bw-write-65536-bidir: --only gaps --reps 8 takes 4-6 minutes). Figures compared: latency median,
 average and p99.9 (perftest's `99.9% percentile`, against cmdbench's rtt
 p99_9, halved for send/write as perftest halves them, whole for READs and
 atomics; 1000 samples are needed); bandwidth (perftest's BW average, printed
@@ -277,24 +285,32 @@ if [ $quick = 1 ]; then
     default_cases=(bw:write:1048576::20 bw:write:65536:-q2:100 bw:write:2::1000 bw:send:2::1000
         bw:fetch_add:8::1000 "bw:send:$ud_bw_size:-ud:500"
         lat:send:2:-event:1000 lat:send:4096:-event:1000 lat:write:2::1000
-        lat:fetch_add:8::1000 lat:send:2:-ud:1000)
+        lat:fetch_add:8::1000 lat:send:2:-ud:1000 lat:read:64::1000 bw:write:65536:-bidir:100)
 else
     # One repetition takes ~130 s in the lab (the two WRITE bandwidths a
     # third of it), so 8 fit in ~20 minutes; 5000 is perftest's bandwidth
-    # default, 1000 its latency default.
+    # default, 1000 its latency default. The gaps group's four cases run
+    # 2000, so that their medians rest on more than one run's tail.
     default_cases=(bw:write:1048576::200 bw:write:65536:-q2:1000 bw:write:2::5000 bw:send:2::5000
         bw:fetch_add:8::5000 "bw:send:$ud_bw_size:-ud:5000"
-        lat:send:2:-event:1000 lat:send:4096:-event:1000 lat:write:2::1000
-        lat:fetch_add:8::1000 lat:send:2:-ud:1000)
+        lat:send:2:-event:1000 lat:send:4096:-event:2000 lat:write:2::1000
+        lat:fetch_add:8::2000 lat:send:2:-ud:1000 lat:read:64::2000 bw:write:65536:-bidir:2000)
 fi
 case_name() { local kind op size tag n; IFS=: read -r kind op size tag n <<< "$1"; echo "$kind-$op-$size$tag"; }
 case_groups() { # the groups a case is in
+    local g
     case $(case_name "$1") in
-        bw-write-1048576|bw-write-65536-q2|lat-send-2-event|lat-send-4096-event|lat-write-2) echo base ;;
-        bw-write-2|bw-send-2) echo rate ;;
-        *fetch_add*) echo atomic ;;
-        *-ud) echo ud ;;
+        bw-write-1048576|bw-write-65536-q2|lat-send-2-event|lat-send-4096-event|lat-write-2) g=base ;;
+        bw-write-2|bw-send-2) g=rate ;;
+        *fetch_add*) g=atomic ;;
+        *-ud) g=ud ;;
+        lat-read-64|*-bidir) g=more ;;
     esac
+    # The four cases where cmdbench trailed perftest at the defaults.
+    case $(case_name "$1") in
+        lat-read-64|lat-fetch_add-8|lat-send-4096-event|bw-write-65536-bidir) g="$g gaps" ;;
+    esac
+    echo "$g"
 }
 in_list() { # case list: the case or one of its groups is named in list
     local w
@@ -305,7 +321,7 @@ in_list() { # case list: the case or one of its groups is named in list
     return 1
 }
 if [ $defaults = 1 ]; then
-    known="base rate atomic ud $(for c in "${default_cases[@]}"; do printf '%s ' "$(case_name "$c")"; done)"
+    known="base rate atomic ud more gaps $(for c in "${default_cases[@]}"; do printf '%s ' "$(case_name "$c")"; done)"
     for w in ${only//,/ } ${skip//,/ }; do
         [[ " $known" == *" $w "* ]] || die "--only/--skip: no case or group '$w' (one of: ${known% })"
     done
@@ -329,6 +345,7 @@ measure_default() { # tool case rep
         -q2) pt+=(-q 2) keys+=("qps = 2") ;;
         -event) pt+=(-e) keys+=('mode = "event"') ;;
         -ud) pt+=(-c UD) keys+=('qp_type = "ud"') ;;
+        -bidir) pt+=(-b) keys+=("bidirectional = true") ;;
     esac
     local t0=$EPOCHREALTIME
     if [ "$tool" = perftest ]; then

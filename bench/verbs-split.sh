@@ -5,7 +5,7 @@ set -uo pipefail
 
 usage() {
     cat <<'EOF'
-Usage: tools/rdma-lab -- bench/verbs-split.sh [--op OP] [--reps N]
+Usage: tools/rdma-lab -- bench/verbs-split.sh [--op OP] [--size N] [--reps N]
            [--iterations N] [--build-dir DIR]
 
 Inside the lab (Soft-RoCE), runs perftest's latency tool and cmdbench's
@@ -22,7 +22,8 @@ Prints each run's medians, then the median of each column per tool and the
 ratio cmdbench / perftest.
 
   --op OP          fetch_add (ib_atomic_lat, default), cmp_swap
-                   (ib_atomic_lat -A CMP_AND_SWAP) or read (ib_read_lat, 8 B)
+                   (ib_atomic_lat -A CMP_AND_SWAP) or read (ib_read_lat)
+  --size N         READ size in bytes, 1..65536 (default 8; atomics are 8 B)
   --reps N         runs of each tool, 1..99 (default 5)
   --iterations N   round trips per run, 1000..1000000 (default 40000)
   --build-dir DIR  cmdbench build tree (default: $CMDBENCH_BINARY_DIR, else build)
@@ -33,10 +34,13 @@ EOF
 
 die() { echo "verbs-split.sh: $*" >&2; exit 2; }
 
-op=fetch_add reps=5 iters=40000 build=${CMDBENCH_BINARY_DIR:-build}
+op=fetch_add reps=5 iters=40000 build=${CMDBENCH_BINARY_DIR:-build} read_size=8
 while [ $# -gt 0 ]; do
     case $1 in
         --op) [ $# -ge 2 ] || die "--op needs a value"; op=$2; shift ;;
+        --size) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] && [ "$2" -le 65536 ] ||
+                    die "--size needs a number in [1, 65536], got '${2:-}'"
+                read_size=$2; shift ;;
         --reps) [[ ${2:-} =~ ^[1-9][0-9]?$ ]] || die "--reps needs a number in [1, 99], got '${2:-}'"
                 reps=$2; shift ;;
         --iterations) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] && [ "$2" -ge 1000 ] && [ "$2" -le 1000000 ] ||
@@ -51,7 +55,7 @@ done
 case $op in
     fetch_add) tool=(ib_atomic_lat) size=8 ;;
     cmp_swap) tool=(ib_atomic_lat -A CMP_AND_SWAP) size=8 ;;
-    read) tool=(ib_read_lat -s 8) size=8 ;;
+    read) tool=(ib_read_lat -s "$read_size") size=$read_size ;;
     *) die "--op: fetch_add, cmp_swap or read, got '$op'" ;;
 esac
 cmdbench=$build/bin/cmdbench

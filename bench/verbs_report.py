@@ -96,17 +96,43 @@ def parse_perftest(raw, c, rep):
     return {"gbps": gbps, "mpps": mpps}
 
 
-def cmdbench_row(raw, c, rep):
-    """The first row of the run, or None when the run did not succeed."""
+def cmdbench_rows(raw, c, rep):
+    """The rows of the run, or [] when the run did not succeed."""
     text = read(os.path.join(raw, f"cmdbench.{case_name(c)}.{rep}.out"))
     try:
         doc = json.loads(text) if text else {}
         run = doc["runs"][0]
         if run.get("status") == "ok":
-            return run["rows"][0]
+            return list(run["rows"])
     except (ValueError, KeyError, IndexError, TypeError):
         pass
-    return None
+    return []
+
+
+def cmdbench_row(raw, c, rep):
+    """The first row of the run, or None when the run did not succeed."""
+    rows = cmdbench_rows(raw, c, rep)
+    return rows[0] if rows else None
+
+
+def row_metric(row, name):
+    v = (row or {}).get("metrics", {}).get(name, {}).get("value")
+    return float(v) if isinstance(v, (int, float)) else None
+
+
+def cmdbench_bidir(raw, c, rep):
+    """Bidirectional: perftest -b prints the sum of the two sides' rates,
+    each side's over its own window (first post to last completion at that
+    sender), so the same sum of cmdbench's c2s and s2c rows is compared;
+    cmdbench's own `bidir` row (both directions' bytes over the union of
+    the two windows) is kept as gbps_union, for information."""
+    rows = {r.get("name", "").rsplit(" ", 1)[-1]: r for r in cmdbench_rows(raw, c, rep)}
+
+    def both(name, scale=1.0):
+        v = [row_metric(rows.get(d), name) for d in ("c2s", "s2c")]
+        return sum(v) / scale if None not in v else None
+    return {"gbps": both("Gb/sec"), "mpps": both("msgs/sec", 1e6),
+            "gbps_union": row_metric(rows.get("bidir"), "Gb/sec")}
 
 
 def parse_cmdbench(raw, c, rep):
@@ -114,11 +140,12 @@ def parse_cmdbench(raw, c, rep):
     halves them) and usec/xfer; bw: Gb/sec and msgs/sec (as Mpps) at the
     sender."""
     kind, op = c["kind"], c["op"]
+    if c["tag"] == "-bidir":
+        return cmdbench_bidir(raw, c, rep)
     row = cmdbench_row(raw, c, rep) or {}
 
     def metric(name):
-        v = row.get("metrics", {}).get(name, {}).get("value")
-        return float(v) if isinstance(v, (int, float)) else None
+        return row_metric(row, name)
 
     if kind == "lat":
         rtt = row.get("histograms", {}).get("rtt", {})
@@ -256,7 +283,8 @@ def compare(m, cases, lat_target, bw_target, failed=None, full=False):
                     note = note or f"{tool} failed: {failed[tool][name]}"
             if not note and result == "n/a" and key == "p999_us":
                 note = "no p99.9 (fewer than 1000 samples)"
-            tool = PERFTEST_TOOL[kind][case["op"]] + (" -c UD" if case["tag"] == "-ud" else "")
+            tool = PERFTEST_TOOL[kind][case["op"]] + {"-ud": " -c UD", "-bidir": " -b"}.get(
+                case["tag"], "")
             rows.append({
                 "metric": metric, "op": case["op"] + case["tag"], "size": case["size"],
                 "unit": unit, "perftest_tool": tool,

@@ -19,20 +19,41 @@
 #include <cmdbench/bidir/bidir_rows.hpp>
 #include <cmdbench/bidir/peer_clock.hpp>
 #include <cmdbench/plugin-support/size_label.hpp>
-#include <thread>
+#include <condition_variable>
+#include <mutex>
 
 namespace cmdbench::verbs {
 namespace {
 
-// The main thread's wait for this side's senders, bounded like every wait.
-void wait_for_senders(Run &run, const std::atomic<int> &done, int threads) {
-    Stopper &stop = run.stopper();
-    while (done.load() < threads) {
-        if (run.host().cancelled(run.ctx())) stop.abort();
-        stop.check("verbs-bw waiting for this side's senders");
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+// This side's senders that are done, and the main thread's wait for them.
+// The main thread sleeps until the last one says so, looking for a cancel
+// and the deadline every 100 ms: a wake-up every millisecond took a CPU
+// from the busy-polling senders (and the device's kernel work) on a
+// 2-CPU host, which both directions' rates paid.
+class SendersDone {
+  public:
+    void one_more() {
+        std::lock_guard<std::mutex> lock(mu_);
+        ++done_;
+        changed_.notify_all();
     }
-}
+    void wait_for(Run &run, int threads) {
+        Stopper &stop = run.stopper();
+        std::unique_lock<std::mutex> lock(mu_);
+        while (!changed_.wait_for(lock, std::chrono::milliseconds(100),
+                                  [&] { return done_ >= threads; })) {
+            lock.unlock();
+            if (run.host().cancelled(run.ctx())) stop.abort();
+            stop.check("verbs-bw waiting for this side's senders");
+            lock.lock();
+        }
+    }
+
+  private:
+    std::mutex mu_;
+    std::condition_variable changed_;
+    int done_ = 0;
+};
 
 // This side's sending (reading) on every QP, the peer's SENDs received.
 BwFigures send_and_receive(Run &run, const Params &p, RcQpSet &qp_set, int64_t size) {
@@ -44,7 +65,7 @@ BwFigures send_and_receive(Run &run, const Params &p, RcQpSet &qp_set, int64_t s
     for (auto &e : expected)
         e = kUnknown;
     std::vector<uint64_t> *receiving = p.op == Op::Send ? &got : nullptr;
-    std::atomic<int> senders_done{0};
+    SendersDone senders_done;
     run_workers(
         run, p.threads,
         [&](int thread) {
@@ -54,11 +75,11 @@ BwFigures send_and_receive(Run &run, const Params &p, RcQpSet &qp_set, int64_t s
                         [&](uint64_t count, uint64_t until) {
                             pump(run, p, size_t(size), mine, count, until, receiving);
                         });
-            ++senders_done;
+            senders_done.one_more();
             if (receiving) receive_all(run, p, conns, expected, got, "verbs-bw receiver");
         },
         [&] {
-            wait_for_senders(run, senders_done, p.threads);
+            senders_done.wait_for(run, p.threads);
             const std::vector<uint64_t> counts =
                 decode_counts(run.exchange(encode_counts(sent), "verbs-bw message counts"), qps);
             for (size_t i = 0; i < qps; ++i)
