@@ -34,6 +34,20 @@ void run_one_rail(const ClientState &shared, const RunSpec &member, unsigned rep
 
 // The run's status: ok when every rail was; else the first rail's that was
 // not, with its label.
+// Each rail's counters, by source: the rails use different devices; a
+// source two rails share (both read it around overlapping runs) is taken once.
+void merge_counters(RunCounters &into, const RunCounters &rail) {
+    for (const auto &[to, from] :
+         {std::pair<std::optional<SideCounters> *, const std::optional<SideCounters> *>{
+              &into.client, &rail.client},
+          {&into.server, &rail.server}}) {
+        if (!*from) continue;
+        if (!*to) to->emplace();
+        for (const auto &[source, values] : **from)
+            (*to)->emplace(source, values);
+    }
+}
+
 void combine_status(RunResult &r, const std::vector<RailPart> &parts) {
     for (const RailPart &p : parts)
         if (p.status != RunStatus::Ok) {
@@ -107,6 +121,7 @@ RunResult run_rails_together(ClientState &st, const RunSpec &spec, unsigned repe
         part.start_seconds = double(o.started_ns - started) / 1e9;
         part.wall_seconds = o.result.wall_seconds;
         part.path = o.result.path;
+        merge_counters(r.counters, o.result.counters);
         r.rails.push_back(std::move(part));
         rows.emplace_back(spec.rails[i].label, o.result.rows);
         // Each rail's own QPs, hence its own settings, named like its rows.

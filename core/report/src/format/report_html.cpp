@@ -10,6 +10,7 @@
 #include "cmdbench/report/reporter.hpp"
 #include "cmdbench/report/svg_plot.hpp"
 #include "cmdbench/report/verdict.hpp"
+#include "format/html_counters.hpp"
 #include "format/html_style.hpp"
 #include "format/report_html_verdicts.hpp"
 
@@ -428,13 +429,17 @@ void write_page_top(std::ostream &out, const Comparison &c) {
 }
 
 // One chart section and one table section per group, in `groups`' order.
-void write_groups(std::ostream &out, Page &page, const std::vector<std::string> &groups) {
+// Beside each group's charts, its runs' counters that say the path lost
+// or held back packets.
+void write_groups(std::ostream &out, Page &page, const std::vector<std::string> &groups,
+                  const std::vector<const Report *> &reports) {
     out << "<h2>Charts</h2>\n";
     if (groups.empty()) out << "<p>Nothing to compare.</p>\n";
     for (const auto &g : groups) {
         out << "<h3>" << escape(group_label(g)) << "</h3>\n<div class=\"charts\">\n";
         page.group_charts(g);
         out << "</div>\n";
+        write_html_counters(out, g, reports);
     }
     out << "<h2>Tables</h2>\n";
     for (const auto &g : groups) {
@@ -476,7 +481,7 @@ void write_html_report(std::ostream &out, const Comparison &c,
     out << "<h2>Context</h2>\n";
     page.context(reports);
     page.paths(reports);
-    write_groups(out, page, groups);
+    write_groups(out, page, groups, reports);
     write_page_end(out, c);
 }
 

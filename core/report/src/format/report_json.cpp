@@ -165,6 +165,7 @@ Json run_json(const RunResult &run) {
         {"rows", rows}};
     j["conditions"] = conditions_json(run.conditions);
     j["path"] = run.path.known() ? run_path_json(run.path) : Json(nullptr);
+    if (!run.counters.empty()) j["counters"] = run_counters_json(run.counters);
     if (!run.rails.empty()) {
         Json rails = Json::array();
         for (const RailPart &r : run.rails)

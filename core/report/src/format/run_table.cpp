@@ -370,6 +370,8 @@ std::vector<std::string> run_notes(const RunResult &run) {
     for (auto &line : rail_lines(run))
         lines.push_back(std::move(line));
     if (std::string link = link_line(run); !link.empty()) lines.push_back(std::move(link));
+    for (auto &line : counter_lines(run.counters))
+        lines.push_back(std::move(line));
     return lines;
 }
 

@@ -323,6 +323,7 @@ RunResult read_run(const Node &n, ReadSoFar &so_far) {
     // Informational, and absent from older files: read what is there.
     if (n.has("path")) r.path = run_path_from_json(n.child("path").json());
     if (n.has("rails")) r.rails = read_rails(n.child("rails"));
+    if (n.has("counters")) r.counters = run_counters_from_json(n.child("counters").json());
     if (n.has("expect")) r.expect = read_run_expect(n, r.name, so_far);
     if (n.has("expect_inherited")) r.expect.inherited = n.child("expect_inherited").json() == true;
     return r;

@@ -6,6 +6,7 @@
 #include "cmdbench/report/matrix/matrix_result.hpp"
 #include "cmdbench/report/path_context.hpp"
 #include "cmdbench/report/run_conditions.hpp"
+#include "cmdbench/report/run_counters.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -108,6 +109,7 @@ struct RunResult {
     RunConditions conditions;         // the machine's load around this run (pipeline)
     RunPath path;                     // interfaces and RDMA devices (run_client.cpp)
     std::vector<RailPart> rails;      // a run on every rail at once (rails_together.cpp)
+    RunCounters counters;             // counter deltas over the run, each side's (run_client.cpp)
     Expectations expect;              // scenario `expect`: what verdict.hpp judges
 };
 
