@@ -169,6 +169,11 @@ TEST_CASE("the table's counter lines name the non-zero interesting counters only
     CHECK(lines[2] == "counters: congestion +4: client rdma mlx5_0/1 np_cnp_sent +4");
     const auto one = counter_lines(fixture_run(true));
     CHECK(one[1] == "counters: errors +2: net enp0s3 rx_dropped +2");
+    // A server's names are shown escaped.
+    RunCounters odd;
+    odd.server = SideCounters{{"net \x1b[2J", std::map<std::string, int64_t>{{"rx_dropped", 1}}}};
+    CHECK(counter_lines(odd) ==
+          std::vector<std::string>{"counters: errors +1: server net \\x1b[2J rx_dropped +1"});
     RunCounters quiet;
     quiet.client = SideCounters{{"tcp", std::map<std::string, int64_t>{{"InSegs", 10}}}};
     CHECK(counter_lines(quiet).empty());

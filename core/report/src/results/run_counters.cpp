@@ -2,6 +2,8 @@
 // the lines the tables show, and the JSON both ways.
 #include "cmdbench/report/run_counters.hpp"
 
+#include "cmdbench/control/printable_text.hpp"
+
 #include <nlohmann/json.hpp>
 
 namespace cmdbench {
@@ -28,8 +30,9 @@ std::string class_items(const RunCounters &c, CounterClass k, int64_t &sum) {
                 sum += delta;
                 // One machine: one set of counters, no side to name.
                 const std::string who = c.same_machine ? "" : std::string(side) + " ";
-                items += std::string(items.empty() ? "" : ", ") + who + source + " " + name + " " +
-                         signed_text(delta);
+                // Names from a server are its text: shown escaped.
+                items += std::string(items.empty() ? "" : ", ") + who + printable_text(source) +
+                         " " + printable_text(name) + " " + signed_text(delta);
             }
         }
     }
