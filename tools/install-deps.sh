@@ -11,6 +11,8 @@ build_pkgs=(
 )
 # Reference peers for tests and bench/: Debian's rstream/cmtime, sockperf, iperf3.
 peer_pkgs=(rdmacm-utils ibverbs-utils ibverbs-providers sockperf iperf3 python3 libbenchmark-dev)
+# nft: the counters' e2e test drops packets in a network namespace of its own.
+peer_pkgs+=(nftables)
 # The HTML report's tests: xmllint (well-formed markup) and headless Chromium
 # (label `html`; its dependencies bring a font through fontconfig).
 html_test_pkgs=(libxml2-utils chromium)

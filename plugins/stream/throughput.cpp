@@ -199,6 +199,28 @@ void check_forever_params(const Settings &p) {
              "false)");
 }
 
+// One size streamed one way, client to server, and its row.
+void run_one_way_size(Run &s, std::optional<Listener> &listener, uint16_t server_port,
+                      const IoMode &mode, uint8_t *buf, int64_t size_bytes, const Limits &limits) {
+    const auto size = static_cast<size_t>(size_bytes);
+    SenderFigures sent;
+    ReceiverFigures received;
+    if (s.is_client()) {
+        DataChannel channel(s, connect_to_server(s, server_port, CMDBENCH_HINT_BANDWIDTH), mode);
+        sent = send_stream(s, channel, buf, size, limits);
+        channel.shutdown_send();
+        swap_figures(s, sent, received);
+        channel.close();
+    } else {
+        DataChannel channel(s, listener->accept_client(), mode);
+        received = receive_stream(s, channel, buf, size);
+        channel.close();
+        swap_figures(s, sent, received);
+    }
+    check_delivered(sent, received);
+    report_row(s, size_bytes, sent, received);
+}
+
 void run_throughput(Run &s) {
     const Settings p = read_settings(s, params());
     const std::vector<int64_t> &sizes = p.sizes;
@@ -234,9 +256,6 @@ void run_throughput(Run &s) {
         return;
     }
     for (size_t i = 0; i < sizes.size(); ++i) {
-        const auto size = static_cast<size_t>(sizes[i]);
-        SenderFigures sent;
-        ReceiverFigures received;
         if (both_ways) {
             DataChannel channel(s,
                                 s.is_client()
@@ -247,21 +266,7 @@ void run_throughput(Run &s) {
             s.host().progress(s.ctx(), i + 1, sizes.size());
             continue;
         }
-        if (s.is_client()) {
-            DataChannel channel(s, connect_to_server(s, server_port, CMDBENCH_HINT_BANDWIDTH),
-                                mode);
-            sent = send_stream(s, channel, buf.data(), size, limits);
-            channel.shutdown_send();
-            swap_figures(s, sent, received);
-            channel.close();
-        } else {
-            DataChannel channel(s, listener->accept_client(), mode);
-            received = receive_stream(s, channel, buf.data(), size);
-            channel.close();
-            swap_figures(s, sent, received);
-        }
-        check_delivered(sent, received);
-        report_row(s, sizes[i], sent, received);
+        run_one_way_size(s, listener, server_port, mode, buf.data(), sizes[i], limits);
         s.host().progress(s.ctx(), i + 1, sizes.size());
     }
 }

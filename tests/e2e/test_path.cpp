@@ -83,6 +83,39 @@ TEST_CASE("the server sends its path only to a client that announces it reads it
     CHECK(side.at("rdma").is_null());
 }
 
+// The length-prefixed strings of a RunEnd after its CPU times (its error
+// is empty here).
+std::vector<std::string> run_end_strings(const std::string &payload) {
+    std::vector<std::string> out;
+    for (size_t at = 4 + 4 + 8 + 8; at + 4 <= payload.size();) {
+        const auto *p = reinterpret_cast<const unsigned char *>(payload.data() + at);
+        const size_t n = size_t(p[0]) << 24 | size_t(p[1]) << 16 | size_t(p[2]) << 8 | p[3];
+        out.push_back(payload.substr(at + 4, n));
+        at += 4 + n;
+    }
+    return out;
+}
+
+TEST_CASE("the server sends its counters after its path to a client that reads them") {
+    const std::string fixture = std::string(CMDBENCH_BINARY_DIR) + "/tests/fixtures/good.so";
+    {
+        // A client of +path alone gets the path and nothing after it.
+        ServeProcess server({"--plugin-dir", fixture});
+        const auto strings = run_end_strings(served_run_end(server.port(), "cmdbench 0.1.0 +path"));
+        CHECK(strings.size() == 1); // the path
+    }
+    ServeProcess server({"--plugin-dir", fixture});
+    const auto strings =
+        run_end_strings(served_run_end(server.port(), "cmdbench 0.1.0 +path +counters"));
+    REQUIRE(strings.size() == 2);
+    const json counters = json::parse(strings[1]);
+    INFO(counters.dump(2));
+    CHECK(counters.at("machine").get<std::string>().size() > 0);
+    // A test that does nothing still has the loopback's counters (zero or not).
+    CHECK(counters.at("sources").at("net lo").at("rx_bytes").is_number_integer());
+    CHECK(counters.at("sources").at("tcp").at("RetransSegs").is_number_integer());
+}
+
 TEST_CASE("a TCP run over loopback records lo on both sides, in JSON, table and HTML") {
     const std::string dir = temp_dir();
     const std::string scenario = dir + "/tcp.toml";

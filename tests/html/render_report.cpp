@@ -8,7 +8,7 @@
 // "connect" has step times, connections/s and CPU per connection: 7 charts.
 // Tables, one per group and metric: p50, p99, bandwidth, CPU per GB; steps,
 // connections/s, CPU per connection: 7.
-#include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/compare/comparison.hpp"
 
 #include <cmath>
 #include <fstream>

@@ -279,7 +279,10 @@ Message make_run_end(const RunEnd &e) {
     Writer w;
     w.i32(e.status).str(bounded_text(e.error, kMaxRunEndError));
     w.i64(e.cpu_user_us).i64(e.cpu_sys_us);
+    if (!e.counters.empty() && e.path.empty())
+        throw ControlError("make_run_end: counters without a path");
     if (!e.path.empty()) w.str(e.path);
+    if (!e.counters.empty()) w.str(e.counters);
     return {MsgType::RunEnd, w.take()};
 }
 
@@ -295,6 +298,10 @@ RunEnd parse_run_end(const Message &m) {
         e.path = r.str(); // a peer older than kFeaturePath sends none
         // make_run_end leaves an empty path out: one form per RunEnd.
         if (e.path.empty()) throw ControlError("RunEnd carries an empty path");
+    }
+    if (!r.done()) {
+        e.counters = r.str(); // a peer older than kFeatureCounters sends none
+        if (e.counters.empty()) throw ControlError("RunEnd carries empty counters");
     }
     r.finish();
     return e;

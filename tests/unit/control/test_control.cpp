@@ -257,6 +257,25 @@ TEST_CASE("control: RunEnd carries the sender's path after its old fields, only 
     REQUIRE_THROWS_AS(parse_run_end(cut), ControlError);
 }
 
+TEST_CASE("control: RunEnd carries the sender's counters after its path, only when given") {
+    // Without counters the payload is the path's RunEnd, byte for byte: what
+    // a peer of kFeaturePath alone reads, refusing trailing bytes.
+    const Message path_only = make_run_end(RunEnd{0, "", 7, 8, "{}"});
+    REQUIRE(parse_run_end(path_only).counters.empty());
+    const Message m = make_run_end(RunEnd{0, "", 7, 8, "{}", R"({"machine":"m"})"});
+    REQUIRE(m.payload.size() == path_only.payload.size() + 4 + 15);
+    REQUIRE(std::equal(path_only.payload.begin(), path_only.payload.end(), m.payload.begin()));
+    const RunEnd e = parse_run_end(m);
+    REQUIRE(e.path == "{}");
+    REQUIRE(e.counters == R"({"machine":"m"})");
+    // Counters follow a path: never without one, never empty.
+    REQUIRE_THROWS_AS(make_run_end(RunEnd{0, "", 7, 8, "", "{}"}), ControlError);
+    Message empty = path_only;
+    for (int i = 0; i < 4; ++i)
+        empty.payload.push_back(0);
+    REQUIRE_THROWS_WITH(parse_run_end(empty), Contains("empty counters"));
+}
+
 TEST_CASE("control: RunRequest carries the server side's placement after its params, only when "
           "given") {
     RunRequest q{"r", "pingpong", "tcp", 30, {{"sizes", "[64]"}}};
@@ -407,12 +426,16 @@ TEST_CASE("control: truncated payloads and trailing junk are rejected") {
     placed.placement = "cpus=1";
     require_trailing_rejected(make_run_request(placed), p_rq);
     require_trailing_rejected(he, p_he);
-    // After its fixed fields a RunEnd may carry a path (kFeaturePath): a
-    // stray byte there is a path cut short; after the path, junk.
+    // After its fixed fields a RunEnd may carry a path (kFeaturePath), and
+    // after the path counters (kFeatureCounters): a stray byte after either
+    // is the next string cut short; after the counters, junk.
     Message re_junk = re;
     re_junk.payload.push_back(0);
     REQUIRE_THROWS_WITH(p_re(re_junk), Contains("truncated"));
-    require_trailing_rejected(make_run_end(RunEnd{2, "oops", -1, -1, "{}"}), p_re);
+    Message path_junk = make_run_end(RunEnd{2, "oops", -1, -1, "{}"});
+    path_junk.payload.push_back(0);
+    REQUIRE_THROWS_WITH(p_re(path_junk), Contains("truncated"));
+    require_trailing_rejected(make_run_end(RunEnd{2, "oops", -1, -1, "{}", "{}"}), p_re);
     require_trailing_rejected(st, p_st);
 }
 

@@ -2,8 +2,8 @@
 // the kernel lays out a ConnectX port (mlx5), Soft-RoCE (rxe) and soft
 // iWARP (siw); and how the reports show it (path_context).
 #include "cmdbench/host/machine/link_context.hpp"
-#include "cmdbench/report/comparison.hpp"
-#include "cmdbench/report/comparison_json.hpp"
+#include "cmdbench/report/compare/comparison.hpp"
+#include "cmdbench/report/compare/comparison_json.hpp"
 #include "cmdbench/report/path_context.hpp"
 #include "cmdbench/report/report.hpp"
 

@@ -1,8 +1,8 @@
 // build_comparison on hand-made reports: metrics derived from rows, ratios,
 // the repeat-spread verdicts, labels, baseline choice, and the line-up rules.
 #include "cmdbench/plugin.h"
-#include "cmdbench/report/comparison.hpp"
-#include "cmdbench/report/comparison_json.hpp"
+#include "cmdbench/report/compare/comparison.hpp"
+#include "cmdbench/report/compare/comparison_json.hpp"
 #include "cmdbench/report/histogram.hpp"
 #include "cmdbench/report/old_metric_names.hpp"
 

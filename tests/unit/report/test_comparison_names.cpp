@@ -1,7 +1,7 @@
 // Runs of one test and transport under different names (`tcp-bw` and
 // `tcp-bw-abs`) are different runs: the comparison and the HTML charts
 // show each apart, never one point whose median is of neither.
-#include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/compare/comparison.hpp"
 #include "cmdbench/report/old_metric_names.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,7 +1,7 @@
 // The HTML comparison report and its SVG charts (report_html.cpp,
 // svg_plot.cpp) on hand-made comparisons: one chart per metric family,
 // escaping, nothing external, the numbers in the tables, well-formed markup.
-#include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/compare/comparison.hpp"
 #include "cmdbench/report/svg_plot.hpp"
 
 #include <catch2/catch.hpp>
@@ -534,4 +534,32 @@ TEST_CASE("escape") {
     CHECK(svg::escape("<a href=\"x\">&'</a>") ==
           "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
     CHECK(svg::escape(std::string("a\x01z")) == "a\xEF\xBF\xBDz");
+}
+
+TEST_CASE("html: a run's non-zero retransmit, error and congestion counters beside its charts") {
+    Report rep;
+    RunResult r;
+    r.name = "lat/rsocket";
+    r.test = "pingpong";
+    r.group = "pingpong";
+    r.variant = "rsocket";
+    r.counters.client = SideCounters{
+        {"rdma rxe0/1", std::map<std::string, int64_t>{
+                            {"completer_retry_err", 4}, {"sent_pkts", 900}, {"send_err", 0}}}};
+    rep.runs.push_back(r);
+    RunResult clean = r;
+    clean.name = "lat/tcp";
+    clean.variant = "tcp";
+    clean.counters.client = SideCounters{{"tcp", std::map<std::string, int64_t>{{"InSegs", 5}}}};
+    rep.runs.push_back(clean);
+    const std::string html = page(two_transports(), {&rep});
+    const std::string line = "<li>lat/rsocket: counters: retransmits +4: client rdma rxe0/1 "
+                             "completer_retry_err +4</li>";
+    REQUIRE(count(html, line) == 1);
+    // Under the group's charts, before the tables.
+    const size_t charts = html.find("<h2>Charts</h2>");
+    CHECK(html.find(line) > charts);
+    CHECK(html.find(line) < html.find("<h2>Tables</h2>"));
+    CHECK(html.find("lat/tcp: counters") == std::string::npos); // traffic only
+    CHECK(html.find("sent_pkts") == std::string::npos);         // in JSON only
 }

@@ -2,7 +2,7 @@
 // table, cells escaped so a run's name cannot break a row or carry HTML, and
 // the comparison as tables per group.
 #include "cmdbench/plugin.h"
-#include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/compare/comparison.hpp"
 #include "cmdbench/report/old_metric_names.hpp"
 #include "cmdbench/report/output_format.hpp"
 #include "cmdbench/report/report.hpp"

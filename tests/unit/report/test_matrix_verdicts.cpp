@@ -2,7 +2,7 @@
 // link, NOT RUN apart from FAIL and UNKNOWN, ratios against the baseline's
 // run of the same pair and rail, the per-link, per-node and per-rail
 // summaries worst first, and where they appear (table, JSON, HTML).
-#include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/compare/comparison.hpp"
 #include "cmdbench/report/matrix/matrix_verdicts.hpp"
 #include "cmdbench/report/matrix/report_matrix.hpp"
 #include "cmdbench/report/old_metric_names.hpp"

@@ -55,6 +55,7 @@ RunResult run_pairs_together(ClientState &st, const RunSpec &spec, unsigned coun
     combine_status(r, r.pairs, "");
     r.rows = rail_rows(together.rows);
     r.wall_seconds = together.wall_seconds;
+    r.counters = std::move(together.counters);
     return r;
 }
 

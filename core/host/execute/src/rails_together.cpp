@@ -58,6 +58,7 @@ RunResult run_rails_together(ClientState &st, const RunSpec &spec, unsigned repe
     RunResult r = result_of(spec, repeat);
     r.rails = std::move(together.parts);
     r.settings = std::move(together.settings);
+    r.counters = std::move(together.counters);
     combine_status(r, r.rails, "rail ");
     r.rows = rail_rows(together.rows);
     r.wall_seconds = together.wall_seconds;

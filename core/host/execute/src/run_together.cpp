@@ -9,6 +9,21 @@
 namespace cmdbench {
 namespace {
 
+// A member's counters into the run's, by source: members on different
+// devices add their sources; a source two members share is taken once.
+void merge_counters(RunCounters &into, const RunCounters &member) {
+    for (const auto &[to, from] :
+         {std::pair<std::optional<SideCounters> *, const std::optional<SideCounters> *>{
+              &into.client, &member.client},
+          {&into.server, &member.server}}) {
+        if (!*from) continue;
+        if (!*to) to->emplace();
+        for (const auto &[source, values] : **from)
+            (*to)->emplace(source, values);
+    }
+    into.same_machine = into.same_machine || member.same_machine;
+}
+
 struct Outcome {
     RunResult result;
     uint64_t started_ns = 0; // past the start line, when there is one
@@ -69,6 +84,7 @@ TogetherRun run_together(ClientState &st, const std::vector<TogetherMember> &mem
         part.wall_seconds =
             barrier ? double(o.ended_ns - o.started_ns) / 1e9 : o.result.wall_seconds;
         part.path = o.result.path;
+        merge_counters(out.counters, o.result.counters);
         out.parts.push_back(std::move(part));
         out.rows.emplace_back(members[i].label, o.result.rows);
         // Each member's own connections, hence its own settings, named like its rows.

@@ -3,6 +3,7 @@
 #include "cmdbench/control/control_auth.hpp"
 #include "cmdbench/control/host_port.hpp"
 #include "cmdbench/control/printable_text.hpp"
+#include "cmdbench/host/machine/counter_reader.hpp"
 #include "cmdbench/host/machine/cpu_usage.hpp"
 #include "cmdbench/host/plugins/host_services.hpp"
 #include "cmdbench/host/run/control_peer.hpp"
@@ -56,9 +57,11 @@ void open_session(ClientSession &s, const Registry &registry, const std::string 
     s.channel = std::make_unique<control::Channel>(
         control::Channel::connect(s.host, port, control::kHandshakeTimeoutMs));
     // "+path": we read the server's data path from its RunEnd.
-    s.software = control::open_handshake(
-        *s.channel, s.local ? s.local->token() : s.token,
-        std::string("cmdbench ") + CMDBENCH_VERSION + " " + control::kFeaturePath, s.label);
+    s.software =
+        control::open_handshake(*s.channel, s.local ? s.local->token() : s.token,
+                                std::string("cmdbench ") + CMDBENCH_VERSION + " " +
+                                    control::kFeaturePath + " " + control::kFeatureCounters,
+                                s.label);
 }
 
 // A broken session gets a fresh start for the next run: a new local server
@@ -148,6 +151,15 @@ std::optional<SidePath> path_from_wire(const control::RunEnd &e) {
     } catch (const nlohmann::json::exception &) {
     }
     return std::nullopt;
+}
+
+// The server's counters from its RunEnd, and whether they are ours too;
+// none when it sent none (an older server) or something unreadable.
+void counters_from_wire(RunCounters &c, const control::RunEnd &e) {
+    if (e.counters.empty()) return;
+    const WireCounters w = wire_counters_from_text(e.counters);
+    c.server = w.sources;
+    c.same_machine = c.server && !w.machine.empty() && w.machine == counter_machine();
 }
 
 // The address this machine would use toward `host` (a UDP socket's
@@ -254,7 +266,11 @@ std::variant<Message, PlacementRefused> request_run(ClientRun &c, const control:
 void run_accepted(RunResult &r, ClientRun &c, RoleRun &role) {
     ClientSession &session = c.session;
     ControlPeer peer(*session.channel, session.label);
+    // Read before and after the run, never during it.
+    const CounterWatch counters(run_counter_sources(c.st.registry, c.test, c.transport, c.params,
+                                                    session.channel->local_host()));
     Execution ex = role.run(CMDBENCH_ROLE_CLIENT, session.host, &peer);
+    r.counters.client = counters.deltas();
     r.path.client =
         run_side_path(c.st.registry, c.test, c.transport, c.params, session.channel->local_host());
     r.path.client->affinity = role.affinity();
@@ -278,6 +294,7 @@ void run_accepted(RunResult &r, ClientRun &c, RoleRun &role) {
         combine(r, ex, theirs);
         r.cpu_server = cpu_from_wire(theirs);
         r.path.server = path_from_wire(theirs);
+        counters_from_wire(r.counters, theirs);
     } catch (const ControlError &e) {
         // No word from the server: this side's failure, not the server's
         // (the server may be gone, see why).

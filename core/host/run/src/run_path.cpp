@@ -4,16 +4,35 @@
 
 namespace cmdbench {
 
+namespace {
+
+// The address this side's data uses: the run's `bind_address`, else where
+// the control connection met.
+std::string data_address(const std::map<std::string, ParamValue> &params,
+                         const std::string &meeting_host) {
+    const auto bind = params.find("bind_address");
+    if (bind != params.end())
+        if (const auto *text = std::get_if<std::string>(&bind->second); text && !text->empty())
+            return *text;
+    return meeting_host;
+}
+
+} // namespace
+
 SidePath run_side_path(const Registry &registry, const cmdbench_test *test,
                        const cmdbench_transport *transport,
                        const std::map<std::string, ParamValue> &params,
                        const std::string &meeting_host) {
-    std::string address = meeting_host;
-    const auto bind = params.find("bind_address");
-    if (bind != params.end())
-        if (const auto *text = std::get_if<std::string>(&bind->second); text && !text->empty())
-            address = *text;
-    return local_path(address, run_uses_rdma(registry, test, transport));
+    return local_path(data_address(params, meeting_host), run_uses_rdma(registry, test, transport));
+}
+
+CounterSources run_counter_sources(const Registry &registry, const cmdbench_test *test,
+                                   const cmdbench_transport *transport,
+                                   const std::map<std::string, ParamValue> &params,
+                                   const std::string &meeting_host) {
+    const std::string address = data_address(params, meeting_host);
+    return counter_sources(describe_path("/sys", address, interface_with_address(address),
+                                         run_uses_rdma(registry, test, transport)));
 }
 
 Expected<int> placement_numa_node(const SidePlacement &placement, const Registry &registry,

@@ -1,7 +1,7 @@
 // Reads the `[comparison]` table of a scenario file (scenario.cpp calls it);
 // errors are ScenarioErrors with file:line:column, like every scenario key.
 #pragma once
-#include "cmdbench/report/comparison_settings.hpp"
+#include "cmdbench/report/compare/comparison_settings.hpp"
 
 #include <string>
 #include <toml++/toml.h>

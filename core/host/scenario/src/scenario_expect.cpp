@@ -35,6 +35,8 @@ std::string typo_of_metric(const std::string &k) {
                "'? expectations name metrics by id)";
     std::set<std::string> names = builtin_metric_ids();
     names.insert("link_fraction");
+    names.insert("retransmits");
+    names.insert("counter_errors");
     const std::string near = suggestion(k, names);
     return near.empty() ? "" : "unknown metric '" + k + "' in 'expect'" + near;
 }

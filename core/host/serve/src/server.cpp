@@ -3,6 +3,7 @@
 #include "cmdbench/control/control.hpp"
 #include "cmdbench/control/control_auth.hpp"
 #include "cmdbench/control/printable_text.hpp"
+#include "cmdbench/host/machine/counter_reader.hpp"
 #include "cmdbench/host/machine/cpu_usage.hpp"
 #include "cmdbench/host/run/control_peer.hpp"
 #include "cmdbench/host/run/crash_context.hpp"
@@ -36,6 +37,12 @@ using control::MsgType;
 void log_line(const std::string &s) {
     serve_log(printable_text(s));
 }
+
+// What the client reads of a RunEnd beyond the fields every peer has.
+struct ClientReads {
+    bool path = false;
+    bool counters = false;
+};
 
 // A failure already logged (or deliberately not): the session just ends.
 struct Quiet {};
@@ -107,7 +114,7 @@ Status place_server(RoleRun &role, const ServerRun &run, const Registry &registr
 
 // This side's table of the run, for the server's own log.
 void print_server_side(const ServerRun &run, const Execution &ex, const RoleRun &role,
-                       const CpuTime &cpu, const SidePath &path) {
+                       const CpuTime &cpu, const SidePath &path, const SideCounters &counters) {
     RunResult r;
     r.name = run.req.run_name + " (server side)";
     r.test = run.req.test;
@@ -118,15 +125,17 @@ void print_server_side(const ServerRun &run, const Execution &ex, const RoleRun 
     r.settings = role.settings();
     r.cpu_server = cpu;
     r.path.server = path;
+    r.counters.server = counters;
     write_table_run(std::cout, r);
     std::cout.flush();
 }
 
 // One RunRequest: accept or refuse it, run the server role, close the run.
-// Returns false when the session cannot go on. `send_path`: the client reads
-// our data path in RunEnd (control::kFeaturePath).
+// Returns false when the session cannot go on. `reads`: what the client
+// reads of our RunEnd (control::kFeaturePath, control::kFeatureCounters).
 bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
-               const Message &request, bool send_path, const std::atomic<bool> &interrupted) {
+               const Message &request, const ClientReads &reads,
+               const std::atomic<bool> &interrupted) {
     ServerRun run;
     run.req = control::parse_run_request(request);
     auto refuse = [&](RunStatus s, const std::string &why) {
@@ -153,9 +162,13 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
 
     role.start_clock(run.req.timeout_s);
     ControlPeer peer(ch, "the client (" + ch.peer_name() + ")");
+    // Before the client hears it may start, so that the read delays nothing.
+    const CounterWatch counters(
+        run_counter_sources(registry, run.test, run.transport, run.params, run.data_host));
     ch.send(Message{MsgType::RunAccept, {}}, control::kHandshakeTimeoutMs);
 
     Execution ex = role.run(CMDBENCH_ROLE_SERVER, run.data_host, &peer);
+    const SideCounters deltas = counters.deltas();
     const CpuTime cpu = role.cpu();
     if (ex.abandoned) abandon(ch, run, ex);
     const int wait = clamp_wait_ms(remaining_ms(role.ctx()) + int64_t(kGraceSeconds * 1000));
@@ -164,12 +177,14 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
     path.affinity = role.affinity();
     control::RunEnd ours{status_code(ex.status), ex.error, cpu_seconds_to_us(cpu.user_s),
                          cpu_seconds_to_us(cpu.sys_s)};
-    if (send_path)
-        ours.path = side_path_json(path).dump(-1, ' ', false,
-                                              nlohmann::ordered_json::error_handler_t::replace);
+    const auto text = [](const nlohmann::ordered_json &j) {
+        return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    };
+    if (reads.path) ours.path = text(side_path_json(path));
+    if (reads.path && reads.counters) ours.counters = wire_counters_text(deltas, counter_machine());
     control::RunEnd theirs = peer.finish(ours, wait);
     (void)theirs;
-    if (!opt.quiet) print_server_side(run, ex, role, cpu, path);
+    if (!opt.quiet) print_server_side(run, ex, role, cpu, path, deltas);
     if (ex.status != RunStatus::Ok && serve_logs_run_failures())
         log_line("run '" + run.req.run_name + "': " + ex.error);
     return true;
@@ -189,7 +204,8 @@ std::string greet(const ServeOptions &opt, Channel &ch, const control::Handshake
 // The runs of a session whose handshake is done, until Bye or idle.
 void serve_requests(const Registry &registry, const ServeOptions &opt, Channel &ch,
                     const std::string &client_software, const std::atomic<bool> &interrupted) {
-    const bool send_path = control::has_feature(client_software, control::kFeaturePath);
+    const ClientReads reads{control::has_feature(client_software, control::kFeaturePath),
+                            control::has_feature(client_software, control::kFeatureCounters)};
     while (!interrupted) {
         std::optional<Message> next = next_request(ch, opt.idle_timeout_s * 1000, interrupted);
         if (!next || next->type == MsgType::Bye) return;
@@ -197,7 +213,7 @@ void serve_requests(const Registry &registry, const ServeOptions &opt, Channel &
         if (req.type != MsgType::RunRequest)
             throw ControlError("unexpected message type " + std::to_string(unsigned(req.type)) +
                                " from " + ch.peer_name());
-        if (!serve_run(registry, opt, ch, req, send_path, interrupted)) return;
+        if (!serve_run(registry, opt, ch, req, reads, interrupted)) return;
     }
 }
 

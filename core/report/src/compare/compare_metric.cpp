@@ -1,7 +1,7 @@
 // The one table of comparison metric families: for each, how it is named,
 // its unit, which way is better, and how it is charted. Reporters read these
 // fields instead of switching over the family.
-#include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/compare/comparison.hpp"
 #include "results/metric_meaning.hpp"
 
 #include <cmdbench/plugin.h>

@@ -1,6 +1,6 @@
 // build_comparison: columns and their labels, the baseline, and the repeat
 // spread and verdict behind every cell (docs/compare.md).
-#include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/compare/comparison.hpp"
 
 #include "compare/comparison_groups.hpp"
 #include "compare/comparison_lineup.hpp"

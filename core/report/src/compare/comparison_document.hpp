@@ -2,7 +2,7 @@
 // `cmdbench compare --format json` prints it alone, and a run's final results
 // document embeds it as `comparison.result` (docs/results.md).
 #pragma once
-#include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/compare/comparison.hpp"
 
 #include <nlohmann/json.hpp>
 

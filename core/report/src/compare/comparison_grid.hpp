@@ -2,7 +2,7 @@
 // aligned; another tabular format renders the same cells, so every format
 // says the same. Text from results files is already made printable.
 #pragma once
-#include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/compare/comparison.hpp"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 // JSON form of a Comparison (docs/compare.md, "JSON"). Cells line up with
 // `columns`; a missing value or ratio is null, never a made-up number.
-#include "cmdbench/report/comparison_json.hpp"
+#include "cmdbench/report/compare/comparison_json.hpp"
 
 #include "compare/comparison_document.hpp"
 #include "format/json_slots.hpp"

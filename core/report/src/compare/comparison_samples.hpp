@@ -2,7 +2,7 @@
 // onto comparison metrics (docs/compare.md, "Rows and metrics"). Internal to
 // comparison.cpp; separate so the derivation rules can be read on their own.
 #pragma once
-#include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/compare/comparison.hpp"
 
 #include <optional>
 #include <string>

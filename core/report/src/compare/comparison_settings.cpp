@@ -1,4 +1,4 @@
-#include "cmdbench/report/comparison_settings.hpp"
+#include "cmdbench/report/compare/comparison_settings.hpp"
 
 namespace cmdbench {
 

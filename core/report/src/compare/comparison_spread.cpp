@@ -1,7 +1,7 @@
 // Flags comparison cells whose repeats disagree too much to be read: a
 // ratio between two medians means little when one side's repeats spread
 // wider than the difference being reported (docs/compare.md, "Wide spreads").
-#include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/compare/comparison.hpp"
 
 #include <cmath>
 #include <limits>

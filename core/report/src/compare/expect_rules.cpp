@@ -2,6 +2,7 @@
 #include "cmdbench/report/expect_rules.hpp"
 
 #include "cmdbench/control/printable_text.hpp"
+#include "cmdbench/report/run_counters.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -89,6 +90,18 @@ MetricBounds bounds_of(const ExpectEntry &e, const ExpectAdvice &advice, std::st
     return b;
 }
 
+// retransmits, counter_errors: a count over the whole run, on both sides,
+// which has no baseline to be a ratio of.
+MetricBounds counter_bounds_of(const ExpectEntry &e, const ExpectAdvice &advice) {
+    std::string ratio_at;
+    const MetricBounds b = bounds_of(e, advice, ratio_at);
+    if (!ratio_at.empty())
+        refuse(ratio_at, "'expect." + e.key +
+                             "' takes min and max only: a count of counters has no ratio to "
+                             "the baseline");
+    return b;
+}
+
 ReadExpectations read_table(const ExpectEntry &value, const ExpectAdvice &advice) {
     if (!value.is_table)
         refuse(value.value_at,
@@ -103,6 +116,10 @@ ReadExpectations read_table(const ExpectEntry &value, const ExpectAdvice &advice
         check_name(e);
         if (e.key == "link_fraction") {
             out.expect.link_fraction = positive_of(e, "'expect.link_fraction'");
+            continue;
+        }
+        if (is_counter_expectation(e.key)) {
+            out.expect.metrics.emplace_back(e.key, counter_bounds_of(e, advice));
             continue;
         }
         if (advice.refuse_metric)

@@ -1,7 +1,7 @@
 // Built-in metric names an expectation may use (expectation.hpp).
 #include "cmdbench/report/expectation.hpp"
 
-#include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/compare/comparison.hpp"
 
 namespace cmdbench {
 

@@ -221,6 +221,10 @@ class Judge {
         static const std::vector<const CompareSample *> kNone;
         for (const auto &[metric, check, bound] : checks) {
             if (check == "link_fraction") continue;
+            if (is_counter_expectation(metric)) {
+                judge_counters(run, metric, check, bound);
+                continue;
+            }
             const auto it = by_metric.find(metric);
             judge_metric(run, it == by_metric.end() ? kNone : it->second, metric, check, bound);
         }
@@ -264,6 +268,16 @@ class Judge {
             row.link = row_link_rate(run, s->item); // a rail's row: that rail's rate
             decide(std::move(row), *s->value * 1e9 / row.link->bits_per_second);
         }
+    }
+
+    // retransmits, counter_errors: one verdict on the run, the sum of the
+    // class's deltas on both sides (docs/counters.md).
+    void judge_counters(const RunResult &run, const std::string &metric, const std::string &check,
+                        double bound) {
+        ExpectVerdict v = base(run, metric, check, bound);
+        const auto sum = counter_class_sum(run.counters, counter_expectation_class(metric));
+        if (!sum) return unknown(v, "no counters recorded for this run");
+        decide(std::move(v), double(*sum));
     }
 
     // `samples`: the run's samples of `metric`.

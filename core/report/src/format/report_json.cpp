@@ -1,6 +1,6 @@
 // JSON results (docs/results.md). ordered_json keeps keys in the order the
 // tests reported them, so documents diff cleanly between runs.
-#include "cmdbench/report/comparison_json.hpp"
+#include "cmdbench/report/compare/comparison_json.hpp"
 #include "cmdbench/report/matrix/matrix_shared.hpp"
 #include "cmdbench/report/matrix/matrix_verdicts.hpp"
 #include "cmdbench/report/pair_scaling.hpp"
@@ -209,6 +209,7 @@ Json run_json(const RunResult &run) {
         {"rows", rows}};
     j["conditions"] = conditions_json(run.conditions);
     j["path"] = run.path.known() ? run_path_json(run.path) : Json(nullptr);
+    if (!run.counters.empty()) j["counters"] = run_counters_json(run.counters);
     if (!run.rails.empty()) {
         j["rails"] = parts_json(run.rails);
         j["rails_overlap_seconds"] = rails_overlap_seconds(run.rails);

@@ -1,7 +1,7 @@
 // Console table: a run's table (run_table.hpp) printed aligned, a fixed
 // layout's columns with that tool's exact printf formats, so the output reads
 // like the tool it reproduces.
-#include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/compare/comparison.hpp"
 #include "cmdbench/report/pair_scaling.hpp"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/reporter.hpp"

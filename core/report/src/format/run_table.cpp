@@ -4,7 +4,7 @@
 // key and per histogram percentile.
 #include "format/run_table.hpp"
 
-#include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/compare/comparison.hpp"
 #include "cmdbench/report/link_rate.hpp"
 #include "cmdbench/report/rail_rows.hpp"
 #include "cmdbench/report/report.hpp"
@@ -380,6 +380,8 @@ std::vector<std::string> run_notes(const RunResult &run) {
         lines.push_back(std::move(line));
     if (std::string link = link_line(run); !link.empty()) lines.push_back(std::move(link));
     for (auto &line : background_lines(run))
+        lines.push_back(std::move(line));
+    for (auto &line : counter_lines(run.counters))
         lines.push_back(std::move(line));
     return lines;
 }

@@ -10,7 +10,7 @@
 #include "cmdbench/report/matrix/report_matrix.hpp"
 #include "cmdbench/report/reporter.hpp"
 #include "cmdbench/report/svg_plot.hpp"
-#include "format/html_style.hpp"
+#include "html/html_style.hpp"
 #include "matrix/matrix_heatmap.hpp"
 #include "matrix/matrix_rank_paths.hpp"
 

@@ -350,6 +350,7 @@ RunResult read_run(const Node &n, ReadSoFar &so_far) {
     if (n.has("rails")) r.rails = read_rails(n.child("rails"));
     if (n.has("pairs")) r.pairs = read_rails(n.child("pairs"));
     if (n.has("pairs_series")) r.pairs_series = n.at("pairs_series").str();
+    if (n.has("counters")) r.counters = run_counters_from_json(n.child("counters").json());
     if (n.has("expect")) r.expect = read_run_expect(n, r.name, so_far);
     if (n.has("expect_inherited")) r.expect.inherited = n.child("expect_inherited").json() == true;
     if (n.has("background")) r.background = read_background(n.child("background"), so_far);

@@ -128,13 +128,18 @@ struct RunEnd {
     // or empty. Sent only to a peer that announced kFeaturePath: it follows
     // the fields above, and a peer without the feature refuses trailing bytes.
     std::string path{};
+    // The sender's counter deltas over the run (a JSON object, docs/results.md
+    // `runs[].counters`), or empty. Sent only with a path, to a peer that
+    // announced kFeatureCounters: it follows the path.
+    std::string counters{};
 };
 
 // Features a peer announces as words after its software string in Hello
 // ("cmdbench 0.1.0 +path"). Within one protocol version they let a newer
 // peer send more to a peer that can read it while an older peer, which only
 // ever shows that string, goes on working unchanged.
-constexpr const char *kFeaturePath = "+path"; // reads RunEnd.path
+constexpr const char *kFeaturePath = "+path";         // reads RunEnd.path
+constexpr const char *kFeatureCounters = "+counters"; // reads RunEnd.counters
 // A server that reads RunRequest.placement and places its side of a run.
 constexpr const char *kFeatureAffinity = "+affinity";
 bool has_feature(const std::string &software, const char *feature);

@@ -1,11 +1,12 @@
 // What a run produced, independent of how it is reported.
 #pragma once
-#include "cmdbench/report/comparison_settings.hpp"
+#include "cmdbench/report/compare/comparison_settings.hpp"
 #include "cmdbench/report/expectation.hpp"
 #include "cmdbench/report/histogram.hpp"
 #include "cmdbench/report/matrix/matrix_result.hpp"
 #include "cmdbench/report/path_context.hpp"
 #include "cmdbench/report/run_conditions.hpp"
+#include "cmdbench/report/run_counters.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -124,6 +125,7 @@ struct RunResult {
     std::vector<RailPart> rails;      // a run on every rail at once (rails_together.cpp)
     std::vector<RailPart> pairs; // a run of several pairs at once ("pair K"; pairs_together.cpp)
     std::string pairs_series;    // one count of a `pairs` series: the series' run name
+    RunCounters counters;        // counter deltas over the run, each side's (run_client.cpp)
     Expectations expect;         // scenario `expect`: what verdict.hpp judges
 
     // The load it was measured under (under_load.cpp), for a run under load.

@@ -7,7 +7,7 @@
 // failed write is printed once and remembered for the exit status; the runs
 // go on, as the next rewrite may succeed.
 #pragma once
-#include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/compare/comparison.hpp"
 #include "cmdbench/report/matrix/report_matrix.hpp"
 #include "cmdbench/report/output_file.hpp"
 #include "cmdbench/report/output_format.hpp"

@@ -2,7 +2,7 @@
 // (report_matrix_table.cpp, report_matrix_html.cpp): per run, the N x N
 // matrix of its main metric and its slowest links (docs/matrix.md).
 #pragma once
-#include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/compare/comparison.hpp"
 #include "cmdbench/report/result.hpp"
 
 #include <optional>

@@ -21,11 +21,13 @@ struct TogetherMember {
 
 // What the clients did: each one's part (label, status, when it started
 // and how long it took, from the start line when there is one, its path)
-// and rows, in member order.
+// and rows, in member order; the counters of the sources they read, each
+// source once (members read a source they share around overlapping runs).
 struct TogetherRun {
     std::vector<RailPart> parts;
     std::vector<std::pair<std::string, std::vector<Row>>> rows;
     std::vector<std::pair<std::string, std::string>> settings; // "LABEL/key", value
+    RunCounters counters;
     double wall_seconds = 0;
 };
 

@@ -1,7 +1,7 @@
 // The order a scenario's runs and their repeats execute in (job_plan.hpp).
 #pragma once
 #include "cmdbench/host/scenario/scenario.hpp"
-#include "cmdbench/report/comparison_settings.hpp"
+#include "cmdbench/report/compare/comparison_settings.hpp"
 
 #include <cstddef>
 #include <vector>

@@ -8,7 +8,7 @@
 namespace cmdbench {
 
 inline const std::set<std::string> kReservedRunKeys = {
-    "name",   "test",    "transport", "timeout", "server", "group", "variant",
-    "repeat", "compare", "rails",     "expect",  "cpus",   "numa",  "background", "pairs"};
+    "name",    "test",  "transport", "timeout", "server", "group",      "variant", "repeat",
+    "compare", "rails", "expect",    "cpus",    "numa",   "background", "pairs"};
 
 } // namespace cmdbench

@@ -2,6 +2,7 @@
 // address the data connection uses on this side, through link_context.
 #pragma once
 #include "cmdbench/base/expected.hpp"
+#include "cmdbench/host/machine/counter_reader.hpp"
 #include "cmdbench/host/params/params.hpp"
 #include "cmdbench/host/plugins/registry.hpp"
 #include "cmdbench/host/scenario/placement.hpp"
@@ -21,6 +22,14 @@ SidePath run_side_path(const Registry &registry, const cmdbench_test *test,
                        const cmdbench_transport *transport,
                        const std::map<std::string, ParamValue> &params,
                        const std::string &meeting_host);
+
+// The counters this side reads around its run (counter_reader.hpp): those
+// of the path run_side_path finds, read from sysfs alone, since it is
+// asked before the run.
+CounterSources run_counter_sources(const Registry &registry, const cmdbench_test *test,
+                                   const cmdbench_transport *transport,
+                                   const std::map<std::string, ParamValue> &params,
+                                   const std::string &meeting_host);
 
 // The NUMA node a side is placed on: the node `numa = N` names, the node of
 // the side's RDMA device for `numa = "device"` (its path through

@@ -5,7 +5,7 @@
 #include "cmdbench/host/plugins/registry.hpp"
 #include "cmdbench/host/scenario/matrix_spec.hpp"
 #include "cmdbench/host/scenario/placement.hpp"
-#include "cmdbench/report/comparison_settings.hpp"
+#include "cmdbench/report/compare/comparison_settings.hpp"
 #include "cmdbench/report/expectation.hpp"
 
 #include <map>

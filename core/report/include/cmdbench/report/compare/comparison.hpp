@@ -3,7 +3,7 @@
 // report all show. Building it (comparison.cpp) is separate from printing it
 // (comparison_table.cpp, report_html.cpp).
 #pragma once
-#include "cmdbench/report/comparison_settings.hpp"
+#include "cmdbench/report/compare/comparison_settings.hpp"
 #include "cmdbench/report/result.hpp"
 
 #include <cstddef>

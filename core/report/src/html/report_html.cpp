@@ -3,7 +3,7 @@
 // no external reference; its Content-Security-Policy forbids every load, so
 // anything added later that tries one is blocked and shows in the browser's
 // console (which the headless Chromium test watches).
-#include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/compare/comparison.hpp"
 #include "cmdbench/report/link_rate.hpp"
 #include "cmdbench/report/pair_scaling.hpp"
 #include "cmdbench/report/report.hpp"
@@ -11,8 +11,9 @@
 #include "cmdbench/report/reporter.hpp"
 #include "cmdbench/report/svg_plot.hpp"
 #include "cmdbench/report/verdict.hpp"
-#include "format/html_style.hpp"
-#include "format/report_html_verdicts.hpp"
+#include "html/html_counters.hpp"
+#include "html/html_style.hpp"
+#include "html/report_html_verdicts.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -429,13 +430,17 @@ void write_page_top(std::ostream &out, const Comparison &c) {
 }
 
 // One chart section and one table section per group, in `groups`' order.
-void write_groups(std::ostream &out, Page &page, const std::vector<std::string> &groups) {
+// Beside each group's charts, its runs' counters that say the path lost
+// or held back packets.
+void write_groups(std::ostream &out, Page &page, const std::vector<std::string> &groups,
+                  const std::vector<const Report *> &reports) {
     out << "<h2>Charts</h2>\n";
     if (groups.empty()) out << "<p>Nothing to compare.</p>\n";
     for (const auto &g : groups) {
         out << "<h3>" << escape(group_label(g)) << "</h3>\n<div class=\"charts\">\n";
         page.group_charts(g);
         out << "</div>\n";
+        write_html_counters(out, g, reports);
     }
     out << "<h2>Tables</h2>\n";
     for (const auto &g : groups) {
@@ -500,7 +505,7 @@ void write_html_report(std::ostream &out, const Comparison &c,
     out << "<h2>Context</h2>\n";
     page.context(reports);
     page.paths(reports);
-    write_groups(out, page, groups);
+    write_groups(out, page, groups, reports);
     write_scaling(out, reports);
     write_page_end(out, c);
 }

@@ -1,5 +1,5 @@
 // The HTML report's "Expectations" section (report_html_verdicts.hpp).
-#include "format/report_html_verdicts.hpp"
+#include "html/report_html_verdicts.hpp"
 
 #include "cmdbench/report/report_format.hpp"
 #include "cmdbench/report/svg_plot.hpp"

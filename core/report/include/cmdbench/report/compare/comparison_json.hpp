@@ -1,6 +1,6 @@
 // The comparison as JSON (`cmdbench compare --format json`; docs/compare.md).
 #pragma once
-#include "cmdbench/report/comparison.hpp"
+#include "cmdbench/report/compare/comparison.hpp"
 #include "cmdbench/report/verdict.hpp"
 
 #include <iosfwd>

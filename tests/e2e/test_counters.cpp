@@ -1,0 +1,153 @@
+// End to end: every run records the counters of its path on both sides
+// (runs[].counters, docs/counters.md). A TCP run on loopback, in a network
+// namespace of its own so that the TCP counters, which are the namespace's,
+// count this run alone: lo's bytes on both sides, no retransmit, and
+// `expect = { retransmits = { max = 0 } }` holds; with an nftables rule
+// dropping a few TCP packets there, TCP retransmits and the expectation fails.
+#include "process.hpp"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+using nlohmann::json;
+
+namespace {
+
+// Small messages for the clean run: one packet in flight, which a loaded
+// machine does not make TCP probe again (64 KiB messages in flight can
+// time out a probe when a side waits for a CPU, a real retransmit).
+const char *kSmall = R"(
+[[run]]
+name = "tcp"
+test = "pingpong"
+transport = "tcp"
+sizes = [64]
+iterations = 1000
+expect = { retransmits = { max = 0 } }
+)";
+
+// Large messages for the lossy run: fewer round trips, each loss costs one.
+const char *kLarge = R"(
+[[run]]
+name = "tcp"
+test = "pingpong"
+transport = "tcp"
+sizes = [65536]
+iterations = 200
+expect = { retransmits = { max = 0 } }
+)";
+
+// One packet in 33 of the namespace's incoming TCP packets dropped: each of
+// the ~800 packets has its chance, so no loss at all is out of reach.
+const char *kDropRule = "nft add table inet loss && nft add chain inet loss in "
+                        "'{ type filter hook input priority 0; }' && nft add rule inet loss in "
+                        "meta l4proto tcp numgen random mod 33 0 drop";
+
+// A program's path from $PATH ("" when there is none): run_process does
+// not search.
+std::string program(const std::string &name) {
+    const char *path = std::getenv("PATH");
+    std::string dirs = path ? path : "/usr/sbin:/usr/bin:/sbin:/bin";
+    for (size_t at = 0; at <= dirs.size();) {
+        const size_t end = std::min(dirs.find(':', at), dirs.size());
+        const std::string candidate = dirs.substr(at, end - at) + "/" + name;
+        if (access(candidate.c_str(), X_OK) == 0) return candidate;
+        at = end + 1;
+    }
+    return "";
+}
+
+// `cmdbench run` in a new network namespace (unshare -rnm), after `setup`;
+// the exit code 99 when the namespace or the rule cannot be made here.
+ProcessResult run_in_namespace(const std::string &dir, const char *toml, const std::string &setup) {
+    const std::string scenario = dir + "/tcp.toml";
+    std::ofstream(scenario) << toml;
+    // The namespace's own sysfs: /sys/class/net shows the interfaces of
+    // the namespace that mounted it.
+    const std::string script = "mount -t sysfs sysfs /sys && ip link set lo up || exit 99; " +
+                               (setup.empty() ? std::string() : setup + " || exit 99; ") +
+                               "exec \"$0\" run \"$1\" --quiet -o \"$2\"";
+    return run_process({program("unshare"), "-rnm", "/bin/sh", "-c", script, cmdbench_exe(),
+                        scenario, dir + "/out.json"},
+                       120);
+}
+
+bool namespaces_work() {
+    return !program("unshare").empty() &&
+           run_process({program("unshare"), "-rnm", "true"}, 30).exit_code == 0;
+}
+
+const json &verdict_of(const json &doc) {
+    return doc.at("expectations").at("verdicts").at(0);
+}
+
+} // namespace
+
+TEST_CASE("a TCP run on loopback records both sides' counters and passes retransmits max 0") {
+    if (!namespaces_work()) {
+        WARN("unshare -rnm fails here: no network namespace to count one run's TCP alone");
+        return;
+    }
+    // A side that waits for a CPU past TCP's timer makes TCP send again,
+    // even on loopback: a loaded machine can fail a clean run for real.
+    // Three tries; every other check holds on each.
+    bool held = false;
+    for (int attempt = 0; attempt < 3 && !held; ++attempt) {
+        const std::string dir = temp_dir();
+        const ProcessResult r = run_in_namespace(dir, kSmall, "");
+        INFO(r.out << r.err);
+        REQUIRE((r.exit_code == 0 || r.exit_code == 3));
+        const json doc = json::parse(read_file(dir + "/out.json"));
+        const json &counters = doc.at("runs").at(0).at("counters");
+        INFO(counters.dump(2));
+        for (const char *side : {"client", "server"}) {
+            CHECK(counters.at(side).at("net lo").at("rx_bytes").get<int64_t>() > 1000 * 64);
+            CHECK(counters.at(side).at("net lo").at("tx_bytes").get<int64_t>() > 1000 * 64);
+            CHECK(counters.at(side).at("tcp").at("InSegs").get<int64_t>() > 0);
+        }
+        CHECK(counters.at("same_machine") == true); // the local server, one machine
+        // One machine: the verdict sums the client's retransmit counters.
+        double retransmits = 0;
+        for (const char *name : {"RetransSegs", "TCPTimeouts", "TCPLostRetransmit",
+                                 "TCPFastRetrans", "TCPSlowStartRetrans", "TCPSynRetrans"})
+            retransmits += counters.at("client").at("tcp").at(name).get<double>();
+        CHECK(verdict_of(doc).at("metric") == "retransmits");
+        CHECK(verdict_of(doc).at("value") == retransmits);
+        held = r.exit_code == 0;
+        if (held) {
+            CHECK(verdict_of(doc).at("verdict") == "pass");
+            CHECK(r.out.find("counters:") == std::string::npos); // nothing to say
+        } else {
+            WARN("TCP retransmitted on loopback in a clean run (attempt " << attempt + 1 << ")");
+        }
+    }
+    CHECK(held);
+}
+
+TEST_CASE("TCP losing packets retransmits, and retransmits max 0 fails with exit 3") {
+    if (!namespaces_work() || program("nft").empty()) {
+        WARN("no network namespace or no nft here: the lossy case is not exercised");
+        return;
+    }
+    const std::string dir = temp_dir();
+    const ProcessResult r = run_in_namespace(dir, kLarge, kDropRule);
+    INFO(r.out << r.err);
+    if (r.exit_code == 99) {
+        WARN("nftables cannot drop packets in a namespace here: the lossy case is not exercised");
+        return;
+    }
+    REQUIRE(r.exit_code == 3);
+    const json doc = json::parse(read_file(dir + "/out.json"));
+    const json &tcp = doc.at("runs").at(0).at("counters").at("client").at("tcp");
+    INFO(tcp.dump(2));
+    CHECK(tcp.at("RetransSegs").get<int64_t>() > 0);
+    const json &v = verdict_of(doc);
+    CHECK(v.at("verdict") == "fail");
+    CHECK(v.at("value").get<double>() >= tcp.at("RetransSegs").get<double>());
+    CHECK(r.out.find("counters: retransmits +") != std::string::npos);
+    CHECK(r.out.find("FAIL    tcp: retransmits ") != std::string::npos);
+}
