@@ -2,6 +2,7 @@
 
 #include "cmdbench/host/params/toml_kind.hpp"
 #include "cmdbench/host/plugins/run_keys.hpp"
+#include "scenario_fail.hpp"
 
 #include <set>
 
@@ -10,8 +11,7 @@ namespace {
 
 [[noreturn]] void fail(const std::string &path, const toml::source_region &where,
                        const std::string &message) {
-    throw ScenarioError(path + ":" + std::to_string(where.begin.line) + ":" +
-                        std::to_string(where.begin.column) + ": " + message);
+    fail_at_node(path, where, message);
 }
 
 const std::set<std::string> kBackgroundKeys = {"test", "transport", "params", "flows", "rail"};

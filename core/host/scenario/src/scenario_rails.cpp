@@ -4,6 +4,7 @@
 #include "cmdbench/host/machine/link_context.hpp"
 #include "cmdbench/host/machine/rdma_rails.hpp"
 #include "cmdbench/host/params/toml_kind.hpp"
+#include "scenario_fail.hpp"
 #include "toml_text.hpp"
 
 #include <set>
@@ -13,8 +14,7 @@ namespace {
 
 [[noreturn]] void fail(const std::string &path, const toml::source_region &where,
                        const std::string &message) {
-    throw ScenarioError(path + ":" + std::to_string(where.begin.line) + ":" +
-                        std::to_string(where.begin.column) + ": " + message);
+    fail_at_node(path, where, message);
 }
 
 const cmdbench_param *find_decl(const std::vector<cmdbench_param> &decls, const std::string &key) {
