@@ -168,7 +168,7 @@ void report_row(const Run &s, const SizePlan &plan, uint64_t elapsed_ns, const c
     h.row_metric_ex(row, "Gb/sec", total * 8.0 / (us * 1000.0), CMDBENCH_UNIT_GBPS, &m::kBandwidth);
     h.row_metric_ex(row, "usec/xfer", us / static_cast<double>(plan.iterations) / one_way,
                     CMDBENCH_UNIT_USEC, &m::kPerTransfer);
-    h.row_metric_ex(row, "msgs/s", one_way * static_cast<double>(plan.iterations) / (us / 1e6),
+    h.row_metric_ex(row, "msgs/sec", one_way * static_cast<double>(plan.iterations) / (us / 1e6),
                     CMDBENCH_UNIT_PER_SEC, &m::kMessageRate);
     h.row_hist_ex(row, "rtt", rtt, plan.transfers == 1 ? &m::kRoundTrip : &m::kBurstRoundTrip);
     h.row_end(row);

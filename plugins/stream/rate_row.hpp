@@ -1,5 +1,5 @@
 // The metrics every throughput row starts with, one-way and bidirectional
-// alike: message size, bytes moved, time, Gb/sec and msgs/s.
+// alike: message size, bytes moved, time, Gb/sec and msgs/sec.
 #pragma once
 
 #include <cmdbench/plugin-support/result_rows.hpp>
@@ -19,6 +19,6 @@ inline cmdbench_row *begin_rate_row(const cmdbench_host &h, cmdbench_ctx *ctx,
     h.row_metric_ex(row, "total", bytes, CMDBENCH_UNIT_BYTES, &moved);
     h.row_metric_ex(row, "time", seconds, CMDBENCH_UNIT_SECONDS, &m::kElapsed);
     h.row_metric_ex(row, "Gb/sec", bytes * 8.0 / seconds / 1e9, CMDBENCH_UNIT_GBPS, &m::kBandwidth);
-    h.row_metric_ex(row, "msgs/s", messages / seconds, CMDBENCH_UNIT_PER_SEC, &m::kMessageRate);
+    h.row_metric_ex(row, "msgs/sec", messages / seconds, CMDBENCH_UNIT_PER_SEC, &m::kMessageRate);
     return row;
 }

@@ -162,7 +162,7 @@ TEST_CASE("honest tables: verbs-shaped WRITE and READ results: one-way and whole
     json &metrics = write["rows"][0]["metrics"];
     const double rtt_us = metrics["usec/xfer"]["value"].get<double>() * 2;
     metrics.erase("Gb/sec");
-    metrics.erase("msgs/s");
+    metrics.erase("msgs/sec");
     metrics["usec/xfer"]["flags"] = {"detail", "one_way"};
     metrics["usec/rtt"] = {{"value", rtt_us},
                            {"unit", "us"},

@@ -106,12 +106,12 @@ TEST_CASE("pairs: 1 then 4 pairs at once, each pair's rows and their sum") {
         CHECK(four["pairs"][k - 1]["status"] == "ok");
         const json *row = row_named(four, "pair " + std::to_string(k) + "/64");
         REQUIRE(row);
-        CHECK(metric(*row, "msgs/s") > 0);
-        sum += metric(*row, "msgs/s");
+        CHECK(metric(*row, "msgs/sec") > 0);
+        sum += metric(*row, "msgs/sec");
     }
     const json *total = row_named(four, "64");
     REQUIRE(total);
-    CHECK(metric(*total, "msgs/s") == Approx(sum));
+    CHECK(metric(*total, "msgs/sec") == Approx(sum));
     // The four streamed at the same time: 0.5 s each, past one start line.
     double start = 0, end = 1e9;
     for (const json &p : four["pairs"]) {
@@ -125,14 +125,14 @@ TEST_CASE("pairs: 1 then 4 pairs at once, each pair's rows and their sum") {
     REQUIRE(doc["scaling"].size() == 1);
     const json &s = doc["scaling"][0];
     CHECK(s["series"] == "rate");
-    CHECK(s["metric"] == "msgs/s");
+    CHECK(s["metric"] == "msgs/sec");
     REQUIRE(s["rows"].size() == 2);
     CHECK(s["rows"][0]["pairs"] == 1);
     CHECK(s["rows"][0]["ratio"] == 1.0);
     CHECK(s["rows"][1]["pairs"] == 4);
-    CHECK(s["rows"][1]["aggregate"].get<double>() == Approx(metric(*total, "msgs/s")));
+    CHECK(s["rows"][1]["aggregate"].get<double>() == Approx(metric(*total, "msgs/sec")));
     CHECK(s["rows"][1]["ratio"].get<double>() ==
-          Approx(metric(*total, "msgs/s") / metric(*row_named(runs[0], "64"), "msgs/s")));
+          Approx(metric(*total, "msgs/sec") / metric(*row_named(runs[0], "64"), "msgs/sec")));
 
     // compare reads the file back: a column per count, and the HTML page
     // has the scaling table, read from the pairs of each run.
@@ -142,7 +142,7 @@ TEST_CASE("pairs: 1 then 4 pairs at once, each pair's rows and their sum") {
     CHECK_THAT(table.out, Contains("tcp 1 pair") && Contains("tcp 4 pairs"));
     CHECK_THAT(read_file(dir + "/c.html"),
                Contains("<h2>Message rate by pairs</h2>") &&
-                   Contains("<tr><td>rate</td><td>64</td><td>4</td><td>msgs/s</td>"));
+                   Contains("<tr><td>rate</td><td>64</td><td>4</td><td>msgs/sec</td>"));
 }
 
 TEST_CASE("pairs: the table ends with the scaling table") {
@@ -155,7 +155,7 @@ TEST_CASE("pairs: the table ends with the scaling table") {
     // sanitizer, so only the form is checked.
     CHECK_THAT(r.out, Contains("\npair 4: ok, ran ") &&
                           Contains("rows without a pair label add the pairs up") &&
-                          Contains("== message rate by pairs: rate (msgs/s)") &&
+                          Contains("== message rate by pairs: rate (msgs/sec)") &&
                           Contains("vs 1 pair"));
 }
 

@@ -168,7 +168,7 @@ for name, r in runs.items():
                 assert 0 < m["min QP Gb/sec"] <= m["max QP Gb/sec"], (name, m)
             messages += m["xfers"]
             print(f"{name:22s} {row['name']:8s} {m['Gb/sec']:8.3f} Gb/s  "
-                  f"{m['msgs/sec']:10.0f} msgs/s  xfers {m['xfers']:.0f}")
+                  f"{m['msgs/sec']:10.0f} msgs/sec  xfers {m['xfers']:.0f}")
     if name.startswith("bw-"):
         assert r["cpu_per_gb_s"] is not None and r["cpu_per_gb_s"] > 0, (name, r["cpu_per_gb_s"])
     else:  # a latency run's CPU is not per GB

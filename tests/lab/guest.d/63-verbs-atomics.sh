@@ -56,7 +56,7 @@ for name, (iterations, qps) in want.items():
         assert m["Gb/sec"] > 0 and m["msgs/sec"] > 0, (name, m)
         # Gb/sec counts the 8-byte operand of every atomic, as ib_atomic_bw does.
         assert abs(m["msgs/sec"] * 64 / 1e9 - m["Gb/sec"]) <= 1e-6 * m["Gb/sec"], (name, m)
-        print(f"{name:14s} {m['msgs/sec']:10.0f} msgs/s  {m['Gb/sec']:.4f} Gb/s")
+        print(f"{name:14s} {m['msgs/sec']:10.0f} msgs/sec  {m['Gb/sec']:.4f} Gb/s")
 PY
 # cmdbench compare shows an atomic's latency whole, as `rtt p50`, like
 # perftest: not halved into the one-way `1-way p50` of send and write.

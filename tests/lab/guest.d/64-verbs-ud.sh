@@ -71,7 +71,7 @@ for name, rows in want.items():
             if name != "bw-tiny-rx":  # receives for every message: nothing dropped
                 assert m["lost"] == 0, (name, m)
             print(f"{name:14s} {row['name']:7s} {m['Gb/sec']:8.3f} Gb/s  "
-                  f"{m['msgs/sec']:9.0f} msgs/s  lost {m['lost']:.0f}")
+                  f"{m['msgs/sec']:9.0f} msgs/sec  lost {m['lost']:.0f}")
 assert runs["bw"]["rows"][0]["metrics"]["bytes"]["value"] == mtu  # perftest: the MTU
 bad = runs["lat-above-mtu"]
 assert bad["status"] == "failed", bad["status"]

@@ -30,10 +30,10 @@ pairs = [1, 4]
 TOML
 run_scenario rate.toml
 grep -qF "== message rate by pairs: send (msgs/sec)" rate.txt || fail "no scaling table for send"
-grep -qF "== message rate by pairs: rsocket (msgs/s)" rate.txt || fail "no scaling table for rsocket"
+grep -qF "== message rate by pairs: rsocket (msgs/sec)" rate.txt || fail "no scaling table for rsocket"
 check_results rate.json <<'PY' || fail "results do not add up"
 doc = json.load(open(sys.argv[1]))
-for series, key in (("send", "msgs/sec"), ("write", "msgs/sec"), ("rsocket", "msgs/s")):
+for series, key in (("send", "msgs/sec"), ("write", "msgs/sec"), ("rsocket", "msgs/sec")):
     rates = {}
     for count in (1, 4):
         r = runs[f"{series} ({count} pair{'s' if count > 1 else ''})"]

@@ -27,7 +27,7 @@ struct ScalingRow {
 // `pairs = [...]` that succeeded.
 struct PairScaling {
     std::string series; // the scenario run's name
-    std::string metric; // the rate metric's key ("msgs/s", "msgs/sec")
+    std::string metric; // the rate metric's key ("msgs/sec" in stream and verbs alike)
     unsigned repeat = 1;
     unsigned base_pairs = 1; // what the ratio is taken against
     std::vector<ScalingRow> rows;
@@ -36,7 +36,7 @@ struct PairScaling {
 // The series in REPORT's runs, in the order their first runs came.
 std::vector<PairScaling> pair_scaling(const Report &report);
 
-// "== message rate by pairs: NAME (msgs/s)" and a table per series;
+// "== message rate by pairs: NAME (msgs/sec)" and a table per series;
 // nothing when there is none.
 void write_scaling_table(std::ostream &out, const std::vector<PairScaling> &series);
 
