@@ -1,7 +1,7 @@
 #include "cmdbench/host/execute/run_together.hpp"
 
+#include "cmdbench/host/execute/start_barrier.hpp"
 #include "cmdbench/host/plugins/host_services.hpp"
-#include "start_barrier.hpp"
 
 #include <memory>
 #include <thread>
