@@ -3,6 +3,7 @@
 // byte counted on both sides, the directions overlapping in time, the one
 // combination refused, and a server that dies mid-run ending the run.
 #include "process.hpp"
+#include "results_doc.hpp"
 #include "serve_fixture.hpp"
 
 #include <catch2/catch.hpp>
@@ -17,17 +18,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string write_scenario(const std::string &text) {
-    std::string path = temp_dir() + "/scenario.toml";
-    std::ofstream(path) << text;
-    return path;
-}
-
-double metric(const json &row, const std::string &key) {
-    INFO("row " << row["name"] << " metric " << key);
-    return row.at("metrics").at(key).at("value").get<double>();
-}
-
 std::map<std::string, json> rows_by_name(const json &run) {
     std::map<std::string, json> out;
     for (const json &row : run["rows"])
@@ -38,7 +28,7 @@ std::map<std::string, json> rows_by_name(const json &run) {
 } // namespace
 
 TEST_CASE("throughput both ways: rows per direction and their sum, overlapping in time") {
-    const std::string scenario = write_scenario(R"(
+    const std::string scenario = write_scenario(temp_dir(), "scenario.toml", R"(
 [defaults]
 test = "throughput"
 transport = "tcp"
@@ -126,7 +116,7 @@ async = true
 }
 
 TEST_CASE("throughput both ways refuses blocking calls, naming both keys") {
-    const std::string scenario = write_scenario(R"(
+    const std::string scenario = write_scenario(temp_dir(), "scenario.toml", R"(
 [[run]]
 test = "throughput"
 transport = "tcp"
@@ -147,7 +137,7 @@ duration = 0.1
 
 TEST_CASE("a server that dies while both ways stream ends the run with a reason, not a hang") {
     ServeProcess server({"--once", "--no-limits"});
-    const std::string scenario = write_scenario(R"(
+    const std::string scenario = write_scenario(temp_dir(), "scenario.toml", R"(
 [[run]]
 test = "throughput"
 transport = "tcp"

@@ -2,6 +2,7 @@
 // then every rail at once, over real TCP on loopback (rails here differ in a
 // transport parameter; on a cluster they differ in address or device).
 #include "process.hpp"
+#include "results_doc.hpp"
 #include "serve_fixture.hpp"
 
 #include <catch2/catch.hpp>
@@ -13,12 +14,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string scenario(const std::string &text) {
-    const std::string path = temp_dir() + "/rails.toml";
-    std::ofstream(path) << text;
-    return path;
-}
-
 const char *kTwoRails = R"([[run]]
 name = "bw"
 test = "throughput"
@@ -28,14 +23,12 @@ duration = 0.5
 rails = [{label = "a", buffer_size = 262144}, {label = "b", buffer_size = 524288}]
 )";
 
-double metric(const json &row, const char *key) {
-    return row["metrics"][key]["value"].get<double>();
-}
-
 } // namespace
 
 TEST_CASE("rails: each rail alone, then both at once, with rows that add them up") {
-    const auto r = run_process({cmdbench_exe(), "run", scenario(kTwoRails), "--format", "json"});
+    const auto r =
+        run_process({cmdbench_exe(), "run", write_scenario(temp_dir(), "rails.toml", kTwoRails),
+                     "--format", "json"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     // Each rail's local server ends when its rail is done, quietly: not by
@@ -88,7 +81,8 @@ TEST_CASE("rails: each rail alone, then both at once, with rows that add them up
 TEST_CASE("rails: the table and the HTML report say when and where each rail ran") {
     const std::string html = temp_dir() + "/rails.html";
     const auto r =
-        run_process({cmdbench_exe(), "run", scenario(kTwoRails), "-q", "--report", html});
+        run_process({cmdbench_exe(), "run", write_scenario(temp_dir(), "rails.toml", kTwoRails),
+                     "-q", "--report", html});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     CHECK_THAT(r.out, Contains("== bw @a:") && Contains("== bw @b:") &&
@@ -111,7 +105,9 @@ duration = 0.2
 timeout = 20
 rails = [{label = "good", buffer_size = 262144}, {label = "dead", server = "127.0.0.1:1"}]
 )";
-    const auto r = run_process({cmdbench_exe(), "run", scenario(text), "--format", "json"});
+    const auto r =
+        run_process({cmdbench_exe(), "run", write_scenario(temp_dir(), "rails.toml", text),
+                     "--format", "json"});
     INFO(r.err);
     CHECK(r.exit_code == 1);
     const json runs = json::parse(r.out)["runs"];
@@ -151,7 +147,8 @@ TEST_CASE("rails: bad rails are scenario errors with their position") {
                                              "transport = \"tcp\"\nsizes = [65536]\n"
                                              "duration = 0.2\ntimeout = 20\n") +
                                  c.rails + "\n";
-        const auto r = run_process({cmdbench_exe(), "run", scenario(text)});
+        const auto r =
+            run_process({cmdbench_exe(), "run", write_scenario(temp_dir(), "rails.toml", text)});
         INFO(c.rails << "\n" << r.err);
         CHECK(r.exit_code == 2);
         CHECK_THAT(r.err, Contains(c.message));
@@ -160,12 +157,15 @@ TEST_CASE("rails: bad rails are scenario errors with their position") {
 }
 
 TEST_CASE("rails: not in [defaults], not from --set") {
-    auto r = run_process({cmdbench_exe(), "run",
-                          scenario("[defaults]\nrails = \"all\"\n[[run]]\ntest = \"throughput\"\n"
-                                   "transport = \"tcp\"\n")});
+    auto r =
+        run_process({cmdbench_exe(), "run",
+                     write_scenario(temp_dir(), "rails.toml",
+                                    "[defaults]\nrails = \"all\"\n[[run]]\ntest = \"throughput\"\n"
+                                    "transport = \"tcp\"\n")});
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Contains(":2:1: 'rails' is set in a run, not in [defaults]"));
-    r = run_process({cmdbench_exe(), "run", scenario(kTwoRails), "--set", "rails=all"});
+    r = run_process({cmdbench_exe(), "run", write_scenario(temp_dir(), "rails.toml", kTwoRails),
+                     "--set", "rails=all"});
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Contains("'rails' cannot be set with --set"));
 }
@@ -185,7 +185,9 @@ timeout = 30
 rails = [{server = "127.0.0.1:)" +
                              port + R"("}, {server = "[::1]:)" + port + R"("}]
 )";
-    const auto r = run_process({cmdbench_exe(), "run", scenario(text), "--format", "json"});
+    const auto r =
+        run_process({cmdbench_exe(), "run", write_scenario(temp_dir(), "rails.toml", text),
+                     "--format", "json"});
     INFO(r.err << server.err());
     REQUIRE(r.exit_code == 0);
     const json runs = json::parse(r.out)["runs"];

@@ -3,6 +3,7 @@
 // on loopback; a background that ends early or is killed is a note on the
 // loaded result, whose rows are kept, and the run does not hang.
 #include "process.hpp"
+#include "results_doc.hpp"
 
 #include <catch2/catch.hpp>
 #include <csignal>
@@ -16,12 +17,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string scenario(const std::string &dir, const std::string &text) {
-    const std::string path = dir + "/load.toml";
-    std::ofstream(path) << text;
-    return path;
-}
-
 const char *kPingpongUnderLoad = R"([[run]]
 name = "lat"
 test = "pingpong"
@@ -30,13 +25,6 @@ sizes = [64]
 iterations = 150
 background = { test = "throughput", transport = "tcp", flows = 2, params = { sizes = [65536], duration = 0.2, run_infinitely = true } }
 )";
-
-std::vector<std::string> row_names(const json &rows) {
-    std::vector<std::string> out;
-    for (const json &row : rows)
-        out.push_back(row["name"]);
-    return out;
-}
 
 // The comparison's cell of `column` in the row of (item, metric), or null.
 json cell_of(const json &doc, const std::string &item, const std::string &metric,
@@ -67,7 +55,8 @@ std::vector<pid_t> flow_servers(pid_t run) {
 TEST_CASE("under load: the run alone and beside two TCP flows, side by side") {
     const std::string dir = temp_dir();
     const auto r =
-        run_process({cmdbench_exe(), "run", scenario(dir, kPingpongUnderLoad), "--format", "json"});
+        run_process({cmdbench_exe(), "run", write_scenario(dir, "load.toml", kPingpongUnderLoad),
+                     "--format", "json"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     CHECK_THAT(r.err, Contains("lat under load: measuring beside 2 background flows"));
@@ -107,7 +96,7 @@ TEST_CASE("under load: the run alone and beside two TCP flows, side by side") {
 
 TEST_CASE("under load: a background that ends first is named, the run measured all the same") {
     const std::string dir = temp_dir();
-    const auto r = run_process({cmdbench_exe(), "run", scenario(dir, R"([[run]]
+    const auto r = run_process({cmdbench_exe(), "run", write_scenario(dir, "load.toml", R"([[run]]
 name = "bw"
 test = "throughput"
 transport = "tcp"
@@ -130,7 +119,7 @@ background = { test = "throughput", transport = "tcp", params = { sizes = [65536
 
 TEST_CASE("under load: a background whose server is killed is named, the run ends in time") {
     const std::string dir = temp_dir();
-    const std::string path = scenario(dir, R"([[run]]
+    const std::string path = write_scenario(dir, "load.toml", R"([[run]]
 name = "bw"
 test = "throughput"
 transport = "tcp"

@@ -2,6 +2,7 @@
 // client/server pairs of one run's test at once over real TCP on loopback,
 // each pair's rows, the sums, the scaling table, and a pair that dies.
 #include "process.hpp"
+#include "results_doc.hpp"
 
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -17,12 +18,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string scenario(const std::string &dir, const std::string &text) {
-    const std::string path = dir + "/pairs.toml";
-    std::ofstream(path) << text;
-    return path;
-}
-
 const char *kSeries = R"([[run]]
 name = "rate"
 test = "throughput"
@@ -31,16 +26,6 @@ sizes = [64]
 duration = 0.5
 pairs = [1, 4]
 )";
-
-double metric(const json &row, const char *key) {
-    return row["metrics"][key]["value"].get<double>();
-}
-
-const json *row_named(const json &run, const std::string &name) {
-    for (const json &row : run["rows"])
-        if (row["name"] == name) return &row;
-    return nullptr;
-}
 
 // The children of `parent` (local servers, forked by its pair threads).
 std::vector<pid_t> children_of(pid_t parent) {
@@ -87,8 +72,8 @@ std::vector<pid_t> servers_running(pid_t client, size_t count) {
 
 TEST_CASE("pairs: 1 then 4 pairs at once, each pair's rows and their sum") {
     const std::string dir = temp_dir();
-    const auto r = run_process({cmdbench_exe(), "run", scenario(dir, kSeries), "--format", "json",
-                                "-o", dir + "/out.json"});
+    const auto r = run_process({cmdbench_exe(), "run", write_scenario(dir, "pairs.toml", kSeries),
+                                "--format", "json", "-o", dir + "/out.json"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     const json doc = json::parse(r.out);
@@ -147,7 +132,8 @@ TEST_CASE("pairs: 1 then 4 pairs at once, each pair's rows and their sum") {
 
 TEST_CASE("pairs: the table ends with the scaling table") {
     const std::string dir = temp_dir();
-    const auto r = run_process({cmdbench_exe(), "run", scenario(dir, kSeries), "-q"});
+    const auto r =
+        run_process({cmdbench_exe(), "run", write_scenario(dir, "pairs.toml", kSeries), "-q"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     // "ran A-B s": A is when the pair passed the start line, after every
@@ -170,9 +156,9 @@ duration = 3.0
 timeout = 60
 pairs = 4
 )";
-    const pid_t client =
-        start_process({cmdbench_exe(), "run", scenario(dir, text), "--format", "json", "-q"},
-                      dir + "/out", dir + "/err");
+    const pid_t client = start_process(
+        {cmdbench_exe(), "run", write_scenario(dir, "pairs.toml", text), "--format", "json", "-q"},
+        dir + "/out", dir + "/err");
     const std::vector<pid_t> servers = servers_running(client, 4);
     REQUIRE(servers.size() == 4);
     kill(servers[2], SIGKILL);
