@@ -89,6 +89,10 @@ Options:
   -o FILE          write the JSON here (default bench/results/verbs-<UTC time>.json)
   --keep           keep the raw outputs next to the JSON (FILE without .json,
                    plus .raw/)
+  --cmdbench-key 'KEY = VALUE'
+                   one more key in every cmdbench run (repeatable), e.g.
+                   'connect = "exchange"': to test what a setting does to a
+                   gap; recorded in the JSON's settings as cmdbench_keys
   -h, --help       this text
 EOF
 }
@@ -97,6 +101,7 @@ die() { echo "bench/verbs-lab.sh: $*" >&2; exit 2; }
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 reps="" quick=0 defaults=0 out="" keep=0 ops_arg=send,write,read only="" skip=""
+extra_keys=()
 build=${CMDBENCH_BINARY_DIR:-$root/build}
 while [ $# -gt 0 ]; do
     case $1 in
@@ -113,6 +118,9 @@ while [ $# -gt 0 ]; do
         --build-dir) [ $# -ge 2 ] || die "--build-dir needs a directory"; build=$2; shift ;;
         -o) [ $# -ge 2 ] || die "-o needs a file"; out=$2; shift ;;
         --keep) keep=1 ;;
+        --cmdbench-key) [ $# -ge 2 ] && [[ $2 =~ ^[a-z_]+\ =\ [^=]+$ ]] ||
+                   die "--cmdbench-key needs 'KEY = VALUE' (a scenario key of verbs-lat and verbs-bw); got '${2:-}'"
+               extra_keys+=("$2"); shift ;;
         -h|--help) usage; exit 0 ;;
         *) echo "bench/verbs-lab.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
     esac
@@ -242,7 +250,7 @@ cmdbench_one() {
             # perftest finds no inline support on rxe and sends none; READs have none.
             [ "$op" = read ] || printf 'inline_size = 0\n'
         fi
-        for kv in "$@"; do printf '%s\n' "$kv"; done
+        for kv in "$@" "${extra_keys[@]}"; do printf '%s\n' "$kv"; done
     } > "$f"
     # The JSON alone on stdout: the plugin's log lines (verbs-bw's window)
     # go to stderr, kept apart.
@@ -403,5 +411,5 @@ python3 "$root/bench/verbs_report.py" --raw "$work/raw" --out "$out" --reps "$re
     --quick "$quick" --ops "$ops_arg" --sizes "$(IFS=,; echo "${sizes[*]}")" \
     --lat-iters "${lat_list%,}" --bw-iters "${bw_list%,}" --seconds "$secs" \
     --load "$load_before / $(cut -d' ' -f1-3 /proc/loadavg)" --cmdbench "$cb" --device "$dev" \
-    "${cases_arg[@]}"
+    --cmdbench-keys "$(printf '%s\n' "${extra_keys[@]}")" "${cases_arg[@]}"
 exit 0

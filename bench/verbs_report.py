@@ -383,6 +383,7 @@ def main():
     ap.add_argument("--load", default="")
     ap.add_argument("--cmdbench", default="")
     ap.add_argument("--device", default="")
+    ap.add_argument("--cmdbench-keys", default="", help="extra scenario keys, one a line")
     ap.add_argument("--cases", default="", help="kind:op:size:tag,...: both tools at defaults")
     a = ap.parse_args()
     ops = a.ops.split(",")
@@ -398,6 +399,8 @@ def main():
     print(f"\ncmdbench verbs vs perftest on {a.device} (Soft-RoCE under emulation: ratios, not"
           f" absolute times); median of {a.reps}, {a.seconds} s in all; guest load average"
           f" before / after: {a.load}\n")
+    if a.cmdbench_keys:
+        print("cmdbench's runs also had: " + "; ".join(a.cmdbench_keys.splitlines()) + "\n")
     print_table(rows)
     print("(latency: lower is better; send/write: half a round trip, read and atomics: one"
           " whole round trip; bandwidth and message rate: higher is better, at the sender;"
@@ -447,6 +450,7 @@ def main():
             "cases": [case_name(c) for c in cases],
             "iterations": case_iterations(a.lat_iters + "," + a.bw_iters), "seconds": a.seconds,
         },
+        "cmdbench_keys": [k for k in a.cmdbench_keys.splitlines() if k],
         "aggregation": "median of the repetitions",
         "units": {"*_us": "microseconds; send/write half a round trip, read and atomics"
                           " a whole round trip",
