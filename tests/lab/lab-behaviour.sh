@@ -9,7 +9,8 @@
 # two-guests-rping (two guests see each other over RDMA), two-guests-status (exit
 # status, stopping the peer, timeout; three two-guest boots), lock-wait (the
 # wait for another lab run has its own bound; boots once), missing-qemu,
-# missing-kernel, usage (no boot).
+# missing-kernel, usage, two-guest-retry (tests/lab/two-guest-ctest.sh's
+# retry after a stalled virtual NIC, against a stand-in lab) (no boot).
 # Prints PASS/FAIL lines and "N passed, N failed"; exits non-zero on failure.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -287,6 +288,38 @@ missing-kernel)
   CMDBENCH_LAB_KERNEL=/nonexistent/vmlinuz-0.0.0 "$lab" -- true > /dev/null 2>&1
   rc=$?
   check "CMDBENCH_LAB_KERNEL is honoured (got $rc)" [ "$rc" = 123 ]
+  ;;
+two-guest-retry)
+  # tests/lab/two-guest-ctest.sh against a stand-in for rdma-lab (no boot):
+  # each call is counted and plays the next line of plan.txt (exit status,
+  # and whether guest 1's console shows a NIC watchdog).
+  cat > fake-lab <<'FAKE'
+#!/usr/bin/env bash
+log=""
+while [ $# -gt 0 ]; do [ "$1" = --log ] && log=$2; [ "$1" = -- ] && break; shift; done
+n=$(( $(cat calls 2>/dev/null || echo 0) + 1 )); echo "$n" > calls
+read -r rc stall < <(sed -n "${n}p" plan.txt)
+{ echo "=== guest 0 ==="; echo "[ 1.0] booted"; echo "=== guest 1 ==="
+  [ "$stall" = stall ] && echo "[ 159.1] virtio_net virtio6 lab0: NETDEV WATCHDOG: CPU: 0: transmit queue 0 timed out 125936 ms"
+} > "$log"
+exit "$rc"
+FAKE
+  chmod +x fake-lab
+  try() {   # try PLAN: sets rc (the wrapper's), calls, err.txt
+    printf '%s\n' "$@" > plan.txt; rm -f calls
+    RDMA_LAB=$PWD/fake-lab "$here/two-guest-ctest.sh" --guests 2 -- '20*' > /dev/null 2> err.txt
+    rc=$?; calls=$(cat calls)
+  }
+  try "1 stall" "0 ok"
+  check "a stalled NIC's failure is run once more, whose pass is the result (rc $rc, $calls runs)" test "$rc" = 0 -a "$calls" = 2
+  check "the retry names the guest whose NIC stalled" grep -q "guest 1: .*NETDEV WATCHDOG" err.txt
+  try "3 ok"
+  check "a failure without a stall is final, its status kept (rc $rc, $calls runs)" test "$rc" = 3 -a "$calls" = 1
+  try "1 stall" "1 stall" "0 ok"
+  check "at most one retry: two stalls fail (rc $rc, $calls runs)" test "$rc" = 1 -a "$calls" = 2
+  check "the second stall is reported too" grep -q "stalled again" err.txt
+  try "0 stall"
+  check "a pass with a watchdog line is a pass, not run again (rc $rc, $calls runs)" test "$rc" = 0 -a "$calls" = 1
   ;;
 usage)
   "$lab" --help > out.txt 2>&1
