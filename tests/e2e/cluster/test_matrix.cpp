@@ -507,6 +507,22 @@ TEST_CASE("mpirun: a run that lists its rails is refused, with rails = \"all\" n
     CHECK(r.out.find("matrix:") == std::string::npos);
 }
 
+TEST_CASE("mpirun: a run with pairs is refused at its key, naming file, line and column") {
+    // Under a launcher every pair of ranks is a pair already; `pairs` on
+    // line 7 would want servers of its own on the partner.
+    const std::string toml = write("pairs.toml", "[matrix]\naddress = \"127.0.0.1\"\n\n"
+                                                 "[[run]]\nname = \"lat\"\ntest = \"pingpong\"\n"
+                                                 "pairs = 2\ntransport = \"tcp\"\n");
+    const ProcessResult r =
+        run_process(mpirun_np(2, {cmdbench_exe(), "run", toml, "-q"}), 120, kRootOk);
+    INFO("exit " << r.exit_code << "\nstderr: " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("): " + toml +
+                     ":7:1: run 'lat' sets 'pairs', which runs without a "
+                     "launcher only") != std::string::npos);
+    CHECK(r.out.find("matrix:") == std::string::npos);
+}
+
 TEST_CASE("no launcher: today's single-pair run, with a note about [matrix]") {
     const std::string out = dir() + "/single.json";
     const ProcessResult r =
