@@ -4,14 +4,12 @@
 // count this run alone: lo's bytes on both sides, no retransmit, and
 // `expect = { retransmits = { max = 0 } }` holds; with an nftables rule
 // dropping a few TCP packets there, TCP retransmits and the expectation fails.
+#include "net_namespace.hpp"
 #include "process.hpp"
 
-#include <algorithm>
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 using nlohmann::json;
 
@@ -41,44 +39,14 @@ iterations = 200
 expect = { retransmits = { max = 0 } }
 )";
 
-// One packet in 33 of the namespace's incoming TCP packets dropped: each of
-// the ~800 packets has its chance, so no loss at all is out of reach.
-const char *kDropRule = "nft add table inet loss && nft add chain inet loss in "
-                        "'{ type filter hook input priority 0; }' && nft add rule inet loss in "
-                        "meta l4proto tcp numgen random mod 33 0 drop";
-
-// A program's path from $PATH ("" when there is none): run_process does
-// not search.
-std::string program(const std::string &name) {
-    const char *path = std::getenv("PATH");
-    std::string dirs = path ? path : "/usr/sbin:/usr/bin:/sbin:/bin";
-    for (size_t at = 0; at <= dirs.size();) {
-        const size_t end = std::min(dirs.find(':', at), dirs.size());
-        const std::string candidate = dirs.substr(at, end - at) + "/" + name;
-        if (access(candidate.c_str(), X_OK) == 0) return candidate;
-        at = end + 1;
-    }
-    return "";
-}
-
-// `cmdbench run` in a new network namespace (unshare -rnm), after `setup`;
-// the exit code 99 when the namespace or the rule cannot be made here.
+// `cmdbench run` in a new network namespace, after `setup`; the exit code
+// 99 when the namespace or the rule cannot be made here.
 ProcessResult run_in_namespace(const std::string &dir, const char *toml, const std::string &setup) {
     const std::string scenario = dir + "/tcp.toml";
     std::ofstream(scenario) << toml;
-    // The namespace's own sysfs: /sys/class/net shows the interfaces of
-    // the namespace that mounted it.
-    const std::string script = "mount -t sysfs sysfs /sys && ip link set lo up || exit 99; " +
-                               (setup.empty() ? std::string() : setup + " || exit 99; ") +
-                               "exec \"$0\" run \"$1\" --quiet -o \"$2\"";
-    return run_process({program("unshare"), "-rnm", "/bin/sh", "-c", script, cmdbench_exe(),
-                        scenario, dir + "/out.json"},
-                       120);
-}
-
-bool namespaces_work() {
-    return !program("unshare").empty() &&
-           run_process({program("unshare"), "-rnm", "true"}, 30).exit_code == 0;
+    return run_process(
+        in_namespace(setup, {cmdbench_exe(), "run", scenario, "--quiet", "-o", dir + "/out.json"}),
+        120);
 }
 
 const json &verdict_of(const json &doc) {

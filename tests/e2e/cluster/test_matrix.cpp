@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -507,6 +508,22 @@ TEST_CASE("mpirun: a run that lists its rails is refused, with rails = \"all\" n
     CHECK(r.out.find("matrix:") == std::string::npos);
 }
 
+TEST_CASE("mpirun: a run with pairs is refused at its key, naming file, line and column") {
+    // Under a launcher every pair of ranks is a pair already; `pairs` on
+    // line 7 would want servers of its own on the partner.
+    const std::string toml = write("pairs.toml", "[matrix]\naddress = \"127.0.0.1\"\n\n"
+                                                 "[[run]]\nname = \"lat\"\ntest = \"pingpong\"\n"
+                                                 "pairs = 2\ntransport = \"tcp\"\n");
+    const ProcessResult r =
+        run_process(mpirun_np(2, {cmdbench_exe(), "run", toml, "-q"}), 120, kRootOk);
+    INFO("exit " << r.exit_code << "\nstderr: " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("): " + toml +
+                     ":7:1: run 'lat' sets 'pairs', which runs without a "
+                     "launcher only") != std::string::npos);
+    CHECK(r.out.find("matrix:") == std::string::npos);
+}
+
 TEST_CASE("no launcher: today's single-pair run, with a note about [matrix]") {
     const std::string out = dir() + "/single.json";
     const ProcessResult r =
@@ -662,7 +679,11 @@ sizes = [64]
 iterations = 200
 background = { test = "throughput", transport = "tcp", flows = 2, params = { sizes = [65536], duration = 0.2, run_infinitely = true } }
 )");
-    const json doc = run_matrix(2, toml, out);
+    const ProcessResult r =
+        run_process(mpirun_np(2, {cmdbench_exe(), "run", toml, "-o", out, "-q"}), 240, kRootOk);
+    INFO("exit " << r.exit_code << "\nstdout: " << r.out << "\nstderr: " << r.err);
+    REQUIRE(r.exit_code == 0);
+    const json doc = json::parse(read_file(out));
     CHECK(pairs_in(doc, "lat") == std::set<std::pair<int, int>>{{0, 1}, {1, 0}});
     CHECK(pairs_in(doc, "lat under load") == std::set<std::pair<int, int>>{{0, 1}, {1, 0}});
     for (const json &run : doc["runs"]) {
@@ -678,5 +699,13 @@ background = { test = "throughput", transport = "tcp", flows = 2, params = { siz
         CHECK(bg["notes"].empty());
         REQUIRE(bg["Gb/sec"].is_number());
         CHECK(bg["Gb/sec"].get<double>() > 0);
+        // The matrix table says it per pair, as a single run's table does.
+        char moved[64];
+        std::snprintf(moved, sizeof moved, "%.3f", bg["Gb/sec"].get<double>());
+        CHECK(r.out.find("  " + std::to_string(run["pair"]["client"].get<int>()) + " -> " +
+                         std::to_string(run["pair"]["server"].get<int>()) +
+                         ": under load: 2 flows of throughput over tcp moved " + moved +
+                         " Gb/s (the sum over flows) while this run was measured\n") !=
+              std::string::npos);
     }
 }

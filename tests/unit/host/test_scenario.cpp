@@ -392,6 +392,9 @@ pairs = [1, 4, 8]
     CHECK_FALSE(s.runs[0].pairs_series);
     CHECK(s.runs[1].pairs == std::vector<unsigned>{1, 4, 8});
     CHECK(s.runs[1].pairs_series);
+    // Where each run's `pairs` was given, for a refusal at run time (matrix mode).
+    CHECK(s.runs[0].pairs_at == "s.toml:3:1");
+    CHECK(s.runs[1].pairs_at == "s.toml:10:1");
     const std::string text = to_toml(s);
     CHECK(text.find("pairs = 2\n") != std::string::npos);
     CHECK(text.find("pairs = [1, 4, 8]\n") != std::string::npos);
@@ -401,6 +404,7 @@ pairs = [1, 4, 8]
     Scenario set = parse("[[run]]\ntest = \"pingpong\"\ntransport = \"tcp\"\n", {"pairs=[1]"});
     CHECK(set.runs[0].pairs == std::vector<unsigned>{1});
     CHECK(set.runs[0].pairs_series);
+    CHECK(set.runs[0].pairs_at == "--set pairs=[1]");
 }
 
 TEST_CASE("to_toml writes every parameter and parses back to the same runs") {

@@ -7,11 +7,13 @@
 #include "cmdbench/report/old_metric_names.hpp"
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/results_reader.hpp"
+#include "cmdbench/report/run_counters.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cmdbench/plugin.h>
 #include <sstream>
+#include <stdexcept>
 
 using namespace cmdbench;
 
@@ -177,6 +179,85 @@ TEST_CASE("matrix HTML: a heatmap cell per pair, the slowest links, no script") 
          at = h.find("<td style=", at + 1))
         ++cells;
     CHECK(cells == 12 + 11);
+}
+
+namespace {
+
+// The latency run measured under 2 flows moving 3.5 Gb/s, with TCP
+// retransmits on pair 2 -> 3 (two machines: each side's counted) and only
+// zeros and traffic elsewhere.
+Report four_ranks_under_load() {
+    Report rep = four_ranks();
+    for (RunResult &r : rep.runs) {
+        if (r.name != "latency") continue;
+        r.background = BackgroundLoad{"throughput", "tcp", 2, {}, 3.5, {}};
+        r.counters.client = SideCounters{
+            {"tcp", std::map<std::string, int64_t>{{"InSegs", 40}, {"RetransSegs", 0}}}};
+        r.counters.server = r.counters.client;
+        if (r.pair->client == 2 && r.pair->server == 3)
+            (*(*r.counters.client)["tcp"])["RetransSegs"] = 4;
+    }
+    return rep;
+}
+
+const RunResult &run_of(const Report &rep, const std::string &name, int client, int server) {
+    for (const RunResult &r : rep.runs)
+        if (r.name == name && r.pair->client == client && r.pair->server == server) return r;
+    throw std::logic_error("no such run");
+}
+
+} // namespace
+
+TEST_CASE("matrix table and HTML: each pair's background Gb/s and counter lines, word for word") {
+    const Report rep = four_ranks_under_load();
+    const RunResult &bad = run_of(rep, "latency", 2, 3);
+    REQUIRE(counter_lines(bad.counters).size() == 1);
+    const std::string counters = counter_lines(bad.counters)[0];
+    CHECK(counters == "counters: retransmits +4: client tcp RetransSegs +4");
+    const std::string load = "under load: 2 flows of throughput over tcp moved 3.500 Gb/s (the "
+                             "sum over flows) while this run was measured";
+    const MatrixView lat = matrix_views(rep)[0];
+    CHECK(lat.notes.size() == 13); // a background line a pair, one counters line
+    CHECK(lat.notes_total == 13);
+    CHECK(matrix_views(rep)[1].notes.empty()); // the bandwidth run: nothing to say
+
+    std::ostringstream out;
+    write_matrix_table(out, rep);
+    const std::string t = out.str();
+    INFO(t);
+    CHECK(t.find("\n  2 -> 3: " + load + "\n  2 -> 3: " + counters + "\n") != std::string::npos);
+    CHECK(t.find("  0 -> 1: " + load + "\n") != std::string::npos);
+    CHECK(t.find("  0 -> 1: counters:") == std::string::npos); // zeros and traffic: no line
+    CHECK(t.find("more of these lines") == std::string::npos);
+
+    std::ostringstream page;
+    write_matrix_html(page, rep);
+    const std::string h = page.str();
+    CHECK(h.find("<li>2 → 3: " + counters + "</li>") != std::string::npos);
+    CHECK(h.find("<li>1 → 0: " + load + "</li>") != std::string::npos);
+    // The heatmap cell's tooltip carries them too.
+    CHECK(h.find("title=\"2 (node2) → 3 (node3): 40.0 us\n2 → 3: " + load + "\n2 → 3: " + counters +
+                 "\"") != std::string::npos);
+}
+
+TEST_CASE("matrix table: past 100 pair lines, the rest is counted and left to the JSON") {
+    Report rep = four_ranks_under_load();
+    for (RunResult &r : rep.runs)
+        if (r.background) r.background->notes.assign(10, "a flow ended early");
+    const MatrixView lat = matrix_views(rep)[0];
+    CHECK(lat.notes_total == 12 * 11 + 1);
+    std::ostringstream out;
+    write_matrix_table(out, rep);
+    const std::string t = out.str();
+    CHECK(t.find("  ... and 33 more of these lines: every pair's background and counters are "
+                 "in the JSON\n") != std::string::npos);
+    size_t lines = 0;
+    for (size_t at = t.find("! a flow ended early"); at != std::string::npos;
+         at = t.find("! a flow ended early", at + 1))
+        ++lines;
+    // Pairs 0 -> 1 to 2 -> 3 (the ninth) have 11 lines each and 2 -> 3 its
+    // counters too: the 100 listed end there, with 9 pairs' 10 notes.
+    CHECK(lines == 90);
 }
 
 TEST_CASE("matrix heat scale: by the log ratio to the median, noise near it, outliers at the end") {

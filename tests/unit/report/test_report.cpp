@@ -6,6 +6,7 @@
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/report_format.hpp"
 #include "cmdbench/report/results_reader.hpp"
+#include "cmdbench/report/run_counters.hpp"
 #include "cmdbench/report/run_totals.hpp"
 
 #include <algorithm>
@@ -447,13 +448,14 @@ TEST_CASE("CSV has a header, one line per row and RFC 4180 quoting") {
     const auto records = parse_csv(text);
     REQUIRE(records.size() == 4); // header, two rows, the skipped run
     const auto &header = records[0];
-    REQUIRE(header.size() >= 12);
-    const std::vector<std::string> fixed(header.begin(), header.begin() + 12);
-    CHECK(fixed == std::vector<std::string>{"run", "test", "transport", "status", "row", "group",
-                                            "variant", "repeat", "cpu_client_user_s",
-                                            "cpu_client_sys_s", "cpu_server_user_s",
-                                            "cpu_server_sys_s"});
-    CHECK(header[12] == "bytes");
+    REQUIRE(header.size() >= 16);
+    const std::vector<std::string> fixed(header.begin(), header.begin() + 16);
+    CHECK(fixed ==
+          std::vector<std::string>{"run", "test", "transport", "status", "row", "group", "variant",
+                                   "repeat", "cpu_client_user_s", "cpu_client_sys_s",
+                                   "cpu_server_user_s", "cpu_server_sys_s", "counters_retransmits",
+                                   "counters_errors", "counters_congestion", "background_gbps"});
+    CHECK(header[16] == "bytes");
     CHECK(std::find(header.begin(), header.end(), "rtt_p50_ns") != header.end());
     CHECK(std::find(header.begin(), header.end(), "rtt_p99_9_ns") != header.end());
     for (const auto &r : records)
@@ -462,9 +464,12 @@ TEST_CASE("CSV has a header, one line per row and RFC 4180 quoting") {
     const std::vector<std::string> run_fields(records[1].begin() + 5, records[1].begin() + 12);
     CHECK(run_fields ==
           std::vector<std::string>{"latency", "tcp", "1", "0.25", "0.5", "0.125", "0.375"});
-    CHECK(records[1][12] == "64");
-    CHECK(records[1][14] == "100000"); // iters
-    CHECK(records[1][16] == "0.324");  // time
+    // No counters recorded, no background: empty, not 0.
+    for (size_t col = 12; col < 16; ++col)
+        CHECK(records[1][col].empty());
+    CHECK(records[1][16] == "64");
+    CHECK(records[1][18] == "100000"); // iters
+    CHECK(records[1][20] == "0.324");  // time
     CHECK(records[2][4] == "4k_lat");
     const auto max_col = std::find(header.begin(), header.end(), "rtt_max_ns") - header.begin();
     CHECK(records[2][max_col] == "900000");
@@ -473,8 +478,47 @@ TEST_CASE("CSV has a header, one line per row and RFC 4180 quoting") {
     CHECK(records[3][4].empty());
     // The skipped run: its repetition, and no CPU figures.
     CHECK(records[3][7] == "3");
-    for (size_t col = 8; col < 12; ++col)
+    for (size_t col = 8; col < 16; ++col)
         CHECK(records[3][col].empty());
+}
+
+TEST_CASE("CSV: the counter classes' sums and the background's Gb/s, as the table shows them") {
+    Report report = sample_report();
+    report.runs.resize(1);
+    RunResult &run = report.runs[0];
+    // Two machines: both sides count. Traffic and "other" have no column.
+    run.counters.client = SideCounters{{"tcp", std::map<std::string, int64_t>{{"RetransSegs", 5},
+                                                                              {"TCPFastRetrans", 2},
+                                                                              {"InSegs", 900},
+                                                                              {"OutRsts", 1}}},
+                                       {"net eth0", std::nullopt}};
+    run.counters.server = SideCounters{
+        {"rdma rxe0/1", std::map<std::string, int64_t>{{"rcvd_rnr_err", 3}, {"rx_dropped", 0}}}};
+    run.background = BackgroundLoad{};
+    run.background->test = "throughput";
+    run.background->transport = "tcp";
+    run.background->flows = 2;
+    run.background->gbps = 1.25;
+    std::ostringstream out;
+    write_csv(out, report);
+    const auto records = parse_csv(out.str());
+    REQUIRE(records.size() == 3);
+    const std::vector<std::string> fields(records[1].begin() + 12, records[1].begin() + 16);
+    CHECK(fields == std::vector<std::string>{"7", "0", "3", "1.25"});
+    CHECK(records[2][12] == "7"); // every row of the run
+    // The table's lines say the same sums.
+    std::ostringstream table;
+    write_table(table, report);
+    CHECK(table.str().find("counters: retransmits +7: client tcp RetransSegs +5, client tcp "
+                           "TCPFastRetrans +2") != std::string::npos);
+    CHECK(table.str().find("counters: congestion +3: server rdma rxe0/1 rcvd_rnr_err +3") !=
+          std::string::npos);
+    CHECK(table.str().find("moved 1.250 Gb/s (the sum over flows)") != std::string::npos);
+    // A background whose rows had no Gb/sec: an empty field.
+    run.background->gbps.reset();
+    std::ostringstream none;
+    write_csv(none, report);
+    CHECK(parse_csv(none.str())[1][15].empty());
 }
 
 TEST_CASE("table shows rstream's columns for an rstream-like run") {

@@ -101,7 +101,7 @@ std::string matrix_unusable(const RunOptions &opt, const Scenario &scenario) {
         // A matrix pair's server serves one client; several pairs per matrix
         // pair would each need a server of their own on the partner.
         if (why.empty() && !r.pairs.empty())
-            why = scenario.path + ": run '" + r.name +
+            why = r.pairs_at + ": run '" + r.name +
                   "' sets 'pairs', which runs without a launcher only (under a launcher, "
                   "every pair of ranks is a pair already)";
     }

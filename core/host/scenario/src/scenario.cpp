@@ -468,7 +468,10 @@ void resolve_run_settings(Context &cx, const std::vector<Setting> &run, RunSpec 
     resolve_labels(cx, run, spec);
     if (const Setting *s = lookup(cx, run, "repeat")) spec.repeat = repeat_setting(*s);
     if (const Setting *s = lookup(cx, run, "compare")) spec.compare = compare_setting(*s);
-    if (const Setting *s = lookup(cx, run, "pairs")) pairs_setting(*s, spec);
+    if (const Setting *s = lookup(cx, run, "pairs")) {
+        pairs_setting(*s, spec);
+        spec.pairs_at = s->key_at;
+    }
 }
 
 // `pairs` runs the run's own test several times at once; a run on every

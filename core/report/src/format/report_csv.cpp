@@ -3,6 +3,7 @@
 #include "cmdbench/report/report.hpp"
 #include "cmdbench/report/report_format.hpp"
 #include "cmdbench/report/reporter.hpp"
+#include "cmdbench/report/run_counters.hpp"
 
 #include <algorithm>
 
@@ -57,6 +58,19 @@ std::string cpu_field(const CpuTime &t, double CpuTime::*part) {
     return t.measured() ? exact_str(t.*part) : "";
 }
 
+// A class of the run's counters summed over its sides, as the table's
+// counter lines and the verdicts count it; empty when none were recorded.
+std::string counter_field(const RunResult &run, CounterClass k) {
+    const auto sum = counter_class_sum(run.counters, k);
+    return sum ? std::to_string(*sum) : "";
+}
+
+// What the background moved while the run was measured; empty for a run
+// without one, or a background whose rows have no Gb/sec.
+std::string background_field(const RunResult &run) {
+    return run.background && run.background->gbps ? exact_str(*run.background->gbps) : "";
+}
+
 void write_line(std::ostream &out, const std::vector<std::string> &fields) {
     for (size_t i = 0; i < fields.size(); ++i) {
         if (i > 0) out << ',';
@@ -96,7 +110,11 @@ std::vector<std::string> header_of(const CsvColumns &cols) {
                                     "cpu_client_user_s",
                                     "cpu_client_sys_s",
                                     "cpu_server_user_s",
-                                    "cpu_server_sys_s"};
+                                    "cpu_server_sys_s",
+                                    "counters_retransmits",
+                                    "counters_errors",
+                                    "counters_congestion",
+                                    "background_gbps"};
     header.insert(header.end(), cols.metric_keys.begin(), cols.metric_keys.end());
     for (const auto &key : cols.hist_keys)
         for (const auto &stat : kHistStats)
@@ -105,7 +123,8 @@ std::vector<std::string> header_of(const CsvColumns &cols) {
 }
 
 // The fixed columns: the run's first four, the row name, then the
-// comparison and CPU fields of the run (added later, so after `row`).
+// comparison, CPU, counter and background fields of the run (added later,
+// so after `row`).
 std::vector<std::string> start_line(const RunResult &run, const std::string &row_name) {
     return {run.name,
             run.test,
@@ -118,7 +137,11 @@ std::vector<std::string> start_line(const RunResult &run, const std::string &row
             cpu_field(run.cpu_client, &CpuTime::user_s),
             cpu_field(run.cpu_client, &CpuTime::sys_s),
             cpu_field(run.cpu_server, &CpuTime::user_s),
-            cpu_field(run.cpu_server, &CpuTime::sys_s)};
+            cpu_field(run.cpu_server, &CpuTime::sys_s),
+            counter_field(run, CounterClass::Retransmits),
+            counter_field(run, CounterClass::Errors),
+            counter_field(run, CounterClass::Congestion),
+            background_field(run)};
 }
 
 // The row's value in each metric column, then each histogram statistic;

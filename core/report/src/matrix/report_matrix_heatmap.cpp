@@ -5,6 +5,8 @@
 #include "matrix/matrix_heatmap.hpp"
 #include "matrix/png_image.hpp"
 
+#include <map>
+
 namespace cmdbench {
 
 const char *const kHeatmapStyle =
@@ -42,8 +44,18 @@ void legend(std::ostream &out, const MatrixView &v, bool image) {
     out << "</p>\n";
 }
 
+// Each pair's notes (background, counters) for its cell's tooltip, a
+// line each.
+std::map<std::pair<int, int>, std::string> tooltip_notes(const MatrixView &v) {
+    std::map<std::pair<int, int>, std::string> out;
+    for (const PairNote &n : v.notes)
+        out[{n.client, n.server}] += "\n" + pair_note_text(n, "→");
+    return out;
+}
+
 void table(std::ostream &out, const Report &report, const MatrixView &v) {
     const std::string unit = v.metric ? unit_of(*v.metric) : "";
+    const auto notes = tooltip_notes(v);
     out << "<table class=\"heatmap\">\n<caption>" << escape(metric_caption(v))
         << ": client rank (row) → server rank (column)</caption>\n<thead><tr><th></th>";
     for (int j = 0; j < v.ranks; ++j)
@@ -55,14 +67,16 @@ void table(std::ostream &out, const Report &report, const MatrixView &v) {
             const MatrixCell &c = v.cells[size_t(i)][size_t(j)];
             const std::string who = std::to_string(i) + " (" + node_of(report, i) + ") → " +
                                     std::to_string(j) + " (" + node_of(report, j) + ")";
+            const auto noted = notes.find({i, j});
+            const std::string more = noted == notes.end() ? "" : noted->second;
             if (c.value) {
                 out << "<td style=\"background:" << heat_color(cell_heat(v, c)) << "\" title=\""
-                    << escape(who + ": " + svg::format_value(*c.value) + " " + unit) << "\">"
+                    << escape(who + ": " + svg::format_value(*c.value) + " " + unit + more) << "\">"
                     << svg::format_value(*c.value) << "</td>";
             } else if (c.scheduled) {
                 out << "<td class=\"" << (c.not_run ? "notrun" : "fail") << "\" title=\""
-                    << escape(who + ": " + (c.problem.empty() ? "no value" : c.problem)) << "\">"
-                    << (c.not_run ? "–" : "✗") << "</td>";
+                    << escape(who + ": " + (c.problem.empty() ? "no value" : c.problem) + more)
+                    << "\">" << (c.not_run ? "–" : "✗") << "</td>";
             } else {
                 out << "<td class=\"none\"></td>";
             }

@@ -82,6 +82,20 @@ void failures(std::ostream &out, const MatrixView &v) {
     if (any) out << "</ul>\n";
 }
 
+// Each pair's background Gb/s and counters that are not traffic, as the
+// table lists them.
+void pair_notes(std::ostream &out, const MatrixView &v) {
+    if (v.notes.empty()) return;
+    out << "<p>Per pair: the background's Gb/s, counters that are not traffic:</p>\n"
+           "<ul class=\"pair-notes\">\n";
+    const size_t listed = std::min(v.notes.size(), kPairNotesListed);
+    for (size_t k = 0; k < listed; ++k)
+        out << "<li>" << escape(pair_note_text(v.notes[k], "→")) << "</li>\n";
+    if (const std::string rest = pair_notes_rest(v, listed); !rest.empty())
+        out << "<li>" << escape(rest) << "</li>\n";
+    out << "</ul>\n";
+}
+
 // The scale, with a swatch at each marked ratio.
 void legend(std::ostream &out) {
     out << "<p class=\"legend\">Colour: the ratio of a cell to its run's median, on a log scale, "
@@ -138,6 +152,7 @@ void write_matrix_html(std::ostream &out, const Report &report) {
         write_heatmap(out, report, v);
         slowest(out, report, v);
         failures(out, v);
+        pair_notes(out, v);
     }
     out << "<footer>Written by cmdbench " << escape(CMDBENCH_VERSION)
         << ". Self-contained: no script, nothing loaded from "

@@ -44,6 +44,16 @@ std::string latency_note(const MatrixView &v) {
     return latency ? "; latency one-way (half the round trip)" : "";
 }
 
+// What each pair's run would show under its title in a single run's table:
+// the background's Gb/s, counters that are not traffic.
+void write_pair_notes(std::ostream &out, const MatrixView &v) {
+    const size_t listed = std::min(v.notes.size(), kPairNotesListed);
+    for (size_t k = 0; k < listed; ++k)
+        out << "  " << pair_note_text(v.notes[k], "->") << '\n';
+    if (const std::string rest = pair_notes_rest(v, listed); !rest.empty())
+        out << "  " << rest << '\n';
+}
+
 void write_view(std::ostream &out, const Report &report, const MatrixView &v) {
     out << "\n"
         << view_title(v) << " (" << v.test << (v.transport.empty() ? "" : "/" + v.transport)
@@ -83,6 +93,7 @@ void write_view(std::ostream &out, const Report &report, const MatrixView &v) {
             const MatrixCell &c = v.cells[size_t(i)][size_t(j)];
             if (!c.problem.empty()) out << "  " << i << " -> " << j << ": " << c.problem << '\n';
         }
+    write_pair_notes(out, v);
 }
 
 } // namespace

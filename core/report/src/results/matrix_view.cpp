@@ -1,7 +1,9 @@
 #include "cmdbench/report/matrix/matrix_view.hpp"
 
 #include "cmdbench/report/link_rate.hpp"
+#include "cmdbench/report/run_counters.hpp"
 #include "compare/comparison_samples.hpp"
+#include "format/run_table.hpp"
 
 #include <algorithm>
 #include <iterator>
@@ -66,6 +68,7 @@ class CellFiller {
     void add(const RunResult &r) {
         const RunPair &p = *r.pair;
         if (p.client < 0 || p.client >= v_.ranks || p.server < 0 || p.server >= v_.ranks) return;
+        if (v_.first_of_run) add_notes(r);
         MatrixCell &cell = v_.cells[size_t(p.client)][size_t(p.server)];
         cell.scheduled = true;
         if (r.status != RunStatus::Ok) {
@@ -119,6 +122,21 @@ class CellFiller {
     }
 
   private:
+    // What the pair's run would show under its title, as a single run's
+    // table has it (background_lines, counter_lines).
+    void add_notes(const RunResult &r) {
+        std::vector<std::string> lines = background_lines(r);
+        for (std::string &line : counter_lines(r.counters))
+            lines.push_back(std::move(line));
+        const bool keep_all = v_.ranks <= kPairNotesKeptRanks;
+        for (std::string &line : lines) {
+            if (keep_all || v_.notes.size() < kPairNotesListed)
+                v_.notes.push_back(
+                    {r.pair->client, r.pair->server, r.repeat, r.repeats > 1, std::move(line)});
+            ++v_.notes_total;
+        }
+    }
+
     MatrixView &v_;
     const size_t listed_; // slowest links kept
     const bool bandwidth_;
@@ -150,6 +168,7 @@ std::vector<MatrixView> draft_views(const ViewDraft &d, int ranks) {
         MatrixView r = v;
         r.rail = label;
         r.item = label + v.item.substr(slash);
+        r.first_of_run = out.empty();
         out.push_back(std::move(r));
     }
     return out;
@@ -237,6 +256,17 @@ std::string view_title(const MatrixView &v) {
 std::string metric_caption(const MatrixView &v) {
     if (!v.metric) return "no value (no row gave a latency, bandwidth or connection rate)";
     return std::string(to_string(*v.metric)) + " (" + unit_of(*v.metric) + ") of row " + v.item;
+}
+
+std::string pair_note_text(const PairNote &n, const std::string &arrow) {
+    return std::to_string(n.client) + " " + arrow + " " + std::to_string(n.server) +
+           (n.repeated ? ", repeat " + std::to_string(n.repeat) : "") + ": " + n.line;
+}
+
+std::string pair_notes_rest(const MatrixView &v, size_t listed) {
+    if (v.notes_total <= listed) return "";
+    return "... and " + std::to_string(v.notes_total - listed) +
+           " more of these lines: every pair's background and counters are in the JSON";
 }
 
 } // namespace cmdbench

@@ -21,6 +21,19 @@ struct MatrixCell {
     std::optional<double> link_gbps; // bandwidth: the pair's link rate, when its path says
 };
 
+// A line a single run's table shows under its title, for one pair's run:
+// the background's Gb/s (under load) or a class of counters that is not
+// traffic (retransmits, errors, congestion), word for word.
+struct PairNote {
+    int client = 0, server = 0;
+    unsigned repeat = 1;
+    bool repeated = false; // the run has several repeats: the label names this one
+    std::string line;
+};
+
+// The notes the reports list under a matrix; every one is in the JSON.
+constexpr size_t kPairNotesListed = 100;
+
 struct SlowLink {
     int client = 0, server = 0;
     double value = 0;
@@ -48,7 +61,27 @@ struct MatrixView {
     // that rail: a rail bad everywhere is worse than it, not its own median.
     std::optional<double> best_rail_median;
     std::string best_rail;
+    // The first view of its run: the one the run's pair notes belong to (a
+    // run with a view per rail has them once).
+    bool first_of_run = true;
+    // Its pairs' notes, in the results' order: every one up to
+    // kPairNotesKeptRanks ranks (the heatmap's tooltips show them), else
+    // the first kPairNotesListed; and how many there are in all.
+    std::vector<PairNote> notes;
+    size_t notes_total = 0;
 };
+
+// Up to this many ranks a view keeps every pair note (as the heatmap is a
+// table up to that many).
+constexpr int kPairNotesKeptRanks = 64;
+
+// "0 -> 1: LINE", or "0 -> 1, repeat 2: LINE" when the run has repeats;
+// `arrow` between the ranks.
+std::string pair_note_text(const PairNote &n, const std::string &arrow);
+
+// "... and 12 more: every pair's in the JSON", after the listed notes; ""
+// when every note was listed.
+std::string pair_notes_rest(const MatrixView &v, size_t listed);
 
 // One view per run name, in the order the runs first appear. `report.matrix`
 // must be set (its ranks give N).

@@ -72,6 +72,7 @@ struct RunSpec {
     // of a scaling series in turn (pair_plan.hpp); empty: the one pair.
     std::vector<unsigned> pairs;
     bool pairs_series = false; // given as a list: each count is a variant
+    std::string pairs_at;      // where `pairs` was given ("file:line:column"), for errors
     std::string series;        // one count's run of a series: the series' run name
 };
 
