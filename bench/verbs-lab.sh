@@ -244,7 +244,12 @@ cmdbench_one() {
     {
         printf '[defaults]\ntimeout = %s\n' "$client_timeout"
         printf '[[run]]\nname = "%s"\ntest = "%s"\nop = "%s"\nsizes = [%s]\n' "$name" "$test" "$op" "$size"
-        printf 'iterations = %s\nbind_address = "%s"\n' "$iters" "$addr"
+        # The exchange mode opens the device itself: it takes no address.
+        if [[ " ${extra_keys[*]} " == *'connect = "exchange"'* ]]; then
+            printf 'iterations = %s\ndevice = "%s"\n' "$iters" "$dev"
+        else
+            printf 'iterations = %s\nbind_address = "%s"\n' "$iters" "$addr"
+        fi
         if [ $defaults = 0 ]; then
             printf 'warmup = 0\nmode = "poll"\n'
             # perftest finds no inline support on rxe and sends none; READs have none.
