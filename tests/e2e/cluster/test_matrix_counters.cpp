@@ -9,6 +9,7 @@
 #include "launchers.hpp"
 #include "net_namespace.hpp"
 #include "process.hpp"
+#include "results_doc.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstdio>
@@ -21,12 +22,6 @@
 using nlohmann::json;
 
 namespace {
-
-std::string write(const std::string &dir, const std::string &name, const std::string &text) {
-    const std::string path = dir + "/" + name;
-    std::ofstream(path) << text;
-    return path;
-}
 
 // 100 round trips of 64 KiB a pair: a few hundred packets, some lost.
 const char *kLossy = R"([matrix]
@@ -100,10 +95,11 @@ TEST_CASE("mpirun, packets lost: each pair's retransmits in JSON, table and HTML
     }
     const std::string dir = temp_dir();
     const std::string out = dir + "/lossy.json", html = dir + "/lossy.html";
-    const ProcessResult r = run_process(
-        in_namespace(kDropRule, mpirun_np(2, {cmdbench_exe(), "run", write(dir, "l.toml", kLossy),
-                                              "-o", out, "--report", html, "-q"})),
-        180, kRootOk);
+    const ProcessResult r =
+        run_process(in_namespace(kDropRule, mpirun_np(2, {cmdbench_exe(), "run",
+                                                          write_scenario(dir, "l.toml", kLossy),
+                                                          "-o", out, "--report", html, "-q"})),
+                    180, kRootOk);
     INFO("exit " << r.exit_code << "\nstdout: " << r.out << "\nstderr: " << r.err);
     if (r.exit_code == 99) {
         FAIL("nftables cannot drop packets in a namespace here: the lossy matrix is not exercised");
@@ -153,8 +149,9 @@ TEST_CASE("mpirun under load: CSV has each pair's counter sums and background Gb
     const std::string dir = temp_dir();
     const std::string out = dir + "/load.json", html = dir + "/load.html";
     const ProcessResult r = run_process(
-        in_namespace("", mpirun_np(2, {cmdbench_exe(), "run", write(dir, "b.toml", kLoaded),
-                                       "--format", "csv", "-o", out, "--report", html, "-q"})),
+        in_namespace("",
+                     mpirun_np(2, {cmdbench_exe(), "run", write_scenario(dir, "b.toml", kLoaded),
+                                   "--format", "csv", "-o", out, "--report", html, "-q"})),
         180, kRootOk);
     INFO("exit " << r.exit_code << "\nstdout: " << r.out << "\nstderr: " << r.err);
     REQUIRE(r.exit_code == 0);
