@@ -51,20 +51,6 @@ iterations = 200
 background = { test = "throughput", transport = "tcp", flows = 2, params = { sizes = [65536], duration = 0.2, run_infinitely = true } }
 )";
 
-// The TCP counters of the retransmit class (docs/counters.md).
-const char *const kRetransmitNames[] = {"RetransSegs",         "TCPTimeouts",
-                                        "TCPLostRetransmit",   "TCPFastRetrans",
-                                        "TCPSlowStartRetrans", "TCPSynRetrans"};
-
-// Both ranks on one machine: the client's side counts, once.
-int64_t retransmits_of(const json &run) {
-    int64_t sum = 0;
-    const json &tcp = run.at("counters").at("client").at("tcp");
-    for (const char *name : kRetransmitNames)
-        if (tcp.contains(name)) sum += tcp.at(name).get<int64_t>();
-    return sum;
-}
-
 std::string pair_text(const json &run, const char *arrow) {
     return std::to_string(run.at("pair").at("client").get<int>()) + " " + arrow + " " +
            std::to_string(run.at("pair").at("server").get<int>()) + ": ";
@@ -117,7 +103,7 @@ TEST_CASE("mpirun, packets lost: each pair's retransmits in JSON, table and HTML
             CHECK(c.at(side).at("net lo").at("rx_bytes").get<int64_t>() > 100 * 65536);
             CHECK(c.at(side).at("tcp").contains("RetransSegs"));
         }
-        const int64_t sum = retransmits_of(run);
+        const int64_t sum = client_tcp_retransmits(run);
         const std::string line = "counters: retransmits +" + std::to_string(sum) + ": ";
         if (sum == 0) {
             CHECK(r.out.find("  " + pair_text(run, "->") + "counters:") == std::string::npos);
@@ -136,7 +122,7 @@ TEST_CASE("mpirun, packets lost: each pair's retransmits in JSON, table and HTML
         CHECK(v.at("metric") == "retransmits");
         for (const json &run : doc.at("runs"))
             if (run.at("pair").at("client") == v.at("pair").at("client"))
-                CHECK(v.at("value").get<double>() == double(retransmits_of(run)));
+                CHECK(v.at("value").get<double>() == double(client_tcp_retransmits(run)));
         CHECK(v.at("verdict") == (v.at("value").get<double>() > 0 ? "fail" : "pass"));
     }
     CHECK(r.out.find("links FAIL") != std::string::npos);
@@ -169,7 +155,7 @@ TEST_CASE("mpirun under load: CSV has each pair's counter sums and background Gb
         const std::vector<std::string> &line = lines[k + 1];
         INFO(run.dump());
         REQUIRE(line.size() == lines[0].size());
-        CHECK(line[col.at("counters_retransmits")] == std::to_string(retransmits_of(run)));
+        CHECK(line[col.at("counters_retransmits")] == std::to_string(client_tcp_retransmits(run)));
         for (const char *c : {"counters_retransmits", "counters_errors", "counters_congestion"})
             quiet = quiet && line[col.at(c)] == "0";
         const std::string gbps = line[col.at("background_gbps")];

@@ -2,6 +2,7 @@
 // document back (docs/results.md): the file, a run's rows, a row's metrics.
 #pragma once
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -34,4 +35,16 @@ inline std::vector<std::string> row_names(const nlohmann::json &rows) {
     for (const nlohmann::json &row : rows)
         out.push_back(row["name"]);
     return out;
+}
+
+// A run's TCP retransmits as its verdict counts them with both sides on one
+// machine: the client side's counters of the retransmit class
+// (docs/counters.md), each of which must be recorded.
+inline int64_t client_tcp_retransmits(const nlohmann::json &run) {
+    int64_t sum = 0;
+    const nlohmann::json &tcp = run.at("counters").at("client").at("tcp");
+    for (const char *name : {"RetransSegs", "TCPTimeouts", "TCPLostRetransmit", "TCPFastRetrans",
+                             "TCPSlowStartRetrans", "TCPSynRetrans"})
+        sum += tcp.at(name).get<int64_t>();
+    return sum;
 }

@@ -88,11 +88,8 @@ void pair_notes(std::ostream &out, const MatrixView &v) {
     if (v.notes.empty()) return;
     out << "<p>Per pair: the background's Gb/s, counters that are not traffic:</p>\n"
            "<ul class=\"pair-notes\">\n";
-    const size_t listed = std::min(v.notes.size(), kPairNotesListed);
-    for (size_t k = 0; k < listed; ++k)
-        out << "<li>" << escape(pair_note_text(v.notes[k], "→")) << "</li>\n";
-    if (const std::string rest = pair_notes_rest(v, listed); !rest.empty())
-        out << "<li>" << escape(rest) << "</li>\n";
+    for (const std::string &line : pair_note_lines(v, "→"))
+        out << "<li>" << escape(line) << "</li>\n";
     out << "</ul>\n";
 }
 

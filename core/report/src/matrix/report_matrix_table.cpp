@@ -47,11 +47,8 @@ std::string latency_note(const MatrixView &v) {
 // What each pair's run would show under its title in a single run's table:
 // the background's Gb/s, counters that are not traffic.
 void write_pair_notes(std::ostream &out, const MatrixView &v) {
-    const size_t listed = std::min(v.notes.size(), kPairNotesListed);
-    for (size_t k = 0; k < listed; ++k)
-        out << "  " << pair_note_text(v.notes[k], "->") << '\n';
-    if (const std::string rest = pair_notes_rest(v, listed); !rest.empty())
-        out << "  " << rest << '\n';
+    for (const std::string &line : pair_note_lines(v, "->"))
+        out << "  " << line << '\n';
 }
 
 void write_view(std::ostream &out, const Report &report, const MatrixView &v) {

@@ -263,10 +263,16 @@ std::string pair_note_text(const PairNote &n, const std::string &arrow) {
            (n.repeated ? ", repeat " + std::to_string(n.repeat) : "") + ": " + n.line;
 }
 
-std::string pair_notes_rest(const MatrixView &v, size_t listed) {
-    if (v.notes_total <= listed) return "";
-    return "... and " + std::to_string(v.notes_total - listed) +
-           " more of these lines: every pair's background and counters are in the JSON";
+std::vector<std::string> pair_note_lines(const MatrixView &v, const std::string &arrow) {
+    const size_t listed = std::min(v.notes.size(), kPairNotesListed);
+    std::vector<std::string> lines;
+    for (size_t k = 0; k < listed; ++k)
+        lines.push_back(pair_note_text(v.notes[k], arrow));
+    if (v.notes_total > listed)
+        lines.push_back("... and " + std::to_string(v.notes_total - listed) +
+                        " more of these lines: every pair's background and counters are in the "
+                        "JSON");
+    return lines;
 }
 
 } // namespace cmdbench

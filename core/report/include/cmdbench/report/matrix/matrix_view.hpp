@@ -79,9 +79,10 @@ constexpr int kPairNotesKeptRanks = 64;
 // `arrow` between the ranks.
 std::string pair_note_text(const PairNote &n, const std::string &arrow);
 
-// "... and 12 more: every pair's in the JSON", after the listed notes; ""
-// when every note was listed.
-std::string pair_notes_rest(const MatrixView &v, size_t listed);
+// The lines the reports list under a matrix: the first kPairNotesListed
+// notes as pair_note_text has them, then, when there are more, "... and 12
+// more of these lines: ... in the JSON".
+std::vector<std::string> pair_note_lines(const MatrixView &v, const std::string &arrow);
 
 // One view per run name, in the order the runs first appear. `report.matrix`
 // must be set (its ranks give N).
