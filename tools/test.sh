@@ -19,11 +19,19 @@
 #   that compare measured figures), are RUN_SERIAL in their CMakeLists:
 #   nothing of the suite's own runs beside them. Launcher tests count as 2
 #   CPUs (PROCESSORS).
-# - The sanitizer and fuzz builds run in the background at the lowest CPU
-#   priority (SCHED_IDLE, nice 19) while the plain build's tests run: they
-#   take only the CPU those tests leave idle (the lab's guests wait on
-#   timeouts and emulated devices), so no measured figure is disturbed.
-# - The fuzz targets run side by side, one per CPU (tools/fuzz.sh).
+# - The sanitizer and fuzz builds, then the fuzz targets' run, go one after
+#   another in the background at the lowest CPU priority (SCHED_IDLE, nice
+#   19) while the plain build's tests run: they take only the CPU those
+#   tests leave idle (the lab's guests wait on timeouts and emulated
+#   devices), so no measured figure is disturbed. Each sanitizer's tests
+#   start as soon as its own build is done.
+# - The fuzz targets (tools/fuzz.sh) so run beside the sanitizers' tests,
+#   for FUZZ_SECONDS of wall time each, on the CPU those tests leave: a
+#   smoke run over the checked-in corpus and its regression inputs. A long
+#   fuzzing session is tools/fuzz.sh SECONDS on its own.
+# - The sanitized trees leave out the tests tagged [scale] (time linear in
+#   a huge input): their code paths are the small tests', and sanitized they
+#   took minutes each.
 # It ends with a table of each stage's wall time and the 15 slowest tests
 # (tools/test-timing.py), and a warning above the 45-minute budget.
 #
@@ -102,49 +110,66 @@ if [ "$quick" = 1 ]; then
   finish $status
 fi
 
-# background_build NAME COMMAND...: one background build; its time goes to
-# the table, its exit status to $timing/build-NAME.rc (read by built, below).
-background_build() {
-  local name=$1 t0=${EPOCHREALTIME/./} rc=0
-  shift
+# The other builds, and the fuzz targets' run, one after another in the
+# background at the lowest priority (see the top). Each step holds a lock
+# file of its own from before the chain starts until the step ends (or dies:
+# its descriptor closes with it); `await` waits on that lock, so each stage
+# below starts the moment the step it needs is done, not after the others.
+# background_step ID NAME COMMAND...: one step; its time goes to the table
+# as NAME, its exit status to $timing/ID.rc (read by `await`).
+background_step() {
+  local id=$1 name=$2 t0=${EPOCHREALTIME/./} rc=0
+  shift 2
   "$@" || rc=$?
-  record "build $name" "$t0" "$rc" background
-  echo "$rc" >"$timing/build-$name.rc"
+  record "$name" "$t0" "$rc" background
+  echo "$rc" >"$timing/$id.rc"
 }
-# The other builds, one after another in the background (see the top).
-background_builds() {
+background_steps() {
   # SCHED_IDLE where the kernel has it: CPU only when nothing else wants it.
   renice -n 19 -p "$BASHPID" >/dev/null
   chrt --idle -p 0 "$BASHPID" 2>/dev/null || true
-  background_build asan build build-asan -DCMAKE_BUILD_TYPE=Debug -DCMDBENCH_SANITIZE=ON
-  background_build tsan build build-tsan -DCMAKE_BUILD_TYPE=Debug -DCMDBENCH_TSAN=ON
+  background_step asan "build asan" build build-asan -DCMAKE_BUILD_TYPE=Debug -DCMDBENCH_SANITIZE=ON
+  exec 7>&-
+  background_step tsan "build tsan" build build-tsan -DCMAKE_BUILD_TYPE=Debug -DCMDBENCH_TSAN=ON
+  exec 8>&-
   if [ "$fuzz_seconds" != 0 ]; then
-    background_build fuzz tools/fuzz.sh --build-only
+    background_step fuzz-build "build fuzz" tools/fuzz.sh --build-only
+    if [ "$(cat "$timing/fuzz-build.rc")" = 0 ]; then
+      background_step fuzz "fuzz (${fuzz_seconds} s per target, at nice 19)" tools/fuzz.sh "$fuzz_seconds"
+    else
+      cp "$timing/fuzz-build.rc" "$timing/fuzz.rc"
+    fi
   fi
+  exec 9>&-
 }
-echo "== build asan, tsan, fuzz: in the background at nice 19 (log: build-timing/background-builds.log)"
-# In a process group of its own (set -m), so that whatever happens no build
+for fd in 7 8 9; do
+  eval "exec $fd>\"\$timing/step-$fd.lock\""
+  flock "$fd"
+done
+echo "== build asan, tsan, fuzz, then the fuzz run: in the background at nice 19 (log: build-timing/background.log)"
+# In a process group of its own (set -m), so that whatever happens nothing
 # is left running behind the suite.
 set -m
-background_builds >"$timing/background-builds.log" 2>&1 </dev/null &
+background_steps >"$timing/background.log" 2>&1 </dev/null &
 background=$!
 set +m
+exec 7>&- 8>&- 9>&- # the chain holds the locks now, not this shell
 trap 'kill -- "-$background" 2>/dev/null || true' EXIT
 
 stage "ctest plain" ctest_in build || status=1
 
-stage "wait for the background builds" wait "$background" || true
-trap - EXIT
-# built NAME: whether the background build NAME succeeded (says so if not).
-built() {
-  if [ "$(cat "$timing/build-$1.rc" 2>/dev/null)" = 0 ]; then return 0; fi
-  echo "build $1 FAILED: its tests do not run; the end of build-timing/background-builds.log:" >&2
-  tail -n 60 "$timing/background-builds.log" >&2
+# await FD ID WHAT: waits (a stage of its own) until the background step
+# behind lock FD ends, then says whether step ID succeeded (and if not, why).
+await() {
+  stage "wait for $3" flock "$timing/step-$1.lock" true || true
+  if [ "$(cat "$timing/$2.rc" 2>/dev/null)" = 0 ]; then return 0; fi
+  echo "$3 FAILED: the end of build-timing/background.log:" >&2
+  tail -n 60 "$timing/background.log" >&2
   status=1
   return 1
 }
 
-if built asan; then
+if await 7 asan "the asan build"; then
   stage "ctest asan" ctest_in build-asan -LE 'rdma|scale' || status=1
 fi
 # ThreadSanitizer on the host's threads (test workers, the control channel,
@@ -153,10 +178,12 @@ fi
 # suites, 10-50x slower under TSan, through the same host code the e2e tests
 # already cover, and so are the scale tests (label scale), as under ASan.
 # A race report makes the process exit 66, failing its test.
-if built tsan; then
+if await 8 tsan "the tsan build"; then
   stage "ctest tsan" ctest_in build-tsan -L 'unit|e2e' -LE scale -E '^e2e-rstream:' || status=1
 fi
-if [ "$fuzz_seconds" != 0 ] && built fuzz; then
-  stage "fuzz (${fuzz_seconds} s per target, $jobs at once)" tools/fuzz.sh "$fuzz_seconds" || status=1
+if [ "$fuzz_seconds" != 0 ]; then
+  await 9 fuzz "the fuzz targets" || true
+  grep -E '^fuzz_|^stat::number_of_executed_units' "$timing/background.log" || true
 fi
+trap - EXIT
 finish $status

@@ -88,6 +88,8 @@ TEST_CASE("compare refuses JSON nested deeper than results ever are") {
 // tenth of a second). The bound of kLinearSeconds of CPU time is the test:
 // generous for a linear parse on any machine, far too short for the old
 // quadratic one; CPU time, so that a loaded machine does not stretch it.
+// These huge inputs are tagged [scale]: the plain build runs them, the
+// sanitized builds leave them out (tools/test.sh), where each took 10-65 s.
 constexpr int kLinearSeconds = 20;
 // The same for files that are read whole, not refused early: a sanitizer
 // build (Debug, instrumented) reads them several times slower, and the
@@ -100,7 +102,7 @@ ProcessResult compare_in_linear_time(const std::string &file) {
     return r;
 }
 
-TEST_CASE("compare refuses 400,000 empty objects without a quadratic parse") {
+TEST_CASE("compare refuses 400,000 empty objects without a quadratic parse", "[scale]") {
     const size_t n = 400000;
     std::string objects = "{}";
     objects.reserve(3 * n);
@@ -129,7 +131,7 @@ TEST_CASE("compare refuses 400,000 empty objects without a quadratic parse") {
 // parse), and each undeclared metric looked up the row's metrics again (the
 // old names' meanings): over 150 s of CPU for 160,000 metrics, against a
 // quarter of a second.
-TEST_CASE("compare reads an object of 200,000 keys in time linear in them") {
+TEST_CASE("compare reads an object of 200,000 keys in time linear in them", "[scale]") {
     const size_t n = 200000;
     std::string metrics, params;
     for (size_t i = 0; i < n; ++i) {
@@ -162,7 +164,7 @@ TEST_CASE("compare reads an object of 200,000 keys in time linear in them") {
 // by a scan of its group's rows: quadratic in a row's declared metrics (48
 // s of CPU for 80,000, against 2 s). The page goes to /dev/null, written in
 // place, so only making it is timed.
-TEST_CASE("compare --report of 80,000 metric families takes time linear in them") {
+TEST_CASE("compare --report of 80,000 metric families takes time linear in them", "[scale]") {
     std::string metrics;
     for (int i = 0; i < 80000; ++i)
         metrics += (i ? ",\"m" : "\"m") + std::to_string(i) +
@@ -181,7 +183,7 @@ TEST_CASE("compare --report of 80,000 metric families takes time linear in them"
 // A matrix document whose pairs share a section (matrix.shared): reading
 // each pair copied the whole section and searched it for the pair's name,
 // quadratic in the names: 52 s of CPU for 8,000 pairs, against 0.2 s.
-TEST_CASE("compare reads a matrix document of 20,000 run names in time linear in them") {
+TEST_CASE("compare reads a matrix document of 20,000 run names in time linear in them", "[scale]") {
     std::string shared, runs;
     for (int i = 0; i < 20000; ++i) {
         const std::string name = "\"r" + std::to_string(i) + "\"";
@@ -201,7 +203,7 @@ TEST_CASE("compare reads a matrix document of 20,000 run names in time linear in
     CHECK(r.exit_code == 0);
 }
 
-TEST_CASE("compare refuses a results file with more rows than any run writes") {
+TEST_CASE("compare refuses a results file with more rows than any run writes", "[scale]") {
     const size_t n = 1000001;
     std::string rows;
     rows.reserve(3 * n);

@@ -235,7 +235,8 @@ TEST_CASE("matrix: a pair not run has its own mark, apart from a failed pair's")
     CHECK(h.find("–</span>not run") != std::string::npos);
 }
 
-TEST_CASE("matrix HTML: 1,024 ranks are an image of a pixel a pair, and stay small") {
+// Tagged [scale]: a million pairs take minutes under the sanitizers.
+TEST_CASE("matrix HTML: 1,024 ranks are an image of a pixel a pair, and stay small", "[scale]") {
     constexpr int n = 1024;
     Report rep = ranks(n);
     rep.runs.reserve(size_t(n) * (n - 1));
@@ -253,7 +254,9 @@ TEST_CASE("matrix HTML: 1,024 ranks are an image of a pixel a pair, and stay sma
                  "1016 more</td>") != std::string::npos);
     // The ranks' own table is folded away, so the heatmap comes first.
     CHECK(h.find("<details><summary>each rank's node and server</summary>") != std::string::npos);
-    // A few ranks keep the table, unfolded.
+}
+
+TEST_CASE("matrix HTML: a few ranks keep the ranks' table, unfolded, and no image") {
     const std::string few = html_of(ranks(2));
     CHECK(few.find("<img") == std::string::npos);
     CHECK(few.find("<details>") == std::string::npos);
