@@ -29,9 +29,9 @@
 #   for FUZZ_SECONDS of wall time each, on the CPU those tests leave: a
 #   smoke run over the checked-in corpus and its regression inputs. A long
 #   fuzzing session is tools/fuzz.sh SECONDS on its own.
-# - The sanitized trees leave out the tests tagged [scale] (time linear in
-#   a huge input): their code paths are the small tests', and sanitized they
-#   took minutes each.
+# - The sanitized trees leave out the tests tagged [scale] (a huge input,
+#   every size of a suite): their code paths are the small tests', and
+#   sanitized they took one to three minutes each.
 # It ends with a table of each stage's wall time and the 15 slowest tests
 # (tools/test-timing.py), and a warning above the 45-minute budget.
 #
