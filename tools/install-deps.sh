@@ -8,6 +8,7 @@ build_pkgs=(
   libboost-dev libboost-program-options-dev
   libtomlplusplus-dev catch2 nlohmann-json3-dev zlib1g-dev
   clang # tools/fuzz.sh: libFuzzer (libclang_rt.fuzzer comes with it)
+  lld   # the linker the build prefers (CMDBENCH_USE_LLD): five times faster
 )
 # Reference peers for tests and bench/: Debian's rstream/cmtime, sockperf, iperf3.
 peer_pkgs=(rdmacm-utils ibverbs-utils ibverbs-providers sockperf iperf3 python3 libbenchmark-dev)
