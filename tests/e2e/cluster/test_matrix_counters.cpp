@@ -156,6 +156,13 @@ TEST_CASE("mpirun under load: CSV has each pair's counter sums and background Gb
         INFO(run.dump());
         REQUIRE(line.size() == lines[0].size());
         CHECK(line[col.at("counters_retransmits")] == std::to_string(client_tcp_retransmits(run)));
+        // Who measured: the pair's ranks and nodes, as the JSON's pair.
+        const json &pair = run.at("pair");
+        CHECK(line[col.at("client_rank")] == std::to_string(pair.at("client").get<int>()));
+        CHECK(line[col.at("server_rank")] == std::to_string(pair.at("server").get<int>()));
+        CHECK(line[col.at("client_node")] == pair.at("client_node").get<std::string>());
+        CHECK(line[col.at("server_node")] == pair.at("server_node").get<std::string>());
+        CHECK(line[col.at("client_rank")] != line[col.at("server_rank")]);
         for (const char *c : {"counters_retransmits", "counters_errors", "counters_congestion"})
             quiet = quiet && line[col.at(c)] == "0";
         const std::string gbps = line[col.at("background_gbps")];

@@ -448,14 +448,29 @@ TEST_CASE("CSV has a header, one line per row and RFC 4180 quoting") {
     const auto records = parse_csv(text);
     REQUIRE(records.size() == 4); // header, two rows, the skipped run
     const auto &header = records[0];
-    REQUIRE(header.size() >= 16);
-    const std::vector<std::string> fixed(header.begin(), header.begin() + 16);
-    CHECK(fixed ==
-          std::vector<std::string>{"run", "test", "transport", "status", "row", "group", "variant",
-                                   "repeat", "cpu_client_user_s", "cpu_client_sys_s",
-                                   "cpu_server_user_s", "cpu_server_sys_s", "counters_retransmits",
-                                   "counters_errors", "counters_congestion", "background_gbps"});
-    CHECK(header[16] == "bytes");
+    REQUIRE(header.size() >= 20);
+    const std::vector<std::string> fixed(header.begin(), header.begin() + 20);
+    CHECK(fixed == std::vector<std::string>{"run",
+                                            "test",
+                                            "transport",
+                                            "status",
+                                            "row",
+                                            "group",
+                                            "variant",
+                                            "repeat",
+                                            "cpu_client_user_s",
+                                            "cpu_client_sys_s",
+                                            "cpu_server_user_s",
+                                            "cpu_server_sys_s",
+                                            "counters_retransmits",
+                                            "counters_errors",
+                                            "counters_congestion",
+                                            "background_gbps",
+                                            "client_rank",
+                                            "client_node",
+                                            "server_rank",
+                                            "server_node"});
+    CHECK(header[20] == "bytes");
     CHECK(std::find(header.begin(), header.end(), "rtt_p50_ns") != header.end());
     CHECK(std::find(header.begin(), header.end(), "rtt_p99_9_ns") != header.end());
     for (const auto &r : records)
@@ -464,12 +479,12 @@ TEST_CASE("CSV has a header, one line per row and RFC 4180 quoting") {
     const std::vector<std::string> run_fields(records[1].begin() + 5, records[1].begin() + 12);
     CHECK(run_fields ==
           std::vector<std::string>{"latency", "tcp", "1", "0.25", "0.5", "0.125", "0.375"});
-    // No counters recorded, no background: empty, not 0.
-    for (size_t col = 12; col < 16; ++col)
+    // No counters recorded, no background, no matrix pair: empty, not 0.
+    for (size_t col = 12; col < 20; ++col)
         CHECK(records[1][col].empty());
-    CHECK(records[1][16] == "64");
-    CHECK(records[1][18] == "100000"); // iters
-    CHECK(records[1][20] == "0.324");  // time
+    CHECK(records[1][20] == "64");
+    CHECK(records[1][22] == "100000"); // iters
+    CHECK(records[1][24] == "0.324");  // time
     CHECK(records[2][4] == "4k_lat");
     const auto max_col = std::find(header.begin(), header.end(), "rtt_max_ns") - header.begin();
     CHECK(records[2][max_col] == "900000");

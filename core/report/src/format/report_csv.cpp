@@ -114,7 +114,11 @@ std::vector<std::string> header_of(const CsvColumns &cols) {
                                     "counters_retransmits",
                                     "counters_errors",
                                     "counters_congestion",
-                                    "background_gbps"};
+                                    "background_gbps",
+                                    "client_rank",
+                                    "client_node",
+                                    "server_rank",
+                                    "server_node"};
     header.insert(header.end(), cols.metric_keys.begin(), cols.metric_keys.end());
     for (const auto &key : cols.hist_keys)
         for (const auto &stat : kHistStats)
@@ -122,26 +126,36 @@ std::vector<std::string> header_of(const CsvColumns &cols) {
     return header;
 }
 
+// Matrix mode: who measured (the pair's ranks and nodes); empty otherwise.
+std::vector<std::string> pair_fields(const RunResult &run) {
+    if (!run.pair) return {"", "", "", ""};
+    const RunPair &p = *run.pair;
+    return {std::to_string(p.client), p.client_node, std::to_string(p.server), p.server_node};
+}
+
 // The fixed columns: the run's first four, the row name, then the
-// comparison, CPU, counter and background fields of the run (added later,
-// so after `row`).
+// comparison, CPU, counter, background and pair fields of the run (added
+// later, so after `row`).
 std::vector<std::string> start_line(const RunResult &run, const std::string &row_name) {
-    return {run.name,
-            run.test,
-            run.transport,
-            to_string(run.status),
-            row_name,
-            run.group,
-            run.variant,
-            std::to_string(run.repeat),
-            cpu_field(run.cpu_client, &CpuTime::user_s),
-            cpu_field(run.cpu_client, &CpuTime::sys_s),
-            cpu_field(run.cpu_server, &CpuTime::user_s),
-            cpu_field(run.cpu_server, &CpuTime::sys_s),
-            counter_field(run, CounterClass::Retransmits),
-            counter_field(run, CounterClass::Errors),
-            counter_field(run, CounterClass::Congestion),
-            background_field(run)};
+    std::vector<std::string> line{run.name,
+                                  run.test,
+                                  run.transport,
+                                  to_string(run.status),
+                                  row_name,
+                                  run.group,
+                                  run.variant,
+                                  std::to_string(run.repeat),
+                                  cpu_field(run.cpu_client, &CpuTime::user_s),
+                                  cpu_field(run.cpu_client, &CpuTime::sys_s),
+                                  cpu_field(run.cpu_server, &CpuTime::user_s),
+                                  cpu_field(run.cpu_server, &CpuTime::sys_s),
+                                  counter_field(run, CounterClass::Retransmits),
+                                  counter_field(run, CounterClass::Errors),
+                                  counter_field(run, CounterClass::Congestion),
+                                  background_field(run)};
+    const std::vector<std::string> pair = pair_fields(run);
+    line.insert(line.end(), pair.begin(), pair.end());
+    return line;
 }
 
 // The row's value in each metric column, then each histogram statistic;
