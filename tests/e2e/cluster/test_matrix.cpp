@@ -503,9 +503,32 @@ TEST_CASE("mpirun: a run that lists its rails is refused, with rails = \"all\" n
         run_process(mpirun_np(2, {cmdbench_exe(), "run", toml, "-q"}), 120, kRootOk);
     INFO("exit " << r.exit_code << "\nstderr: " << r.err);
     CHECK(r.exit_code == 2);
-    CHECK(r.err.find("run 'bw' lists its rails") != std::string::npos);
+    // At the key: file, line 7, column 1.
+    CHECK(r.err.find(toml + ":7:1: run 'bw' lists its rails") != std::string::npos);
     CHECK(r.err.find("use rails = \"all\"") != std::string::npos);
     CHECK(r.out.find("matrix:") == std::string::npos);
+}
+
+TEST_CASE("mpirun: a run's server is refused at its key, or at the --set that gave it") {
+    // Under a launcher the ranks serve: a server named in the file (line 5)
+    // or by --set has no place.
+    const std::string toml = write("server.toml", "[[run]]\nname = \"lat\"\ntest = \"pingpong\"\n"
+                                                  "transport = \"tcp\"\nserver = \"127.0.0.1\"\n");
+    const std::string plain =
+        write("plain.toml", "[[run]]\nname = \"lat\"\ntest = \"pingpong\"\ntransport = \"tcp\"\n");
+    const std::pair<std::vector<std::string>, std::string> cases[] = {
+        {{toml}, toml + ":5:1: run 'lat' names server '127.0.0.1'"},
+        {{plain, "--set", "server=127.0.0.1"}, "--set server=127.0.0.1: run 'lat' names server"}};
+    for (const auto &[args, want] : cases) {
+        std::vector<std::string> argv = {cmdbench_exe(), "run"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        argv.push_back("-q");
+        const ProcessResult r = run_process(mpirun_np(2, argv), 120, kRootOk);
+        INFO("exit " << r.exit_code << "\nstderr: " << r.err);
+        CHECK(r.exit_code == 2);
+        CHECK(r.err.find(want) != std::string::npos);
+        CHECK(r.out.find("matrix:") == std::string::npos);
+    }
 }
 
 TEST_CASE("mpirun: a run with pairs is refused at its key, naming file, line and column") {

@@ -282,6 +282,7 @@ mode = "b"
     CHECK(r.transport == "loop");
     CHECK(r.timeout_s == 2.5);
     CHECK(r.server == "10.0.0.2");
+    CHECK(r.given_at.at("server") == "s.toml:10:1"); // for matrix mode's refusal
     CHECK(r.test_params == Params{{"sizes", List{128}},
                                   {"port", int64_t{5000}},
                                   {"verify", true},
@@ -393,8 +394,9 @@ pairs = [1, 4, 8]
     CHECK(s.runs[1].pairs == std::vector<unsigned>{1, 4, 8});
     CHECK(s.runs[1].pairs_series);
     // Where each run's `pairs` was given, for a refusal at run time (matrix mode).
-    CHECK(s.runs[0].pairs_at == "s.toml:3:1");
-    CHECK(s.runs[1].pairs_at == "s.toml:10:1");
+    CHECK(s.runs[0].given_at.at("pairs") == "s.toml:3:1");
+    CHECK(s.runs[1].given_at.at("pairs") == "s.toml:10:1");
+    CHECK(s.runs[0].given_at.count("server") == 0);
     const std::string text = to_toml(s);
     CHECK(text.find("pairs = 2\n") != std::string::npos);
     CHECK(text.find("pairs = [1, 4, 8]\n") != std::string::npos);
@@ -404,7 +406,7 @@ pairs = [1, 4, 8]
     Scenario set = parse("[[run]]\ntest = \"pingpong\"\ntransport = \"tcp\"\n", {"pairs=[1]"});
     CHECK(set.runs[0].pairs == std::vector<unsigned>{1});
     CHECK(set.runs[0].pairs_series);
-    CHECK(set.runs[0].pairs_at == "--set pairs=[1]");
+    CHECK(set.runs[0].given_at.at("pairs") == "--set pairs=[1]");
 }
 
 TEST_CASE("to_toml writes every parameter and parses back to the same runs") {

@@ -84,6 +84,12 @@ void apply_pattern_option(const std::string &name, Scenario &scenario) {
     scenario.matrix.pattern = *p;
 }
 
+// Where run key `key` of `r` was given, else the scenario file.
+std::string where_given(const Scenario &scenario, const RunSpec &r, const std::string &key) {
+    const auto at = r.given_at.find(key);
+    return at != r.given_at.end() ? at->second : scenario.path;
+}
+
 // In matrix mode the ranks are the servers: a server named elsewhere has no
 // place. Why the scenario cannot run under a launcher, or "".
 std::string matrix_unusable(const RunOptions &opt, const Scenario &scenario) {
@@ -91,17 +97,18 @@ std::string matrix_unusable(const RunOptions &opt, const Scenario &scenario) {
     if (!opt.server.empty()) why = "--server cannot be used under a launcher (matrix mode)";
     for (const RunSpec &r : scenario.runs)
         if (why.empty() && !r.server.empty())
-            why = scenario.path + ": run '" + r.name + "' names server '" + r.server +
+            why = where_given(scenario, r, "server") + ": run '" + r.name + "' names server '" +
+                  r.server +
                   "', which cannot be used under a launcher (matrix mode: the ranks serve)";
     for (const RunSpec &r : scenario.runs) {
         if (why.empty() && !r.rails.empty() && !r.rails_all)
-            why = scenario.path + ": run '" + r.name +
+            why = where_given(scenario, r, "rails") + ": run '" + r.name +
                   "' lists its rails, which name one machine's addresses; under a launcher "
                   "(matrix mode) use rails = \"all\": each rank's own RDMA devices";
         // A matrix pair's server serves one client; several pairs per matrix
         // pair would each need a server of their own on the partner.
         if (why.empty() && !r.pairs.empty())
-            why = r.pairs_at + ": run '" + r.name +
+            why = where_given(scenario, r, "pairs") + ": run '" + r.name +
                   "' sets 'pairs', which runs without a launcher only (under a launcher, "
                   "every pair of ranks is a pair already)";
     }

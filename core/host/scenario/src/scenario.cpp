@@ -464,13 +464,16 @@ void check_run_keys(Context &cx, const std::vector<Setting> &run, const cmdbench
 void resolve_run_settings(Context &cx, const std::vector<Setting> &run, RunSpec &spec) {
     const Setting *timeout = lookup(cx, run, "timeout");
     spec.timeout_s = timeout ? timeout_setting(*timeout) : kDefaultTimeout;
-    if (const Setting *s = lookup(cx, run, "server")) spec.server = server_setting(*s);
+    if (const Setting *s = lookup(cx, run, "server")) {
+        spec.server = server_setting(*s);
+        spec.given_at["server"] = s->key_at;
+    }
     resolve_labels(cx, run, spec);
     if (const Setting *s = lookup(cx, run, "repeat")) spec.repeat = repeat_setting(*s);
     if (const Setting *s = lookup(cx, run, "compare")) spec.compare = compare_setting(*s);
     if (const Setting *s = lookup(cx, run, "pairs")) {
         pairs_setting(*s, spec);
-        spec.pairs_at = s->key_at;
+        spec.given_at["pairs"] = s->key_at;
     }
 }
 
@@ -528,6 +531,7 @@ RunSpec resolve_run(Context &cx, const toml::table &table, const std::vector<Set
                                 {test_params, transport_params, test_label,
                                  run_uses_rdma(cx.registry, test, transport)});
         spec.rails_all = rails->is_string();
+        if (const Setting *s = find_setting(run, "rails")) spec.given_at["rails"] = s->key_at;
     }
     if (const toml::node *b = table.get("background"))
         spec.background = read_background(*b, cx.path, !spec.rails.empty(),

@@ -72,8 +72,10 @@ struct RunSpec {
     // of a scaling series in turn (pair_plan.hpp); empty: the one pair.
     std::vector<unsigned> pairs;
     bool pairs_series = false; // given as a list: each count is a variant
-    std::string pairs_at;      // where `pairs` was given ("file:line:column"), for errors
-    std::string series;        // one count's run of a series: the series' run name
+    // Where the run keys that matrix mode refuses (server, rails, pairs) were
+    // given: "file:line:column", or "--set KEY=VALUE"; absent when not given.
+    std::map<std::string, std::string> given_at;
+    std::string series; // one count's run of a series: the series' run name
 };
 
 // A run's background traffic: `flows` concurrent client/server pairs of
