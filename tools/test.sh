@@ -146,10 +146,8 @@ background_steps() {
   fi
   exec 9>&-
 }
-for fd in 7 8 9; do
-  eval "exec $fd>\"\$timing/step-$fd.lock\""
-  flock "$fd"
-done
+exec 7>"$timing/step-7.lock" 8>"$timing/step-8.lock" 9>"$timing/step-9.lock"
+flock 7 && flock 8 && flock 9
 echo "== build asan, tsan, fuzz, then the fuzz run: in the background at nice 19 (log: build-timing/background.log)"
 # In a process group of its own (set -m), so that whatever happens nothing
 # is left running behind the suite.
