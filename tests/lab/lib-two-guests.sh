@@ -26,8 +26,9 @@ rxe_sent() { rdma statistic show link "$dev/1" | sed -n 's/.* sent_pkts \([0-9]*
 # (tests/lab/lab-rsh-server.py) and guest 0's mpirun starts orted there through
 # its client, tests/lab/lab-rsh, as `--mca plm_rsh_agent`.
 # Both are /usr/bin/python3 scripts (tools/install-deps.sh installs python3):
-# not a PATH python3, which may be a pyenv shim that takes ~12 s to start
-# under TCG. Checks use $lab_python for the same reason.
+# not a PATH python3, which may be a version manager's shim that takes
+# seconds to start under TCG (tests/lab/run-checks.sh puts Debian's first on
+# the checks' PATH for the same reason).
 lab_rsh=$CMDBENCH_SOURCE_DIR/tests/lab/lab-rsh
 # One agent port per check, 7600 + its number (52-mpirun-cmtime: 7652): the
 # previous check's server, still ending, never holds the next one's port (a
