@@ -27,8 +27,8 @@ rxe_sent() { rdma statistic show link "$dev/1" | sed -n 's/.* sent_pkts \([0-9]*
 # its client, tests/lab/lab-rsh, as `--mca plm_rsh_agent`.
 # Both are /usr/bin/python3 scripts (tools/install-deps.sh installs python3):
 # not a PATH python3, which may be a version manager's shim that takes
-# seconds to start under TCG (tests/lab/run-checks.sh puts Debian's first on
-# the checks' PATH for the same reason).
+# seconds to start under TCG. The checks' own python3 is Debian's too:
+# tests/lab/run-checks.sh puts it first on their PATH.
 lab_rsh=$CMDBENCH_SOURCE_DIR/tests/lab/lab-rsh
 # One agent port per check, 7600 + its number (52-mpirun-cmtime: 7652): the
 # previous check's server, still ending, never holds the next one's port (a
@@ -36,7 +36,6 @@ lab_rsh=$CMDBENCH_SOURCE_DIR/tests/lab/lab-rsh
 check_number=${check_shared##*/}
 check_number=${check_number%%-*}
 lab_rsh_port=$((7600 + 10#${check_number:-10}))
-lab_python=/usr/bin/python3
 
 # serve_mpirun_peer: (guest 1) the whole peer part of an mpirun check: run the
 # agent server, tell guest 0, and serve until the suite stops this part.

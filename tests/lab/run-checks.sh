@@ -12,6 +12,7 @@
 lab_bin=$(mktemp -d /tmp/lab-bin.XXXXXX)
 ln -s /usr/bin/python3 "$lab_bin/python3"
 export PATH=$lab_bin:$PATH
+trap 'rm -rf "$lab_bin"' EXIT
 
 # nap SECONDS: a sleep that starts no program.
 exec {nap_fd}<> <(:)

@@ -85,7 +85,7 @@ cat table.txt err.txt
 [ "$rc" = 0 ] || fail "cmdbench run exited $rc"
 grep -q '^affinity: client cpus 1, seen 1; memory bind 1 (asked numa device: node 1), seen node 1$' table.txt ||
   fail "the table does not show where the client ran"
-/usr/bin/python3 - out.json <<'PY' || fail "results do not match"
+python3 - out.json <<'PY' || fail "results do not match"
 import json, sys
 runs = {r["name"]: r for r in json.load(open(sys.argv[1]))["runs"]}
 def check(run, side, cpus, node, asked_numa):

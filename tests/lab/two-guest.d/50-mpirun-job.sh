@@ -9,7 +9,7 @@ cb="$CMDBENCH_BINARY_DIR/bin/cmdbench"
 wait_peer_ready 120 || fail "guest 1's lab-rsh-server.py did not come up"
 measured_mpirun job 120 "$cb" job --format json
 [ "$rc" = 0 ] || fail "mpirun -np 2 cmdbench job across the guests exited $rc"
-"$lab_python" - job.out <<'PY' || fail "cmdbench job does not show 2 ranks on 2 nodes"
+python3 - job.out <<'PY' || fail "cmdbench job does not show 2 ranks on 2 nodes"
 import json, sys
 ranks = json.load(open(sys.argv[1]))["ranks"]
 nodes = [r["node"] for r in ranks]
@@ -19,7 +19,7 @@ assert len(set(nodes)) == 2, nodes
 PY
 # The preflight: each guest's Soft-RoCE ports as sysfs and libibverbs say,
 # the same on both (exit 0 above), so no difference.
-"$lab_python" - job.out <<'PY' || fail "cmdbench job's RDMA preflight is not what the guests have"
+python3 - job.out <<'PY' || fail "cmdbench job's RDMA preflight is not what the guests have"
 import json, sys
 rdma = json.load(open(sys.argv[1]))["rdma"]
 for r in rdma["ranks"]:

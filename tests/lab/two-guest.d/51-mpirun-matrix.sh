@@ -33,7 +33,7 @@ wait_peer_ready 120 || fail "guest 1's lab-rsh-server.py did not come up"
 measured_mpirun matrix 240 "$cb" run "$PWD/matrix.toml" -o "$PWD/matrix.json" \
   --report "$PWD/matrix.html"
 [ "$rc" = 0 ] || fail "mpirun -np 2 cmdbench run matrix.toml exited $rc"
-"$lab_python" - matrix.json "$addr" "$peer_addr" <<'PY' || fail "the matrix results are not both pairs' RDMA figures"
+python3 - matrix.json "$addr" "$peer_addr" <<'PY' || fail "the matrix results are not both pairs' RDMA figures"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 m = doc["matrix"]

@@ -31,7 +31,7 @@ after1=$(sent "${devs[1]}")
 [ "$rc" = 0 ] || fail "mpirun -np 2 cmdbench run rails-matrix.toml exited $rc"
 echo "sent_pkts: ${devs[1]} +$((after1 - before1))"
 [ "$((after1 - before1))" -gt 100 ] || fail "${devs[1]} sent only $((after1 - before1)) packets"
-"$lab_python" - rails-matrix.json "${devs[0]}" "${devs[1]}" <<'PY' || fail "the results are not a matrix per rail"
+python3 - rails-matrix.json "${devs[0]}" "${devs[1]}" <<'PY' || fail "the results are not a matrix per rail"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 d0, d1 = sys.argv[2:4]

@@ -51,7 +51,7 @@ sed -n 4p summary | grep -q "^  rail ${devs[0]}: 0 of 2 links FAIL" ||
   fail "rail ${devs[0]} is not second, with no link failing"
 grep -q "^cmdbench: 2 of 4 links FAIL .*; worst: lat .*@${devs[1]}" verdicts.err ||
   fail "stderr does not name rail ${devs[1]}'s links"
-"$lab_python" - verdicts.json "${devs[0]}" "${devs[1]}" <<'PY' || fail "the JSON verdicts do not single out rail 1"
+python3 - verdicts.json "${devs[0]}" "${devs[1]}" <<'PY' || fail "the JSON verdicts do not single out rail 1"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 good, bad = sys.argv[2:4]
