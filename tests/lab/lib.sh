@@ -79,7 +79,22 @@ run_scenario() {
   "$cb" run "$1" "${run_args[@]}" --format json -o "$base.txt" > "$base.json" 2> "$base.err"
   rc=$?
   cat "$base.txt" "$base.err"
-  [ "$rc" = "$want" ] || { head -c 4000 "$base.json"; fail "cmdbench run $1 exited $rc, want $want"; }
+  [ "$rc" = "$want" ] ||
+    fail "cmdbench run $1 exited $rc, want $want: $(run_failures "$base.json" "$base.err")"
+}
+
+# run_failures FILE.json FILE.err: why a `cmdbench run` failed, on one line
+# (a FAIL line is what a test summary keeps): each run that did not end ok,
+# with its status and error; else, as when the JSON is unreadable, the last
+# line of the log.
+run_failures() {
+  python3 - "$1" <<'PY' 2> /dev/null || tail -n 1 "$2"
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+bad = [f"{r['name']}: {r['status']}: {r.get('error') or '-'}" for r in runs if r["status"] != "ok"]
+assert bad
+print("; ".join(bad))
+PY
 }
 
 # with_verbs_faults COMMAND...: COMMAND (a run_scenario) with plugin verbs

@@ -60,7 +60,7 @@ sent0=$(rxe_sent)
 rc=$?
 sent1=$(rxe_sent)
 cat table.txt err.txt
-[ "$rc" = 0 ] || { head -c 4000 out.json; fail "cmdbench run exited $rc"; }
+[ "$rc" = 0 ] || fail "cmdbench run exited $rc: $(run_failures out.json err.txt)"
 echo "rxe0 sent $((sent1 - sent0)) packets"
 python3 - out.json "$((sent1 - sent0))" <<'PY' || fail "results do not match"
 import json, sys

@@ -37,7 +37,9 @@ wait_peer_ready 60 || fail "guest 1's cmdbench serve did not come up"
 "$cb" run bidir.toml --server "$peer_addr:7644" --format json -o table.txt > out.json 2> err.txt
 rc=$?
 cat table.txt err.txt
-[ "$rc" = 0 ] || { head -c 4000 out.json; fail "cmdbench run exited $rc"; }
+[ "$rc" = 0 ] || fail "cmdbench run exited $rc: $(run_failures out.json err.txt)"
+# Every run went to guest 1's server: no word of a local one.
+! grep -F "meet at" err.txt || fail "a note about a local server, though --server was given"
 python3 - out.json <<'PY' || fail "results do not match"
 import json, sys
 doc = json.load(open(sys.argv[1]))

@@ -35,7 +35,7 @@ before0=$(sent "${devs[0]}") before1=$(sent "${devs[1]}")
 rc=$?
 after0=$(sent "${devs[0]}") after1=$(sent "${devs[1]}")
 cat rails.txt rails.err
-[ "$rc" = 0 ] || { head -c 4000 rails.json; fail "cmdbench run exited $rc"; }
+[ "$rc" = 0 ] || fail "cmdbench run exited $rc: $(run_failures rails.json rails.err)"
 echo "sent_pkts: ${devs[0]} +$((after0 - before0)), ${devs[1]} +$((after1 - before1))"
 [ "$((after0 - before0))" -gt 100 ] || fail "${devs[0]} sent only $((after0 - before0)) packets"
 [ "$((after1 - before1))" -gt 100 ] || fail "${devs[1]} sent only $((after1 - before1)) packets"
