@@ -49,6 +49,7 @@ const std::vector<OptionSpec> kOptionSpecs = {
     {'d', "ib-dev", true, kAll, T},
     {'D', "duration", true, kAll, T},
     {'e', "events", false, kEvents, T},
+    {'F', "CPU-freq", false, kAll, T},
     {'h', "help", false, kAll, T},
     {'i', "ib-port", true, kAll, T},
     {'I', "inline_size", true, kInline, T},
@@ -74,7 +75,6 @@ const std::vector<OptionSpec> kOptionSpecs = {
     // Refused by name: cmdbench has no counterpart.
     {'C', "report-cycles", false, kLat, R},
     {'f', "margin", true, kAll, R},
-    {'F', "CPU-freq", false, kAll, R},
     {'g', "mcg", false, kSend, R},
     {'H', "report-histogram", false, kLat, R},
     {'L', "hop_limit", true, kAll, R},

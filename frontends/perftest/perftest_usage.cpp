@@ -17,6 +17,8 @@ const std::map<std::string, const char *> &help_lines() {
         {"ib-dev", "Use IB device <dev> (verbs key device)"},
         {"duration", "Run test for a customized period of seconds (verbs-bw key duration)"},
         {"events", "Sleep on CQ events (default poll)"},
+        {"CPU-freq", "Accepted; cmdbench times with the system clock, so it never warns "
+                     "about the CPU frequency"},
         {"help", "Show this help screen."},
         {"ib-port", "Use port <port> of IB device (default 1)"},
         {"inline_size", "Max size of message to be sent in inline"},

@@ -107,6 +107,19 @@ TEST_CASE("perftest options cmdbench does not take are refused by name", "[perft
     usage_error(tool("ib_write_bw", {"host1", "host2"}), "'host2' is extra");
 }
 
+// perftest users pass -F out of habit (it silences perftest's CPU-frequency
+// warning, which cmdbench never gives): taken, so the same command line
+// runs against both tools. Parsing goes on past it to the next option.
+TEST_CASE("perftest's -F/--CPU-freq is taken, with no effect", "[perftest]") {
+    for (const char *flag : {"-F", "--CPU-freq"}) {
+        const ProcessResult r = tool("ib_read_lat", {flag, "-n", "2"});
+        INFO(flag << ": " << r.err);
+        usage_error(r, "-n/--iters must be an integer in [5, 100000000], got '2'");
+        CHECK(r.err.find("CPU-freq") == std::string::npos);
+    }
+    CHECK(tool("ib_write_bw", {"-h"}).out.find("--CPU-freq") != std::string::npos);
+}
+
 TEST_CASE("perftest option values out of range name the option and the range", "[perftest]") {
     usage_error(tool("ib_write_bw", {"-n", "2"}),
                 "-n/--iters must be an integer in [5, 100000000], got '2'");
