@@ -6,7 +6,7 @@ set -uo pipefail
 usage() {
     cat <<'EOF'
 Usage: tools/rdma-lab -- bench/verbs-split.sh [--op OP] [--size N] [--reps N]
-           [--iterations N] [--build-dir DIR]
+           [--iterations N] [--front-end] [--build-dir DIR]
 
 Inside the lab (Soft-RoCE), runs perftest's latency tool and cmdbench's
 verbs-lat for one one-sided op, alternating, --reps times each, with
@@ -26,6 +26,11 @@ ratio cmdbench / perftest.
   --size N         READ size in bytes, 1..65536 (default 8; atomics are 8 B)
   --reps N         runs of each tool, 1..99 (default 5)
   --iterations N   round trips per run, 1000..1000000 (default 40000)
+  --front-end      cmdbench runs as its perftest front end (`cmdbench
+                   ib_atomic_lat` or `cmdbench ib_read_lat`: a server and a
+                   client process started as perftest's, with perftest's
+                   options) instead of as `cmdbench run` with verbs-lat:
+                   the same plugin code in perftest's process shape
   --build-dir DIR  cmdbench build tree (default: $CMDBENCH_BINARY_DIR, else build)
 
 Both tools run at their defaults otherwise. Needs cc, perftest and python3.
@@ -34,7 +39,7 @@ EOF
 
 die() { echo "verbs-split.sh: $*" >&2; exit 2; }
 
-op=fetch_add reps=5 iters=40000 build=${CMDBENCH_BINARY_DIR:-build} read_size=8
+op=fetch_add reps=5 iters=40000 build=${CMDBENCH_BINARY_DIR:-build} read_size=8 front_end=0
 while [ $# -gt 0 ]; do
     case $1 in
         --op) [ $# -ge 2 ] || die "--op needs a value"; op=$2; shift ;;
@@ -46,6 +51,7 @@ while [ $# -gt 0 ]; do
         --iterations) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] && [ "$2" -ge 1000 ] && [ "$2" -le 1000000 ] ||
                           die "--iterations needs a number in [1000, 1000000], got '${2:-}'"
                       iters=$2; shift ;;
+        --front-end) front_end=1 ;;
         --build-dir) [ $# -ge 2 ] || die "--build-dir needs a directory"; build=$2; shift ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown option '$1' (--help lists them)" ;;
@@ -89,21 +95,28 @@ EOF
 # split LINE: "in_post outside period" from a post_split line
 split() { awk '/^post_split:/ && $5 >= 1000 {print $7, $9, $11; exit}' "$1"; }
 
-port=19700
+port=$((20000 + RANDOM % 20000)) # apart from an earlier run's ports, still in TIME_WAIT
+# run_pair COMMAND...: COMMAND's server, then its client (with the probe)
+# against it, as perftest runs: the client's log in $work/err.
+run_pair() {
+    port=$((port + 1))
+    timeout 300 "$@" -R -F -n "$iters" -p $port > /dev/null 2>&1 &
+    server=$!
+    sleep 1 # perftest serves one client: no probe connection
+    LD_PRELOAD=$work/post_split.so timeout 300 "$@" -R -F -n "$iters" -p $port "$addr" \
+        > /dev/null 2> "$work/err"
+    wait "$server" 2> /dev/null
+    server=""
+}
 : > "$work/rows"
 for ((rep = 1; rep <= reps; rep++)); do
     for who in perftest cmdbench; do
         # alternate which goes first
         [ $((rep % 2)) = 0 ] && who=$([ $who = perftest ] && echo cmdbench || echo perftest)
         if [ $who = perftest ]; then
-            port=$((port + 1))
-            timeout 300 "${tool[@]}" -R -F -n "$iters" -p $port > /dev/null 2>&1 &
-            server=$!
-            sleep 1 # perftest serves one client: no probe connection
-            LD_PRELOAD=$work/post_split.so timeout 300 "${tool[@]}" -R -F -n "$iters" -p $port "$addr" \
-                > /dev/null 2> "$work/err"
-            wait "$server" 2> /dev/null
-            server=""
+            run_pair "${tool[@]}"
+        elif [ $front_end = 1 ]; then
+            run_pair "$cmdbench" "${tool[@]}"
         else
             LD_PRELOAD=$work/post_split.so timeout 300 "$cmdbench" run "$work/run.toml" -q \
                 > /dev/null 2> "$work/err"
