@@ -7,7 +7,7 @@
 # its local server child: ~1000 a second per side with the 1 ms wake-ups,
 # none with the wait. (Context switches cannot tell: rxe's posts block in
 # the kernel about once a message, in perftest as well.)
-command -v strace > /dev/null || { echo "SKIP: no strace"; exit 77; }
+command -v strace > /dev/null || fail "no strace: tools/install-deps.sh installs it"
 cb="$CMDBENCH_BINARY_DIR/bin/cmdbench"
 [ -x "$cb" ] || fail "no $cb: build first and set CMDBENCH_BINARY_DIR"
 # shellcheck disable=SC2154  # $addr: from lib.sh
