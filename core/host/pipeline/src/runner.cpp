@@ -59,9 +59,10 @@ int run_scenario(const Scenario &scenario, const Registry &registry, RunContext 
     NoProgressDisplay no_progress;
     ProgressDisplay &progress = options.progress ? *options.progress : no_progress;
     ClientState client{registry, interrupted, progress};
-    client.local_node = local_meeting_node(scenario, registry);
-    // With --server no run starts a local server: the note would mislead.
-    if (options.server.empty() && client.local_node != kLoopbackNode && !options.quiet)
+    // With --server no run starts a local server: none needs a meeting node.
+    client.local_node =
+        options.server.empty() ? local_meeting_node(scenario, registry) : kLoopbackNode;
+    if (client.local_node != kLoopbackNode && !options.quiet)
         std::fprintf(stderr,
                      "cmdbench: runs with a local server meet at %s, not %s: a "
                      "transport of this scenario needs a device address\n",
