@@ -95,7 +95,8 @@ __attribute__((destructor)) static void report(void) {
         period[i] = begin_[i + 1] - begin_[i];
     }
     const double hz = tsc_hz();
-    fprintf(stderr, "post_split: pid %d doorbells %zu in_post_us %.2f outside_us %.2f period_us %.2f\n",
+    fprintf(stderr,
+            "post_split: pid %d doorbells %zu in_post_us %.2f outside_us %.2f period_us %.2f\n",
             (int)getpid(), count_, median_us(in, n, hz), median_us(out, n, hz),
             median_us(period, n, hz));
 }

@@ -233,9 +233,8 @@ TEST_CASE("rstream -T s: the default suite against Debian's rstream, same rows a
 // (64_lat at 217 us/xfer). The default suite above keeps the busy polling.
 // Tagged [scale]: a minute of sizes whose code paths the default suite takes;
 // the sanitized trees leave it out.
-TEST_CASE(
-    "rstream -T s -T b -S all: all 33 sizes against Debian's rstream, same rows and columns",
-    "[scale]") {
+TEST_CASE("rstream -T s -T b -S all: all 33 sizes against Debian's rstream, same rows and columns",
+          "[scale]") {
     compare_suite_with_rstream({"-T", "b", "-S", "all"}, 33);
 }
 

@@ -7,8 +7,8 @@
 
 namespace raw {
 
-// Message types of the control protocol (core/control/include/cmdbench/control/control.hpp), restated so
-// the tests do not depend on the code they test.
+// Message types of the control protocol (core/control/include/cmdbench/control/control.hpp),
+// restated so the tests do not depend on the code they test.
 enum Type : uint16_t {
     kHello = 1,
     kHelloAck = 2,
