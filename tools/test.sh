@@ -16,7 +16,8 @@
 # Where the time goes, and why it is laid out this way:
 # - ctest runs tests side by side (-j). Tests that measure timing or load,
 #   or keep every CPU busy (the lab boots, the 64-rank matrix, the checks
-#   that compare measured figures), are RUN_SERIAL in their CMakeLists:
+#   that compare measured figures, the pairs of busy-polling peers tagged
+#   [busy-poll]), are RUN_SERIAL in their CMakeLists:
 #   nothing of the suite's own runs beside them. Launcher tests count as 2
 #   CPUs (PROCESSORS).
 # - The sanitizer and fuzz builds, then the fuzz targets' run, go one after

@@ -430,7 +430,7 @@ sizes = [64]
                Catch::Contains("127.0.0.1"));
 }
 
-TEST_CASE("the default scenario runs and prints rstream's columns and percentiles") {
+TEST_CASE("the default scenario runs and prints rstream's columns and percentiles", "[busy-poll]") {
     // A generous run timeout: busy-polling peers under a sanitizer on a busy
     // 2-core machine can be ten times slower than the scenario expects.
     auto r = run_process({cmdbench_exe(), "run", source_path("configs/tcp-loopback.toml"),

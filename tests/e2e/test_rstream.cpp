@@ -224,7 +224,8 @@ static void compare_suite_with_rstream(const std::vector<std::string> &extra, si
     }
 }
 
-TEST_CASE("rstream -T s: the default suite against Debian's rstream, same rows and columns") {
+TEST_CASE("rstream -T s: the default suite against Debian's rstream, same rows and columns",
+          "[busy-poll]") {
     compare_suite_with_rstream({}, 4);
 }
 
@@ -405,7 +406,8 @@ std::vector<std::string> twice(const std::vector<std::string> &v) {
 
 } // namespace
 
-TEST_CASE("rstream -T f: a forked server serves rstream's clients, one child per connection") {
+TEST_CASE("rstream -T f: a forked server serves rstream's clients, one child per connection",
+          "[busy-poll]") {
     // Debian's client, then cmdbench's: the standard suite's two connections
     // (latency, bandwidth) are each served by a child. -k shows that the child
     // configures its accepted socket, as rstream's does.
@@ -435,7 +437,8 @@ TEST_CASE("rstream -T f: a forked server serves rstream's clients, one child per
     check_custom_table(p.client.out, "4k", "20", "3");
 }
 
-TEST_CASE("rstream -T f -T v: the second child restarts the verify counters, as rstream's") {
+TEST_CASE("rstream -T f -T v: the second child restarts the verify counters, as rstream's",
+          "[busy-poll]") {
     // The parent runs no test, so each child starts from the parent's
     // counters: the bandwidth child expects byte 0 where the client, whose
     // counters ran on, sends 64. Without -T f the same run passes.
