@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test suite.
-#   tools/test.sh           the whole suite (what CI runs; 35-44 minutes on
+#   tools/test.sh           the whole suite (what CI runs; 35-46 minutes on
 #                           2 CPUs, against its budget of 45)
 #   tools/test.sh --quick   plain build, unit and end-to-end tests: the
 #                           edit-build-test loop (under 10 minutes from clean)
