@@ -42,9 +42,38 @@ SideFigures decode(const std::vector<uint8_t> &in) {
     return {v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
 }
 
-// Streams `limits` out while reading the peer's stream to its EOF.
+// When a side sends its end of stream: at once, or, for the client, once
+// it has the server's (see move_both).
+class HalfClose {
+  public:
+    HalfClose(DataChannel &channel, bool after_peer) : channel_(channel), after_peer_(after_peer) {}
+    void sent_all(bool peer_sending) {
+        if (after_peer_ && peer_sending)
+            pending_ = true;
+        else
+            channel_.shutdown_send();
+    }
+    void peer_ended() {
+        if (pending_) channel_.shutdown_send();
+        pending_ = false;
+    }
+
+  private:
+    DataChannel &channel_;
+    bool after_peer_, pending_ = false;
+};
+
+// Streams `limits` out while reading the peer's stream to its EOF. The
+// client half-closes only once it has the server's EOF, so the two
+// half-closes never cross: with rsockets, a side that gets the peer's
+// shutdown while its own is still waiting for its sends ends that wait and
+// tears the connection down, and sends it had not put on the wire yet are
+// lost (docs/bidirectional.md). The client's bytes are counted when sent;
+// its EOF can reach the server later, by as much as the server's stream
+// outlasts its own.
 SideFigures move_both(const Run &s, DataChannel &channel, uint8_t *buf, size_t size,
                       const Limits &limits) {
+    HalfClose half_close(channel, s.is_client());
     const cmdbench_host &h = s.host();
     SideFigures f;
     f.send_start = h.now_ns();
@@ -66,6 +95,7 @@ SideFigures move_both(const Run &s, DataChannel &channel, uint8_t *buf, size_t s
                 f.recv_end = h.now_ns();
                 if (f.recv_bytes == 0) f.recv_start = f.recv_end;
                 receiving = false;
+                half_close.peer_ended();
             } else if (n > 0) {
                 if (f.recv_bytes == 0) f.recv_start = h.now_ns();
                 f.recv_bytes += static_cast<uint64_t>(n);
@@ -86,7 +116,7 @@ SideFigures move_both(const Run &s, DataChannel &channel, uint8_t *buf, size_t s
                 const uint64_t now = h.now_ns();
                 if (deadline ? now >= deadline : f.sent_bytes >= limits.bytes) {
                     f.send_end = now;
-                    channel.shutdown_send();
+                    half_close.sent_all(receiving);
                     sending = false;
                 } else if (!deadline) {
                     message =

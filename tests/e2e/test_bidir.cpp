@@ -87,6 +87,9 @@ async = true
         // One machine, one clock: the estimated offset is 0 within its bound.
         CHECK(std::abs(metric(sum, "clock_offset")) <= metric(sum, "clock_error") + 1e-9);
         CHECK(metric(sum, "clock_error") < 0.05);
+        // The client ends its stream only once it has the server's end, so
+        // the two ends never cross (docs/bidirectional.md): c2s ends last.
+        CHECK(metric(c2s, "end") + metric(sum, "clock_error") >= metric(s2c, "end"));
         // Only the directions count as moved: CPU per GB is over both, once.
         CHECK(sum["metrics"]["total"]["flags"] == json::array());
         CHECK(c2s["metrics"]["total"]["flags"] == json::array({"moved"}));
