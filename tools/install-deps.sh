@@ -22,10 +22,9 @@ html_test_pkgs=(libxml2-utils chromium)
 # dlopens the unversioned libpmix.so only that package ships.
 cluster_pkgs=(libpmix-dev libpmix-bin openmpi-bin slurmctld slurmd slurm-client munge)
 # The Soft-RoCE lab (tools/rdma-lab); perftest (ib_send_lat, ib_write_bw, ...)
-# is the reference of bench/verbs-lab.sh.
-lab_pkgs=(qemu-system-x86 linux-image-amd64 busybox-static kmod iproute2 xz-utils util-linux rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest)
-# strace: the lab check 61-bidir-wakeups counts a run's timed sleeps with it.
-lab_pkgs+=(strace)
+# is the reference of bench/verbs-lab.sh; with strace the lab check
+# 61-bidir-wakeups counts a run's timed sleeps.
+lab_pkgs=(qemu-system-x86 linux-image-amd64 busybox-static kmod iproute2 xz-utils util-linux rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest strace)
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
