@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include <x86intrin.h>
@@ -59,6 +60,20 @@ ssize_t write(int fd, const void *buf, size_t len) {
         ++count_;
     }
     return r;
+}
+
+/* POST_SPLIT_SHIFT_PAGES=N moves what the process maps and allocates from
+ * here on (the provider's queues, its buffers, the heap) N pages lower or
+ * higher in its address space: same code, other addresses. */
+__attribute__((constructor)) static void shift(void) {
+    const char *s = getenv("POST_SPLIT_SHIFT_PAGES");
+    const long n = s ? strtol(s, NULL, 10) : 0;
+    if (n <= 0) return;
+    const size_t len = (size_t)n * (size_t)sysconf(_SC_PAGESIZE);
+    if (mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0) ==
+            MAP_FAILED ||
+        sbrk((intptr_t)len) == (void *)-1)
+        fprintf(stderr, "post_split: cannot shift by %ld pages\n", n);
 }
 
 static int by_value(const void *a, const void *b) {

@@ -6,7 +6,8 @@ set -uo pipefail
 usage() {
     cat <<'EOF'
 Usage: tools/rdma-lab -- bench/verbs-split.sh [--op OP] [--size N] [--reps N]
-           [--iterations N] [--front-end] [--build-dir DIR]
+           [--iterations N] [--front-end] [--shift PAGES] [--hold-cqs N]
+           [--build-dir DIR]
 
 Inside the lab (Soft-RoCE), runs perftest's latency tool and cmdbench's
 verbs-lat for one one-sided op, alternating, --reps times each, with
@@ -31,6 +32,12 @@ ratio cmdbench / perftest.
                    client process started as perftest's, with perftest's
                    options) instead of as `cmdbench run` with verbs-lat:
                    the same plugin code in perftest's process shape
+  --shift PAGES    both clients map and allocate everything after their
+                   start PAGES pages (0..65536) apart from where they would:
+                   the same code at other addresses (default 0)
+  --hold-cqs N     while both tools run, bench/hold_cqs.c holds N small
+                   completion queues (0..10000) on the device, so the
+                   kernel places the tools' queues elsewhere (default 0)
   --build-dir DIR  cmdbench build tree (default: $CMDBENCH_BINARY_DIR, else build)
 
 Both tools run at their defaults otherwise. Needs cc, perftest and python3.
@@ -39,7 +46,7 @@ EOF
 
 die() { echo "verbs-split.sh: $*" >&2; exit 2; }
 
-op=fetch_add reps=5 iters=40000 build=${CMDBENCH_BINARY_DIR:-build} read_size=8 front_end=0
+op=fetch_add reps=5 iters=40000 build=${CMDBENCH_BINARY_DIR:-build} read_size=8 front_end=0 shift=0 hold=0
 while [ $# -gt 0 ]; do
     case $1 in
         --op) [ $# -ge 2 ] || die "--op needs a value"; op=$2; shift ;;
@@ -52,6 +59,12 @@ while [ $# -gt 0 ]; do
                           die "--iterations needs a number in [1000, 1000000], got '${2:-}'"
                       iters=$2; shift ;;
         --front-end) front_end=1 ;;
+        --shift) [[ ${2:-} =~ ^(0|[1-9][0-9]*)$ ]] && [ "$2" -le 65536 ] ||
+                     die "--shift needs a number in [0, 65536], got '${2:-}'"
+                 shift=$2; shift ;;
+        --hold-cqs) [[ ${2:-} =~ ^(0|[1-9][0-9]*)$ ]] && [ "$2" -le 10000 ] ||
+                        die "--hold-cqs needs a number in [0, 10000], got '${2:-}'"
+                    hold=$2; shift ;;
         --build-dir) [ $# -ge 2 ] || die "--build-dir needs a directory"; build=$2; shift ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown option '$1' (--help lists them)" ;;
@@ -74,14 +87,24 @@ done
 
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/verbs-split.XXXXXX")
-server=""
+server="" holder=""
 cleanup() {
     [ -z "$server" ] || kill "$server" 2> /dev/null
+    [ -z "$holder" ] || kill "$holder" 2> /dev/null
     rm -rf "$work"
 }
 trap cleanup EXIT
 cc -O2 -Wall -Wextra -Werror -shared -fPIC -o "$work/post_split.so" "$here/post_split.c" -ldl ||
     die "cannot build post_split.c"
+if [ "$hold" -gt 0 ]; then
+    cc -O2 -Wall -Wextra -Werror -o "$work/hold_cqs" "$here/hold_cqs.c" -libverbs ||
+        die "cannot build hold_cqs.c"
+    mkfifo "$work/hold.fifo"
+    "$work/hold_cqs" "$hold" ${CMDBENCH_RDMA_DEV:+"$CMDBENCH_RDMA_DEV"} > "$work/hold.fifo" &
+    holder=$!
+    read -r -t 30 said < "$work/hold.fifo" && [ "$said" = "holding $hold" ] ||
+        die "hold_cqs did not hold $hold queues"
+fi
 
 cat > "$work/run.toml" <<EOF
 [[run]]
@@ -103,7 +126,7 @@ run_pair() {
     timeout 300 "$@" -R -F -n "$iters" -p $port > /dev/null 2>&1 &
     server=$!
     sleep 1 # perftest serves one client: no probe connection
-    LD_PRELOAD=$work/post_split.so timeout 300 "$@" -R -F -n "$iters" -p $port "$addr" \
+    POST_SPLIT_SHIFT_PAGES=$shift LD_PRELOAD=$work/post_split.so timeout 300 "$@" -R -F -n "$iters" -p $port "$addr" \
         > /dev/null 2> "$work/err"
     wait "$server" 2> /dev/null
     server=""
@@ -118,7 +141,8 @@ for ((rep = 1; rep <= reps; rep++)); do
         elif [ $front_end = 1 ]; then
             run_pair "$cmdbench" "${tool[@]}"
         else
-            LD_PRELOAD=$work/post_split.so timeout 300 "$cmdbench" run "$work/run.toml" -q \
+            POST_SPLIT_SHIFT_PAGES=$shift LD_PRELOAD=$work/post_split.so \
+                timeout 300 "$cmdbench" run "$work/run.toml" -q \
                 > /dev/null 2> "$work/err"
         fi
         row=$(split "$work/err")
