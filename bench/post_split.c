@@ -13,14 +13,25 @@
  * At exit, a process that rang at least 1000 doorbells prints one line:
  *   post_split: pid P doorbells N in_post_us X outside_us Y period_us Z
  * with the medians. Times are TSC ticks converted with the TSC rate the
- * kernel reports (tsc_hz below); only the ratios between tools matter. */
+ * kernel reports (tsc_hz below); only the ratios between tools matter.
+ *
+ * POST_SPLIT_SWITCHES=1 also counts, per doorbell, the ringing thread's
+ * context switches inside the post and outside it, voluntary (it slept)
+ * and involuntary (it was preempted), and how often it came back from the
+ * post on another CPU; a second line:
+ *   post_split: switches in_post_vol A in_post_invol B outside_vol C
+ *   outside_invol D migrated_in_post E
+ * Each doorbell then costs two getrusage() calls outside the post, so the
+ * times of such a run are not comparable with those of a run without. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #include <x86intrin.h>
@@ -31,6 +42,38 @@ static uint64_t *begin_, *end_;
 static size_t count_;
 static signed char is_uverbs_[kFds]; /* 0 unknown, 1 yes, -1 no */
 static ssize_t (*real_write)(int, const void *, size_t);
+
+/* POST_SPLIT_SWITCHES: switch counts summed over the doorbells after the first. */
+static int switches_ = -1; /* -1 not read yet, 0 off, 1 on */
+static long in_vol_, in_invol_, out_vol_, out_invol_, migrated_;
+static struct rusage last_end_;
+
+static int counting(void) {
+    if (switches_ < 0) {
+        const char *s = getenv("POST_SPLIT_SWITCHES");
+        switches_ = s && strcmp(s, "1") == 0;
+    }
+    return switches_;
+}
+
+/* The write() itself, switches counted around it (see the top). */
+static ssize_t counted_write(int fd, const void *buf, size_t len) {
+    struct rusage a, b;
+    getrusage(RUSAGE_THREAD, &a);
+    const int cpu = sched_getcpu();
+    const ssize_t r = real_write(fd, buf, len);
+    const int cpu_after = sched_getcpu();
+    getrusage(RUSAGE_THREAD, &b);
+    if (count_ > 0) {
+        out_vol_ += a.ru_nvcsw - last_end_.ru_nvcsw;
+        out_invol_ += a.ru_nivcsw - last_end_.ru_nivcsw;
+        in_vol_ += b.ru_nvcsw - a.ru_nvcsw;
+        in_invol_ += b.ru_nivcsw - a.ru_nivcsw;
+        migrated_ += cpu != cpu_after;
+    }
+    last_end_ = b;
+    return r;
+}
 
 static int uverbs_fd(int fd) {
     if (fd < 0 || fd >= kFds) return 0;
@@ -47,8 +90,9 @@ static int uverbs_fd(int fd) {
 ssize_t write(int fd, const void *buf, size_t len) {
     if (!real_write) real_write = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
     if (!uverbs_fd(fd)) return real_write(fd, buf, len);
+    const int count_switches = counting();
     const uint64_t t0 = __rdtsc();
-    const ssize_t r = real_write(fd, buf, len);
+    const ssize_t r = count_switches ? counted_write(fd, buf, len) : real_write(fd, buf, len);
     const uint64_t t1 = __rdtsc();
     if (!begin_) {
         begin_ = malloc(kMax * sizeof *begin_);
@@ -114,4 +158,10 @@ __attribute__((destructor)) static void report(void) {
             "post_split: pid %d doorbells %zu in_post_us %.2f outside_us %.2f period_us %.2f\n",
             (int)getpid(), count_, median_us(in, n, hz), median_us(out, n, hz),
             median_us(period, n, hz));
+    if (switches_ == 1)
+        fprintf(stderr,
+                "post_split: switches in_post_vol %.3f in_post_invol %.3f outside_vol %.3f "
+                "outside_invol %.3f migrated_in_post %.3f\n",
+                (double)in_vol_ / n, (double)in_invol_ / n, (double)out_vol_ / n,
+                (double)out_invol_ / n, (double)migrated_ / n);
 }

@@ -7,7 +7,7 @@ usage() {
     cat <<'EOF'
 Usage: tools/rdma-lab -- bench/verbs-split.sh [--op OP] [--size N] [--reps N]
            [--iterations N] [--front-end] [--shift PAGES] [--hold-cqs N]
-           [--build-dir DIR]
+           [--switches] [--build-dir DIR]
 
 Inside the lab (Soft-RoCE), runs perftest's latency tool and cmdbench's
 verbs-lat for one one-sided op, alternating, --reps times each, with
@@ -38,6 +38,12 @@ ratio cmdbench / perftest.
   --hold-cqs N     while both tools run, bench/hold_cqs.c holds N small
                    completion queues (0..10000) on the device, so the
                    kernel places the tools' queues elsewhere (default 0)
+  --switches       also count the posting thread's context switches per
+                   doorbell, inside the post and outside it, voluntary
+                   (it slept) and involuntary (it was preempted), and how
+                   often it left the post on another CPU; this costs two
+                   getrusage() calls a doorbell outside the post, so its
+                   times are not comparable with a run without
   --build-dir DIR  cmdbench build tree (default: $CMDBENCH_BINARY_DIR, else build)
 
 Both tools run at their defaults otherwise. Needs cc, perftest and python3.
@@ -46,7 +52,7 @@ EOF
 
 die() { echo "verbs-split.sh: $*" >&2; exit 2; }
 
-op=fetch_add reps=5 iters=40000 build=${CMDBENCH_BINARY_DIR:-build} read_size=8 front_end=0 shift=0 hold=0
+op=fetch_add reps=5 iters=40000 build=${CMDBENCH_BINARY_DIR:-build} read_size=8 front_end=0 shift=0 hold=0 switches=0
 while [ $# -gt 0 ]; do
     case $1 in
         --op) [ $# -ge 2 ] || die "--op needs a value"; op=$2; shift ;;
@@ -65,6 +71,7 @@ while [ $# -gt 0 ]; do
         --hold-cqs) [[ ${2:-} =~ ^(0|[1-9][0-9]*)$ ]] && [ "$2" -le 10000 ] ||
                         die "--hold-cqs needs a number in [0, 10000], got '${2:-}'"
                     hold=$2; shift ;;
+        --switches) switches=1 ;;
         --build-dir) [ $# -ge 2 ] || die "--build-dir needs a directory"; build=$2; shift ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown option '$1' (--help lists them)" ;;
@@ -115,8 +122,13 @@ iterations = $iters
 bind_address = "$addr"
 EOF
 
-# split LINE: "in_post outside period" from a post_split line
-split() { awk '/^post_split:/ && $5 >= 1000 {print $7, $9, $11; exit}' "$1"; }
+# split FILE: "in_post outside period", then with --switches the five
+# switch counts, from the post_split lines of the client's log
+split() {
+    awk -v sw=$switches '/^post_split: pid/ && $5 >= 1000 {t = $7 " " $9 " " $11}
+        /^post_split: switches/ {s = " " $4 " " $6 " " $8 " " $10 " " $12}
+        END {if (t != "" && (!sw || s != "")) print t (sw ? s : "")}' "$1"
+}
 
 port=$((20000 + RANDOM % 20000)) # apart from an earlier run's ports, still in TIME_WAIT
 # run_pair COMMAND...: COMMAND's server, then its client (with the probe)
@@ -126,7 +138,8 @@ run_pair() {
     timeout 300 "$@" -R -F -n "$iters" -p $port > /dev/null 2>&1 &
     server=$!
     sleep 1 # perftest serves one client: no probe connection
-    POST_SPLIT_SHIFT_PAGES=$shift LD_PRELOAD=$work/post_split.so timeout 300 "$@" -R -F -n "$iters" -p $port "$addr" \
+    POST_SPLIT_SWITCHES=$switches POST_SPLIT_SHIFT_PAGES=$shift LD_PRELOAD=$work/post_split.so \
+        timeout 300 "$@" -R -F -n "$iters" -p $port "$addr" \
         > /dev/null 2> "$work/err"
     wait "$server" 2> /dev/null
     server=""
@@ -141,8 +154,8 @@ for ((rep = 1; rep <= reps; rep++)); do
         elif [ $front_end = 1 ]; then
             run_pair "$cmdbench" "${tool[@]}"
         else
-            POST_SPLIT_SHIFT_PAGES=$shift LD_PRELOAD=$work/post_split.so \
-                timeout 300 "$cmdbench" run "$work/run.toml" -q \
+            POST_SPLIT_SWITCHES=$switches POST_SPLIT_SHIFT_PAGES=$shift \
+                LD_PRELOAD=$work/post_split.so timeout 300 "$cmdbench" run "$work/run.toml" -q \
                 > /dev/null 2> "$work/err"
         fi
         row=$(split "$work/err")
@@ -150,7 +163,12 @@ for ((rep = 1; rep <= reps; rep++)); do
             echo "rep $rep $who: no figures (the run failed?)" >&2
             continue
         fi
-        printf 'rep %d %-8s in_post %s us, outside %s us, period %s us\n' $rep $who $row
+        set -- $row
+        printf 'rep %d %-8s in_post %s us, outside %s us, period %s us' $rep $who $1 $2 $3
+        [ $switches = 0 ] ||
+            printf '; switches per doorbell: in post %s vol %s invol, outside %s vol %s invol; migrated in post %s' \
+                $4 $5 $6 $7 $8
+        echo
         echo "$who $row" >> "$work/rows"
     done
 done
@@ -161,7 +179,9 @@ rows = {}
 for line in open(sys.argv[1]):
     who, *vals = line.split()
     rows.setdefault(who, []).append([float(v) for v in vals])
-print(f"{'median of runs':<10} {'in_post':>9} {'outside':>9} {'period':>9}")
+names = ["in_post", "outside", "period", "in_vol", "in_invol", "out_vol", "out_invol", "migr_in"]
+width = max(len(v) for r in rows.values() for v in r)
+print(f"{'median of runs':<10} " + " ".join(f"{n:>9}" for n in names[:width]))
 med = {}
 for who in ("perftest", "cmdbench"):
     if who not in rows:
@@ -169,5 +189,6 @@ for who in ("perftest", "cmdbench"):
     med[who] = [statistics.median(col) for col in zip(*rows[who])]
     print(f"{who:<10} " + " ".join(f"{v:9.2f}" for v in med[who]))
 if len(med) == 2:
-    print(f"{'ratio':<10} " + " ".join(f"{c / p:9.3f}" for c, p in zip(med["cmdbench"], med["perftest"])))
+    print(f"{'ratio':<10} " + " ".join(f"{c / p:9.3f}" if p else f"{'-':>9}"
+                                       for c, p in zip(med["cmdbench"], med["perftest"])))
 EOF
