@@ -21,9 +21,13 @@
  * post on another CPU; a second line:
  *   post_split: switches in_post_vol A in_post_invol B outside_vol C
  *   outside_invol D migrated_in_post E
+ * and a third with the ringing thread's time on a CPU and waiting for one
+ * (preempted), and the ksoftirqd threads' time on a CPU, per doorbell:
+ *   post_split: cpu_us_per_doorbell on_cpu F runq_wait G ksoftirqd H
  * Each doorbell then costs two getrusage() calls outside the post, so the
  * times of such a run are not comparable with those of a run without. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <dlfcn.h>
 #include <sched.h>
 #include <stdint.h>
@@ -54,6 +58,60 @@ static int counting(void) {
         switches_ = s && strcmp(s, "1") == 0;
     }
     return switches_;
+}
+
+/* Where the CPU time went, read from schedstat (nanoseconds on a CPU, and
+ * waiting on a run queue: a preempted thread waits there) every 1024th
+ * doorbell, for the ringing thread and for the ksoftirqd threads, which
+ * run the softirq work a system call raises (rxe's deferred tasks). */
+enum { kSoftirqds = 64 };
+static int softirqd_pid_[kSoftirqds], softirqds_ = -1;
+static uint64_t first_exec_, first_wait_, first_soft_, last_exec_, last_wait_, last_soft_;
+static size_t first_at_, last_at_;
+
+static int read_schedstat(const char *path, uint64_t *exec, uint64_t *wait) {
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    unsigned long long e = 0, w = 0;
+    const int ok = fscanf(f, "%llu %llu", &e, &w) == 2;
+    fclose(f);
+    *exec = e;
+    *wait = w;
+    return ok;
+}
+
+static void find_softirqds(void) {
+    softirqds_ = 0;
+    DIR *d = opendir("/proc");
+    if (!d) return;
+    for (struct dirent *e; (e = readdir(d)) && softirqds_ < kSoftirqds;) {
+        char path[64], comm[32] = "";
+        const int pid = atoi(e->d_name);
+        if (pid <= 0) continue;
+        snprintf(path, sizeof path, "/proc/%d/comm", pid);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        if (fgets(comm, sizeof comm, f) && strncmp(comm, "ksoftirqd/", 10) == 0)
+            softirqd_pid_[softirqds_++] = pid;
+        fclose(f);
+    }
+    closedir(d);
+}
+
+static void cpu_times(void) {
+    if (softirqds_ < 0) find_softirqds();
+    uint64_t exec, wait, soft = 0, e, w;
+    if (!read_schedstat("/proc/thread-self/schedstat", &exec, &wait)) return;
+    for (int i = 0; i < softirqds_; ++i) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/schedstat", softirqd_pid_[i]);
+        if (read_schedstat(path, &e, &w)) soft += e;
+    }
+    if (first_at_ == 0) {
+        first_exec_ = exec, first_wait_ = wait, first_soft_ = soft, first_at_ = count_;
+    } else {
+        last_exec_ = exec, last_wait_ = wait, last_soft_ = soft, last_at_ = count_;
+    }
 }
 
 /* The write() itself, switches counted around it (see the top). */
@@ -94,6 +152,7 @@ ssize_t write(int fd, const void *buf, size_t len) {
     const uint64_t t0 = __rdtsc();
     const ssize_t r = count_switches ? counted_write(fd, buf, len) : real_write(fd, buf, len);
     const uint64_t t1 = __rdtsc();
+    if (count_switches && count_ % 1024 == 1023) cpu_times(); /* outside the timed span */
     if (!begin_) {
         begin_ = malloc(kMax * sizeof *begin_);
         end_ = malloc(kMax * sizeof *end_);
@@ -164,4 +223,12 @@ __attribute__((destructor)) static void report(void) {
                 "outside_invol %.3f migrated_in_post %.3f\n",
                 (double)in_vol_ / n, (double)in_invol_ / n, (double)out_vol_ / n,
                 (double)out_invol_ / n, (double)migrated_ / n);
+    if (switches_ == 1 && last_at_ > first_at_) {
+        const double ops = (double)(last_at_ - first_at_);
+        fprintf(stderr,
+                "post_split: cpu_us_per_doorbell on_cpu %.2f runq_wait %.2f ksoftirqd %.2f\n",
+                (double)(last_exec_ - first_exec_) / ops / 1e3,
+                (double)(last_wait_ - first_wait_) / ops / 1e3,
+                (double)(last_soft_ - first_soft_) / ops / 1e3);
+    }
 }

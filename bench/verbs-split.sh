@@ -7,7 +7,7 @@ usage() {
     cat <<'EOF'
 Usage: tools/rdma-lab -- bench/verbs-split.sh [--op OP] [--size N] [--reps N]
            [--iterations N] [--front-end] [--shift PAGES] [--hold-cqs N]
-           [--switches] [--build-dir DIR]
+           [--switches] [--counters] [--spin] [--build-dir DIR]
 
 Inside the lab (Soft-RoCE), runs perftest's latency tool and cmdbench's
 verbs-lat for one one-sided op, alternating, --reps times each, with
@@ -41,9 +41,18 @@ ratio cmdbench / perftest.
   --switches       also count the posting thread's context switches per
                    doorbell, inside the post and outside it, voluntary
                    (it slept) and involuntary (it was preempted), and how
-                   often it left the post on another CPU; this costs two
+                   often it left the post on another CPU, and per doorbell
+                   its time on a CPU and preempted, and the ksoftirqd
+                   threads' time on a CPU (schedstat); this costs two
                    getrusage() calls a doorbell outside the post, so its
                    times are not comparable with a run without
+  --counters       also print, per run, the RDMA port counters that moved
+                   (counters/ and hw_counters/ in sysfs: packets, ACKs,
+                   retries, ...) per round trip of the run
+  --spin           while cmdbench runs (only then), a busy loop keeps one
+                   more CPU busy, as perftest's own passive side does: its
+                   server polls all through a READ or atomic run, where
+                   cmdbench's waits asleep
   --build-dir DIR  cmdbench build tree (default: $CMDBENCH_BINARY_DIR, else build)
 
 Both tools run at their defaults otherwise. Needs cc, perftest and python3.
@@ -52,7 +61,7 @@ EOF
 
 die() { echo "verbs-split.sh: $*" >&2; exit 2; }
 
-op=fetch_add reps=5 iters=40000 build=${CMDBENCH_BINARY_DIR:-build} read_size=8 front_end=0 shift=0 hold=0 switches=0
+op=fetch_add reps=5 iters=40000 build=${CMDBENCH_BINARY_DIR:-build} read_size=8 front_end=0 shift=0 hold=0 switches=0 counters=0 spin=0
 while [ $# -gt 0 ]; do
     case $1 in
         --op) [ $# -ge 2 ] || die "--op needs a value"; op=$2; shift ;;
@@ -72,6 +81,8 @@ while [ $# -gt 0 ]; do
                         die "--hold-cqs needs a number in [0, 10000], got '${2:-}'"
                     hold=$2; shift ;;
         --switches) switches=1 ;;
+        --counters) counters=1 ;;
+        --spin) spin=1 ;;
         --build-dir) [ $# -ge 2 ] || die "--build-dir needs a directory"; build=$2; shift ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown option '$1' (--help lists them)" ;;
@@ -94,9 +105,10 @@ done
 
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/verbs-split.XXXXXX")
-server="" holder=""
+server="" holder="" spinner=""
 cleanup() {
     [ -z "$server" ] || kill "$server" 2> /dev/null
+    [ -z "$spinner" ] || kill "$spinner" 2> /dev/null
     [ -z "$holder" ] || kill "$holder" 2> /dev/null
     rm -rf "$work"
 }
@@ -123,10 +135,11 @@ bind_address = "$addr"
 EOF
 
 # split FILE: "in_post outside period", then with --switches the five
-# switch counts, from the post_split lines of the client's log
+# switch counts and the three CPU times, from the client's post_split lines
 split() {
     awk -v sw=$switches '/^post_split: pid/ && $5 >= 1000 {t = $7 " " $9 " " $11}
-        /^post_split: switches/ {s = " " $4 " " $6 " " $8 " " $10 " " $12}
+        /^post_split: switches/ {s = " " $4 " " $6 " " $8 " " $10 " " $12 s}
+        /^post_split: cpu_us/ {s = s " " $4 " " $6 " " $8}
         END {if (t != "" && (!sw || s != "")) print t (sw ? s : "")}' "$1"
 }
 
@@ -144,11 +157,24 @@ run_pair() {
     wait "$server" 2> /dev/null
     server=""
 }
+# port_counters: "device/port/name value" for every RDMA port counter
+port_counters() {
+    local f
+    for f in /sys/class/infiniband/*/ports/*/counters/* /sys/class/infiniband/*/ports/*/hw_counters/*; do
+        [ -f "$f" ] || continue
+        printf '%s %s\n' "$(echo "$f" | awk -F/ '{print $5 "/" $7 "/" $NF}')" "$(cat "$f" 2> /dev/null)"
+    done
+}
 : > "$work/rows"
 for ((rep = 1; rep <= reps; rep++)); do
     for who in perftest cmdbench; do
         # alternate which goes first
         [ $((rep % 2)) = 0 ] && who=$([ $who = perftest ] && echo cmdbench || echo perftest)
+        [ $counters = 0 ] || port_counters > "$work/before"
+        if [ $who = cmdbench ] && [ $spin = 1 ]; then
+            bash -c 'while :; do :; done' &
+            spinner=$!
+        fi
         if [ $who = perftest ]; then
             run_pair "${tool[@]}"
         elif [ $front_end = 1 ]; then
@@ -158,6 +184,11 @@ for ((rep = 1; rep <= reps; rep++)); do
                 LD_PRELOAD=$work/post_split.so timeout 300 "$cmdbench" run "$work/run.toml" -q \
                 > /dev/null 2> "$work/err"
         fi
+        if [ -n "$spinner" ]; then
+            kill "$spinner"
+            wait "$spinner" 2> /dev/null
+            spinner=""
+        fi
         row=$(split "$work/err")
         if [ -z "$row" ]; then
             echo "rep $rep $who: no figures (the run failed?)" >&2
@@ -166,9 +197,15 @@ for ((rep = 1; rep <= reps; rep++)); do
         set -- $row
         printf 'rep %d %-8s in_post %s us, outside %s us, period %s us' $rep $who $1 $2 $3
         [ $switches = 0 ] ||
-            printf '; switches per doorbell: in post %s vol %s invol, outside %s vol %s invol; migrated in post %s' \
-                $4 $5 $6 $7 $8
+            printf '; switches per doorbell: in post %s vol %s invol, outside %s vol %s invol; migrated in post %s; per doorbell on a CPU %s us, preempted %s us, ksoftirqd %s us' \
+                $4 $5 $6 $7 $8 ${9:--} ${10:--} ${11:--}
         echo
+        if [ $counters = 1 ]; then
+            port_counters > "$work/after"
+            awk -v n="$iters" 'NR == FNR {b[$1] = $2; next}
+                $2 ~ /^[0-9]+$/ && $2 != b[$1] {printf "    %s %.3f per round trip\n", $1, ($2 - b[$1]) / n}' \
+                "$work/before" "$work/after"
+        fi
         echo "$who $row" >> "$work/rows"
     done
 done
@@ -179,7 +216,8 @@ rows = {}
 for line in open(sys.argv[1]):
     who, *vals = line.split()
     rows.setdefault(who, []).append([float(v) for v in vals])
-names = ["in_post", "outside", "period", "in_vol", "in_invol", "out_vol", "out_invol", "migr_in"]
+names = ["in_post", "outside", "period", "in_vol", "in_invol", "out_vol", "out_invol", "migr_in",
+         "on_cpu", "runq", "softirqd"]
 width = max(len(v) for r in rows.values() for v in r)
 print(f"{'median of runs':<10} " + " ".join(f"{n:>9}" for n in names[:width]))
 med = {}
