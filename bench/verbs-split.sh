@@ -7,7 +7,7 @@ usage() {
     cat <<'EOF'
 Usage: tools/rdma-lab -- bench/verbs-split.sh [--op OP] [--size N] [--reps N]
            [--iterations N] [--front-end] [--shift PAGES] [--hold-cqs N]
-           [--switches] [--counters] [--spin] [--build-dir DIR]
+           [--switches] [--counters] [--spin] [--trace] [--build-dir DIR]
 
 Inside the lab (Soft-RoCE), runs perftest's latency tool and cmdbench's
 verbs-lat for one one-sided op, alternating, --reps times each, with
@@ -53,6 +53,13 @@ ratio cmdbench / perftest.
                    more CPU busy, as perftest's own passive side does: its
                    server polls all through a READ or atomic run, where
                    cmdbench's waits asleep
+  --trace          trace each client run with ftrace (root; tracefs is
+                   mounted if it is not): system call entry and exit of
+                   write(), softirqs and function-call IPIs, and print what
+                   bench/trace_split.py makes of it: the post's time with and
+                   without the softirq run inside it, the time between posts,
+                   other softirqs and IPIs per post, and how much of the run
+                   the poster spent on one CPU. Tracing slows both tools
   --build-dir DIR  cmdbench build tree (default: $CMDBENCH_BINARY_DIR, else build)
 
 Both tools run at their defaults otherwise. Needs cc, perftest and python3.
@@ -61,7 +68,7 @@ EOF
 
 die() { echo "verbs-split.sh: $*" >&2; exit 2; }
 
-op=fetch_add reps=5 iters=40000 build=${CMDBENCH_BINARY_DIR:-build} read_size=8 front_end=0 shift=0 hold=0 switches=0 counters=0 spin=0
+op=fetch_add reps=5 iters=40000 build=${CMDBENCH_BINARY_DIR:-build} read_size=8 front_end=0 shift=0 hold=0 switches=0 counters=0 spin=0 trace=0
 while [ $# -gt 0 ]; do
     case $1 in
         --op) [ $# -ge 2 ] || die "--op needs a value"; op=$2; shift ;;
@@ -83,6 +90,7 @@ while [ $# -gt 0 ]; do
         --switches) switches=1 ;;
         --counters) counters=1 ;;
         --spin) spin=1 ;;
+        --trace) trace=1 ;;
         --build-dir) [ $# -ge 2 ] || die "--build-dir needs a directory"; build=$2; shift ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown option '$1' (--help lists them)" ;;
@@ -109,6 +117,7 @@ server="" holder="" spinner=""
 cleanup() {
     [ -z "$server" ] || kill "$server" 2> /dev/null
     [ -z "$spinner" ] || kill "$spinner" 2> /dev/null
+    trace_reset
     [ -z "$holder" ] || kill "$holder" 2> /dev/null
     rm -rf "$work"
 }
@@ -125,6 +134,49 @@ if [ "$hold" -gt 0 ]; then
         die "hold_cqs did not hold $hold queues"
 fi
 
+tracefs=/sys/kernel/tracing
+trace_events=(raw_syscalls/sys_enter raw_syscalls/sys_exit irq/softirq_entry irq/softirq_exit
+    irq_vectors/call_function_entry irq_vectors/call_function_single_entry)
+# trace_setup / trace_reset: the events --trace records, and the tracer's state after
+trace_setup() {
+    [ "$(id -u)" = 0 ] || die "--trace needs root (ftrace)"
+    mountpoint -q $tracefs || mount -t tracefs nodev $tracefs || die "cannot mount tracefs on $tracefs"
+    echo 0 > $tracefs/tracing_on
+    echo nop > $tracefs/current_tracer
+    echo 32768 > $tracefs/buffer_size_kb || die "cannot size the trace buffer"
+    echo 'id == 1' > $tracefs/events/raw_syscalls/sys_enter/filter # write()
+    echo 'id == 1' > $tracefs/events/raw_syscalls/sys_exit/filter
+    local e
+    for e in "${trace_events[@]}"; do
+        echo 1 > "$tracefs/events/$e/enable" || die "no trace event $e in this kernel"
+    done
+}
+trace_reset() {
+    [ $trace = 1 ] && [ -w $tracefs/tracing_on ] || return 0
+    echo 0 > $tracefs/tracing_on
+    local e
+    for e in "${trace_events[@]}"; do
+        echo 0 > "$tracefs/events/$e/enable" 2> /dev/null
+    done
+    echo 0 > $tracefs/events/raw_syscalls/sys_enter/filter 2> /dev/null
+    echo 0 > $tracefs/events/raw_syscalls/sys_exit/filter 2> /dev/null
+    echo > $tracefs/trace
+    echo 1408 > $tracefs/buffer_size_kb
+}
+trace_start() {
+    [ $trace = 1 ] || return 0
+    echo > $tracefs/trace
+    echo 1 > $tracefs/tracing_on
+}
+# trace_stop: tracing off, trace_split.py's line appended to the client's log
+trace_stop() {
+    [ $trace = 1 ] || return 0
+    echo 0 > $tracefs/tracing_on
+    cat $tracefs/trace > "$work/trace.txt"
+    python3 "$here/trace_split.py" "$work/trace.txt" >> "$work/err" 2>&1
+}
+[ $trace = 0 ] || trace_setup
+
 cat > "$work/run.toml" <<EOF
 [[run]]
 test = "verbs-lat"
@@ -137,10 +189,11 @@ EOF
 # split FILE: "in_post outside period", then with --switches the five
 # switch counts and the three CPU times, from the client's post_split lines
 split() {
-    awk -v sw=$switches '/^post_split: pid/ && $5 >= 1000 {t = $7 " " $9 " " $11}
-        /^post_split: switches/ {s = " " $4 " " $6 " " $8 " " $10 " " $12 s}
-        /^post_split: cpu_us/ {s = s " " $4 " " $6 " " $8}
-        END {if (t != "" && (!sw || s != "")) print t (sw ? s : "")}' "$1"
+    awk -v sw=$switches -v tr=$trace '/^post_split: pid/ && $5 >= 1000 {t = $7 " " $9 " " $11}
+        /^post_split: switches/ {s = " " $4 " " $6 " " $8 " " $10 " " $12}
+        /^post_split: cpu_us/ {c = " " $4 " " $6 " " $8}
+        /^trace_split:/ {r = " " $5 " " $7 " " $9 " " $11 " " $13 " " $15 " " $17}
+        END {if (t != "" && (!sw || s != "") && (!tr || r != "")) print t (sw ? s (c != "" ? c : " nan nan nan") : "") (tr ? r : "")}' "$1"
 }
 
 port=$((20000 + RANDOM % 20000)) # apart from an earlier run's ports, still in TIME_WAIT
@@ -151,9 +204,11 @@ run_pair() {
     timeout 300 "$@" -R -F -n "$iters" -p $port > /dev/null 2>&1 &
     server=$!
     sleep 1 # perftest serves one client: no probe connection
+    trace_start
     POST_SPLIT_SWITCHES=$switches POST_SPLIT_SHIFT_PAGES=$shift LD_PRELOAD=$work/post_split.so \
         timeout 300 "$@" -R -F -n "$iters" -p $port "$addr" \
         > /dev/null 2> "$work/err"
+    trace_stop
     wait "$server" 2> /dev/null
     server=""
 }
@@ -180,9 +235,11 @@ for ((rep = 1; rep <= reps; rep++)); do
         elif [ $front_end = 1 ]; then
             run_pair "$cmdbench" "${tool[@]}"
         else
+            trace_start
             POST_SPLIT_SWITCHES=$switches POST_SPLIT_SHIFT_PAGES=$shift \
                 LD_PRELOAD=$work/post_split.so timeout 300 "$cmdbench" run "$work/run.toml" -q \
                 > /dev/null 2> "$work/err"
+            trace_stop
         fi
         if [ -n "$spinner" ]; then
             kill "$spinner"
@@ -196,9 +253,15 @@ for ((rep = 1; rep <= reps; rep++)); do
         fi
         set -- $row
         printf 'rep %d %-8s in_post %s us, outside %s us, period %s us' $rep $who $1 $2 $3
-        [ $switches = 0 ] ||
+        shift 3
+        if [ $switches = 1 ]; then
             printf '; switches per doorbell: in post %s vol %s invol, outside %s vol %s invol; migrated in post %s; per doorbell on a CPU %s us, preempted %s us, ksoftirqd %s us' \
-                $4 $5 $6 $7 $8 ${9:--} ${10:--} ${11:--}
+                "${@:1:8}"
+            shift 8
+        fi
+        [ $trace = 0 ] ||
+            printf '; trace: post %s us (softirq %s, the rest %s), between posts %s us, other softirqs %s, IPIs %s per post, on its main CPU %s' \
+                "${@:1:7}"
         echo
         if [ $counters = 1 ]; then
             port_counters > "$work/after"
@@ -210,21 +273,26 @@ for ((rep = 1; rep <= reps; rep++)); do
     done
 done
 
-python3 - "$work/rows" <<'EOF'
-import statistics, sys
+names="in_post outside period"
+[ $switches = 0 ] || names+=" in_vol in_invol out_vol out_invol migr_in on_cpu runq softirqd"
+[ $trace = 0 ] || names+=" t_post t_sirq t_rest t_after t_othsirq t_ipis t_maincpu"
+python3 - "$work/rows" $names <<'EOF'
+import math, statistics, sys
 rows = {}
 for line in open(sys.argv[1]):
     who, *vals = line.split()
     rows.setdefault(who, []).append([float(v) for v in vals])
-names = ["in_post", "outside", "period", "in_vol", "in_invol", "out_vol", "out_invol", "migr_in",
-         "on_cpu", "runq", "softirqd"]
+names = sys.argv[2:]
+if not rows:
+    sys.exit("verbs-split.sh: no run gave figures")
 width = max(len(v) for r in rows.values() for v in r)
 print(f"{'median of runs':<10} " + " ".join(f"{n:>9}" for n in names[:width]))
 med = {}
 for who in ("perftest", "cmdbench"):
     if who not in rows:
         continue
-    med[who] = [statistics.median(col) for col in zip(*rows[who])]
+    med[who] = [statistics.median([v for v in col if not math.isnan(v)] or [math.nan])
+                 for col in zip(*rows[who])]
     print(f"{who:<10} " + " ".join(f"{v:9.2f}" for v in med[who]))
 if len(med) == 2:
     print(f"{'ratio':<10} " + " ".join(f"{c / p:9.3f}" if p else f"{'-':>9}"
