@@ -47,18 +47,12 @@ static size_t count_;
 static signed char is_uverbs_[kFds]; /* 0 unknown, 1 yes, -1 no */
 static ssize_t (*real_write)(int, const void *, size_t);
 
-/* POST_SPLIT_SWITCHES: switch counts summed over the doorbells after the first. */
-static int switches_ = -1; /* -1 not read yet, 0 off, 1 on */
+/* POST_SPLIT_SWITCHES=1 (read at start): switch counts, summed over the
+ * doorbells after the first. */
+static int switches_;
 static long in_vol_, in_invol_, out_vol_, out_invol_, migrated_;
-static struct rusage last_end_;
-
-static int counting(void) {
-    if (switches_ < 0) {
-        const char *s = getenv("POST_SPLIT_SWITCHES");
-        switches_ = s && strcmp(s, "1") == 0;
-    }
-    return switches_;
-}
+static struct rusage before_, last_end_;
+static int cpu_before_;
 
 /* Where the CPU time went, read from schedstat (nanoseconds on a CPU, and
  * waiting on a run queue: a preempted thread waits there) every 1024th
@@ -114,23 +108,26 @@ static void cpu_times(void) {
     }
 }
 
-/* The write() itself, switches counted around it (see the top). */
-static ssize_t counted_write(int fd, const void *buf, size_t len) {
-    struct rusage a, b;
-    getrusage(RUSAGE_THREAD, &a);
+/* Switch counts and CPU around one doorbell's write(), taken outside its
+ * timed span (see the top). */
+static void before_post(void) {
+    getrusage(RUSAGE_THREAD, &before_);
+    cpu_before_ = sched_getcpu();
+}
+
+static void after_post(void) {
     const int cpu = sched_getcpu();
-    const ssize_t r = real_write(fd, buf, len);
-    const int cpu_after = sched_getcpu();
-    getrusage(RUSAGE_THREAD, &b);
+    struct rusage after;
+    getrusage(RUSAGE_THREAD, &after);
     if (count_ > 0) {
-        out_vol_ += a.ru_nvcsw - last_end_.ru_nvcsw;
-        out_invol_ += a.ru_nivcsw - last_end_.ru_nivcsw;
-        in_vol_ += b.ru_nvcsw - a.ru_nvcsw;
-        in_invol_ += b.ru_nivcsw - a.ru_nivcsw;
-        migrated_ += cpu != cpu_after;
+        out_vol_ += before_.ru_nvcsw - last_end_.ru_nvcsw;
+        out_invol_ += before_.ru_nivcsw - last_end_.ru_nivcsw;
+        in_vol_ += after.ru_nvcsw - before_.ru_nvcsw;
+        in_invol_ += after.ru_nivcsw - before_.ru_nivcsw;
+        migrated_ += cpu != cpu_before_;
     }
-    last_end_ = b;
-    return r;
+    last_end_ = after;
+    if (count_ % 1024 == 1023) cpu_times();
 }
 
 static int uverbs_fd(int fd) {
@@ -148,11 +145,11 @@ static int uverbs_fd(int fd) {
 ssize_t write(int fd, const void *buf, size_t len) {
     if (!real_write) real_write = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
     if (!uverbs_fd(fd)) return real_write(fd, buf, len);
-    const int count_switches = counting();
+    if (switches_) before_post();
     const uint64_t t0 = __rdtsc();
-    const ssize_t r = count_switches ? counted_write(fd, buf, len) : real_write(fd, buf, len);
+    const ssize_t r = real_write(fd, buf, len);
     const uint64_t t1 = __rdtsc();
-    if (count_switches && count_ % 1024 == 1023) cpu_times(); /* outside the timed span */
+    if (switches_) after_post();
     if (!begin_) {
         begin_ = malloc(kMax * sizeof *begin_);
         end_ = malloc(kMax * sizeof *end_);
@@ -165,10 +162,13 @@ ssize_t write(int fd, const void *buf, size_t len) {
     return r;
 }
 
-/* POST_SPLIT_SHIFT_PAGES=N moves what the process maps and allocates from
- * here on (the provider's queues, its buffers, the heap) N pages lower or
- * higher in its address space: same code, other addresses. */
-__attribute__((constructor)) static void shift(void) {
+/* Reads POST_SPLIT_SWITCHES; POST_SPLIT_SHIFT_PAGES=N moves what the
+ * process maps and allocates from here on (the provider's queues, its
+ * buffers, the heap) N pages lower or higher in its address space: same
+ * code, other addresses. */
+__attribute__((constructor)) static void configure(void) {
+    const char *sw = getenv("POST_SPLIT_SWITCHES");
+    switches_ = sw && strcmp(sw, "1") == 0;
     const char *s = getenv("POST_SPLIT_SHIFT_PAGES");
     const long n = s ? strtol(s, NULL, 10) : 0;
     if (n <= 0) return;
@@ -217,13 +217,13 @@ __attribute__((destructor)) static void report(void) {
             "post_split: pid %d doorbells %zu in_post_us %.2f outside_us %.2f period_us %.2f\n",
             (int)getpid(), count_, median_us(in, n, hz), median_us(out, n, hz),
             median_us(period, n, hz));
-    if (switches_ == 1)
+    if (switches_)
         fprintf(stderr,
                 "post_split: switches in_post_vol %.3f in_post_invol %.3f outside_vol %.3f "
                 "outside_invol %.3f migrated_in_post %.3f\n",
                 (double)in_vol_ / n, (double)in_invol_ / n, (double)out_vol_ / n,
                 (double)out_invol_ / n, (double)migrated_ / n);
-    if (switches_ == 1 && last_at_ > first_at_) {
+    if (switches_ && last_at_ > first_at_) {
         const double ops = (double)(last_at_ - first_at_);
         fprintf(stderr,
                 "post_split: cpu_us_per_doorbell on_cpu %.2f runq_wait %.2f ksoftirqd %.2f\n",

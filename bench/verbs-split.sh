@@ -134,7 +134,7 @@ if [ "$hold" -gt 0 ]; then
         die "hold_cqs did not hold $hold queues"
 fi
 
-tracefs=/sys/kernel/tracing
+tracefs=/sys/kernel/tracing trace_buffer_kb=""
 trace_events=(raw_syscalls/sys_enter raw_syscalls/sys_exit irq/softirq_entry irq/softirq_exit
     irq_vectors/call_function_entry irq_vectors/call_function_single_entry)
 # trace_setup / trace_reset: the events --trace records, and the tracer's state after
@@ -143,6 +143,7 @@ trace_setup() {
     mountpoint -q $tracefs || mount -t tracefs nodev $tracefs || die "cannot mount tracefs on $tracefs"
     echo 0 > $tracefs/tracing_on
     echo nop > $tracefs/current_tracer
+    trace_buffer_kb=$(cat $tracefs/buffer_size_kb)
     echo 32768 > $tracefs/buffer_size_kb || die "cannot size the trace buffer"
     echo 'id == 1' > $tracefs/events/raw_syscalls/sys_enter/filter # write()
     echo 'id == 1' > $tracefs/events/raw_syscalls/sys_exit/filter
@@ -161,7 +162,7 @@ trace_reset() {
     echo 0 > $tracefs/events/raw_syscalls/sys_enter/filter 2> /dev/null
     echo 0 > $tracefs/events/raw_syscalls/sys_exit/filter 2> /dev/null
     echo > $tracefs/trace
-    echo 1408 > $tracefs/buffer_size_kb
+    [ -z "$trace_buffer_kb" ] || echo "${trace_buffer_kb%% *}" > $tracefs/buffer_size_kb
 }
 trace_start() {
     [ $trace = 1 ] || return 0
@@ -187,7 +188,8 @@ bind_address = "$addr"
 EOF
 
 # split FILE: "in_post outside period", then with --switches the five
-# switch counts and the three CPU times, from the client's post_split lines
+# switch counts and the three CPU times, with --trace trace_split.py's seven
+# figures, from the lines of the client's log
 split() {
     awk -v sw=$switches -v tr=$trace '/^post_split: pid/ && $5 >= 1000 {t = $7 " " $9 " " $11}
         /^post_split: switches/ {s = " " $4 " " $6 " " $8 " " $10 " " $12}
@@ -196,6 +198,10 @@ split() {
         END {if (t != "" && (!sw || s != "") && (!tr || r != "")) print t (sw ? s (c != "" ? c : " nan nan nan") : "") (tr ? r : "")}' "$1"
 }
 
+# preloaded COMMAND...: COMMAND with bench/post_split.c preloaded, as asked
+preloaded() {
+    POST_SPLIT_SWITCHES=$switches POST_SPLIT_SHIFT_PAGES=$shift LD_PRELOAD=$work/post_split.so "$@"
+}
 port=$((20000 + RANDOM % 20000)) # apart from an earlier run's ports, still in TIME_WAIT
 # run_pair COMMAND...: COMMAND's server, then its client (with the probe)
 # against it, as perftest runs: the client's log in $work/err.
@@ -205,9 +211,7 @@ run_pair() {
     server=$!
     sleep 1 # perftest serves one client: no probe connection
     trace_start
-    POST_SPLIT_SWITCHES=$switches POST_SPLIT_SHIFT_PAGES=$shift LD_PRELOAD=$work/post_split.so \
-        timeout 300 "$@" -R -F -n "$iters" -p $port "$addr" \
-        > /dev/null 2> "$work/err"
+    preloaded timeout 300 "$@" -R -F -n "$iters" -p $port "$addr" > /dev/null 2> "$work/err"
     trace_stop
     wait "$server" 2> /dev/null
     server=""
@@ -236,9 +240,7 @@ for ((rep = 1; rep <= reps; rep++)); do
             run_pair "$cmdbench" "${tool[@]}"
         else
             trace_start
-            POST_SPLIT_SWITCHES=$switches POST_SPLIT_SHIFT_PAGES=$shift \
-                LD_PRELOAD=$work/post_split.so timeout 300 "$cmdbench" run "$work/run.toml" -q \
-                > /dev/null 2> "$work/err"
+            preloaded timeout 300 "$cmdbench" run "$work/run.toml" -q > /dev/null 2> "$work/err"
             trace_stop
         fi
         if [ -n "$spinner" ]; then
