@@ -5,19 +5,23 @@
 #include "cmdbench/host/run/status_code.hpp"
 #include "cmdbench/host/scenario/placement.hpp"
 
-#include <chrono>
-#include <condition_variable>
+#include <algorithm>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace cmdbench {
 namespace {
 
 struct Shared {
     std::mutex mu;
-    std::condition_variable cv;
     bool done = false;
     int status = CMDBENCH_OK;
+    WakeEvent ended; // set once done is
+    bool is_done() {
+        std::lock_guard<std::mutex> lock(mu);
+        return done;
+    }
 };
 
 // A test's return code, read in the light of why the run may have stopped.
@@ -77,10 +81,12 @@ void run_test_thread(const cmdbench_test *test, std::shared_ptr<cmdbench_transpo
         std::lock_guard<std::mutex> seen_lock(ctx->mu);
         ctx->seen = seen;
     }
-    std::lock_guard<std::mutex> lock(shared->mu);
-    shared->status = rc;
-    shared->done = true;
-    shared->cv.notify_all();
+    {
+        std::lock_guard<std::mutex> lock(shared->mu);
+        shared->status = rc;
+        shared->done = true;
+    }
+    shared->ended.set();
 }
 
 // Why the watchdog cancelled a test, if it did.
@@ -98,28 +104,37 @@ bool must_stop(cmdbench_ctx &ctx, Stop &why) {
     return !why.peer_lost.empty();
 }
 
-// Waits for the test, waking up regularly to notice an interrupt or the
-// loss of its peer; gives up kGraceSeconds after the deadline, the
-// interrupt or the loss. Whether it ended.
+// Milliseconds from now to `at_ns` for poll(), rounded up: -1 for never (0).
+int poll_ms_until(uint64_t at_ns) {
+    if (!at_ns) return -1;
+    const uint64_t now = monotonic_ns();
+    if (now >= at_ns) return 0;
+    return int(std::min<uint64_t>((at_ns - now + 999999) / 1000000, 24 * 3600 * 1000));
+}
+
+// Waits for the test; wakes on its end, Ctrl-C, a cancel, the deadline, or
+// whatever the peer link says may mean its loss (never on a timer: a
+// periodic wake-up costs the timed loop, see wake_event.hpp). Gives up
+// kGraceSeconds after the deadline, the interrupt or the loss. Whether it
+// ended.
 bool wait_for_test(Shared &shared, cmdbench_ctx &ctx, Stop &why) {
-    using clock = std::chrono::steady_clock;
-    auto grace = std::chrono::milliseconds(int(kGraceSeconds * 1000));
-    clock::time_point give_up = clock::time_point::max();
-    std::unique_lock<std::mutex> lock(shared.mu);
-    while (!shared.done) {
-        shared.cv.wait_for(lock, std::chrono::milliseconds(100));
-        if (shared.done) break;
-        if (give_up == clock::time_point::max()) {
-            lock.unlock(); // the peer link may take a moment to look
-            const bool stop = must_stop(ctx, why);
-            lock.lock();
-            if (!stop) continue;
-            ctx.cancelled = true;
-            give_up = clock::now() + grace;
+    uint64_t give_up = 0; // set once the run must stop
+    std::vector<pollfd> fds;
+    for (;;) {
+        if (shared.is_done()) return true;
+        if (!give_up && must_stop(ctx, why)) {
+            cancel_run(ctx);
+            give_up = monotonic_ns() + uint64_t(kGraceSeconds * 1e9);
         }
-        if (clock::now() >= give_up) break;
+        if (give_up && monotonic_ns() >= give_up) return shared.is_done();
+        fds.assign(1, pollfd{shared.ended.fd(), POLLIN, 0});
+        if (!give_up) {
+            if (ctx.interrupted) fds.push_back({interrupt_event_fd(), POLLIN, 0});
+            if (ctx.peer) ctx.peer->wake_on(fds);
+        }
+        // EINTR and spurious wake-ups only go round again.
+        poll_events(fds, poll_ms_until(give_up ? give_up : ctx.deadline_ns));
     }
-    return shared.done;
 }
 
 // What a test that ended with `rc` did, its error always said.
