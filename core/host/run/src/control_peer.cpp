@@ -64,6 +64,12 @@ std::optional<Message> ControlPeer::next_step_message(cmdbench_ctx *ctx, MsgType
              label_ + " ended the run: " + (peer_end_->error.empty() ? "done" : peer_end_->error));
         return std::nullopt;
     }
+    // Declared before the lock, so it runs after the lock is released: the
+    // watchdog that it wakes can then peek at what follows (lost()).
+    struct WakeWatchdog {
+        const WakeEvent &read;
+        ~WakeWatchdog() { read.set(); }
+    } wake_watchdog{read_event_};
     std::lock_guard<std::mutex> lock(reading_);
     try {
         if (!await_message(ctx)) {
@@ -71,7 +77,6 @@ std::optional<Message> ControlPeer::next_step_message(cmdbench_ctx *ctx, MsgType
             return std::nullopt;
         }
         Message m = ch_.recv(wait_ms(ctx));
-        read_event_.set(); // lost() may see what waited behind this message
         if (m.type == MsgType::RunEnd) {
             peer_end_ = peer_run_end(m);
             fail(ctx, label_ + " ended the run: " +
@@ -118,9 +123,10 @@ std::string ControlPeer::lost() {
     return {};
 }
 
-void ControlPeer::wake_on(std::vector<pollfd> &fds) {
+bool ControlPeer::wake_on(std::vector<pollfd> &fds) {
     fds.push_back({read_event_.fd(), POLLIN, 0});
     fds.push_back({ch_.fd(), short(unread_ ? POLLRDHUP : POLLIN | POLLRDHUP), 0});
+    return true;
 }
 
 int ControlPeer::barrier(cmdbench_ctx *ctx, const std::string &name) {

@@ -104,6 +104,13 @@ bool must_stop(cmdbench_ctx &ctx, Stop &why) {
     return !why.peer_lost.empty();
 }
 
+// How often the watchdog asks a peer link that names no events (wake_on).
+constexpr int kBlindLookMs = 100;
+// And one that does: a safety net, so that an event missed (a bug) costs a
+// second, not the run's timeout. Once a second is no measurable cost
+// (bench/README.md, "The host's periodic wake-ups").
+constexpr int kSafetyLookMs = 1000;
+
 // Milliseconds from now to `at_ns` for poll(), rounded up: -1 for never (0).
 int poll_ms_until(uint64_t at_ns) {
     if (!at_ns) return -1;
@@ -113,8 +120,9 @@ int poll_ms_until(uint64_t at_ns) {
 }
 
 // Waits for the test; wakes on its end, Ctrl-C, a cancel, the deadline, or
-// whatever the peer link says may mean its loss (never on a timer: a
-// periodic wake-up costs the timed loop, see wake_event.hpp). Gives up
+// whatever the peer link says may mean its loss, and otherwise only once a
+// second (a wake-up every 100 ms cost the timed loop, see wake_event.hpp).
+// Gives up
 // kGraceSeconds after the deadline, the interrupt or the loss. Whether it
 // ended.
 bool wait_for_test(Shared &shared, cmdbench_ctx &ctx, Stop &why) {
@@ -128,12 +136,16 @@ bool wait_for_test(Shared &shared, cmdbench_ctx &ctx, Stop &why) {
         }
         if (give_up && monotonic_ns() >= give_up) return shared.is_done();
         fds.assign(1, pollfd{shared.ended.fd(), POLLIN, 0});
+        bool blind = false; // a peer link whose loss no event announces
         if (!give_up) {
             if (ctx.interrupted) fds.push_back({interrupt_event_fd(), POLLIN, 0});
-            if (ctx.peer) ctx.peer->wake_on(fds);
+            if (ctx.peer) blind = !ctx.peer->wake_on(fds);
         }
+        int timeout_ms = poll_ms_until(give_up ? give_up : ctx.deadline_ns);
+        const int look_ms = give_up ? -1 : blind ? kBlindLookMs : kSafetyLookMs;
+        if (look_ms > 0) timeout_ms = timeout_ms < 0 ? look_ms : std::min(timeout_ms, look_ms);
         // EINTR and spurious wake-ups only go round again.
-        poll_events(fds, poll_ms_until(give_up ? give_up : ctx.deadline_ns));
+        poll_events(fds, timeout_ms);
     }
 }
 

@@ -36,8 +36,12 @@ class PeerLink {
     virtual std::string lost() { return {}; }
     // What the watchdog polls beside its own events before it asks lost()
     // again: entries appended to `fds` whose events may change the answer.
-    // None: lost() is asked only when the watchdog wakes for another reason.
-    virtual void wake_on(std::vector<pollfd> &fds) { (void)fds; }
+    // True when those are all that can: false (the default) and the
+    // watchdog asks again every 100 ms as well.
+    virtual bool wake_on(std::vector<pollfd> &fds) {
+        (void)fds;
+        return false;
+    }
 };
 
 uint64_t monotonic_ns();

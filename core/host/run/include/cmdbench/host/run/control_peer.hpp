@@ -25,7 +25,7 @@ class ControlPeer : public PeerLink {
     // The test's next read of a message, and the channel: its close, and a
     // new message when none is waiting unread (a RunEnd behind an unread
     // message shows only once the test has read that one).
-    void wake_on(std::vector<pollfd> &fds) override;
+    bool wake_on(std::vector<pollfd> &fds) override;
 
     // Sends our RunEnd and returns the peer's (read now, or already seen
     // during a barrier). Messages the peer sent for steps we never reached
