@@ -92,7 +92,8 @@ void run_test_thread(const cmdbench_test *test, std::shared_ptr<cmdbench_transpo
 // Why the watchdog cancelled a test, if it did.
 struct Stop {
     bool interrupted = false;
-    std::string peer_lost; // PeerLink::lost's reason
+    std::string peer_lost;     // PeerLink::lost's reason
+    bool failed_first = false; // the test had said why it failed before that
 };
 
 // Whether the run must stop now: Ctrl-C, the deadline, or the peer's loss
@@ -131,6 +132,9 @@ bool wait_for_test(Shared &shared, cmdbench_ctx &ctx, Stop &why) {
     for (;;) {
         if (shared.is_done()) return true;
         if (!give_up && must_stop(ctx, why)) {
+            // Both sides failing at once: each keeps its own reason, however
+            // fast the peer's end arrived (the watchdog wakes on it at once).
+            why.failed_first = !error_of(ctx).empty();
             cancel_run(ctx);
             give_up = monotonic_ns() + uint64_t(kGraceSeconds * 1e9);
         }
@@ -154,8 +158,9 @@ Execution ended_test(const cmdbench_test *test, int rc, cmdbench_ctx &ctx, const
     Execution ex;
     ex.status = status_of(rc, ctx);
     ex.error = error_of(ctx);
-    // Stopped for its peer's loss: that is the reason, whatever the test said.
-    if (ex.status == RunStatus::Failed && !why.peer_lost.empty()) {
+    // Stopped for its peer's loss: that is the reason, whatever the test
+    // said then (not what it said before, failing on its own).
+    if (ex.status == RunStatus::Failed && !why.peer_lost.empty() && !why.failed_first) {
         ex.peer_lost = why.peer_lost;
         ex.error = why.peer_lost;
     }
