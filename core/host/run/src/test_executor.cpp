@@ -107,10 +107,12 @@ bool must_stop(cmdbench_ctx &ctx, Stop &why) {
 
 // How often the watchdog asks a peer link that names no events (wake_on).
 constexpr int kBlindLookMs = 100;
-// And one that does: a safety net, so that an event missed (a bug) costs a
-// second, not the run's timeout. Once a second is no measurable cost
-// (bench/README.md, "The host's periodic wake-ups").
-constexpr int kSafetyLookMs = 1000;
+// And one that does: a safety net, so that a loss no event announced (a
+// RunEnd queued behind a message the test has not read, which lost()
+// cannot peek past; a bug) is noticed within 250 ms, not at the run's
+// timeout. Four looks a second, against the 30 wake-ups a second that cost
+// the READ loop (bench/README.md, "The host's periodic wake-ups").
+constexpr int kSafetyLookMs = 250;
 
 // Milliseconds from now to `at_ns` for poll(), rounded up: -1 for never (0).
 int poll_ms_until(uint64_t at_ns) {
@@ -121,8 +123,8 @@ int poll_ms_until(uint64_t at_ns) {
 }
 
 // Waits for the test; wakes on its end, Ctrl-C, a cancel, the deadline, or
-// whatever the peer link says may mean its loss, and otherwise only once a
-// second (a wake-up every 100 ms cost the timed loop, see wake_event.hpp).
+// whatever the peer link says may mean its loss, and otherwise every 250 ms
+// (three threads waking every 100 ms cost the timed loop, wake_event.hpp).
 // Gives up
 // kGraceSeconds after the deadline, the interrupt or the loss. Whether it
 // ended.
