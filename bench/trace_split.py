@@ -51,11 +51,11 @@ def main():
     sirq_start = {}
     for t, pid, cpu, name, info in evs:
         if name == "softirq_entry":
-            sirq_start[cpu] = (t, pid, "TASKLET" in info)
+            sirq_start[cpu] = (t, pid)
             if "TASKLET" not in info:
                 other_sirq += 1
         elif name == "softirq_exit" and cpu in sirq_start:
-            t0, p0, _ = sirq_start.pop(cpu)
+            t0, p0 = sirq_start.pop(cpu)
             if cur is not None and p0 == poster:
                 cur[2] += t - t0
         elif name.startswith("call_function"):
