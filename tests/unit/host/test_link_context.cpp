@@ -214,6 +214,44 @@ TEST_CASE("link context: an RDMA run on loopback uses the device with an IP addr
     CHECK(s.interface.name == "dummy0");
 }
 
+namespace {
+
+// A GID table as libibverbs gives it: the valid entries only, in any order.
+std::optional<std::vector<GidEntry>> rxe_table(const std::string &device) {
+    if (device != "rxe0") return std::nullopt;
+    GidEntry v1{1, 2, {}, "IB/RoCE v1", "dummy0"};
+    v1.gid = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 198, 51, 100, 7};
+    GidEntry v2 = v1;
+    v2.index = 3;
+    v2.type = "RoCE v2";
+    return std::vector<GidEntry>{v2, v1};
+}
+
+} // namespace
+
+TEST_CASE("link context: a device's GID table comes from the table query, when it answers") {
+    FakeSysfs t;
+    rxe_tree(t); // sysfs has 192.0.2.1 at index 1; the table has 198.51.100.7
+    t.file("class/net/lo/mtu", "65536");
+    const SidePath s = describe_path(t.str(), "198.51.100.7", "dummy0", true, nullptr, rxe_table);
+    REQUIRE(s.devices.size() == 1);
+    CHECK(s.devices[0].name == "rxe0");
+    CHECK(s.gid_index == 3); // RoCE v2 before v1
+    CHECK(s.gid_type == "RoCE v2");
+    CHECK(s.devices[0].netdev == "dummy0");
+    // The table is the whole truth: sysfs's entry is not looked at.
+    CHECK(describe_path(t.str(), "192.0.2.1", "dummy0", true, nullptr, rxe_table).devices.empty());
+    const SidePath lo = describe_path(t.str(), "127.0.0.1", "lo", true, nullptr, rxe_table);
+    CHECK(lo.address == "198.51.100.7");
+    CHECK(lo.gid_index == 3);
+    // A device the query does not answer for is read from sysfs.
+    FakeSysfs u;
+    mlx5_tree(u);
+    const SidePath m = describe_path(u.str(), "10.0.0.5", "eth2", true, nullptr, rxe_table);
+    REQUIRE(m.devices.size() == 1);
+    CHECK(m.gid_index == 3);
+}
+
 TEST_CASE("link context: what the system does not say is unknown") {
     FakeSysfs t;
     const SidePath s = describe_path(t.str(), "10.1.1.1", "", true);

@@ -3,7 +3,7 @@
 #include "cmdbench/host/machine/link_context.hpp"
 
 #include "cmdbench/host/machine/sysfs_files.hpp"
-#include "ibv_port_mtu.hpp"
+#include "ibv_queries.hpp"
 
 #include <algorithm>
 #include <arpa/inet.h>
@@ -16,6 +16,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <optional>
+#include <vector>
 
 namespace cmdbench {
 namespace {
@@ -142,50 +143,62 @@ std::vector<std::string> numbered(const fs::path &dir) {
 
 struct GidMatch {
     std::string device;
-    unsigned port = 0;
-    int index = -1;
-    std::string type, netdev, address;
+    GidEntry entry;
 };
+
+// The valid entries of `device`'s GID tables, a file each in sysfs.
+std::vector<GidEntry> sysfs_gids(const fs::path &ib, const std::string &device) {
+    std::vector<GidEntry> out;
+    for (const auto &port : numbered(ib / device / "ports")) {
+        const fs::path p = ib / device / "ports" / port;
+        for (const auto &idx : numbered(p / "gids")) {
+            const auto gid = parse_gid(read_value(p / "gids" / idx));
+            if (!gid || std::all_of(gid->begin(), gid->end(), [](uint8_t b) { return !b; }))
+                continue;
+            out.push_back(GidEntry{unsigned(std::stoul(port)), std::stoi(idx), *gid,
+                                   read_value(p / "gid_attrs" / "types" / idx),
+                                   read_value(p / "gid_attrs" / "ndevs" / idx)});
+        }
+    }
+    return out;
+}
 
 // The GID that has `want` (or, without one, the first IP address of any
 // device: IPv4 before a global IPv6); RoCE v2 before v1.
-std::optional<GidMatch> find_gid(const fs::path &root, const std::optional<Gid> &want) {
+std::optional<GidMatch> find_gid(const fs::path &root, const std::optional<Gid> &want,
+                                 GidTable gid_table) {
     std::optional<GidMatch> best;
     int best_rank = -1;
     const fs::path ib = root / "class" / "infiniband";
-    for (const auto &dev : dir_entries(ib))
-        for (const auto &port : numbered(ib / dev / "ports")) {
-            const fs::path p = ib / dev / "ports" / port;
-            for (const auto &idx : numbered(p / "gids")) {
-                const auto gid = parse_gid(read_value(p / "gids" / idx));
-                if (!gid || std::all_of(gid->begin(), gid->end(), [](uint8_t b) { return !b; }))
-                    continue;
-                int rank;
-                if (want) {
-                    if (*gid != *want) continue;
-                    rank = 1;
-                } else {
-                    if ((*gid)[0] == 0xfe && ((*gid)[1] & 0xc0) == 0x80) continue; // link-local
-                    rank = is_v4_mapped(*gid) ? 1 : 0;
-                }
-                const std::string type = read_value(p / "gid_attrs" / "types" / idx);
-                rank = rank * 2 + (type == "RoCE v2" ? 1 : 0);
-                if (rank <= best_rank) continue;
-                best_rank = rank;
-                best = GidMatch{dev,
-                                unsigned(std::stoul(port)),
-                                std::stoi(idx),
-                                type,
-                                read_value(p / "gid_attrs" / "ndevs" / idx),
-                                gid_address(*gid)};
+    for (const auto &dev : dir_entries(ib)) {
+        std::optional<std::vector<GidEntry>> entries;
+        if (gid_table) entries = gid_table(dev);
+        if (!entries) entries = sysfs_gids(ib, dev);
+        std::stable_sort(entries->begin(), entries->end(),
+                         [](const GidEntry &a, const GidEntry &b) {
+                             return a.port != b.port ? a.port < b.port : a.index < b.index;
+                         });
+        for (const GidEntry &e : *entries) {
+            int rank;
+            if (want) {
+                if (e.gid != *want) continue;
+                rank = 1;
+            } else {
+                if (e.gid[0] == 0xfe && (e.gid[1] & 0xc0) == 0x80) continue; // link-local
+                rank = is_v4_mapped(e.gid) ? 1 : 0;
             }
+            rank = rank * 2 + (e.type == "RoCE v2" ? 1 : 0);
+            if (rank <= best_rank) continue;
+            best_rank = rank;
+            best = GidMatch{dev, e};
         }
+    }
     return best;
 }
 
 RdmaDevice read_device(const fs::path &root, const GidMatch &m) {
-    RdmaDevice d = read_rdma_port(root.string(), m.device, m.port);
-    if (m.netdev != kUnknown) d.netdev = m.netdev;
+    RdmaDevice d = read_rdma_port(root.string(), m.device, m.entry.port);
+    if (m.entry.netdev != kUnknown) d.netdev = m.entry.netdev;
     return d;
 }
 
@@ -222,7 +235,8 @@ RdmaDevice read_rdma_port(const std::string &sysfs_root, const std::string &devi
 }
 
 SidePath describe_path(const std::string &sysfs_root, const std::string &address,
-                       const std::string &ifname, bool rdma, ActiveMtu active_mtu) {
+                       const std::string &ifname, bool rdma, ActiveMtu active_mtu,
+                       GidTable gid_table) {
     const fs::path root(sysfs_root);
     SidePath s;
     s.address = address.empty() ? kUnknown : address;
@@ -230,19 +244,18 @@ SidePath describe_path(const std::string &sysfs_root, const std::string &address
     s.rdma = rdma;
     if (!rdma) return s;
     const auto want = address_gid(address);
-    std::optional<GidMatch> m = find_gid(root, want);
-    if (!m && is_loopback(want)) {
-        m = find_gid(root, std::nullopt);
-        if (m) {
-            s.address = m->address;
-            s.interface = read_interface(root, m->netdev == kUnknown ? "" : m->netdev);
-        }
+    std::optional<GidMatch> m;
+    if (!is_loopback(want))
+        m = find_gid(root, want, gid_table);
+    else if ((m = find_gid(root, std::nullopt, gid_table))) {
+        s.address = gid_address(m->entry.gid);
+        s.interface = read_interface(root, m->entry.netdev == kUnknown ? "" : m->entry.netdev);
     }
     if (!m) return s;
-    s.gid_index = m->index;
-    s.gid_type = m->type;
+    s.gid_index = m->entry.index;
+    s.gid_type = m->entry.type;
     s.devices.push_back(read_device(root, *m));
-    if (active_mtu) s.devices.back().active_mtu = active_mtu(m->device, m->port);
+    if (active_mtu) s.devices.back().active_mtu = active_mtu(m->device, m->entry.port);
     return s;
 }
 
@@ -270,7 +283,8 @@ std::string interface_with_address(const std::string &address) {
 }
 
 SidePath local_path(const std::string &address, bool rdma) {
-    return describe_path("/sys", address, interface_with_address(address), rdma, ibv_active_mtu);
+    return describe_path("/sys", address, interface_with_address(address), rdma, ibv_active_mtu,
+                         ibv_gid_table);
 }
 
 } // namespace cmdbench

@@ -1,7 +1,7 @@
 #include "cmdbench/host/machine/rdma_ports.hpp"
 
 #include "cmdbench/host/machine/sysfs_files.hpp"
-#include "ibv_port_mtu.hpp"
+#include "ibv_queries.hpp"
 
 #include <algorithm>
 #include <cctype>
