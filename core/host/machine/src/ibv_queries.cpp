@@ -1,5 +1,6 @@
 #include "ibv_queries.hpp"
 
+#include "cmdbench/host/machine/gid_entries.hpp"
 #include "cmdbench/report/path_context.hpp"
 
 #if __has_include(<infiniband/verbs.h>)

@@ -1,9 +1,11 @@
 #include "cmdbench/host/machine/interface_address.hpp"
 
 #include "cmdbench/host/machine/sysfs_files.hpp"
+#include "cmdbench/report/path_context.hpp"
 
 #include <algorithm>
 #include <arpa/inet.h>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <ifaddrs.h>
@@ -24,24 +26,15 @@ std::string joined(const std::set<std::string> &names) {
     return out.empty() ? "none" : out;
 }
 
-// A GID as sysfs writes it ("0000:0000:0000:0000:0000:ffff:0a00:0002"): the
-// IP address in it, and whether it is IPv4 (a mapped address); "" for the
-// zero GID, link-local and non-IP GIDs.
-std::string gid_ip(const std::string &text, bool &v4) {
-    std::string hex;
-    for (char c : text)
-        if (c != ':') hex += c;
-    if (hex.size() != 32 || hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
-        return "";
-    uint8_t b[16];
-    for (int i = 0; i < 16; ++i)
-        b[i] = uint8_t(std::stoul(hex.substr(size_t(i) * 2, 2), nullptr, 16));
+// The IP address in a GID, and whether it is IPv4 (a mapped address); ""
+// for link-local and non-IP GIDs.
+std::string gid_ip(const std::array<uint8_t, 16> &b, bool &v4) {
     char buf[INET6_ADDRSTRLEN] = {};
-    v4 = std::all_of(b, b + 10, [](uint8_t x) { return x == 0; }) && b[10] == 0xff && b[11] == 0xff;
-    if (v4) return inet_ntop(AF_INET, b + 12, buf, sizeof buf) ? buf : "";
-    if (std::all_of(b, b + 16, [](uint8_t x) { return x == 0; })) return "";
+    v4 = std::all_of(b.begin(), b.begin() + 10, [](uint8_t x) { return x == 0; }) &&
+         b[10] == 0xff && b[11] == 0xff;
+    if (v4) return inet_ntop(AF_INET, &b[12], buf, sizeof buf) ? buf : "";
     if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80) return ""; // link-local: no use off the link
-    return inet_ntop(AF_INET6, b, buf, sizeof buf) ? buf : "";
+    return inet_ntop(AF_INET6, b.data(), buf, sizeof buf) ? buf : "";
 }
 
 } // namespace
@@ -81,7 +74,8 @@ std::string interface_address(const std::string &ifname) {
 
 std::string
 rdma_device_address(const std::string &sysfs_root, const std::string &device,
-                    const std::function<std::string(const std::string &ifname)> &address_of) {
+                    const std::function<std::string(const std::string &ifname)> &address_of,
+                    GidTable gid_table) {
     const fs::path ib = fs::path(sysfs_root) / "class" / "infiniband";
     const fs::path dev = ib / device;
     std::error_code ec;
@@ -94,21 +88,17 @@ rdma_device_address(const std::string &sysfs_root, const std::string &device,
     std::string best;
     int best_rank = -1;
     std::vector<std::string> netdevs;
-    for (const auto &port : dir_entries(dev / "ports"))
-        for (const auto &idx : dir_entries(dev / "ports" / port / "gids")) {
-            const fs::path p = dev / "ports" / port;
-            bool v4 = false;
-            const std::string ip = gid_ip(first_line(p / "gids" / idx), v4);
-            const std::string netdev = first_line(p / "gid_attrs" / "ndevs" / idx);
-            if (!netdev.empty()) netdevs.push_back(netdev);
-            if (ip.empty()) continue;
-            const int rank =
-                (v4 ? 2 : 0) + (first_line(p / "gid_attrs" / "types" / idx) == "RoCE v2");
-            if (rank > best_rank) {
-                best_rank = rank;
-                best = ip;
-            }
+    for (const GidEntry &e : gid_entries(sysfs_root, device, gid_table)) {
+        bool v4 = false;
+        const std::string ip = gid_ip(e.gid, v4);
+        if (e.netdev != kUnknown) netdevs.push_back(e.netdev);
+        if (ip.empty()) continue;
+        const int rank = (v4 ? 2 : 0) + (e.type == "RoCE v2");
+        if (rank > best_rank) {
+            best_rank = rank;
+            best = ip;
         }
+    }
     if (!best.empty()) return best;
     // InfiniBand: IPoIB's interface (device/net/ib0); a software device
     // names its interface in `parent`.

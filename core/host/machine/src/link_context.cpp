@@ -1,5 +1,6 @@
 // sysfs: /sys/class/net/IF for interfaces, /sys/class/infiniband/DEV for
-// RDMA devices (their GID tables map addresses to devices and ports).
+// RDMA devices; their GID tables (gid_entries.hpp) map addresses to devices
+// and ports.
 #include "cmdbench/host/machine/link_context.hpp"
 
 #include "cmdbench/host/machine/sysfs_files.hpp"
@@ -8,7 +9,6 @@
 #include <algorithm>
 #include <arpa/inet.h>
 #include <array>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -82,20 +82,6 @@ NetInterface read_interface(const fs::path &root, const std::string &ifname) {
     return i;
 }
 
-std::optional<Gid> parse_gid(const std::string &text) {
-    std::string hex;
-    for (char c : text)
-        if (c != ':') hex += c;
-    if (hex.size() != 32) return std::nullopt;
-    Gid g{};
-    for (size_t i = 0; i < 16; ++i) {
-        unsigned v = 0;
-        if (std::sscanf(hex.c_str() + 2 * i, "%2x", &v) != 1) return std::nullopt;
-        g[i] = uint8_t(v);
-    }
-    return g;
-}
-
 // An address as the GID RoCE gives it: IPv4 mapped into IPv6. A scope
 // ("fe80::1%eth0") is not part of the GID.
 std::optional<Gid> address_gid(std::string address) {
@@ -126,42 +112,10 @@ std::string gid_address(const Gid &g) {
     return inet_ntop(AF_INET6, g.data(), buf, sizeof buf) ? buf : kUnknown;
 }
 
-// The numbered entries (ports, GID indexes), in numeric order.
-std::vector<std::string> numbered(const fs::path &dir) {
-    std::vector<std::string> names = dir_entries(dir);
-    names.erase(std::remove_if(names.begin(), names.end(),
-                               [](const std::string &n) {
-                                   return n.empty() || n.size() > 9 ||
-                                          n.find_first_not_of("0123456789") != std::string::npos;
-                               }),
-                names.end());
-    std::sort(names.begin(), names.end(), [](const std::string &a, const std::string &b) {
-        return a.size() != b.size() ? a.size() < b.size() : a < b;
-    });
-    return names;
-}
-
 struct GidMatch {
     std::string device;
     GidEntry entry;
 };
-
-// The valid entries of `device`'s GID tables, a file each in sysfs.
-std::vector<GidEntry> sysfs_gids(const fs::path &ib, const std::string &device) {
-    std::vector<GidEntry> out;
-    for (const auto &port : numbered(ib / device / "ports")) {
-        const fs::path p = ib / device / "ports" / port;
-        for (const auto &idx : numbered(p / "gids")) {
-            const auto gid = parse_gid(read_value(p / "gids" / idx));
-            if (!gid || std::all_of(gid->begin(), gid->end(), [](uint8_t b) { return !b; }))
-                continue;
-            out.push_back(GidEntry{unsigned(std::stoul(port)), std::stoi(idx), *gid,
-                                   read_value(p / "gid_attrs" / "types" / idx),
-                                   read_value(p / "gid_attrs" / "ndevs" / idx)});
-        }
-    }
-    return out;
-}
 
 // The GID that has `want` (or, without one, the first IP address of any
 // device: IPv4 before a global IPv6); RoCE v2 before v1.
@@ -171,14 +125,7 @@ std::optional<GidMatch> find_gid(const fs::path &root, const std::optional<Gid> 
     int best_rank = -1;
     const fs::path ib = root / "class" / "infiniband";
     for (const auto &dev : dir_entries(ib)) {
-        std::optional<std::vector<GidEntry>> entries;
-        if (gid_table) entries = gid_table(dev);
-        if (!entries) entries = sysfs_gids(ib, dev);
-        std::stable_sort(entries->begin(), entries->end(),
-                         [](const GidEntry &a, const GidEntry &b) {
-                             return a.port != b.port ? a.port < b.port : a.index < b.index;
-                         });
-        for (const GidEntry &e : *entries) {
+        for (const GidEntry &e : gid_entries(root.string(), dev, gid_table)) {
             int rank;
             if (want) {
                 if (e.gid != *want) continue;

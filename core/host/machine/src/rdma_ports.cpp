@@ -17,17 +17,14 @@ bool all_digits(const std::string &s) {
            std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
 }
 
-// A GID file of all zeros ("0000:0000:...") is an unused entry.
-bool gid_in_use(const std::string &text) {
-    return std::any_of(text.begin(), text.end(), [](char c) { return c != '0' && c != ':'; });
-}
-
 } // namespace
 
-std::vector<RdmaPort> rdma_ports(const std::string &sysfs_root, ActiveMtu active_mtu) {
+std::vector<RdmaPort> rdma_ports(const std::string &sysfs_root, ActiveMtu active_mtu,
+                                 GidTable gid_table) {
     std::vector<RdmaPort> out;
     const fs::path ib = fs::path(sysfs_root) / "class" / "infiniband";
     for (const std::string &dev : dir_entries(ib)) {
+        const std::vector<GidEntry> gids = gid_entries(sysfs_root, dev, gid_table);
         std::vector<std::string> ports = dir_entries(ib / dev / "ports");
         ports.erase(std::remove_if(ports.begin(), ports.end(),
                                    [](const std::string &p) { return !all_digits(p); }),
@@ -40,8 +37,8 @@ std::vector<RdmaPort> rdma_ports(const std::string &sysfs_root, ActiveMtu active
             const unsigned n = unsigned(std::stoul(p));
             port.device = read_rdma_port(sysfs_root, dev, n);
             if (active_mtu) port.device.active_mtu = active_mtu(dev, n);
-            for (const std::string &idx : dir_entries(ib / dev / "ports" / p / "gids"))
-                port.gids += gid_in_use(first_line(ib / dev / "ports" / p / "gids" / idx));
+            port.gids = int(std::count_if(gids.begin(), gids.end(),
+                                          [n](const GidEntry &g) { return g.port == n; }));
             out.push_back(std::move(port));
         }
     }
@@ -49,7 +46,7 @@ std::vector<RdmaPort> rdma_ports(const std::string &sysfs_root, ActiveMtu active
 }
 
 std::vector<RdmaPort> local_rdma_ports() {
-    return rdma_ports("/sys", ibv_active_mtu);
+    return rdma_ports("/sys", ibv_active_mtu, ibv_gid_table);
 }
 
 } // namespace cmdbench

@@ -35,7 +35,7 @@ std::string address_or_none(const std::string &ifname) {
 
 } // namespace
 
-std::vector<RdmaRail> active_rdma_rails(const std::string &sysfs_root) {
+std::vector<RdmaRail> active_rdma_rails(const std::string &sysfs_root, GidTable gid_table) {
     std::vector<std::string> devices;
     std::error_code ec;
     for (const auto &d : fs::directory_iterator(fs::path(sysfs_root) / "class" / "infiniband", ec))
@@ -44,7 +44,8 @@ std::vector<RdmaRail> active_rdma_rails(const std::string &sysfs_root) {
     std::vector<RdmaRail> out;
     for (const std::string &device : devices) {
         try {
-            out.push_back({device, rdma_device_address(sysfs_root, device, address_or_none)});
+            out.push_back(
+                {device, rdma_device_address(sysfs_root, device, address_or_none, gid_table)});
         } catch (const MatrixAddressError &) {
             // No address reaches it: not a rail a run can bind to.
         }

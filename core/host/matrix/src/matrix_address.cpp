@@ -22,13 +22,16 @@ std::string matrix_listen_address(const MatrixSpec &m, const std::string &node) 
     if (!m.address.empty()) return m.address;
     if (!m.interface.empty()) return interface_address(m.interface);
     if (!m.device.empty())
-        return rdma_device_address("/sys", m.device, [](const std::string &ifname) {
-            try {
-                return interface_address(ifname);
-            } catch (const MatrixAddressError &) {
-                return std::string();
-            }
-        });
+        return rdma_device_address(
+            "/sys", m.device,
+            [](const std::string &ifname) {
+                try {
+                    return interface_address(ifname);
+                } catch (const MatrixAddressError &) {
+                    return std::string();
+                }
+            },
+            ibv_gid_table);
     addrinfo hints{};
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;

@@ -112,7 +112,7 @@ std::vector<Rail> all_rdma_rails(const toml::node &node, const std::string &path
              "rails = \"all\" puts each rail's address in bind_address, which " + params.owner +
                  " does not have: list the rails instead");
     std::vector<Rail> out;
-    for (const RdmaRail &r : active_rdma_rails()) {
+    for (const RdmaRail &r : active_rdma_rails("/sys", ibv_gid_table)) {
         Rail rail;
         rail.label = r.device;
         (test_binds ? rail.test_params : rail.transport_params)["bind_address"] = r.address;

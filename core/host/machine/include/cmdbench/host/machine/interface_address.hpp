@@ -3,6 +3,8 @@
 // multi-homed nodes every rank serves on the data network although the
 // scenario (the same on every rank) cannot name per-node addresses.
 #pragma once
+#include "cmdbench/host/machine/gid_entries.hpp"
+
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -26,8 +28,10 @@ std::string interface_address(const std::string &ifname);
 // `address_of` gives for a network interface of the device (IPoIB's ib0
 // under device/net, a GID's netdev, a software device's parent). Throws
 // naming the node's devices when there is no such device, or no address.
+// `gid_table`: as gid_entries.hpp (null: sysfs is read).
 std::string
 rdma_device_address(const std::string &sysfs_root, const std::string &device,
-                    const std::function<std::string(const std::string &ifname)> &address_of);
+                    const std::function<std::string(const std::string &ifname)> &address_of,
+                    GidTable gid_table = nullptr);
 
 } // namespace cmdbench

@@ -3,13 +3,10 @@
 // The host works this out itself, from the address the data connection
 // uses, so no plugin has to report it.
 #pragma once
+#include "cmdbench/host/machine/gid_entries.hpp"
 #include "cmdbench/report/path_context.hpp"
 
-#include <array>
-#include <cstdint>
-#include <optional>
 #include <string>
-#include <vector>
 
 namespace cmdbench {
 
@@ -21,19 +18,9 @@ namespace cmdbench {
 // plugins do.
 // `active_mtu` answers for a device and port what sysfs cannot (null:
 // unknown; local_path asks libibverbs).
-// `gid_table` gives a device's valid GID entries at once, where sysfs has a
-// file per entry, valid or not (null, or nullopt for a device: sysfs is
-// read; local_path asks libibverbs). Soft-RoCE's table has 1,024 entries:
-// read from sysfs in an emulated machine, that took ~0.5 s a scan.
+// `gid_table` gives the GID tables (gid_entries.hpp; null: sysfs is read;
+// local_path asks libibverbs).
 using ActiveMtu = std::string (*)(const std::string &device, unsigned port);
-struct GidEntry {
-    unsigned port = 0;
-    int index = -1;
-    std::array<uint8_t, 16> gid{};
-    std::string type;   // as sysfs names it: "IB/RoCE v1" or "RoCE v2"
-    std::string netdev; // "unknown" when none (InfiniBand)
-};
-using GidTable = std::optional<std::vector<GidEntry>> (*)(const std::string &device);
 SidePath describe_path(const std::string &sysfs_root, const std::string &address,
                        const std::string &ifname, bool rdma, ActiveMtu active_mtu = nullptr,
                        GidTable gid_table = nullptr);

@@ -13,9 +13,11 @@ struct RdmaPort {
     int gids = 0;      // GID table entries in use (not all zero)
 };
 
-// From the sysfs tree at `sysfs_root`, in device and port order.
-std::vector<RdmaPort> rdma_ports(const std::string &sysfs_root, ActiveMtu active_mtu = nullptr);
-// This machine's, with each active MTU asked of libibverbs.
+// From the sysfs tree at `sysfs_root`, in device and port order (GID
+// tables as gid_entries.hpp reads them).
+std::vector<RdmaPort> rdma_ports(const std::string &sysfs_root, ActiveMtu active_mtu = nullptr,
+                                 GidTable gid_table = nullptr);
+// This machine's, with each active MTU and GID table asked of libibverbs.
 std::vector<RdmaPort> local_rdma_ports();
 
 } // namespace cmdbench

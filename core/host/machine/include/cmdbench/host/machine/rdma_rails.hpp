@@ -2,6 +2,8 @@
 // an address that reaches it (interface_address.hpp: rdma_device_address,
 // the lookup `[matrix] device` uses too).
 #pragma once
+#include "cmdbench/host/machine/gid_entries.hpp"
+
 #include <string>
 #include <vector>
 
@@ -13,7 +15,9 @@ struct RdmaRail {
 };
 
 // In device-name order. `sysfs_root` is "/sys" (tests pass a fake tree);
-// interface addresses come from this machine's interfaces.
-std::vector<RdmaRail> active_rdma_rails(const std::string &sysfs_root = "/sys");
+// interface addresses come from this machine's interfaces; GID tables as
+// gid_entries.hpp reads them.
+std::vector<RdmaRail> active_rdma_rails(const std::string &sysfs_root = "/sys",
+                                        GidTable gid_table = nullptr);
 
 } // namespace cmdbench
