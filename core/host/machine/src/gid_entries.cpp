@@ -3,7 +3,6 @@
 #include "cmdbench/host/machine/gid_entries.hpp"
 
 #include "cmdbench/host/machine/sysfs_files.hpp"
-#include "cmdbench/report/path_context.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -13,10 +12,6 @@ namespace cmdbench {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool numeric(const std::string &n) {
-    return !n.empty() && n.size() <= 9 && n.find_first_not_of("0123456789") == std::string::npos;
-}
 
 // "fe80:0000:...:376f" -> 16 bytes.
 std::optional<std::array<uint8_t, 16>> parse_gid(const std::string &text) {
@@ -33,22 +28,11 @@ std::optional<std::array<uint8_t, 16>> parse_gid(const std::string &text) {
     return g;
 }
 
-// A sysfs attribute's value, "unknown" when unreadable or empty (an unused
-// entry's types and ndevs refuse to be read).
-std::string value_or_unknown(const fs::path &file) {
-    std::string v = first_line(file);
-    while (!v.empty() && (v.back() == ' ' || v.back() == '\r'))
-        v.pop_back();
-    return v.empty() ? std::string(kUnknown) : v;
-}
-
 std::vector<GidEntry> sysfs_gids(const fs::path &dev) {
     std::vector<GidEntry> out;
-    for (const std::string &port : dir_entries(dev / "ports")) {
-        if (!numeric(port)) continue;
+    for (const std::string &port : numbered_entries(dev / "ports")) {
         const fs::path p = dev / "ports" / port;
-        for (const std::string &idx : dir_entries(p / "gids")) {
-            if (!numeric(idx)) continue;
+        for (const std::string &idx : numbered_entries(p / "gids")) {
             const auto gid = parse_gid(first_line(p / "gids" / idx));
             if (!gid || std::all_of(gid->begin(), gid->end(), [](uint8_t b) { return !b; }))
                 continue;

@@ -64,24 +64,21 @@ int query_port(const Verbs &v, ibv_context *ctx, uint8_t port, ibv_port_attr &at
     return v.query_port(ctx, port, reinterpret_cast<_compat_ibv_port_attr *>(&attr));
 }
 
-// Calls `fn(ctx)` with `device` opened; false when it is not there.
-template <typename Fn> bool with_device(const Verbs &v, const std::string &device, Fn fn) {
+// Calls `fn(ctx)` with `device` opened, if it is there.
+template <typename Fn> void with_device(const Verbs &v, const std::string &device, Fn fn) {
     int n = 0;
     ibv_device **list = v.get_device_list(&n);
-    if (!list) return false;
-    bool found = false;
+    if (!list) return;
     for (int i = 0; i < n; ++i) {
         const char *name = v.get_device_name(list[i]);
         if (!name || device != name) continue;
         if (ibv_context *ctx = v.open_device(list[i])) {
-            found = true;
             fn(ctx);
             v.close_device(ctx);
         }
         break;
     }
     v.free_device_list(list);
-    return found;
 }
 
 } // namespace

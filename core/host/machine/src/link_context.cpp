@@ -11,7 +11,6 @@
 #include <array>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <netinet/in.h>
@@ -23,18 +22,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Gid = std::array<uint8_t, 16>;
-
-// The first line of a sysfs file, trimmed; "unknown" when it cannot be
-// read or is empty (virtual devices refuse `speed` with EINVAL).
-std::string read_value(const fs::path &file) {
-    std::ifstream in(file);
-    std::string line;
-    if (!in || !std::getline(in, line)) return kUnknown;
-    const auto first = line.find_first_not_of(" \t");
-    const auto last = line.find_last_not_of(" \t\r\n");
-    if (first == std::string::npos || last == std::string::npos) return kUnknown;
-    return line.substr(first, last - first + 1);
-}
 
 // The last component of where a symlink points, or "unknown".
 std::string link_name(const fs::path &link) {
@@ -60,7 +47,7 @@ void bus_position(const fs::path &dir, std::string &numa, std::string &pci) {
         const fs::path real = fs::canonical(dev, ec);
         if (!ec) dev = real.parent_path();
     }
-    numa = read_value(dev / "numa_node");
+    numa = value_or_unknown(dev / "numa_node");
     if (numa == "-1") numa = kUnknown; // the kernel's "no NUMA affinity"
     std::error_code ec;
     const fs::path real = fs::canonical(dev, ec);
@@ -74,10 +61,10 @@ NetInterface read_interface(const fs::path &root, const std::string &ifname) {
     const fs::path dir = root / "class" / "net" / ifname;
     i.name = ifname;
     i.driver = link_name(dir / "device" / "driver");
-    const std::string speed = read_value(dir / "speed");
+    const std::string speed = value_or_unknown(dir / "speed");
     // -1: the link is down or the driver does not know.
     if (speed != kUnknown && speed != "-1") i.speed = speed + " Mb/s";
-    i.mtu = read_value(dir / "mtu");
+    i.mtu = value_or_unknown(dir / "mtu");
     bus_position(dir, i.numa_node, i.pci_address);
     return i;
 }
@@ -168,15 +155,15 @@ RdmaDevice read_rdma_port(const std::string &sysfs_root, const std::string &devi
     // Software devices have no bus device, hence no driver link; they name
     // their network interface in `parent`. siw is iWARP (an RNIC), rxe an
     // InfiniBand CA over Ethernet.
-    if (d.driver == kUnknown && read_value(dir / "parent") != kUnknown)
-        d.driver = read_value(dir / "node_type").rfind("4:", 0) == 0 ? "siw" : "rxe";
-    d.firmware = read_value(dir / "fw_ver");
-    d.node_guid = read_value(dir / "node_guid");
+    if (d.driver == kUnknown && value_or_unknown(dir / "parent") != kUnknown)
+        d.driver = value_or_unknown(dir / "node_type").rfind("4:", 0) == 0 ? "siw" : "rxe";
+    d.firmware = value_or_unknown(dir / "fw_ver");
+    d.node_guid = value_or_unknown(dir / "node_guid");
     d.port = port_number;
-    d.port_state = after_colon(read_value(port / "state"));
-    d.link_layer = read_value(port / "link_layer");
-    d.rate = read_value(port / "rate");
-    d.netdev = read_value(dir / "parent");
+    d.port_state = after_colon(value_or_unknown(port / "state"));
+    d.link_layer = value_or_unknown(port / "link_layer");
+    d.rate = value_or_unknown(port / "rate");
+    d.netdev = value_or_unknown(dir / "parent");
     bus_position(dir, d.numa_node, d.pci_address);
     return d;
 }

@@ -4,20 +4,11 @@
 #include "ibv_queries.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 
 namespace cmdbench {
-namespace {
 
 namespace fs = std::filesystem;
-
-bool all_digits(const std::string &s) {
-    return !s.empty() &&
-           std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
-}
-
-} // namespace
 
 std::vector<RdmaPort> rdma_ports(const std::string &sysfs_root, ActiveMtu active_mtu,
                                  GidTable gid_table) {
@@ -25,14 +16,7 @@ std::vector<RdmaPort> rdma_ports(const std::string &sysfs_root, ActiveMtu active
     const fs::path ib = fs::path(sysfs_root) / "class" / "infiniband";
     for (const std::string &dev : dir_entries(ib)) {
         const std::vector<GidEntry> gids = gid_entries(sysfs_root, dev, gid_table);
-        std::vector<std::string> ports = dir_entries(ib / dev / "ports");
-        ports.erase(std::remove_if(ports.begin(), ports.end(),
-                                   [](const std::string &p) { return !all_digits(p); }),
-                    ports.end());
-        std::sort(ports.begin(), ports.end(), [](const std::string &a, const std::string &b) {
-            return std::stoul(a) < std::stoul(b);
-        });
-        for (const std::string &p : ports) {
+        for (const std::string &p : numbered_entries(ib / dev / "ports")) {
             RdmaPort port;
             const unsigned n = unsigned(std::stoul(p));
             port.device = read_rdma_port(sysfs_root, dev, n);

@@ -6,6 +6,20 @@
 #include <unistd.h>
 
 namespace cmdbench {
+namespace {
+
+// Makes eventfd `fd` readable; one system call, async-signal-safe.
+void signal_eventfd(int fd) noexcept {
+    const uint64_t one = 1;
+    if (fd >= 0) {
+        ssize_t ignored = write(fd, &one, sizeof one); // full only after 2^64 - 1 sets
+        (void)ignored;
+    }
+}
+
+std::atomic<int> g_interrupt_fd{-1};
+
+} // namespace
 
 WakeEvent::WakeEvent() : fd_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {}
 
@@ -14,11 +28,7 @@ WakeEvent::~WakeEvent() {
 }
 
 void WakeEvent::set() const noexcept {
-    const uint64_t one = 1;
-    if (fd_ >= 0) {
-        ssize_t ignored = write(fd_, &one, sizeof one); // full only after 2^64 - 1 sets
-        (void)ignored;
-    }
+    signal_eventfd(fd_);
 }
 
 void WakeEvent::drain() const noexcept {
@@ -38,10 +48,6 @@ int poll_events(std::vector<pollfd> &fds, int timeout_ms) {
     return poll(fds.data(), nfds_t(fds.size()), timeout_ms);
 }
 
-namespace {
-std::atomic<int> g_interrupt_fd{-1};
-} // namespace
-
 int interrupt_event_fd() {
     // Never closed: a signal at exit must not write to a reused number.
     static const int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -50,12 +56,7 @@ int interrupt_event_fd() {
 }
 
 void set_interrupt_event() noexcept {
-    const int fd = g_interrupt_fd.load();
-    const uint64_t one = 1;
-    if (fd >= 0) {
-        ssize_t ignored = write(fd, &one, sizeof one);
-        (void)ignored;
-    }
+    signal_eventfd(g_interrupt_fd.load());
 }
 
 } // namespace cmdbench

@@ -31,7 +31,10 @@ CounterSources run_counter_sources(const Registry &registry, const cmdbench_test
                                    const std::map<std::string, ParamValue> &params,
                                    const std::string &meeting_host) {
     const std::string address = data_address(params, meeting_host);
-    return counter_sources(local_path(address, run_uses_rdma(registry, test, transport)));
+    // No active MTU: the counters do not need it, and it costs a device open.
+    return counter_sources(describe_path("/sys", address, interface_with_address(address),
+                                         run_uses_rdma(registry, test, transport), nullptr,
+                                         ibv_gid_table));
 }
 
 Expected<int> placement_numa_node(const SidePlacement &placement, const Registry &registry,

@@ -24,8 +24,8 @@ SidePath run_side_path(const Registry &registry, const cmdbench_test *test,
                        const std::string &meeting_host);
 
 // The counters this side reads around its run (counter_reader.hpp): those
-// of the path run_side_path finds, read from sysfs alone, since it is
-// asked before the run.
+// of the path run_side_path finds, without its active MTU (the one thing
+// that needs more than the GID table), since it is asked before the run.
 CounterSources run_counter_sources(const Registry &registry, const cmdbench_test *test,
                                    const cmdbench_transport *transport,
                                    const std::map<std::string, ParamValue> &params,
