@@ -50,12 +50,6 @@ class WatchedPeer : public PeerLink {
         return inner_.exchange(ctx, data, len, buf, cap, got);
     }
     std::string lost() override;
-    // The control channel's events, and a look every 100 ms for the
-    // heartbeats' silence, which no event announces.
-    bool wake_on(std::vector<pollfd> &fds) override {
-        inner_.wake_on(fds);
-        return false;
-    }
 
   private:
     PeerLink &inner_;

@@ -2,7 +2,6 @@
 // (cmdbench_ctx) those services act on.
 #pragma once
 #include "cmdbench/host/params/params.hpp"
-#include "cmdbench/host/plugins/wake_event.hpp"
 #include "cmdbench/report/histogram.hpp"
 #include "cmdbench/report/path_context.hpp"
 #include "cmdbench/report/result.hpp"
@@ -15,9 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <poll.h>
 #include <string>
-#include <vector>
 
 namespace cmdbench {
 
@@ -34,14 +31,6 @@ class PeerLink {
     // closed the control channel", "... ended the run: why"), or "" while
     // the peer is there. Must not block.
     virtual std::string lost() { return {}; }
-    // What the watchdog polls beside its own events before it asks lost()
-    // again: entries appended to `fds` whose events may change the answer.
-    // True when those are all that can: false (the default) and the
-    // watchdog asks again every 100 ms as well.
-    virtual bool wake_on(std::vector<pollfd> &fds) {
-        (void)fds;
-        return false;
-    }
 };
 
 uint64_t monotonic_ns();
@@ -69,7 +58,6 @@ struct cmdbench_ctx {
     uint64_t deadline_ns = 0;
     const std::atomic<bool> *interrupted = nullptr; // process-wide Ctrl-C
     std::atomic<bool> cancelled{false};             // this run: timeout, peer gone
-    cmdbench::WakeEvent stop_event;                 // set with cancelled (cancel_run)
     cmdbench::PeerLink *peer = nullptr;
     const cmdbench_transport *transport = nullptr; // the plugin's own, for guarded hooks
     cmdbench::RowSink on_row;
@@ -105,13 +93,6 @@ const cmdbench_host *host_services();
 std::shared_ptr<cmdbench_ctx> make_run_ctx(RunInputs in);
 
 int64_t remaining_ms(const cmdbench_ctx &ctx);
-
-// Cancels the run: sets ctx.cancelled and wakes whoever waits on its stop_event.
-void cancel_run(cmdbench_ctx &ctx);
-
-// The events that tell a waiting thread the run must stop: its stop_event,
-// and the process's interrupt event when the run heeds Ctrl-C; appended to `fds`.
-void add_stop_events(const cmdbench_ctx &ctx, std::vector<pollfd> &fds);
 
 // The most detailed plugin log level printed (CMDBENCH_LOG_*): the
 // environment's CMDBENCH_LOG_LEVEL (error, warning, info, debug), else debug
