@@ -56,10 +56,10 @@ void Liveness::loop() {
     }
 }
 
-std::string WatchedPeer::lost() {
-    std::string why = inner_.lost();
-    if (why.empty() && live_) why = live_->verdict();
-    return why;
+PeerLoss WatchedPeer::lost() {
+    PeerLoss loss = inner_.lost();
+    if (loss.why.empty() && live_) loss.why = live_->verdict();
+    return loss;
 }
 
 } // namespace cmdbench::perftest_frontend

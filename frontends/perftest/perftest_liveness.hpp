@@ -49,7 +49,13 @@ class WatchedPeer : public PeerLink {
                  uint32_t *got) override {
         return inner_.exchange(ctx, data, len, buf, cap, got);
     }
-    std::string lost() override;
+    PeerLoss lost() override;
+    // The control channel's events, and a look every 100 ms for the
+    // heartbeats' silence, which no event announces.
+    bool wake_on(std::vector<pollfd> &fds) override {
+        inner_.wake_on(fds);
+        return false;
+    }
 
   private:
     PeerLink &inner_;

@@ -105,7 +105,7 @@ void run_with_peer(const Options &o, RoleRun &role, Link &link, SideResult &r) {
     if (ex.abandoned) return; // the caller exits at once
     // A peer already known to be gone or stopped is why the test ended,
     // however the test put it, and gets a moment, not the run's time.
-    const std::string gone = ex.peer_lost.empty() ? peer.lost() : ex.peer_lost;
+    const std::string gone = ex.peer_lost.empty() ? peer.lost().why : ex.peer_lost;
     if (!gone.empty() && r.status != RunStatus::Ok && r.status != RunStatus::Interrupted) {
         r.status = RunStatus::Failed;
         r.error = gone;

@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -165,6 +166,99 @@ TEST_CASE("Ctrl-C stops both sides of a run at once, the rows so far kept") {
     // The server's side stopped because this side did: nothing of it to add.
     CHECK_THAT(run["error"].get<std::string>(), !Catch::Contains("server"));
     CHECK(kill(server, 0) != 0); // stopped and reaped by the client
+}
+
+namespace {
+
+// Voluntary context switches (sleeps ended) of thread `tid` of `pid` so far.
+long wakeups(pid_t pid, const std::string &tid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/task/" + tid + "/status");
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("voluntary_ctxt_switches:", 0) == 0) return std::stol(line.substr(24));
+    return -1;
+}
+
+// The threads of `pid` asleep in poll(), as the host's waits are (a
+// sanitizer's own thread sleeps in nanosleep and is left out).
+std::vector<std::string> polling_threads(pid_t pid) {
+    std::vector<std::string> out;
+    for (const auto &t :
+         std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task")) {
+        std::ifstream in(t.path() / "wchan");
+        std::string wchan;
+        in >> wchan;
+        if (wchan.find("poll") != std::string::npos) out.push_back(t.path().filename().string());
+    }
+    return out;
+}
+
+long wakeups(pid_t pid, const std::vector<std::string> &tids) {
+    long sum = 0;
+    for (const std::string &tid : tids)
+        sum += std::max(0L, wakeups(pid, tid));
+    return sum;
+}
+
+} // namespace
+
+// A wake-up every 100 ms on an idle CPU slowed the timed loop of a READ run
+// under emulation by 5-50% (bench/README.md): while a test runs, the host's
+// own waits (the watchdogs, the passive server's barrier) sleep until
+// something happens.
+TEST_CASE("while a test runs, the host's threads sleep: no periodic wake-up on either side") {
+    Client c;
+    c.start("[[run]]\nname = \"passive\"\ntest = \"passive\"\n");
+    REQUIRE(c.said("cmdbench: info: passive: busy"));
+    REQUIRE(c.said("passive: waiting"));
+    const pid_t server = local_server_of(c.pid);
+    const std::string main_thread = std::to_string(c.pid);
+    // The server: its watchdog and its test's thread in the barrier (which
+    // it enters just after its log line: looked for until it is there).
+    std::vector<std::string> waits = polling_threads(server);
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (waits.size() < 2 && std::chrono::steady_clock::now() < give_up) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        waits = polling_threads(server);
+    }
+    REQUIRE(waits.size() >= 2);
+    const long server_before = wakeups(server, waits);
+    const long client_before = wakeups(c.pid, main_thread); // its watchdog
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    const long server_woke = wakeups(server, waits) - server_before;
+    const long client_woke = wakeups(c.pid, main_thread) - client_before;
+    // Each slept through the 1.5 s but for the watchdog's look every 250 ms
+    // (at most 7); a 100 ms tick in each wait would be 15 a thread, 30 for
+    // the server's two.
+    CHECK(server_woke <= 8);
+    CHECK(client_woke <= 8);
+    // And events still end it: Ctrl-C stops the client, whose closed channel
+    // wakes the server's watchdog, whose cancel wakes its barrier.
+    c.stop(c.pid, SIGINT);
+    check_end(c, 130, "interrupted", "");
+    CHECK(kill(server, 0) != 0);
+}
+
+// The watchdog wakes the moment the peer's end of the run arrives; a test
+// that was failing on its own at that moment keeps its own reason, and the
+// peer's comes with its end of the run: the report has both. A test that
+// only stopped for the cancel gets the peer's reason instead of its own.
+TEST_CASE("both sides failing at once keep their own reasons, a side that only stopped does not") {
+    SECTION("both failed on their own, the server 300 ms after the client") {
+        Client c;
+        c.start("[[run]]\nname = \"both\"\ntest = \"both-fail\"\n");
+        c.stopped = std::chrono::steady_clock::now();
+        const json run = check_end(c, 1, "failed", "client side failed");
+        CHECK(run["error"] == "client side failed (server: server side failed)");
+    }
+    SECTION("the server only stopped for the cancel") {
+        Client c;
+        c.start("[[run]]\nname = \"one\"\ntest = \"fail-client\"\n");
+        c.stopped = std::chrono::steady_clock::now();
+        const json run = check_end(c, 1, "failed", "client side failed");
+        // The server's side says the client ended the run, which the
+        // client's own error already holds: nothing is added.
+        CHECK(run["error"] == "client side failed");
+    }
 }
 
 namespace {

@@ -1,5 +1,6 @@
 #include "cmdbench/host/cli/interrupt.hpp"
 
+#include "cmdbench/host/plugins/wake_event.hpp"
 #include "cmdbench/host/run/crash_report.hpp"
 
 #include <csignal>
@@ -33,6 +34,7 @@ void on_signal(int sig) {
         if (sig != SIGHUP) _exit(128 + sig);
         return;
     }
+    set_interrupt_event(); // the waits of every run wake now
     if (sig == SIGTERM && g_watched_parent && getppid() != g_watched_parent)
         say("the client process went away", ", stopping");
     else if (sig == SIGTERM)
@@ -57,6 +59,7 @@ const std::atomic<bool> &install_interrupt_handler() {
     int death_signal = 0;
     if (prctl(PR_GET_PDEATHSIG, &death_signal) == 0 && death_signal == SIGTERM)
         g_watched_parent = getppid();
+    interrupt_event_fd(); // made here: the handler only writes to it
     struct sigaction sa {};
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);

@@ -375,6 +375,16 @@ int64_t remaining_ms(const cmdbench_ctx &ctx) {
     return now >= ctx.deadline_ns ? 0 : int64_t((ctx.deadline_ns - now) / 1000000);
 }
 
+void cancel_run(cmdbench_ctx &ctx) {
+    ctx.cancelled = true;
+    ctx.stop_event.set();
+}
+
+void add_stop_events(const cmdbench_ctx &ctx, std::vector<pollfd> &fds) {
+    fds.push_back({ctx.stop_event.fd(), POLLIN, 0});
+    if (ctx.interrupted) fds.push_back({interrupt_event_fd(), POLLIN, 0});
+}
+
 std::shared_ptr<cmdbench_ctx> make_run_ctx(RunInputs in) {
     auto ctx = std::make_shared<cmdbench_ctx>();
     ctx->params = std::move(in.params);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <poll.h>
 
 namespace cmdbench {
 
@@ -18,10 +19,6 @@ int wait_ms(cmdbench_ctx *ctx) {
     // deadline just passed still reads what the peer already sent.
     return int(std::clamp<int64_t>(remaining_ms(*ctx), 100, 24 * 3600 * 1000));
 }
-
-// How long one wait for the peer's message lasts before the run's cancel is
-// looked at again.
-constexpr uint64_t kSliceMs = 100;
 
 // Ctrl-C, or the watchdog's cancel (the deadline is the wait's own bound).
 bool stop_requested(const cmdbench_ctx *ctx) {
@@ -44,13 +41,18 @@ control::RunEnd peer_run_end(const Message &m) {
 bool ControlPeer::await_message(cmdbench_ctx *ctx) {
     const int total_ms = wait_ms(ctx);
     const uint64_t until = monotonic_ns() + uint64_t(total_ms) * 1000000;
+    // The channel, and the events that say the run must stop: one poll()
+    // waits for either, with no wake-up in between (wake_event.hpp).
+    std::vector<pollfd> fds{{ch_.fd(), POLLIN, 0}};
+    add_stop_events(*ctx, fds);
     for (;;) {
         const uint64_t now = monotonic_ns();
         if (now >= until)
             throw ControlError("control channel: timed out after " + std::to_string(total_ms) +
                                " ms waiting for " + ch_.peer_name());
         const uint64_t left_ms = (until - now + 999999) / 1000000;
-        if (ch_.wait_readable(int(std::min<uint64_t>(left_ms, kSliceMs)))) return true;
+        // A hang-up or error counts as readable: the read says which.
+        if (poll_events(fds, int(left_ms)) > 0 && fds[0].revents) return true;
         if (stop_requested(ctx)) return false;
     }
 }
@@ -62,6 +64,12 @@ std::optional<Message> ControlPeer::next_step_message(cmdbench_ctx *ctx, MsgType
              label_ + " ended the run: " + (peer_end_->error.empty() ? "done" : peer_end_->error));
         return std::nullopt;
     }
+    // Declared before the lock, so it runs after the lock is released: the
+    // watchdog that it wakes can then peek at what follows (lost()).
+    struct WakeWatchdog {
+        const WakeEvent &read;
+        ~WakeWatchdog() { read.set(); }
+    } wake_watchdog{read_event_};
     std::lock_guard<std::mutex> lock(reading_);
     try {
         if (!await_message(ctx)) {
@@ -73,7 +81,7 @@ std::optional<Message> ControlPeer::next_step_message(cmdbench_ctx *ctx, MsgType
             peer_end_ = peer_run_end(m);
             fail(ctx, label_ + " ended the run: " +
                           (peer_end_->error.empty() ? "done" : peer_end_->error));
-            ctx->cancelled = true;
+            cancel_run(*ctx);
             return std::nullopt;
         }
         if (m.type != want) {
@@ -84,13 +92,14 @@ std::optional<Message> ControlPeer::next_step_message(cmdbench_ctx *ctx, MsgType
         return m;
     } catch (const ControlError &e) {
         channel_broken_ = true;
-        ctx->cancelled = true;
+        cancel_run(*ctx);
         fail(ctx, e.what());
         return std::nullopt;
     }
 }
 
-std::string ControlPeer::lost() {
+PeerLoss ControlPeer::lost() {
+    read_event_.drain(); // before looking: a read after this sets it again
     {
         // A RunEnd waiting while the test still runs: the peer is out of the
         // run. Only between messages: the test's thread may be in one.
@@ -101,14 +110,25 @@ std::string ControlPeer::lost() {
             try {
                 const control::RunEnd end = peer_run_end(*m);
                 if (end.status != CMDBENCH_OK)
-                    return label_ + " ended the run: " + (end.error.empty() ? "failed" : end.error);
+                    return {label_ +
+                                " ended the run: " + (end.error.empty() ? "failed" : end.error),
+                            true};
             } catch (const ControlError &) {
                 // unreadable: the test's own read of it will say so
             }
         }
+        // Something the test has yet to read (or is reading): nothing new
+        // can show before it does, so wake_on waits for its read instead.
+        unread_ = !lock.owns_lock() || ch_.wait_readable(0);
     }
-    if (ch_.hung_up()) return label_ + " closed the control channel";
+    if (ch_.hung_up()) return {label_ + " closed the control channel"};
     return {};
+}
+
+bool ControlPeer::wake_on(std::vector<pollfd> &fds) {
+    fds.push_back({read_event_.fd(), POLLIN, 0});
+    fds.push_back({ch_.fd(), short(unread_ ? POLLRDHUP : POLLIN | POLLRDHUP), 0});
+    return true;
 }
 
 int ControlPeer::barrier(cmdbench_ctx *ctx, const std::string &name) {

@@ -5,19 +5,23 @@
 #include "cmdbench/host/run/status_code.hpp"
 #include "cmdbench/host/scenario/placement.hpp"
 
-#include <chrono>
-#include <condition_variable>
+#include <algorithm>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace cmdbench {
 namespace {
 
 struct Shared {
     std::mutex mu;
-    std::condition_variable cv;
     bool done = false;
     int status = CMDBENCH_OK;
+    WakeEvent ended; // set once done is
+    bool is_done() {
+        std::lock_guard<std::mutex> lock(mu);
+        return done;
+    }
 };
 
 // A test's return code, read in the light of why the run may have stopped.
@@ -77,16 +81,19 @@ void run_test_thread(const cmdbench_test *test, std::shared_ptr<cmdbench_transpo
         std::lock_guard<std::mutex> seen_lock(ctx->mu);
         ctx->seen = seen;
     }
-    std::lock_guard<std::mutex> lock(shared->mu);
-    shared->status = rc;
-    shared->done = true;
-    shared->cv.notify_all();
+    {
+        std::lock_guard<std::mutex> lock(shared->mu);
+        shared->status = rc;
+        shared->done = true;
+    }
+    shared->ended.set();
 }
 
 // Why the watchdog cancelled a test, if it did.
 struct Stop {
     bool interrupted = false;
-    std::string peer_lost; // PeerLink::lost's reason
+    PeerLoss peer;             // PeerLink::lost's answer
+    bool failed_first = false; // the test had said why it failed before that
 };
 
 // Whether the run must stop now: Ctrl-C, the deadline, or the peer's loss
@@ -94,32 +101,56 @@ struct Stop {
 bool must_stop(cmdbench_ctx &ctx, Stop &why) {
     why.interrupted = ctx.interrupted && ctx.interrupted->load();
     if (why.interrupted || (ctx.deadline_ns && monotonic_ns() >= ctx.deadline_ns)) return true;
-    if (ctx.peer) why.peer_lost = ctx.peer->lost();
-    return !why.peer_lost.empty();
+    if (ctx.peer) why.peer = ctx.peer->lost();
+    return !why.peer.why.empty();
 }
 
-// Waits for the test, waking up regularly to notice an interrupt or the
-// loss of its peer; gives up kGraceSeconds after the deadline, the
-// interrupt or the loss. Whether it ended.
+// How often the watchdog asks a peer link that names no events (wake_on).
+constexpr int kBlindLookMs = 100;
+// And one that does: a safety net, so that a loss no event announced (a
+// RunEnd queued behind a message the test has not read, which lost()
+// cannot peek past; a bug) is noticed within 250 ms, not at the run's
+// timeout. Four looks a second, against the 30 wake-ups a second that cost
+// the READ loop (bench/README.md, "The host's periodic wake-ups").
+constexpr int kSafetyLookMs = 250;
+
+// Milliseconds from now to `at_ns` for poll(), rounded up: -1 for never (0).
+int poll_ms_until(uint64_t at_ns) {
+    if (!at_ns) return -1;
+    const uint64_t now = monotonic_ns();
+    if (now >= at_ns) return 0;
+    return int(std::min<uint64_t>((at_ns - now + 999999) / 1000000, 24 * 3600 * 1000));
+}
+
+// Waits for the test; wakes on its end, Ctrl-C, a cancel, the deadline, or
+// whatever the peer link says may mean its loss, and otherwise every 250 ms
+// (three threads waking every 100 ms cost the timed loop, wake_event.hpp).
+// Gives up
+// kGraceSeconds after the deadline, the interrupt or the loss. Whether it
+// ended.
 bool wait_for_test(Shared &shared, cmdbench_ctx &ctx, Stop &why) {
-    using clock = std::chrono::steady_clock;
-    auto grace = std::chrono::milliseconds(int(kGraceSeconds * 1000));
-    clock::time_point give_up = clock::time_point::max();
-    std::unique_lock<std::mutex> lock(shared.mu);
-    while (!shared.done) {
-        shared.cv.wait_for(lock, std::chrono::milliseconds(100));
-        if (shared.done) break;
-        if (give_up == clock::time_point::max()) {
-            lock.unlock(); // the peer link may take a moment to look
-            const bool stop = must_stop(ctx, why);
-            lock.lock();
-            if (!stop) continue;
-            ctx.cancelled = true;
-            give_up = clock::now() + grace;
+    uint64_t give_up = 0; // set once the run must stop
+    std::vector<pollfd> fds;
+    for (;;) {
+        if (shared.is_done()) return true;
+        if (!give_up && must_stop(ctx, why)) {
+            why.failed_first = !error_of(ctx).empty(); // see ended_test
+            cancel_run(ctx);
+            give_up = monotonic_ns() + uint64_t(kGraceSeconds * 1e9);
         }
-        if (clock::now() >= give_up) break;
+        if (give_up && monotonic_ns() >= give_up) return shared.is_done();
+        fds.assign(1, pollfd{shared.ended.fd(), POLLIN, 0});
+        bool blind = false; // a peer link whose loss no event announces
+        if (!give_up) {
+            if (ctx.interrupted) fds.push_back({interrupt_event_fd(), POLLIN, 0});
+            if (ctx.peer) blind = !ctx.peer->wake_on(fds);
+        }
+        int timeout_ms = poll_ms_until(give_up ? give_up : ctx.deadline_ns);
+        const int look_ms = give_up ? -1 : blind ? kBlindLookMs : kSafetyLookMs;
+        if (look_ms > 0) timeout_ms = timeout_ms < 0 ? look_ms : std::min(timeout_ms, look_ms);
+        // EINTR and spurious wake-ups only go round again.
+        poll_events(fds, timeout_ms);
     }
-    return shared.done;
 }
 
 // What a test that ended with `rc` did, its error always said.
@@ -127,10 +158,18 @@ Execution ended_test(const cmdbench_test *test, int rc, cmdbench_ctx &ctx, const
     Execution ex;
     ex.status = status_of(rc, ctx);
     ex.error = error_of(ctx);
-    // Stopped for its peer's loss: that is the reason, whatever the test said.
-    if (ex.status == RunStatus::Failed && !why.peer_lost.empty()) {
-        ex.peer_lost = why.peer_lost;
-        ex.error = why.peer_lost;
+    // Stopped for its peer's loss: that is the reason, whatever the test
+    // said then, unless it had failed on its own: it said why before the
+    // stop, or it failed with its own words (not a return for the cancel)
+    // while the peer's end of the run, which carries the peer's reason,
+    // was already on its way. Both sides failing at once each keep theirs,
+    // however fast the watchdog woke on the peer's end.
+    const bool own_failure =
+        why.failed_first ||
+        (why.peer.peer_reports && rc != CMDBENCH_ERR_CANCELLED && !ex.error.empty());
+    if (ex.status == RunStatus::Failed && !why.peer.why.empty() && !own_failure) {
+        ex.peer_lost = why.peer.why;
+        ex.error = why.peer.why;
     }
     if (ex.status == RunStatus::TimedOut && ex.error.empty()) ex.error = "timed out";
     if (ex.status == RunStatus::Interrupted && ex.error.empty()) ex.error = "interrupted";
@@ -144,13 +183,13 @@ Execution ended_test(const cmdbench_test *test, int rc, cmdbench_ctx &ctx, const
 Execution abandoned_test(const cmdbench_test *test, const Stop &why) {
     Execution ex;
     ex.abandoned = true;
-    ex.status = why.interrupted         ? RunStatus::Interrupted
-                : why.peer_lost.empty() ? RunStatus::TimedOut
-                                        : RunStatus::Failed;
-    ex.peer_lost = why.peer_lost;
-    const std::string cause = why.interrupted         ? "its interrupt"
-                              : why.peer_lost.empty() ? "its timeout"
-                                                      : "its peer's loss (" + why.peer_lost + ")";
+    ex.status = why.interrupted        ? RunStatus::Interrupted
+                : why.peer.why.empty() ? RunStatus::TimedOut
+                                       : RunStatus::Failed;
+    ex.peer_lost = why.peer.why;
+    const std::string cause = why.interrupted        ? "its interrupt"
+                              : why.peer.why.empty() ? "its timeout"
+                                                     : "its peer's loss (" + why.peer.why + ")";
     ex.error = std::string("test '") + test->name + "' did not stop within " +
                std::to_string(int(kGraceSeconds)) + " s of " + cause;
     return ex;

@@ -2,6 +2,7 @@
 // (cmdbench_ctx) those services act on.
 #pragma once
 #include "cmdbench/host/params/params.hpp"
+#include "cmdbench/host/plugins/wake_event.hpp"
 #include "cmdbench/report/histogram.hpp"
 #include "cmdbench/report/path_context.hpp"
 #include "cmdbench/report/result.hpp"
@@ -14,9 +15,21 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <poll.h>
 #include <string>
+#include <vector>
 
 namespace cmdbench {
+
+// Why a run cannot go on because of its peer; `why` is empty while it can.
+struct PeerLoss {
+    std::string why; // "the client (ADDR) closed the control channel", ...
+    // The peer ended the run failing, in its end-of-run message (not a
+    // closed channel, not silence): its own reason reaches the report
+    // through that message, so this side's failure, if it had one of its
+    // own at the same moment, is kept beside it rather than replaced.
+    bool peer_reports = false;
+};
 
 // How a run talks to its peer(s) for barrier and exchange. The runner and the
 // server each provide one over the control channel.
@@ -28,9 +41,17 @@ class PeerLink {
                          uint32_t *got) = 0;
     // Asked by the host's watchdog, on its own thread, while the test runs:
     // why the run cannot go on because of the peer ("the client (ADDR)
-    // closed the control channel", "... ended the run: why"), or "" while
-    // the peer is there. Must not block.
-    virtual std::string lost() { return {}; }
+    // closed the control channel", "... ended the run: why"), or nothing
+    // while the peer is there. Must not block.
+    virtual PeerLoss lost() { return {}; }
+    // What the watchdog polls beside its own events before it asks lost()
+    // again: entries appended to `fds` whose events may change the answer.
+    // True when those are all that can: false (the default) and the
+    // watchdog asks again every 100 ms as well.
+    virtual bool wake_on(std::vector<pollfd> &fds) {
+        (void)fds;
+        return false;
+    }
 };
 
 uint64_t monotonic_ns();
@@ -58,6 +79,7 @@ struct cmdbench_ctx {
     uint64_t deadline_ns = 0;
     const std::atomic<bool> *interrupted = nullptr; // process-wide Ctrl-C
     std::atomic<bool> cancelled{false};             // this run: timeout, peer gone
+    cmdbench::WakeEvent stop_event;                 // set with cancelled (cancel_run)
     cmdbench::PeerLink *peer = nullptr;
     const cmdbench_transport *transport = nullptr; // the plugin's own, for guarded hooks
     cmdbench::RowSink on_row;
@@ -93,6 +115,13 @@ const cmdbench_host *host_services();
 std::shared_ptr<cmdbench_ctx> make_run_ctx(RunInputs in);
 
 int64_t remaining_ms(const cmdbench_ctx &ctx);
+
+// Cancels the run: sets ctx.cancelled and wakes whoever waits on its stop_event.
+void cancel_run(cmdbench_ctx &ctx);
+
+// The events that tell a waiting thread the run must stop: its stop_event,
+// and the process's interrupt event when the run heeds Ctrl-C; appended to `fds`.
+void add_stop_events(const cmdbench_ctx &ctx, std::vector<pollfd> &fds);
 
 // The most detailed plugin log level printed (CMDBENCH_LOG_*): the
 // environment's CMDBENCH_LOG_LEVEL (error, warning, info, debug), else debug

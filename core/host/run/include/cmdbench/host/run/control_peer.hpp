@@ -21,7 +21,11 @@ class ControlPeer : public PeerLink {
     // The peer closed the control channel, or sent a RunEnd that is not a
     // success while this side's test still runs (from the watchdog's
     // thread; looks without reading, see PeerLink::lost).
-    std::string lost() override;
+    PeerLoss lost() override;
+    // The test's next read of a message, and the channel: its close, and a
+    // new message when none is waiting unread (a RunEnd behind an unread
+    // message shows only once the test has read that one).
+    bool wake_on(std::vector<pollfd> &fds) override;
 
     // Sends our RunEnd and returns the peer's (read now, or already seen
     // during a barrier). Messages the peer sent for steps we never reached
@@ -34,8 +38,8 @@ class ControlPeer : public PeerLink {
     // CMDBENCH_ERR_CANCELLED when the run was cancelled meanwhile).
     std::optional<control::Message> next_step_message(cmdbench_ctx *ctx, control::MsgType want,
                                                       int &rc);
-    // Waits for the next message, in slices, until the run's deadline: false
-    // as soon as the run is cancelled (Ctrl-C, the watchdog) instead.
+    // Waits for the next message until the run's deadline: false as soon
+    // as the run is cancelled (Ctrl-C, the watchdog) instead.
     bool await_message(cmdbench_ctx *ctx);
 
     control::Channel &ch_;
@@ -45,6 +49,10 @@ class ControlPeer : public PeerLink {
     // Held while the test's thread reads the channel: lost() peeks only
     // between two messages, never into the middle of one.
     std::mutex reading_;
+    // Set after each message the test's thread read (wakes the watchdog).
+    WakeEvent read_event_;
+    // What lost() last saw: a message waiting unread (the watchdog's own).
+    bool unread_ = false;
 };
 
 } // namespace cmdbench
