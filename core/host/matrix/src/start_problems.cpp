@@ -59,6 +59,10 @@ bool every_rank_ready(Job &job, const std::string &problem, double timeout_s) {
     if (job.rank() == 0)
         for (const std::string &line : lines)
             std::fprintf(stderr, "cmdbench: %s\n", line.c_str());
+    // The others leave only once rank 0 has said it: a launcher that ends
+    // the job at the first non-zero exit (mpirun does) would otherwise cut
+    // rank 0 short, and nobody would say why the job stopped.
+    if (!lines.empty()) job.barrier(timeout_s);
     return lines.empty();
 }
 

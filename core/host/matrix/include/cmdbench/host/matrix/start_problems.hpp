@@ -20,8 +20,9 @@ std::vector<std::string> start_problem_lines(const std::vector<std::string> &nod
                                              const std::vector<std::string> &problems);
 
 // Gathers every rank's `problem` ("" = ready) to every rank; rank 0 prints
-// start_problem_lines on stderr, prefixed "cmdbench: ". True when no rank
-// has a problem. Throws JobError when a rank does not answer in timeout_s.
+// start_problem_lines on stderr, prefixed "cmdbench: ", and when there are
+// any every rank waits until it has. True when no rank has a problem.
+// Throws JobError when a rank does not answer in timeout_s.
 bool every_rank_ready(Job &job, const std::string &problem, double timeout_s);
 
 } // namespace cmdbench
