@@ -36,7 +36,7 @@ std::string no_interface(const std::string &) {
 
 } // namespace
 
-TEST_CASE("matrix interface: the loopback interface's address; a missing one names the others") {
+TEST_CASE("matrix interface: the loopback interface's address, a missing one names the others") {
     CHECK(interface_address("lo") == "127.0.0.1");
     try {
         interface_address("nosuch0");
@@ -48,7 +48,7 @@ TEST_CASE("matrix interface: the loopback interface's address; a missing one nam
     }
 }
 
-TEST_CASE("matrix device: RoCE's IPv4 GID, RoCE v2 first; link-local and zero GIDs skipped") {
+TEST_CASE("matrix device: RoCE's IPv4 GID, RoCE v2 first, link-local and zero GIDs skipped") {
     FakeSys sys;
     const std::string port = "class/infiniband/mlx5_0/ports/1/";
     sys.file(port + "gids/0", "fe80:0000:0000:0000:0200:00ff:fe00:0001");

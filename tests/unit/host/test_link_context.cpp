@@ -321,7 +321,7 @@ TEST_CASE("path context: the table names both sides' paths and warns of software
                            "9000)\n");
 }
 
-TEST_CASE("path context: JSON results carry runs[].path; the comparison, its table, JSON and "
+TEST_CASE("path context: JSON results carry runs[].path, the comparison, its table, JSON and "
           "HTML say software RDMA") {
     FakeSysfs t;
     rxe_tree(t);

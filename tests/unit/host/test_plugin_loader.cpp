@@ -110,7 +110,7 @@ TEST_CASE("loading the same file twice registers it once") {
     CHECK(registry.plugins().size() == 1);
 }
 
-TEST_CASE("a missing path named by the user is an error; a missing default dir is not") {
+TEST_CASE("a missing path named by the user is an error, a missing default dir is not") {
     Registry registry;
     CHECK(load_plugins(registry, {"/nonexistent/plugins"}, false).empty());
     auto failures = load_plugins(registry, {"/nonexistent/plugins"}, true);

@@ -88,7 +88,7 @@ TEST_CASE("the controller's own failure is the verdict, and without a controller
 // it: in the middle of a frame that thread has begun, it must see nothing
 // to act on (it once read the payload's bytes as a bad magic and ended the
 // whole run under load); an Error frame at the head, or the end, it reports.
-TEST_CASE("mesh liveness: the middle of a frame is not an error; an Error frame is") {
+TEST_CASE("mesh liveness: the middle of a frame is not an error, an Error frame is") {
     using namespace cmdbench;
     int fds[2];
     REQUIRE(socketpair(AF_UNIX, SOCK_STREAM, 0, fds) == 0);

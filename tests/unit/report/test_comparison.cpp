@@ -256,7 +256,7 @@ TEST_CASE("comparison: the baseline is the option, else the report's, else the f
     }
 }
 
-TEST_CASE("comparison: repeats give a spread; overlapping spreads are no clear difference") {
+TEST_CASE("comparison: repeats give a spread, overlapping spreads are no clear difference") {
     auto repeats = [](const std::string &transport, std::vector<uint64_t> p50s) {
         std::vector<RunResult> runs;
         for (size_t i = 0; i < p50s.size(); ++i) {

@@ -61,7 +61,7 @@ TEST_CASE("comparison: differently named runs of one test and transport are not 
     CHECK(h.find("throughput (tcp-bw-abs)") != std::string::npos);
 }
 
-TEST_CASE("comparison: repeats of one name still make one spread; one name per variant stays "
+TEST_CASE("comparison: repeats of one name still make one spread, one name per variant stays "
           "one group") {
     Report rep;
     rep.runs = {bw_run("tcp-bw", "tcp", 1, 1, 2), bw_run("rdma-bw", "rsocket", 4, 1, 2),

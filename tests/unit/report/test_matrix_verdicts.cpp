@@ -100,7 +100,7 @@ Report two_rails() {
 
 } // namespace
 
-TEST_CASE("matrix verdicts: each names its link and rail; latency says one-way") {
+TEST_CASE("matrix verdicts: each names its link and rail, latency says one-way") {
     const Report rep = two_rails();
     const auto v = evaluate_expectations(rep);
     REQUIRE(v.size() == 24);
@@ -203,7 +203,7 @@ TEST_CASE("matrix table opens with the verdicts, before the ranks and matrices")
     CHECK(t.find("latency one-way (half the round trip)") != std::string::npos);
 }
 
-TEST_CASE("matrix JSON and HTML carry the summaries; no verdicts, no section") {
+TEST_CASE("matrix JSON and HTML carry the summaries, no verdicts, no section") {
     const Report rep = two_rails();
     std::ostringstream json;
     write_json(json, rep);
@@ -286,7 +286,7 @@ TEST_CASE("matrix ratios: against the baseline's run of the same pair, else unkn
     CHECK(none[0].reason == "no value of baseline 'none': no run of that variant in this matrix");
 }
 
-TEST_CASE("an unknown link rate suggests the absolute bound; HTML verdicts are rounded") {
+TEST_CASE("an unknown link rate suggests the absolute bound, HTML verdicts are rounded") {
     Report rep;
     Expectations e;
     e.link_fraction = 0.9;
@@ -318,7 +318,7 @@ TEST_CASE("an unknown link rate suggests the absolute bound; HTML verdicts are r
     CHECK(h.find("<td>3.04</td><td>1.23</td>") != std::string::npos);
 }
 
-TEST_CASE("matrix summaries: fractions of the line rate; the lists bounded, saying how many more") {
+TEST_CASE("matrix summaries: fractions of the line rate, the lists bounded, saying how many more") {
     // 12 ranks, all pairs, a 2.5 Gb/s link each; node11's links move 0.5
     // Gb/s (0.2 of the line rate) and every other link 2 Gb/s (0.8), against
     // link_fraction 0.9: every link fails, node11's furthest.

@@ -134,7 +134,7 @@ TEST_CASE("verbs params: inline data by default only on devices perftest knows")
           "inline data up to 64 bytes (inline_size as set) on rxe0");
 }
 
-TEST_CASE("verbs params: the default inline size follows op and qp_type; a set one stays") {
+TEST_CASE("verbs params: the default inline size follows op and qp_type, a set one stays") {
     CHECK(Test(false).set("qp_type", "ud").read().inline_size == 188);
     CHECK(Test(false).set("op", "write").read().inline_size == 236);
     CHECK(Test(false).set("op", "read").read().inline_size == 0);
