@@ -125,9 +125,8 @@ int poll_ms_until(uint64_t at_ns) {
 // Waits for the test; wakes on its end, Ctrl-C, a cancel, the deadline, or
 // whatever the peer link says may mean its loss, and otherwise every 250 ms
 // (three threads waking every 100 ms cost the timed loop, wake_event.hpp).
-// Gives up
-// kGraceSeconds after the deadline, the interrupt or the loss. Whether it
-// ended.
+// Gives up kGraceSeconds after the deadline, the interrupt or the loss.
+// Whether it ended.
 bool wait_for_test(Shared &shared, cmdbench_ctx &ctx, Stop &why) {
     uint64_t give_up = 0; // set once the run must stop
     std::vector<pollfd> fds;
