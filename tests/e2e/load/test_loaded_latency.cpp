@@ -117,6 +117,30 @@ background = { test = "throughput", transport = "tcp", params = { sizes = [65536
     CHECK_THAT(r.err, Contains("cmdbench: warning: bw under load: background flow 1"));
 }
 
+// The stop of a background ends its server's side too (the stall test
+// waits for it): the client stopped the run, so its server logs no failure.
+TEST_CASE("under load: a stopped background's server logs no failure") {
+    const std::string dir = temp_dir();
+    const auto r = run_process({cmdbench_exe(), "run", write_scenario(dir, "load.toml", R"([[run]]
+name = "lat"
+test = "pingpong"
+transport = "tcp"
+sizes = [64]
+iterations = 150
+background = { test = "stall" }
+)"),
+                                "--format", "json", "--plugin-dir",
+                                std::string(CMDBENCH_BINARY_DIR) + "/tests/fixtures/fault"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    // The flow's server ran (it said so), and said nothing of its end.
+    CHECK_THAT(r.err, Contains("cmdbench serve: info: stall: waiting"));
+    CHECK_THAT(r.err, !Contains("cmdbench serve: run"));
+    const json loaded = json::parse(r.out)["runs"][1];
+    CHECK(loaded["status"] == "ok");
+    CHECK(loaded["background"]["notes"].empty());
+}
+
 TEST_CASE("under load: a background whose server is killed is named, the run ends in time") {
     const std::string dir = temp_dir();
     const std::string path = write_scenario(dir, "load.toml", R"([[run]]

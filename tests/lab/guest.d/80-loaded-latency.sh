@@ -4,7 +4,7 @@
 # are recorded; the loaded one has the flows' rows and what they moved
 # (Gb/sec > 0), no note (the flows ran throughout), and a higher round-trip
 # p99 and mean than the run alone; the comparison has both variants side by
-# side.
+# side. The flows' servers, stopped with them, log no failure.
 #
 # In this guest the flows slow the ping-pong by taking its CPUs (Soft-RoCE
 # is software), and at 1000 round trips whether ten of them meet a busy CPU
@@ -37,6 +37,7 @@ names = [row["name"] for row in bg["rows"]]
 assert "flow 1: 64k #1" in names and "flow 2: 64k #1" in names, names
 assert bg["notes"] == [], bg["notes"]
 PY
+  ! grep "cmdbench serve: run" load.err || fail "a stopped flow's server logged a failure"
   python3 - load.json <<'PY' || fail "no side-by-side comparison"
 import json, sys
 c = json.load(open(sys.argv[1]))["comparison"]["result"]

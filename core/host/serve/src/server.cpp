@@ -182,10 +182,13 @@ bool serve_run(const Registry &registry, const ServeOptions &opt, Channel &ch,
     };
     if (reads.path) ours.path = text(side_path_json(path));
     if (reads.path && reads.counters) ours.counters = wire_counters_text(deltas, counter_machine());
-    control::RunEnd theirs = peer.finish(ours, wait);
-    (void)theirs;
+    const control::RunEnd theirs = peer.finish(ours, wait);
     if (!opt.quiet) print_server_side(run, ex, role, cpu, path, deltas);
-    if (ex.status != RunStatus::Ok && serve_logs_run_failures())
+    // A run the client was told to stop (Ctrl-C, the end of a background
+    // flow) ends here too, often in an exchange the client left: that is
+    // the stop, which the client reports, not a failure to log.
+    const bool client_stopped = status_from_code(theirs.status) == RunStatus::Interrupted;
+    if (ex.status != RunStatus::Ok && !client_stopped && serve_logs_run_failures())
         log_line("run '" + run.req.run_name + "': " + ex.error);
     return true;
 }
