@@ -17,13 +17,18 @@ using nlohmann::json;
 
 namespace {
 
-const char *kPingpongUnderLoad = R"([[run]]
+// The measured run of the tests that add only a background to it.
+const std::string kPingpong = R"([[run]]
 name = "lat"
 test = "pingpong"
 transport = "tcp"
 sizes = [64]
 iterations = 150
-background = { test = "throughput", transport = "tcp", flows = 2, params = { sizes = [65536], duration = 0.2, run_infinitely = true } }
+)";
+
+const std::string kPingpongUnderLoad =
+    kPingpong +
+    R"(background = { test = "throughput", transport = "tcp", flows = 2, params = { sizes = [65536], duration = 0.2, run_infinitely = true } }
 )";
 
 // The comparison's cell of `column` in the row of (item, metric), or null.
@@ -121,14 +126,8 @@ background = { test = "throughput", transport = "tcp", params = { sizes = [65536
 // waits for it): the client stopped the run, so its server logs no failure.
 TEST_CASE("under load: a stopped background's server logs no failure") {
     const std::string dir = temp_dir();
-    const auto r = run_process({cmdbench_exe(), "run", write_scenario(dir, "load.toml", R"([[run]]
-name = "lat"
-test = "pingpong"
-transport = "tcp"
-sizes = [64]
-iterations = 150
-background = { test = "stall" }
-)"),
+    const std::string toml = kPingpong + "background = { test = \"stall\" }\n";
+    const auto r = run_process({cmdbench_exe(), "run", write_scenario(dir, "load.toml", toml),
                                 "--format", "json", "--plugin-dir",
                                 std::string(CMDBENCH_BINARY_DIR) + "/tests/fixtures/fault"});
     INFO(r.err);
