@@ -7,7 +7,8 @@ usage() {
     cat <<'EOF'
 Usage: tools/rdma-lab -- bench/verbs-split.sh [--op OP] [--size N] [--reps N]
            [--iterations N] [--front-end] [--shift PAGES] [--hold-cqs N]
-           [--switches] [--counters] [--spin] [--trace] [--build-dir DIR]
+           [--switches] [--counters] [--spin] [--trace] [--bare]
+           [--build-dir DIR]
 
 Inside the lab (Soft-RoCE), runs perftest's latency tool and cmdbench's
 verbs-lat for one one-sided op, alternating, --reps times each, with
@@ -60,6 +61,11 @@ ratio cmdbench / perftest.
                    without the softirq run inside it, the time between posts,
                    other softirqs and IPIs per post, and how much of the run
                    the poster spent on one CPU. Tracing slows both tools
+  --bare           also run bench/one_sided_loop.c, the fewest lines that
+                   time the same op over rdma_cm with perftest's resource
+                   sizes, as a third tool ("bare", in perftest's process
+                   shape); its BARE_* environment variables (see the
+                   file) set each resource to verbs-lat's value instead
   --build-dir DIR  cmdbench build tree (default: $CMDBENCH_BINARY_DIR, else build)
 
 Both tools run at their defaults otherwise. Needs cc, perftest and python3.
@@ -68,7 +74,7 @@ EOF
 
 die() { echo "verbs-split.sh: $*" >&2; exit 2; }
 
-op=fetch_add reps=5 iters=40000 build=${CMDBENCH_BINARY_DIR:-build} read_size=8 front_end=0 shift=0 hold=0 switches=0 counters=0 spin=0 trace=0
+op=fetch_add reps=5 iters=40000 build=${CMDBENCH_BINARY_DIR:-build} read_size=8 front_end=0 shift=0 hold=0 switches=0 counters=0 spin=0 trace=0 bare=0
 while [ $# -gt 0 ]; do
     case $1 in
         --op) [ $# -ge 2 ] || die "--op needs a value"; op=$2; shift ;;
@@ -91,6 +97,7 @@ while [ $# -gt 0 ]; do
         --counters) counters=1 ;;
         --spin) spin=1 ;;
         --trace) trace=1 ;;
+        --bare) bare=1 ;;
         --build-dir) [ $# -ge 2 ] || die "--build-dir needs a directory"; build=$2; shift ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown option '$1' (--help lists them)" ;;
@@ -98,9 +105,9 @@ while [ $# -gt 0 ]; do
     shift
 done
 case $op in
-    fetch_add) tool=(ib_atomic_lat) size=8 ;;
-    cmp_swap) tool=(ib_atomic_lat -A CMP_AND_SWAP) size=8 ;;
-    read) tool=(ib_read_lat -s "$read_size") size=$read_size ;;
+    fetch_add) tool=(ib_atomic_lat) size=8 bare_op=fetch_add ;;
+    cmp_swap) tool=(ib_atomic_lat -A CMP_AND_SWAP) size=8 bare_op="" ;;
+    read) tool=(ib_read_lat -s "$read_size") size=$read_size bare_op=read ;;
     *) die "--op: fetch_add, cmp_swap or read, got '$op'" ;;
 esac
 cmdbench=$build/bin/cmdbench
@@ -124,6 +131,11 @@ cleanup() {
 trap cleanup EXIT
 cc -O2 -Wall -Wextra -Werror -shared -fPIC -o "$work/post_split.so" "$here/post_split.c" -ldl ||
     die "cannot build post_split.c"
+if [ $bare = 1 ]; then
+    [ -n "$bare_op" ] || die "--bare: only fetch_add and read"
+    cc -O2 -Wall -Wextra -Werror -o "$work/one_sided_loop" "$here/one_sided_loop.c" -lrdmacm -libverbs ||
+        die "cannot build one_sided_loop.c"
+fi
 if [ "$hold" -gt 0 ]; then
     cc -O2 -Wall -Wextra -Werror -o "$work/hold_cqs" "$here/hold_cqs.c" -libverbs ||
         die "cannot build hold_cqs.c"
@@ -225,10 +237,13 @@ port_counters() {
     done
 }
 : > "$work/rows"
+tools=(perftest cmdbench)
+[ $bare = 0 ] || tools+=(bare)
 for ((rep = 1; rep <= reps; rep++)); do
-    for who in perftest cmdbench; do
-        # alternate which goes first
-        [ $((rep % 2)) = 0 ] && who=$([ $who = perftest ] && echo cmdbench || echo perftest)
+    order=("${tools[@]}")
+    # alternate which goes first
+    [ $((rep % 2)) = 1 ] || order=($(printf '%s\n' "${tools[@]}" | tac))
+    for who in "${order[@]}"; do
         [ $counters = 0 ] || port_counters > "$work/before"
         if [ $who = cmdbench ] && [ $spin = 1 ]; then
             bash -c 'while :; do :; done' &
@@ -236,6 +251,8 @@ for ((rep = 1; rep <= reps; rep++)); do
         fi
         if [ $who = perftest ]; then
             run_pair "${tool[@]}"
+        elif [ $who = bare ]; then
+            run_pair "$work/one_sided_loop" --op $bare_op -s "$size"
         elif [ $front_end = 1 ]; then
             run_pair "$cmdbench" "${tool[@]}"
         else
@@ -290,13 +307,15 @@ if not rows:
 width = max(len(v) for r in rows.values() for v in r)
 print(f"{'median of runs':<10} " + " ".join(f"{n:>9}" for n in names[:width]))
 med = {}
-for who in ("perftest", "cmdbench"):
+for who in ("perftest", "cmdbench", "bare"):
     if who not in rows:
         continue
     med[who] = [statistics.median([v for v in col if not math.isnan(v)] or [math.nan])
                  for col in zip(*rows[who])]
     print(f"{who:<10} " + " ".join(f"{v:9.2f}" for v in med[who]))
-if len(med) == 2:
-    print(f"{'ratio':<10} " + " ".join(f"{c / p:9.3f}" if p else f"{'-':>9}"
-                                       for c, p in zip(med["cmdbench"], med["perftest"])))
+for who in ("cmdbench", "bare"):
+    if who in med and "perftest" in med:
+        label = "ratio" if who == "cmdbench" else "bare ratio"
+        print(f"{label:<10} " + " ".join(f"{c / p:9.3f}" if p else f"{'-':>9}"
+                                         for c, p in zip(med[who], med["perftest"])))
 EOF
