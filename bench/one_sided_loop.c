@@ -20,12 +20,24 @@
  *   BARE_CHANNEL   1: the CQ has a completion channel (default 0; verbs-lat 1)
  *   BARE_RD        READ/atomic depth both ways (default: the device's)
  *   BARE_SPIN      1: the server busy-polls until the client leaves, as
- *                  perftest's does; 0: it sleeps (as verbs-lat's) (default 1) */
+ *                  perftest's does; 0: it sleeps (as verbs-lat's) (default 1)
+ * and the client's process shape to cmdbench's:
+ *   BARE_THREAD    1: the client times its loop on a second thread while
+ *                  the first waits for it in poll(), waking every 250 ms,
+ *                  as cmdbench's test thread and watchdog; 2: the same, the
+ *                  first thread waiting in pthread_join(); 3: the loop on
+ *                  the first thread, a second one asleep in pause()
+ *                  (default 0: one thread)
+ *   BARE_TOUCH     bytes of memory the client writes, one per 64, after
+ *                  each round trip, outside the timed span: a loop with a
+ *                  bigger footprint, as a framework's (default 0) */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <poll.h>
+#include <pthread.h>
 #include <rdma/rdma_cma.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -152,6 +164,26 @@ static uint64_t now_ns(void) {
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+/* What the timed loop needs, and what it says: status 0 once it printed its
+ * figures; done_pipe[1], when open, hears a byte when it ends. */
+struct loop_args {
+    struct side *s;
+    struct remote r;
+    int is_read;
+    size_t size;
+    long iters;
+    int status;
+    int done_pipe[2];
+};
+
+static void *timed_loop(void *arg);
+
+static void *sleeper(void *arg) {
+    for (;;)
+        pause();
+    return arg;
+}
+
 static int client(struct side *s, const char *address, const char *port, int is_read, size_t size,
                   long iters) {
     struct addrinfo hints = {0}, *dst = NULL;
@@ -177,6 +209,31 @@ static int client(struct side *s, const char *address, const char *port, int is_
     }
     memcpy(&r, ev->param.conn.private_data, sizeof r);
     rdma_ack_cm_event(ev);
+    struct loop_args a = {s, r, is_read, size, iters, 1, {-1, -1}};
+    const long shape = knob("BARE_THREAD", 0);
+    pthread_t t;
+    if (shape == 1 || shape == 2) {
+        if (shape == 1 && pipe(a.done_pipe) != 0) die("pipe");
+        if (pthread_create(&t, NULL, timed_loop, &a) != 0) die("pthread_create");
+        struct pollfd done = {a.done_pipe[0], POLLIN, 0};
+        while (shape == 1 && poll(&done, 1, 250) == 0) {
+        }
+        pthread_join(t, NULL);
+    } else {
+        if (shape == 3 && pthread_create(&t, NULL, sleeper, NULL) != 0) die("pthread_create");
+        timed_loop(&a);
+    }
+    if (a.status == 0) rdma_disconnect(s->id);
+    return a.status;
+}
+
+static void *timed_loop(void *arg) {
+    struct loop_args *a = arg;
+    struct side *s = a->s;
+    const struct remote r = a->r;
+    const int is_read = a->is_read;
+    const size_t size = a->size;
+    const long iters = a->iters;
 
     uint64_t *samples = malloc((size_t)iters * sizeof *samples);
     if (!samples) die("malloc");
@@ -195,7 +252,12 @@ static int client(struct side *s, const char *address, const char *port, int is_
         wr.wr.atomic.rkey = r.rkey;
         wr.wr.atomic.compare_add = 1;
     }
+    const size_t touch = (size_t)knob("BARE_TOUCH", 0);
+    uint8_t *scratch = touch ? calloc(touch, 1) : NULL;
+    if (touch && !scratch) die("calloc");
     for (long i = 0; i < iters; ++i) {
+        for (size_t b = 0; b < touch; b += 64)
+            scratch[b] += 1;
         const uint64_t t0 = now_ns();
         wr.wr_id = (uint64_t)i;
         if (ibv_post_send(s->id->qp, &wr, &bad) != 0) die("ibv_post_send");
@@ -206,20 +268,26 @@ static int client(struct side *s, const char *address, const char *port, int is_
         if (n < 0 || wc.status != IBV_WC_SUCCESS) {
             fprintf(stderr, "one_sided_loop: completion %ld: %s\n", i,
                     n < 0 ? "poll failed" : ibv_wc_status_str(wc.status));
-            return 1;
+            samples[i] = UINT64_MAX;
+            break;
         }
         samples[i] = now_ns() - t0;
     }
     double sum = 0;
-    for (long i = 0; i < iters; ++i)
-        sum += (double)samples[i];
-    qsort(samples, (size_t)iters, sizeof *samples, cmp_u64);
-    printf("one_sided_loop: op %s iterations %ld median_us %.2f mean_us %.2f\n",
-           is_read ? "read" : "fetch_add", iters, (double)samples[iters / 2] / 1e3,
-           sum / (double)iters / 1e3);
+    long done = 0;
+    for (; done < iters && samples[done] != UINT64_MAX; ++done)
+        sum += (double)samples[done];
+    if (done == iters) {
+        qsort(samples, (size_t)iters, sizeof *samples, cmp_u64);
+        printf("one_sided_loop: op %s iterations %ld median_us %.2f mean_us %.2f\n",
+               is_read ? "read" : "fetch_add", iters, (double)samples[iters / 2] / 1e3,
+               sum / (double)iters / 1e3);
+        a->status = 0;
+    }
     free(samples);
-    rdma_disconnect(s->id);
-    return 0;
+    free(scratch);
+    if (a->done_pipe[1] >= 0 && write(a->done_pipe[1], "", 1) != 1) die("write");
+    return NULL;
 }
 
 int main(int argc, char **argv) {

@@ -133,7 +133,7 @@ cc -O2 -Wall -Wextra -Werror -shared -fPIC -o "$work/post_split.so" "$here/post_
     die "cannot build post_split.c"
 if [ $bare = 1 ]; then
     [ -n "$bare_op" ] || die "--bare: only fetch_add and read"
-    cc -O2 -Wall -Wextra -Werror -o "$work/one_sided_loop" "$here/one_sided_loop.c" -lrdmacm -libverbs ||
+    cc -O2 -Wall -Wextra -Werror -o "$work/one_sided_loop" "$here/one_sided_loop.c" -lrdmacm -libverbs -lpthread ||
         die "cannot build one_sided_loop.c"
 fi
 if [ "$hold" -gt 0 ]; then
