@@ -27,33 +27,42 @@ inline uint8_t pattern_byte(uint64_t seq, size_t i) {
 }
 
 // One cache line per thread: the timed loops write these every round trip.
+// The clock is made with them, before the size's barrier, so that the
+// rate it converts ticks with is measured over at least that wait.
 struct alignas(64) ThreadTimes {
     cmdbench_hist *rtt = nullptr;
     uint64_t sum_ns = 0;
     uint64_t count = 0;
+    cmdbench::support::TickClock clock;
 };
 
 // One empty ThreadTimes (with its host histogram) per thread.
 std::vector<ThreadTimes> thread_times(Run &run, int threads);
 
-// A thread's samples on their way to its histogram: kept here and recorded
-// in batches, after the clock has been read, so that no round trip carries
-// the call into the host that records it.
+// A thread's samples on their way to its histogram: kept here in the
+// clock's ticks and recorded in batches, in nanoseconds, after the clock has
+// been read, so that no round trip carries the conversion or the call into
+// the host that records it.
 class SampleBatch {
   public:
     SampleBatch(const cmdbench_host &host, ThreadTimes &mine) : host_(host), mine_(mine) {}
-    // Keeps ns; true when that filled the batch and it went to the histogram.
-    bool add(uint64_t ns) {
-        mine_.sum_ns += ns;
-        ++mine_.count;
-        samples_[kept_++] = ns;
+    // Keeps a sample of `ticks`; true when that filled the batch and it went
+    // to the histogram.
+    bool add(uint64_t ticks) {
+        samples_[kept_++] = ticks;
         if (kept_ < kSize) return false;
         flush();
         return true;
     }
     void flush() {
-        for (size_t i = 0; i < kept_; ++i)
-            host_.hist_record(mine_.rtt, samples_[i]);
+        if (kept_ == 0) return;
+        const double ns_per_tick = mine_.clock.ns_per_tick();
+        for (size_t i = 0; i < kept_; ++i) {
+            const auto ns = uint64_t(double(samples_[i]) * ns_per_tick + 0.5);
+            mine_.sum_ns += ns;
+            host_.hist_record(mine_.rtt, ns);
+        }
+        mine_.count += kept_;
         kept_ = 0;
     }
 
@@ -73,9 +82,11 @@ class SampleBatch {
 // and, at 1000 samples, the p99.9 (docs/verbs.md). One clock read per round
 // trip, as perftest's: a round trip ends where the next begins, except
 // after a batch of samples went to the histogram (the clock is read again).
+// A counter that stepped back (it cannot where the clock counts the TSC:
+// the kernel keeps time with it only when it is synchronized) counts 0.
 template <class Peer>
 void time_round_trips(Run &run, const Params &p, Peer &peer, size_t len, ThreadTimes &mine) {
-    using cmdbench::support::monotonic_ns;
+    const cmdbench::support::TickClock &clock = mine.clock;
     const int64_t rounds = 1 + p.warmup + p.iterations;
     if (!run.is_client()) {
         for (int64_t k = 0; k < rounds; ++k)
@@ -83,13 +94,13 @@ void time_round_trips(Run &run, const Params &p, Peer &peer, size_t len, ThreadT
     } else {
         SampleBatch batch(run.host(), mine);
         peer.ping(len);
-        uint64_t t0 = monotonic_ns();
+        uint64_t t0 = clock.now();
         for (int64_t k = 1; k < rounds; ++k) {
             peer.ping(len);
-            const uint64_t t1 = monotonic_ns();
-            const uint64_t ns = t1 - t0;
+            const uint64_t t1 = clock.now();
+            const uint64_t ticks = t1 > t0 ? t1 - t0 : 0;
             t0 = t1;
-            if (k > p.warmup && batch.add(ns)) t0 = monotonic_ns();
+            if (k > p.warmup && batch.add(ticks)) t0 = clock.now();
         }
         batch.flush();
     }

@@ -6,8 +6,12 @@ namespace cmdbench::verbs {
 ConnSpec lat_spec(const Params &p) {
     ConnSpec spec;
     spec.region = p.region();
-    spec.send_depth = kLatSendDepth;
+    // A READ or atomic is one work request in flight, waited for: the
+    // smallest queues, as perftest's (docs/verbs.md, "Queue sizes").
+    const bool one_at_a_time = p.op == Op::Read || is_atomic(p.op);
+    spec.send_depth = one_at_a_time ? 1 : kLatSendDepth;
     spec.recv_depth = p.op == Op::Send ? kLatRecvDepth : 1;
+    if (one_at_a_time) spec.cq_depth = 1;
     spec.inline_size = p.inline_size;
     spec.inline_explicit = p.inline_explicit;
     spec.rdma_read = p.op == Op::Read || is_atomic(p.op);

@@ -34,6 +34,7 @@ template <class Kind> void run_lat_over(Run &run, const Params &p) {
     note_qps(run, p, qp_set, "verbs-lat");
     record_qp_settings(run, qp_set.conns(), spec.send_depth,
                        p.op == Op::Send ? spec.recv_depth : -1);
+    if (run.is_client()) run.setting("clock", cmdbench::support::TickClock().source());
 
     std::vector<std::unique_ptr<Peer>> peers;
     for (const auto &c : qp_set.conns())

@@ -16,6 +16,7 @@ struct QpSpec {
     size_t region = 0;  // bytes per buffer region (UD: the largest payload)
     int send_depth = 0; // max_send_wr
     int recv_depth = 0; // max_recv_wr
+    int cq_depth = 0;   // CQ entries; 0: send_depth + recv_depth + 16
     int64_t inline_size = 0;
     bool inline_explicit = false;
 };

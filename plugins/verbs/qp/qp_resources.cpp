@@ -32,7 +32,7 @@ void QpResources::open(const QpSpec &spec, ibv_qp_type type, size_t bytes, int a
     const int flags = fcntl(channel_->fd, F_GETFL);
     if (flags < 0 || fcntl(channel_->fd, F_SETFL, flags | O_NONBLOCK) < 0)
         fail_errno("fcntl O_NONBLOCK on the completion channel", errno);
-    const int cqe = spec.send_depth + spec.recv_depth + 16;
+    const int cqe = spec.cq_depth > 0 ? spec.cq_depth : spec.send_depth + spec.recv_depth + 16;
     cq_ = ibv_create_cq(context_, cqe, nullptr, channel_, 0);
     if (!cq_) fail_errno("ibv_create_cq (" + std::to_string(cqe) + " entries)", errno);
     void *mem = nullptr;

@@ -45,7 +45,7 @@ class QpResources {
         : id_(nullptr), context_(context), port_(port), index_(index), region_(region) {}
     ~QpResources();
 
-    // The PD, channel, CQ (both depths + 16 entries), a zeroed page-aligned
+    // The PD, channel, CQ (spec.cq_depth, else both depths + 16), a zeroed page-aligned
     // buffer of `bytes` registered with `access`, then the QP of `type`.
     void open(const QpSpec &spec, ibv_qp_type type, size_t bytes, int access);
 

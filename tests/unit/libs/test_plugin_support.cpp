@@ -6,7 +6,9 @@
 
 #include <catch2/catch.hpp>
 #include <cerrno>
+#include <chrono>
 #include <cmdbench/plugin-support/byte_order.hpp>
+#include <cmdbench/plugin-support/clock.hpp>
 #include <cmdbench/plugin-support/param_spec.hpp>
 #include <cmdbench/plugin-support/run_error.hpp>
 #include <cmdbench/plugin-support/run_guard.hpp>
@@ -136,4 +138,21 @@ TEST_CASE("errno_text is strerror's text, from any thread") {
     CHECK(there == "No such file or directory");
     CHECK(errno_text(EINVAL) == "Invalid argument");
     CHECK_THROWS_WITH(fail_errno("open x", ENOENT), "open x: No such file or directory");
+}
+
+TEST_CASE("TickClock: its ticks converted read as CLOCK_MONOTONIC's nanoseconds") {
+    TickClock clock;
+    CHECK(std::string(clock.source()) == (kernel_keeps_time_with_tsc() ? "tsc" : "monotonic"));
+    // Spans of 20 ms and 2 ms, each timed by both clocks, the ticks
+    // converted after the spans as a timed loop does.
+    for (const auto span : {std::chrono::milliseconds(20), std::chrono::milliseconds(2)}) {
+        const uint64_t t0 = clock.now(), ns0 = monotonic_ns();
+        std::this_thread::sleep_for(span);
+        const uint64_t t1 = clock.now(), ns1 = monotonic_ns();
+        const double ns = double(t1 - t0) * clock.ns_per_tick();
+        const double want = double(ns1 - ns0);
+        CHECK(want >= 1e6);
+        // a preemption between the paired reads is the only slack
+        CHECK(ns == Approx(want).epsilon(0.02).margin(50e3));
+    }
 }

@@ -22,6 +22,8 @@ TEST_CASE("verbs lat: every thread's samples go into one row") {
     cmdbench::verbs::Run run(host.env());
     const cmdbench::verbs::Params p = cmdbench::verbs::read_params(run, false);
     std::vector<cmdbench::verbs::ThreadTimes> times = cmdbench::verbs::thread_times(run, 2);
+    for (auto &t : times)
+        t.clock = cmdbench::support::TickClock(false); // ticks are ns
     for (int t = 0; t < 2; ++t) {
         cmdbench::verbs::SampleBatch batch(run.host(), times[size_t(t)]);
         for (int k = 0; k < 3; ++k)
@@ -47,6 +49,7 @@ TEST_CASE("verbs lat: a READ or atomic round trip is reported whole") {
     cmdbench::verbs::Run run(host.env());
     const cmdbench::verbs::Params p = cmdbench::verbs::read_params(run, false);
     std::vector<cmdbench::verbs::ThreadTimes> times = cmdbench::verbs::thread_times(run, 1);
+    times[0].clock = cmdbench::support::TickClock(false); // ticks are ns
     cmdbench::verbs::SampleBatch batch(run.host(), times[0]);
     batch.add(4000);
     batch.flush();
@@ -63,8 +66,12 @@ TEST_CASE("verbs lat: a batch goes to the histogram when full, and on flush") {
     cmdbench::verbs::SampleBatch batch(run.host(), times[0]);
     int full = 0;
     for (int k = 0; k < 600; ++k)
-        full += batch.add(10);
-    CHECK(full == 1); // 512 a batch
+        full += batch.add(100000); // ticks
+    CHECK(full == 1);              // 512 a batch
+    CHECK(times[0].count == 512);  // counted as they go to the histogram
+    batch.flush();
     CHECK(times[0].count == 600);
-    CHECK(times[0].sum_ns == 6000);
+    // in nanoseconds at the clock's rate (1 where it counts them)
+    CHECK(double(times[0].sum_ns) ==
+          Approx(600 * 100000 * times[0].clock.ns_per_tick()).epsilon(0.01));
 }
