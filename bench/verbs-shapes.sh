@@ -83,13 +83,10 @@ for v in "${variants[@]}"; do
 done
 names=" ${all[*]} "
 [[ $names == *" $ref "* ]] || die "--ref $ref is not among the variants (${all[*]})"
-addr=${CMDBENCH_RDMA_ADDR:-}
-[ -n "$addr" ] || die "CMDBENCH_RDMA_ADDR is not set: run inside tools/rdma-lab"
-for t in cc python3 "${tool[0]}"; do
-    command -v "$t" > /dev/null || die "$t not found (tools/install-deps.sh)"
-done
-
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/lab_needs.sh
+. "$here/lab_needs.sh"
+lab_needs verbs-shapes.sh cc python3 "${tool[0]}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/verbs-shapes.XXXXXX")
 server=""
 cleanup() {

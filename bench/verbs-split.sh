@@ -112,13 +112,10 @@ case $op in
 esac
 cmdbench=$build/bin/cmdbench
 [ -x "$cmdbench" ] || die "$cmdbench not found: build first, or give --build-dir"
-addr=${CMDBENCH_RDMA_ADDR:-}
-[ -n "$addr" ] || die "CMDBENCH_RDMA_ADDR is not set: run inside tools/rdma-lab"
-for t in cc python3 "${tool[0]}"; do
-    command -v "$t" > /dev/null || die "$t not found (tools/install-deps.sh)"
-done
-
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/lab_needs.sh
+. "$here/lab_needs.sh"
+lab_needs verbs-split.sh cc python3 "${tool[0]}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/verbs-split.XXXXXX")
 server="" holder="" spinner=""
 cleanup() {
