@@ -1,4 +1,5 @@
-/* A bare one-sided verbs latency loop for bench/verbs-split.sh --bare: the
+/* A bare one-sided verbs latency loop for bench/verbs-shapes.sh (and
+ * bench/verbs-split.sh --bare): the
  * fewest lines that time an RDMA READ or fetch_add round trip over an
  * rdma_cm connection, with perftest's resource sizes by default, so the
  * split can tell a cost of cmdbench's from one any program pays.
