@@ -256,7 +256,9 @@ static void *timed_loop(void *arg) {
     const size_t touch = (size_t)knob("BARE_TOUCH", 0);
     uint8_t *scratch = touch ? calloc(touch, 1) : NULL;
     if (touch && !scratch) die("calloc");
-    for (long i = 0; i < iters; ++i) {
+    long done = 0;
+    for (; done < iters; ++done) {
+        const long i = done;
         for (size_t b = 0; b < touch; b += 64)
             scratch[b] += 1;
         const uint64_t t0 = now_ns();
@@ -269,16 +271,14 @@ static void *timed_loop(void *arg) {
         if (n < 0 || wc.status != IBV_WC_SUCCESS) {
             fprintf(stderr, "one_sided_loop: completion %ld: %s\n", i,
                     n < 0 ? "poll failed" : ibv_wc_status_str(wc.status));
-            samples[i] = UINT64_MAX;
             break;
         }
         samples[i] = now_ns() - t0;
     }
-    double sum = 0;
-    long done = 0;
-    for (; done < iters && samples[done] != UINT64_MAX; ++done)
-        sum += (double)samples[done];
     if (done == iters) {
+        double sum = 0;
+        for (long i = 0; i < iters; ++i)
+            sum += (double)samples[i];
         qsort(samples, (size_t)iters, sizeof *samples, cmp_u64);
         printf("one_sided_loop: op %s iterations %ld median_us %.2f mean_us %.2f\n",
                is_read ? "read" : "fetch_add", iters, (double)samples[iters / 2] / 1e3,

@@ -68,7 +68,7 @@ case $op in
     *) die "--op: read or fetch_add, got '$op'" ;;
 esac
 [ ${#variants[@]} -gt 0 ] || variants=(bare cmdbench)
-all=(perftest) runs=(perftest)
+runs=(perftest)
 for v in "${variants[@]}"; do
     case $v in
         perftest) continue ;;
@@ -78,11 +78,10 @@ for v in "${variants[@]}"; do
         *=BARE_*) [[ ${v%%=*} =~ ^[A-Za-z0-9_-]+$ ]] || die "variant name '${v%%=*}': letters, digits, - and _" ;;
         *) die "unknown variant '$v' (--help lists them)" ;;
     esac
-    all+=("${v%%=*}")
     runs+=("$v")
 done
-names=" ${all[*]} "
-[[ $names == *" $ref "* ]] || die "--ref $ref is not among the variants (${all[*]})"
+names=" ${runs[*]%%=*} "
+[[ $names == *" $ref "* ]] || die "--ref $ref is not among the variants (${names:1:-1})"
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=bench/lab_needs.sh
 . "$here/lab_needs.sh"

@@ -14,7 +14,7 @@ ConnSpec lat_spec(const Params &p) {
     if (one_at_a_time) spec.cq_depth = 1;
     spec.inline_size = p.inline_size;
     spec.inline_explicit = p.inline_explicit;
-    spec.rdma_read = p.op == Op::Read || is_atomic(p.op);
+    spec.rdma_read = one_at_a_time;
     spec.atomics = is_atomic(p.op);
     spec.type = p.connected_type();
     return spec;
