@@ -31,7 +31,12 @@
  *                  (default 0: one thread)
  *   BARE_TOUCH     bytes of memory the client writes, one per 64, after
  *                  each round trip, outside the timed span: a loop with a
- *                  bigger footprint, as a framework's (default 0) */
+ *                  bigger footprint, as a framework's (default 0)
+ * and its clock:
+ *   BARE_TSC       1: one time-stamp counter read per round trip, a round
+ *                  trip ending where the next begins, as perftest's loop
+ *                  (default 0: two clock_gettime() reads, around the
+ *                  post and the poll; BARE_TOUCH's writes are then timed) */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -46,6 +51,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <x86intrin.h>
 
 struct remote {
     uint64_t addr;
@@ -256,12 +262,15 @@ static void *timed_loop(void *arg) {
     const size_t touch = (size_t)knob("BARE_TOUCH", 0);
     uint8_t *scratch = touch ? calloc(touch, 1) : NULL;
     if (touch && !scratch) die("calloc");
+    const int tsc = knob("BARE_TSC", 0) == 1;
+    const uint64_t tsc_start = __rdtsc(), ns_start = now_ns();
+    uint64_t last = tsc_start;
     long done = 0;
     for (; done < iters; ++done) {
         const long i = done;
         for (size_t b = 0; b < touch; b += 64)
             scratch[b] += 1;
-        const uint64_t t0 = now_ns();
+        const uint64_t t0 = tsc ? 0 : now_ns();
         wr.wr_id = (uint64_t)i;
         if (ibv_post_send(s->id->qp, &wr, &bad) != 0) die("ibv_post_send");
         struct ibv_wc wc;
@@ -273,16 +282,25 @@ static void *timed_loop(void *arg) {
                     n < 0 ? "poll failed" : ibv_wc_status_str(wc.status));
             break;
         }
-        samples[i] = now_ns() - t0;
+        if (tsc) {
+            const uint64_t t = __rdtsc();
+            samples[i] = t - last;
+            last = t;
+        } else {
+            samples[i] = now_ns() - t0;
+        }
     }
+    /* counter ticks to ns at the rate the counter ran over the loop */
+    const double ns_per_sample =
+        tsc ? (double)(now_ns() - ns_start) / (double)(__rdtsc() - tsc_start) : 1.0;
     if (done == iters) {
         double sum = 0;
         for (long i = 0; i < iters; ++i)
-            sum += (double)samples[i];
+            sum += (double)samples[i] * ns_per_sample;
         qsort(samples, (size_t)iters, sizeof *samples, cmp_u64);
         printf("one_sided_loop: op %s iterations %ld median_us %.2f mean_us %.2f\n",
-               is_read ? "read" : "fetch_add", iters, (double)samples[iters / 2] / 1e3,
-               sum / (double)iters / 1e3);
+               is_read ? "read" : "fetch_add", iters,
+               (double)samples[iters / 2] * ns_per_sample / 1e3, sum / (double)iters / 1e3);
         a->status = 0;
     }
     free(samples);

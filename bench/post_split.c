@@ -25,7 +25,11 @@
  * (preempted), and the ksoftirqd threads' time on a CPU, per doorbell:
  *   post_split: cpu_us_per_doorbell on_cpu F runq_wait G ksoftirqd H
  * Each doorbell then costs two getrusage() calls outside the post, so the
- * times of such a run are not comparable with those of a run without. */
+ * times of such a run are not comparable with those of a run without.
+ *
+ * POST_SPLIT_BINS=N also prints the run's course, a line per N doorbells
+ * in order, with that stretch's medians:
+ *   post_split: bin FIRST in_post_us X outside_us Y */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <dlfcn.h>
@@ -50,6 +54,7 @@ static ssize_t (*real_write)(int, const void *, size_t);
 /* POST_SPLIT_SWITCHES=1 (read at start): switch counts, summed over the
  * doorbells after the first. */
 static int switches_;
+static long bins_; /* POST_SPLIT_BINS */
 static long in_vol_, in_invol_, out_vol_, out_invol_, migrated_;
 static struct rusage before_, last_end_;
 static int cpu_before_;
@@ -169,6 +174,9 @@ ssize_t write(int fd, const void *buf, size_t len) {
 __attribute__((constructor)) static void configure(void) {
     const char *sw = getenv("POST_SPLIT_SWITCHES");
     switches_ = sw && strcmp(sw, "1") == 0;
+    const char *b = getenv("POST_SPLIT_BINS");
+    bins_ = b ? strtol(b, NULL, 10) : 0;
+    if (bins_ < 0 || bins_ > 100000) bins_ = 0; /* each bin's copy lives on the stack */
     const char *s = getenv("POST_SPLIT_SHIFT_PAGES");
     const long n = s ? strtol(s, NULL, 10) : 0;
     if (n <= 0) return;
@@ -213,6 +221,14 @@ __attribute__((destructor)) static void report(void) {
         period[i] = begin_[i + 1] - begin_[i];
     }
     const double hz = tsc_hz();
+    /* before the whole-run medians sort the arrays */
+    for (size_t at = 0; bins_ > 0 && at + (size_t)bins_ <= n; at += (size_t)bins_) {
+        uint64_t bin_in[(size_t)bins_], bin_out[(size_t)bins_];
+        memcpy(bin_in, in + at, sizeof bin_in);
+        memcpy(bin_out, out + at, sizeof bin_out);
+        fprintf(stderr, "post_split: bin %zu in_post_us %.2f outside_us %.2f\n", at,
+                median_us(bin_in, (size_t)bins_, hz), median_us(bin_out, (size_t)bins_, hz));
+    }
     fprintf(stderr,
             "post_split: pid %d doorbells %zu in_post_us %.2f outside_us %.2f period_us %.2f\n",
             (int)getpid(), count_, median_us(in, n, hz), median_us(out, n, hz),
