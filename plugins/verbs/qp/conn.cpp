@@ -123,6 +123,20 @@ void Conn::post(ibv_wr_opcode opcode, uint32_t len, bool signaled, uint64_t wr_i
     submit(wr, "ibv_post_send");
 }
 
+void Conn::prepare_read(OneSidedWr &op, uint32_t len) const {
+    op.sge = sge_at(region_, len);
+    op.wr = send_wr(op.sge, IBV_WR_RDMA_READ, true, 0);
+    op.wr.wr.rdma.remote_addr = remote_.send_addr;
+    op.wr.wr.rdma.rkey = remote_.rkey;
+}
+
+void Conn::prepare_atomic(OneSidedWr &op, ibv_wr_opcode opcode) const {
+    op.sge = sge_at(region_, uint32_t(kAtomicSize));
+    op.wr = send_wr(op.sge, opcode, true, 0);
+    op.wr.wr.atomic.remote_addr = remote_.send_addr;
+    op.wr.wr.atomic.rkey = remote_.rkey;
+}
+
 void Conn::post_recv(uint64_t wr_id) {
     submit_recv(sge_at(region_, uint32_t(region_)), wr_id, "ibv_post_recv");
 }

@@ -39,6 +39,18 @@ struct ConnSpec : QpSpec {
 // The rights the peer gets on our buffer.
 int conn_access(const ConnSpec &spec);
 
+// A READ or an atomic built once and posted again every round trip with a
+// new wr_id (and, for an atomic, new operands): the latency loop's post,
+// with nothing to build between two round trips, as perftest's. Holds the
+// SGE its request points to, so it stays where it was made.
+struct OneSidedWr {
+    OneSidedWr() = default;
+    OneSidedWr(const OneSidedWr &) = delete;
+    OneSidedWr &operator=(const OneSidedWr &) = delete;
+    ibv_sge sge{};
+    ibv_send_wr wr{};
+};
+
 class Conn : public QpResources {
   public:
     Conn(rdma_cm_id *id, const ConnSpec &spec, uint32_t index);
@@ -73,6 +85,15 @@ class Conn : public QpResources {
         wr.wr.atomic.rkey = remote_.rkey;
         if (list > 1) return submit_list(wr, list, "ibv_post_send (atomic)");
         submit(wr, "ibv_post_send (atomic)");
+    }
+    // `op` as a signalled RDMA READ of `len` bytes of the peer's send region
+    // into our receive region, or an atomic `opcode` on the peer's target
+    // (operands: op.wr.wr.atomic.compare_add and .swap, set before a post).
+    void prepare_read(OneSidedWr &op, uint32_t len) const;
+    void prepare_atomic(OneSidedWr &op, ibv_wr_opcode opcode) const;
+    void post_prepared(OneSidedWr &op, uint64_t wr_id) const {
+        op.wr.wr_id = wr_id;
+        submit(op.wr, "ibv_post_send");
     }
     void post_recv(uint64_t wr_id);
     // A receiver of SEND: lowers the QP's RNR wait (min_rnr_timer) to
