@@ -276,7 +276,7 @@ Params read_params(const Run &run, bool bandwidth) {
     check_connect(in, p);
     if (p.inline_size < 0) {
         p.inline_explicit = false;
-        p.inline_size = p.op == Op::Read || is_atomic(p.op) ? 0 : p.default_inline();
+        p.inline_size = is_one_sided(p.op) ? 0 : p.default_inline();
     }
     return p;
 }

@@ -25,6 +25,11 @@ const char *op_name(Op op);
 inline bool is_atomic(Op op) {
     return op == Op::FetchAdd || op == Op::CmpSwap;
 }
+// read and the atomics: the client's request is the whole round trip, the
+// server's side passive (no receive, no answer of its own).
+inline bool is_one_sided(Op op) {
+    return op == Op::Read || is_atomic(op);
+}
 
 // verbs-bw's sizes = [-1], its default: the op's and qp_type's size, by
 // default perftest's -s (kBwDefaultSize).

@@ -16,7 +16,7 @@ ConnSpec bw_spec(const Params &p, int recv_depth) {
     spec.recv_depth = recv_depth;
     spec.inline_size = p.inline_size;
     spec.inline_explicit = p.inline_explicit;
-    spec.rdma_read = p.op == Op::Read || is_atomic(p.op);
+    spec.rdma_read = is_one_sided(p.op);
     spec.atomics = is_atomic(p.op);
     spec.type = p.connected_type();
     return spec;

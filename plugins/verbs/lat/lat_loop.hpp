@@ -14,10 +14,11 @@
 namespace cmdbench::verbs {
 
 constexpr int kLatSendDepth = 128; // sends in flight before we reap completions
-// A send asks for a completion only this often (a READ or atomic always: its
-// answer is the data). A signalled send on every round trip costs a completion to
-// reap, and in event mode a wake-up of its own; the peer's answer already
-// says the message arrived, so its buffer is free for the next one.
+// A send asks for a completion only this often (a READ or atomic always:
+// its answer is the data). A signalled send on every round trip costs a
+// completion to reap, and in event mode a wake-up of its own; the peer's
+// answer already says the message arrived, so its buffer is free for the
+// next one.
 constexpr uint64_t kLatSignalEvery = 32;
 constexpr int kLatRecvDepth = 64; // receives kept posted (op = send)
 

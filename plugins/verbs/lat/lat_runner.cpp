@@ -8,7 +8,7 @@ ConnSpec lat_spec(const Params &p) {
     spec.region = p.region();
     // A READ or atomic is one work request in flight, waited for: the
     // smallest queues, as perftest's (docs/verbs.md, "Queue sizes").
-    const bool one_at_a_time = p.op == Op::Read || is_atomic(p.op);
+    const bool one_at_a_time = is_one_sided(p.op);
     spec.send_depth = one_at_a_time ? 1 : kLatSendDepth;
     spec.recv_depth = p.op == Op::Send ? kLatRecvDepth : 1;
     if (one_at_a_time) spec.cq_depth = 1;

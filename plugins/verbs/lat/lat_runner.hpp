@@ -45,7 +45,7 @@ template <class Kind> void run_lat_over(Run &run, const Params &p) {
     run.barrier("receives posted");
 
     const bool client = run.is_client();
-    const bool passive = !client && (p.op == Op::Read || is_atomic(p.op));
+    const bool passive = !client && is_one_sided(p.op);
     if (!client && is_atomic(p.op) && !qp_set.conns().empty())
         if (const auto v = faults::corrupt_target(run))
             std::memcpy(qp_set.conns()[0]->send_buf(), &*v, sizeof *v);

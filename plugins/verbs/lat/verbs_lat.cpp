@@ -28,7 +28,7 @@ class LatPeer {
   public:
     LatPeer(Conn &conn, const Params &p, Run &run)
         : conn_(conn), p_(p), stop_(run.stopper()), op_what_(op_name(p.op)),
-          one_sided_op_(p.op == Op::Read || is_atomic(p.op)), atomics_(p.op) {}
+          one_sided_op_(is_one_sided(p.op)), atomics_(p.op) {}
 
     void prepare(size_t size) {
         if (p_.op == Op::Write) conn_.recv_buf()[size - 1] = 0;
