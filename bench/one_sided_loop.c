@@ -34,9 +34,10 @@
  *                  bigger footprint, as a framework's (default 0)
  * and its clock:
  *   BARE_TSC       1: one time-stamp counter read per round trip, a round
- *                  trip ending where the next begins, as perftest's loop
- *                  (default 0: two clock_gettime() reads, around the
- *                  post and the poll; BARE_TOUCH's writes are then timed) */
+ *                  trip ending where the next begins, as perftest's loop,
+ *                  so BARE_TOUCH's writes fall inside the timed span
+ *                  (default 0: two clock_gettime() reads, around the post
+ *                  and the poll only) */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -265,9 +266,8 @@ static void *timed_loop(void *arg) {
     const int tsc = knob("BARE_TSC", 0) == 1;
     const uint64_t tsc_start = __rdtsc(), ns_start = now_ns();
     uint64_t last = tsc_start;
-    long done = 0;
-    for (; done < iters; ++done) {
-        const long i = done;
+    long i = 0; /* round trips done */
+    for (; i < iters; ++i) {
         for (size_t b = 0; b < touch; b += 64)
             scratch[b] += 1;
         const uint64_t t0 = tsc ? 0 : now_ns();
@@ -293,10 +293,10 @@ static void *timed_loop(void *arg) {
     /* counter ticks to ns at the rate the counter ran over the loop */
     const double ns_per_sample =
         tsc ? (double)(now_ns() - ns_start) / (double)(__rdtsc() - tsc_start) : 1.0;
-    if (done == iters) {
+    if (i == iters) {
         double sum = 0;
-        for (long i = 0; i < iters; ++i)
-            sum += (double)samples[i] * ns_per_sample;
+        for (long k = 0; k < iters; ++k)
+            sum += (double)samples[k] * ns_per_sample;
         qsort(samples, (size_t)iters, sizeof *samples, cmp_u64);
         printf("one_sided_loop: op %s iterations %ld median_us %.2f mean_us %.2f\n",
                is_read ? "read" : "fetch_add", iters,

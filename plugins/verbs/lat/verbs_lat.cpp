@@ -59,11 +59,12 @@ class LatPeer {
             last_signalled_ = posted_;
             while (completed_ < posted_)
                 handle(wait_cq(conn_, p_.mode, wc_, kBatch, stop_, op_what_));
-            if (!atomic && p_.verify) check(size, 0);
-            if (atomic) {
-                if (p_.verify) check_atomic_result(conn_, atomics_);
-                atomics_.next();
+            if (!atomic) {
+                if (p_.verify) check(size, 0);
+                return;
             }
+            if (p_.verify) check_atomic_result(conn_, atomics_);
+            atomics_.next();
             return;
         }
         ping_two_sided(size);

@@ -137,6 +137,18 @@ void Conn::prepare_atomic(OneSidedWr &op, ibv_wr_opcode opcode) const {
     op.wr.wr.atomic.rkey = remote_.rkey;
 }
 
+void Conn::post_atomic(ibv_wr_opcode opcode, uint64_t compare_add, uint64_t swap, bool signaled,
+                       uint64_t wr_id, uint64_t list) {
+    OneSidedWr op;
+    prepare_atomic(op, opcode);
+    op.wr.wr_id = wr_id;
+    op.wr.send_flags = signaled ? IBV_SEND_SIGNALED : 0;
+    op.wr.wr.atomic.compare_add = compare_add;
+    op.wr.wr.atomic.swap = swap;
+    if (list > 1) return submit_list(op.wr, list, "ibv_post_send (atomic)");
+    submit(op.wr, "ibv_post_send (atomic)");
+}
+
 void Conn::post_recv(uint64_t wr_id) {
     submit_recv(sge_at(region_, uint32_t(region_)), wr_id, "ibv_post_recv");
 }

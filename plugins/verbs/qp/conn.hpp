@@ -73,19 +73,10 @@ class Conn : public QpResources {
     // chained in one post, wr_id and `signaled` the last's (submit_list).
     void post(ibv_wr_opcode opcode, uint32_t len, bool signaled, uint64_t wr_id, uint64_t list = 1);
     // An 8-byte RDMA atomic on the peer's target (its send region); the
-    // value it returns lands at the start of our receive region.
-    // Inline: the atomic latency loop posts one per round trip.
+    // value it returns lands at the start of our receive region. With
+    // `list` > 1 as post's. (The latency loop posts a prepared one instead.)
     void post_atomic(ibv_wr_opcode opcode, uint64_t compare_add, uint64_t swap, bool signaled,
-                     uint64_t wr_id, uint64_t list = 1) {
-        ibv_sge sge = sge_at(region_, uint32_t(kAtomicSize));
-        ibv_send_wr wr = send_wr(sge, opcode, signaled, wr_id);
-        wr.wr.atomic.remote_addr = remote_.send_addr;
-        wr.wr.atomic.compare_add = compare_add;
-        wr.wr.atomic.swap = swap;
-        wr.wr.atomic.rkey = remote_.rkey;
-        if (list > 1) return submit_list(wr, list, "ibv_post_send (atomic)");
-        submit(wr, "ibv_post_send (atomic)");
-    }
+                     uint64_t wr_id, uint64_t list = 1);
     // `op` as a signalled RDMA READ of `len` bytes of the peer's send region
     // into our receive region, or an atomic `opcode` on the peer's target
     // (operands: op.wr.wr.atomic.compare_add and .swap, set before a post).
