@@ -27,8 +27,13 @@
  *                  the first waits for it in poll(), waking every 250 ms,
  *                  as cmdbench's test thread and watchdog; 2: the same, the
  *                  first thread waiting in pthread_join(); 3: the loop on
- *                  the first thread, a second one asleep in pause()
- *                  (default 0: one thread)
+ *                  the first thread, a second one asleep in pause();
+ *                  4: one thread, and a child process asleep that shares
+ *                  its file descriptor table but not its memory; 5: a
+ *                  second thread asleep that shares its memory but not
+ *                  its file descriptor table; 6: one thread, after a
+ *                  second one was started and joined, so the C library
+ *                  runs as in a threaded process (default 0: one thread)
  *   BARE_TOUCH     bytes of memory the client writes, one per 64, after
  *                  each round trip, outside the timed span: a loop with a
  *                  bigger footprint, as a framework's (default 0)
@@ -46,10 +51,14 @@
 #include <poll.h>
 #include <pthread.h>
 #include <rdma/rdma_cma.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include <x86intrin.h>
@@ -192,6 +201,30 @@ static void *sleeper(void *arg) {
     return arg;
 }
 
+static void *returns(void *arg) {
+    return arg;
+}
+
+// BARE_THREAD=4 and 5: a task asleep beside the loop, made with clone()
+// to share either the descriptor table or the memory, not both. It makes
+// raw system calls only: clone() gave it no thread-local storage of its
+// own, and the C library's wrappers would use the first thread's.
+static int sleep_forever(void *arg) {
+    syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL); // a child: not left behind
+    for (;;)
+        syscall(SYS_pause);
+    return arg != NULL;
+}
+
+static pid_t start_sleeper_task(int flags) {
+    enum { kStack = 64 * 1024 };
+    char *stack = malloc(kStack);
+    if (!stack) die("malloc");
+    pid_t pid = clone(sleep_forever, stack + kStack, flags, NULL);
+    if (pid < 0) die("clone");
+    return pid;
+}
+
 static int client(struct side *s, const char *address, const char *port, int is_read, size_t size,
                   long iters) {
     struct addrinfo hints = {0}, *dst = NULL;
@@ -229,7 +262,16 @@ static int client(struct side *s, const char *address, const char *port, int is_
         pthread_join(t, NULL);
     } else {
         if (shape == 3 && pthread_create(&t, NULL, sleeper, NULL) != 0) die("pthread_create");
+        if (shape == 6) {
+            if (pthread_create(&t, NULL, returns, NULL) != 0) die("pthread_create");
+            pthread_join(t, NULL);
+        }
+        pid_t child = 0;
+        if (shape == 4) child = start_sleeper_task(CLONE_FILES | SIGCHLD);
+        if (shape == 5)
+            start_sleeper_task(CLONE_VM | CLONE_FS | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM);
         timed_loop(&a);
+        if (child > 0) kill(child, SIGKILL);
     }
     if (a.status == 0) rdma_disconnect(s->id);
     return a.status;
