@@ -34,6 +34,9 @@
  *                  its file descriptor table; 6: one thread, after a
  *                  second one was started and joined, so the C library
  *                  runs as in a threaded process (default 0: one thread)
+ *   BARE_PIN       1: the client is pinned to the CPU it starts on, and
+ *                  BARE_THREAD=3's sleeper with it; 2: the same, but the
+ *                  sleeper on another CPU (default 0: not pinned)
  *   BARE_TOUCH     bytes of memory the client writes, one per 64, after
  *                  each round trip, outside the timed span: a loop with a
  *                  bigger footprint, as a framework's (default 0)
@@ -195,7 +198,25 @@ struct loop_args {
 
 static void *timed_loop(void *arg);
 
+// BARE_PIN: 1 pins the client to the CPU it runs on (a thread it starts
+// inherits that); 2 the same, but BARE_THREAD=3's sleeper moves to another.
+static void pin_here(long pin) {
+    if (pin <= 0) return;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(sched_getcpu(), &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0) die("sched_setaffinity");
+}
+
 static void *sleeper(void *arg) {
+    const int loop_cpu = (int)(intptr_t)arg;
+    const long pin = knob("BARE_PIN", 0);
+    if (pin == 2) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(loop_cpu == 0 ? 1 : 0, &set);
+        if (sched_setaffinity(0, sizeof set, &set) != 0) die("sched_setaffinity");
+    }
     for (;;)
         pause();
     return arg;
@@ -261,7 +282,9 @@ static int client(struct side *s, const char *address, const char *port, int is_
         }
         pthread_join(t, NULL);
     } else {
-        if (shape == 3 && pthread_create(&t, NULL, sleeper, NULL) != 0) die("pthread_create");
+        pin_here(knob("BARE_PIN", 0));
+        if (shape == 3 && pthread_create(&t, NULL, sleeper, (void *)(intptr_t)sched_getcpu()) != 0)
+            die("pthread_create");
         if (shape == 6) {
             if (pthread_create(&t, NULL, returns, NULL) != 0) die("pthread_create");
             pthread_join(t, NULL);
