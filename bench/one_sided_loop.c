@@ -208,13 +208,13 @@ static void pin_here(long pin) {
     if (sched_setaffinity(0, sizeof set, &set) != 0) die("sched_setaffinity");
 }
 
+// BARE_THREAD=3's thread; `arg` the CPU it moves to, or -1 to stay.
 static void *sleeper(void *arg) {
-    const int loop_cpu = (int)(intptr_t)arg;
-    const long pin = knob("BARE_PIN", 0);
-    if (pin == 2) {
+    const int cpu = (int)(intptr_t)arg;
+    if (cpu >= 0) {
         cpu_set_t set;
         CPU_ZERO(&set);
-        CPU_SET(loop_cpu == 0 ? 1 : 0, &set);
+        CPU_SET(cpu, &set);
         if (sched_setaffinity(0, sizeof set, &set) != 0) die("sched_setaffinity");
     }
     for (;;)
@@ -282,8 +282,10 @@ static int client(struct side *s, const char *address, const char *port, int is_
         }
         pthread_join(t, NULL);
     } else {
-        pin_here(knob("BARE_PIN", 0));
-        if (shape == 3 && pthread_create(&t, NULL, sleeper, (void *)(intptr_t)sched_getcpu()) != 0)
+        const long pin = knob("BARE_PIN", 0);
+        pin_here(pin);
+        const int sleeper_cpu = pin == 2 ? (sched_getcpu() == 0 ? 1 : 0) : -1;
+        if (shape == 3 && pthread_create(&t, NULL, sleeper, (void *)(intptr_t)sleeper_cpu) != 0)
             die("pthread_create");
         if (shape == 6) {
             if (pthread_create(&t, NULL, returns, NULL) != 0) die("pthread_create");

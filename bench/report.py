@@ -203,6 +203,17 @@ def ratio_interval(cmd, peer, draws=4000, seed=1):
     return boot[int(0.05 * draws)], boot[int(0.95 * draws) - 1]
 
 
+def paired_interval(ratios, draws=4000, seed=1):
+    """90% bootstrap interval of the median of paired ratios (each a
+    repetition's cmdbench figure over the peer's of the same repetition),
+    the pairs resampled together; fixed seed, as ratio_interval."""
+    if len(ratios) < 2:
+        return None
+    rng = random.Random(seed)
+    boot = sorted(statistics.median(rng.choices(ratios, k=len(ratios))) for _ in range(draws))
+    return boot[int(0.05 * draws)], boot[int(0.95 * draws) - 1]
+
+
 def verdict(ratio, interval, target, lower):
     """PASS: the median ratio meets the target. NOISE: it does not, but the
     90% interval reaches the target (the repetitions cannot tell). MISSED:

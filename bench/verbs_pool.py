@@ -20,12 +20,11 @@ a repetition that one tool did not finish is left out."""
 import argparse
 import json
 import os
-import random
 import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import interval_text  # noqa: E402
+from report import interval_text, paired_interval  # noqa: E402
 
 SCHEMA = "cmdbench-bench-verbs"
 LOWER_IS_BETTER = ("median_us", "avg_us", "p999_us")
@@ -60,16 +59,6 @@ def run_ratio(c, p):
     if not c or not p:
         return None
     return statistics.median(c) / statistics.median(p)
-
-
-def paired_interval(ratios, draws=4000, seed=1):
-    """90% bootstrap interval of the median of the paired ratios (fixed
-    seed: the same files give the same interval)."""
-    if len(ratios) < 2:
-        return None
-    rng = random.Random(seed)
-    boot = sorted(statistics.median(rng.choices(ratios, k=len(ratios))) for _ in range(draws))
-    return boot[int(0.05 * draws)], boot[int(0.95 * draws) - 1]
 
 
 def main():
